@@ -1,0 +1,1 @@
+"""File indexes: container, bitmap, bloom filter, range bitmap, BSI; predicates and evaluation."""

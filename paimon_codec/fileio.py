@@ -1,0 +1,137 @@
+"""Bounded, accounted reads and atomic writes.
+
+:class:`ByteSource` wraps bytes or a seekable binary file.  Every read is bounds-checked *before*
+anything is allocated (a hostile length field can never make us allocate more than the input holds)
+and counted in :attr:`ByteSource.bytes_read`, which the lazy readers' tests use to prove how little
+they read.  :func:`atomic_write` writes to a temporary file in the target directory and renames it
+into place, so a failed write leaves the old file untouched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import tempfile
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from .errors import TruncatedDataError
+
+__all__ = ["ByteSource", "atomic_write", "atomic_write_bytes"]
+
+
+class ByteSource:
+    """Random access to a byte range of bytes or a seekable file.
+
+    ``base``/``length`` select a window (e.g. one index slice inside a container); offsets given
+    to :meth:`read` are relative to that window, while errors report absolute file offsets.
+    """
+
+    def __init__(
+        self,
+        data: bytes | bytearray | memoryview | BinaryIO | str | os.PathLike,
+        *,
+        base: int = 0,
+        length: int | None = None,
+        path: str | None = None,
+    ) -> None:
+        self._owned = False
+        if isinstance(data, (str, os.PathLike)):
+            path = str(data) if path is None else path
+            data = open(data, "rb")  # noqa: SIM115 - closed by close()
+            self._owned = True
+        if isinstance(data, (bytes, bytearray, memoryview)):
+            self._buf: memoryview | None = memoryview(data).cast("B") if not isinstance(data, bytes) else memoryview(data)
+            self._file: BinaryIO | None = None
+            total = len(self._buf)
+        else:
+            self._buf = None
+            self._file = data
+            total = data.seek(0, io.SEEK_END)
+        self.path = path
+        if base < 0 or base > total:
+            raise TruncatedDataError("window starts beyond the end of the input", path=path, offset=base,
+                                     expected=f"at most {total}")
+        self.base = base
+        self.length = total - base if length is None else length
+        if self.length < 0 or base + self.length > total:
+            raise TruncatedDataError(
+                f"window of {self.length} bytes runs past the end of the input ({total} bytes)",
+                path=path, offset=base, expected=f"{self.length} bytes")
+        self._counter = [0]
+
+    @property
+    def bytes_read(self) -> int:
+        """Bytes read through this source and every window cut from it."""
+        return self._counter[0]
+
+    def __len__(self) -> int:
+        return self.length
+
+    def read(self, offset: int, size: int, what: str = "bytes") -> bytes:
+        """Read exactly ``size`` bytes at window offset ``offset`` or raise TruncatedDataError."""
+        if offset < 0 or size < 0 or offset + size > self.length:
+            raise TruncatedDataError(
+                f"{what}: {size} bytes at {offset} run past the end of {self.length} bytes",
+                path=self.path, offset=self.base + max(offset, 0), expected=f"{size} bytes of {what}")
+        self._counter[0] += size
+        start = self.base + offset
+        if self._buf is not None:
+            return bytes(self._buf[start:start + size])
+        assert self._file is not None
+        self._file.seek(start)
+        out = self._file.read(size)
+        if len(out) != size:
+            raise TruncatedDataError(f"{what}: short read", path=self.path, offset=start,
+                                     expected=f"{size} bytes")
+        return out
+
+    def read_all(self) -> bytes:
+        return self.read(0, self.length, "whole input")
+
+    def sub(self, offset: int, length: int) -> ByteSource:
+        """A window inside this window (shares the file and the read counter's owner)."""
+        if offset < 0 or length < 0 or offset + length > self.length:
+            raise TruncatedDataError(
+                f"slice of {length} bytes at {offset} runs past the end of {self.length} bytes",
+                path=self.path, offset=self.base + max(offset, 0), expected=f"{length} bytes")
+        child = ByteSource.__new__(ByteSource)
+        child._owned = False
+        child._buf, child._file = self._buf, self._file
+        child.path, child.base, child.length = self.path, self.base + offset, length
+        child._counter = self._counter
+        return child
+
+    def close(self) -> None:
+        if self._owned and self._file is not None:
+            self._file.close()
+
+    def __enter__(self) -> ByteSource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator[BinaryIO]:
+    """Open a temporary file next to ``path``; rename it over ``path`` only if the block succeeds."""
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-" + os.path.basename(path) + ".", dir=directory)
+    try:
+        with os.fdopen(fd, mode) as fh:
+            yield fh  # type: ignore[misc]
+            fh.flush()
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes | bytearray | memoryview) -> None:
+    with atomic_write(path) as fh:
+        fh.write(data)

@@ -1,0 +1,71 @@
+"""Row-position sets: roaring bitmaps <-> ``[start, end)`` ranges and the golden JSON encodings.
+
+A position set in JSON is ``{"cardinality": n, "ranges": [[start, end), ...]}`` or, in the
+paimon-latest goldens, ``{"cardinality": n, "bitset_len": L, "bitset_hex": "..."}`` (bit i is byte
+``i >> 3``, mask ``1 << (i & 7)``).  Conversions are vectorised with numpy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from pyroaring import BitMap, BitMap64
+
+__all__ = ["ranges_of", "positions_from_json", "positions_to_json", "bitmap_from_ranges", "as_array"]
+
+
+def as_array(positions: Any) -> np.ndarray:
+    """Sorted unique positions as an int64 (or uint64) numpy array."""
+    if isinstance(positions, BitMap):
+        return np.asarray(positions.to_array(), dtype=np.int64) if len(positions) else np.zeros(0, np.int64)
+    if isinstance(positions, BitMap64):
+        return np.fromiter(positions, dtype=np.uint64, count=len(positions)).astype(np.int64)
+    arr = np.asarray(list(positions) if not isinstance(positions, (np.ndarray, Sequence)) else positions)
+    return np.unique(arr.astype(np.int64))
+
+
+def ranges_of(positions: Any) -> list[list[int]]:
+    """Maximal ``[start, end)`` runs of a position set (bitmap, array or iterable)."""
+    arr = as_array(positions)
+    if arr.size == 0:
+        return []
+    breaks = np.flatnonzero(np.diff(arr) != 1)
+    starts = np.concatenate(([arr[0]], arr[breaks + 1]))
+    ends = np.concatenate((arr[breaks], [arr[-1]])) + 1
+    return np.stack([starts, ends], axis=1).tolist()
+
+
+def bitmap_from_ranges(ranges: Iterable[Sequence[int]], *, wide: bool = False) -> BitMap | BitMap64:
+    """Build a BitMap (or BitMap64 when ``wide`` or any end exceeds 2**32) from ``[start, end)`` runs."""
+    ranges = [(int(a), int(b)) for a, b in ranges]
+    if wide or any(b > 2**32 for _, b in ranges):
+        bm64 = BitMap64()
+        for a, b in ranges:
+            bm64.add_range(a, b)
+        return bm64
+    bm = BitMap()
+    for a, b in ranges:
+        bm.add_range(a, b)
+    return bm
+
+
+def positions_from_json(obj: dict, *, wide: bool = False) -> BitMap | BitMap64:
+    """Decode a golden position set (ranges or bitset form) into a roaring bitmap."""
+    if "ranges" in obj:
+        bm = bitmap_from_ranges(obj["ranges"], wide=wide)
+    else:
+        raw = np.frombuffer(bytes.fromhex(obj["bitset_hex"]), dtype=np.uint8)
+        bits = np.unpackbits(raw, bitorder="little")[: int(obj.get("bitset_len", raw.size * 8))]
+        idx = np.flatnonzero(bits)
+        bm = BitMap64(idx.astype(np.uint64).tolist()) if wide else BitMap(idx.astype(np.uint32))
+    if "cardinality" in obj and len(bm) != int(obj["cardinality"]):
+        raise ValueError(f"position set claims cardinality {obj['cardinality']} but holds {len(bm)}")
+    return bm
+
+
+def positions_to_json(positions: Any) -> dict:
+    """``{"cardinality": n, "ranges": [[start, end), ...]}`` of a position set."""
+    rs = ranges_of(positions)
+    return {"cardinality": int(sum(b - a for a, b in rs)), "ranges": rs}

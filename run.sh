@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# paimon-codec: one entry point for a fresh machine.
+#   ./run.sh demo     set up (venv, package) and run the end-to-end demo on bundled sample data
+#   ./run.sh test     set up (venv, package, test tools) and run every check and test
+#   ./run.sh setup    only set up
+# Needs python3 (>= 3.10) and, for the Spark parts, Java 17. Reaches only PyPI / npm / Debian.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$HERE"
+VENV="${PAIMON_CODEC_VENV:-$HERE/.venv}"
+PY="$VENV/bin/python"
+
+setup() {
+  if [ ! -x "$PY" ]; then
+    python3 -m venv "$VENV"
+  fi
+  "$PY" -m pip install --quiet --disable-pip-version-check --upgrade pip setuptools wheel
+  "$PY" -m pip install --quiet --disable-pip-version-check -e ".[test]"
+}
+
+setup_tools() {
+  # graphviz renders the format diagrams; node + npm drive the Kaitai compiler (generator check).
+  if ! command -v dot >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    (apt-get update -qq && apt-get install -y -qq graphviz >/dev/null) || echo "run.sh: graphviz not installed; diagram check will be partial" >&2
+  fi
+  if command -v npm >/dev/null 2>&1 && [ -f tools/package.json ]; then
+    npm ci --prefix tools --silent --no-audit --no-fund >/dev/null
+  fi
+}
+
+case "${1:-}" in
+  setup)
+    setup ;;
+  demo)
+    setup
+    export PYSPARK_PYTHON="$PY" PYSPARK_DRIVER_PYTHON="$PY"
+    shift
+    exec "$PY" -m paimon_codec demo "$@" ;;
+  test)
+    setup
+    setup_tools
+    export PYSPARK_PYTHON="$PY" PYSPARK_DRIVER_PYTHON="$PY"
+    shift
+    "$PY" tools/generate.py --check
+    "$VENV/bin/ruff" check paimon_codec tools tests benchmarks
+    exec "$PY" -m pytest -q -p no:cacheprovider "$@" ;;
+  *)
+    echo "usage: ./run.sh demo|test|setup" >&2
+    exit 2 ;;
+esac
