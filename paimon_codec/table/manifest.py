@@ -1,0 +1,150 @@
+"""Manifest lists and manifests (Avro): the data files of a snapshot.
+
+A snapshot names a *base* and a *delta* manifest list; each lists manifest files whose
+``ManifestEntry`` records ADD or DELETE one ``DataFileMeta``.  Replaying every entry in order and
+cancelling each DELETE against its ADD gives the live file set (:func:`merge_entries`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..errors import CorruptDataError
+from .avro_records import check_version, field, read_avro_records
+
+__all__ = ["ManifestFileMeta", "DataFileMeta", "ManifestEntry", "read_manifest_list", "read_manifest",
+           "merge_entries", "FILE_KIND_ADD", "FILE_KIND_DELETE"]
+
+FILE_KIND_ADD = 0
+FILE_KIND_DELETE = 1
+
+# ManifestFileMetaSerializer / ManifestEntrySerializer versions (0.9 and pypaimon 2.x write 2).
+MANIFEST_LIST_VERSIONS = (2,)
+MANIFEST_ENTRY_VERSIONS = (2,)
+
+
+@dataclass(frozen=True)
+class ManifestFileMeta:
+    file_name: str
+    file_size: int
+    num_added_files: int
+    num_deleted_files: int
+    schema_id: int
+
+
+@dataclass(frozen=True)
+class DataFileMeta:
+    file_name: str
+    file_size: int
+    row_count: int
+    level: int
+    schema_id: int
+    min_sequence_number: int
+    max_sequence_number: int
+    extra_files: tuple[str, ...]
+    delete_row_count: int | None
+    embedded_index: bytes | None
+    file_source: int | None
+    external_path: str | None
+    min_key: bytes
+    max_key: bytes
+
+    @property
+    def index_file_name(self) -> str | None:
+        """The standalone file-index file among the extra files (``*.index``), if any."""
+        names = [n for n in self.extra_files if n.endswith(".index")]
+        if len(names) > 1:
+            raise CorruptDataError(f"data file {self.file_name} lists {len(names)} .index extra files",
+                                   expected="at most one")
+        return names[0] if names else None
+
+
+@dataclass(frozen=True)
+class ManifestEntry:
+    kind: int
+    partition: bytes
+    bucket: int
+    total_buckets: int
+    file: DataFileMeta
+
+    @property
+    def identifier(self) -> tuple:
+        return (self.partition, self.bucket, self.file.level, self.file.file_name)
+
+
+def read_manifest_list(manifest_dir: str, name: str) -> list[ManifestFileMeta]:
+    path = os.path.join(manifest_dir, name)
+    out = []
+    for rec in read_avro_records(path, "manifest list"):
+        check_version(rec, MANIFEST_LIST_VERSIONS, "manifest list", path)
+        try:
+            out.append(ManifestFileMeta(
+                file_name=field(rec, ("_FILE_NAME",), "manifest list", path),
+                file_size=field(rec, ("_FILE_SIZE",), "manifest list", path),
+                num_added_files=field(rec, ("_NUM_ADDED_FILES",), "manifest list", path, 0),
+                num_deleted_files=field(rec, ("_NUM_DELETED_FILES",), "manifest list", path, 0),
+                schema_id=field(rec, ("_SCHEMA_ID",), "manifest list", path, 0),
+            ))
+        except TypeError as exc:
+            raise CorruptDataError(f"malformed manifest list record: {exc}", path=path) from None
+    return out
+
+
+def _data_file(rec: dict, path: str) -> DataFileMeta:
+    what = "data file meta"
+    extra = field(rec, ("_EXTRA_FILES",), what, path, None) or ()
+    return DataFileMeta(
+        file_name=field(rec, ("_FILE_NAME",), what, path),
+        file_size=field(rec, ("_FILE_SIZE",), what, path),
+        row_count=field(rec, ("_ROW_COUNT",), what, path),
+        level=field(rec, ("_LEVEL",), what, path, 0),
+        schema_id=field(rec, ("_SCHEMA_ID",), what, path, 0),
+        min_sequence_number=field(rec, ("_MIN_SEQUENCE_NUMBER",), what, path, 0),
+        max_sequence_number=field(rec, ("_MAX_SEQUENCE_NUMBER",), what, path, 0),
+        extra_files=tuple(str(x) for x in extra),
+        delete_row_count=field(rec, ("_DELETE_ROW_COUNT",), what, path, None),
+        embedded_index=field(rec, ("_EMBEDDED_FILE_INDEX",), what, path, None),
+        file_source=field(rec, ("_FILE_SOURCE",), what, path, None),
+        external_path=field(rec, ("_EXTERNAL_PATH",), what, path, None),
+        min_key=field(rec, ("_MIN_KEY",), what, path, b""),
+        max_key=field(rec, ("_MAX_KEY",), what, path, b""),
+    )
+
+
+def read_manifest(manifest_dir: str, name: str) -> list[ManifestEntry]:
+    path = os.path.join(manifest_dir, name)
+    out = []
+    for rec in read_avro_records(path, "manifest"):
+        check_version(rec, MANIFEST_ENTRY_VERSIONS, "manifest entry", path)
+        try:
+            kind = field(rec, ("_KIND",), "manifest entry", path)
+            if kind not in (FILE_KIND_ADD, FILE_KIND_DELETE):
+                raise CorruptDataError(f"manifest entry kind {kind}", path=path, expected="0 (ADD) or 1 (DELETE)")
+            out.append(ManifestEntry(
+                kind=kind,
+                partition=field(rec, ("_PARTITION",), "manifest entry", path),
+                bucket=field(rec, ("_BUCKET",), "manifest entry", path),
+                total_buckets=field(rec, ("_TOTAL_BUCKETS",), "manifest entry", path, -1),
+                file=_data_file(field(rec, ("_FILE",), "manifest entry", path), path),
+            ))
+        except (TypeError, AttributeError) as exc:
+            raise CorruptDataError(f"malformed manifest entry: {exc}", path=path) from None
+    return out
+
+
+def merge_entries(entries: Iterable[ManifestEntry]) -> list[ManifestEntry]:
+    """Replay ADD/DELETE entries in order; return the ADDs that are still live (in first-add order).
+
+    A DELETE without an earlier ADD (the file was added in a manifest already compacted away) is
+    ignored, as Paimon's merge leaves only ADD entries in a full read.
+    """
+    live: dict[tuple, ManifestEntry] = {}
+    for e in entries:
+        key = e.identifier
+        if e.kind == FILE_KIND_ADD:
+            live[key] = e
+        else:
+            live.pop(key, None)
+    return list(live.values())

@@ -1,0 +1,73 @@
+"""Where a filesystem-catalog table keeps its files.
+
+``<table>/<k1>=<v1>/.../bucket-<n>/<data file>`` (+ its ``.index`` extra file beside it),
+``<table>/manifest/`` (manifest lists, manifests, index manifests), ``<table>/index/`` (HASH and
+DELETION_VECTORS index files; inside the bucket directory when ``index-file-in-data-file-dir``),
+``<table>/snapshot/`` and ``<table>/schema/``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import decimal
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from ..types import DataType
+from ..values import Timestamp
+
+__all__ = ["partition_path", "partition_value_text", "strip_scheme", "DEFAULT_PARTITION_NAME"]
+
+DEFAULT_PARTITION_NAME = "__DEFAULT_PARTITION__"
+
+# Characters Paimon's PartitionPathUtils.escapePathName escapes as %XX.
+_ESCAPE = set('"#%\'*/:=?\\\x7f{[]^') | {chr(c) for c in range(1, 32)}
+
+
+def _escape(text: str) -> str:
+    return "".join(f"%{ord(ch):02X}" if ch in _ESCAPE else ch for ch in text)
+
+
+def partition_value_text(value: Any, dtype: DataType, legacy: bool = True) -> str | None:
+    """Text of a partition value in a directory name; ``None`` for null/empty (default partition).
+
+    ``partition.legacy-name=true`` (the default) uses Java ``toString`` of the internal value: DATE
+    is its day number, TIME its millis; otherwise values are cast to their SQL string form.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, Timestamp):
+        dt = value.to_datetime()
+        text = dt.isoformat(sep="T" if legacy else " ")
+        if legacy and dt.second == 0 and dt.microsecond == 0:
+            text = dt.strftime("%Y-%m-%dT%H:%M")
+    elif dtype.root == "DATE" and not legacy:
+        text = (_dt.date(1970, 1, 1) + _dt.timedelta(days=int(value))).isoformat()
+    elif isinstance(value, decimal.Decimal):
+        text = format(value, "f")
+    elif isinstance(value, bytes):
+        text = value.decode("utf-8", "replace")
+    else:
+        text = str(value)
+    return text if text != "" else None
+
+
+def partition_path(names: Sequence[str], values: Sequence[Any], types: Sequence[DataType],
+                   default_name: str = DEFAULT_PARTITION_NAME, legacy: bool = True) -> str:
+    parts = []
+    for name, value, dtype in zip(names, values, types, strict=True):
+        text = partition_value_text(value, dtype, legacy)
+        parts.append(f"{_escape(name)}={_escape(text) if text is not None else default_name}")
+    return os.path.join(*parts) if parts else ""
+
+
+def strip_scheme(path: str) -> str:
+    """Local path of a ``file:`` URI (other schemes are returned unchanged)."""
+    if path.startswith("file://"):
+        return path[7:]
+    if path.startswith("file:"):
+        return path[5:]
+    return path

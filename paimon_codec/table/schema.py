@@ -1,0 +1,135 @@
+"""Table schemas: ``<table>/schema/schema-<id>`` JSON files."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from ..errors import CorruptDataError, InvalidOptionError, PaimonCodecError, UnsupportedVersionError
+from ..types import DataType, Field, RowType, parse_type
+
+__all__ = ["TableSchema", "load_schema", "schema_ids"]
+
+# TableSchema versions: 1 = Paimon 0.7, 2 = 0.8, 3 = 0.9 and every release since (pypaimon writes 3).
+SUPPORTED_SCHEMA_VERSIONS = (1, 2, 3)
+
+
+@dataclass(frozen=True)
+class TableSchema:
+    id: int
+    fields: RowType
+    options: dict[str, str]
+    primary_keys: tuple[str, ...]
+    partition_keys: tuple[str, ...]
+    version: int = 3
+    comment: str | None = None
+    highest_field_id: int | None = None
+    raw: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def bucket(self) -> int:
+        """``bucket`` option: fixed count, -1 dynamic (default), -2 postpone."""
+        text = self.options.get("bucket", "-1")
+        try:
+            return int(text)
+        except ValueError:
+            raise InvalidOptionError(f"bucket option {text!r} is not an integer") from None
+
+    @property
+    def partition_type(self) -> RowType:
+        return RowType(tuple(self.fields.field(name) for name in self.partition_keys))
+
+    @property
+    def is_primary_key_table(self) -> bool:
+        return bool(self.primary_keys)
+
+    def option_bool(self, key: str, default: bool = False) -> bool:
+        value = self.options.get(key)
+        if value is None:
+            return default
+        return value.strip().lower() == "true"
+
+    @property
+    def deletion_vectors_enabled(self) -> bool:
+        return self.option_bool("deletion-vectors.enabled")
+
+
+def _parse_field_type(t) -> DataType:
+    # Paimon writes atomic types as strings and nested ones as JSON objects.
+    if isinstance(t, str):
+        return parse_type(t)
+    if isinstance(t, dict):
+        kind = str(t.get("type", "")).upper()
+        nullable = not kind.endswith("NOT NULL")
+        base = kind.replace(" NOT NULL", "")
+        if base.startswith("ARRAY") or base.startswith("MULTISET"):
+            child = _parse_field_type(t["element"])
+            return DataType("ARRAY" if base.startswith("ARRAY") else "MULTISET", nullable, children=(child,))
+        if base.startswith("MAP"):
+            return DataType("MAP", nullable, children=(_parse_field_type(t["key"]), _parse_field_type(t["value"])))
+        if base.startswith("ROW"):
+            kids = [(f["name"], _parse_field_type(f["type"])) for f in t.get("fields", [])]
+            return DataType("ROW", nullable, children=tuple(k for _, k in kids),
+                            field_names=tuple(n for n, _ in kids))
+    raise CorruptDataError(f"cannot understand field type {t!r}")
+
+
+def parse_schema(obj: dict, path: str | None = None) -> TableSchema:
+    try:
+        version = int(obj.get("version", 1))
+        if version not in SUPPORTED_SCHEMA_VERSIONS:
+            raise UnsupportedVersionError(f"unsupported table schema version {version}", path=path,
+                                          expected=" or ".join(map(str, SUPPORTED_SCHEMA_VERSIONS)))
+        fields = RowType(tuple(Field(str(f["name"]), _parse_field_type(f["type"]), f.get("id"))
+                               for f in obj["fields"]))
+        schema = TableSchema(
+            id=int(obj["id"]),
+            fields=fields,
+            options={str(k): str(v) for k, v in (obj.get("options") or {}).items()},
+            primary_keys=tuple(obj.get("primaryKeys") or ()),
+            partition_keys=tuple(obj.get("partitionKeys") or ()),
+            version=version,
+            comment=obj.get("comment"),
+            highest_field_id=obj.get("highestFieldId"),
+            raw=obj,
+        )
+    except PaimonCodecError as exc:
+        raise exc.with_path(path) from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise CorruptDataError(f"malformed table schema: {type(exc).__name__}: {exc}", path=path) from None
+    for name in schema.partition_keys + schema.primary_keys:
+        if name not in fields.names:
+            raise CorruptDataError(f"schema names key column {name!r} that is not a field", path=path)
+    return schema
+
+
+def schema_ids(table_path: str | os.PathLike) -> list[int]:
+    d = os.path.join(os.fspath(table_path), "schema")
+    if not os.path.isdir(d):
+        return []
+    out = []
+    for name in os.listdir(d):
+        if name.startswith("schema-") and name[7:].isdigit():
+            out.append(int(name[7:]))
+    return sorted(out)
+
+
+def load_schema(table_path: str | os.PathLike, schema_id: int | None = None) -> TableSchema:
+    """Load schema ``schema_id`` (default: the highest) of a table."""
+    if schema_id is None:
+        ids = schema_ids(table_path)
+        if not ids:
+            raise CorruptDataError("table has no schema files", path=os.path.join(os.fspath(table_path), "schema"))
+        schema_id = ids[-1]
+    path = os.path.join(os.fspath(table_path), "schema", f"schema-{schema_id}")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            obj = json.load(fh)
+    except FileNotFoundError:
+        raise CorruptDataError(f"schema {schema_id} does not exist", path=path) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CorruptDataError(f"schema file is not JSON: {exc}", path=path) from None
+    if not isinstance(obj, dict):
+        raise CorruptDataError("schema file is not a JSON object", path=path)
+    return parse_schema(obj, path)

@@ -1,0 +1,114 @@
+"""Snapshots: ``<table>/snapshot/snapshot-<id>`` JSON files and the LATEST / EARLIEST hints."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from ..errors import CorruptDataError, PaimonCodecError, UnsupportedVersionError
+
+__all__ = ["Snapshot", "load_snapshot", "snapshot_ids", "latest_snapshot_id", "earliest_snapshot_id"]
+
+# Snapshot JSON versions: 1 and 2 (Paimon <= 0.5), 3 (0.6 onwards, also pypaimon 2.x).
+SUPPORTED_SNAPSHOT_VERSIONS = (1, 2, 3)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    id: int
+    schema_id: int
+    base_manifest_list: str
+    delta_manifest_list: str
+    changelog_manifest_list: str | None
+    index_manifest: str | None
+    commit_kind: str
+    time_millis: int | None
+    total_record_count: int | None
+    version: int = 3
+    raw: dict = field(default_factory=dict, repr=False, compare=False)
+
+
+def _snapshot_dir(table_path) -> str:
+    return os.path.join(os.fspath(table_path), "snapshot")
+
+
+def snapshot_ids(table_path: str | os.PathLike) -> list[int]:
+    """Ids of every snapshot file present (the retained snapshots)."""
+    d = _snapshot_dir(table_path)
+    if not os.path.isdir(d):
+        return []
+    return sorted(int(n[9:]) for n in os.listdir(d) if n.startswith("snapshot-") and n[9:].isdigit())
+
+
+def _hint(table_path, name: str) -> int | None:
+    path = os.path.join(_snapshot_dir(table_path), name)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read().strip()
+    except FileNotFoundError:
+        return None
+    return int(text) if text.lstrip("-").isdigit() else None
+
+
+def latest_snapshot_id(table_path: str | os.PathLike) -> int | None:
+    """Like Paimon: trust the LATEST hint if the next snapshot does not exist, else list the directory."""
+    hint = _hint(table_path, "LATEST")
+    d = _snapshot_dir(table_path)
+    if hint is not None and os.path.exists(os.path.join(d, f"snapshot-{hint}")) \
+            and not os.path.exists(os.path.join(d, f"snapshot-{hint + 1}")):
+        return hint
+    ids = snapshot_ids(table_path)
+    return ids[-1] if ids else None
+
+
+def earliest_snapshot_id(table_path: str | os.PathLike) -> int | None:
+    hint = _hint(table_path, "EARLIEST")
+    d = _snapshot_dir(table_path)
+    if hint is not None and os.path.exists(os.path.join(d, f"snapshot-{hint}")) \
+            and not os.path.exists(os.path.join(d, f"snapshot-{hint - 1}")):
+        return hint
+    ids = snapshot_ids(table_path)
+    return ids[0] if ids else None
+
+
+def parse_snapshot(obj: dict, path: str | None = None) -> Snapshot:
+    try:
+        version = int(obj.get("version", 1))
+        if version not in SUPPORTED_SNAPSHOT_VERSIONS:
+            raise UnsupportedVersionError(f"unsupported snapshot version {version}", path=path,
+                                          expected=" or ".join(map(str, SUPPORTED_SNAPSHOT_VERSIONS)))
+        return Snapshot(
+            id=int(obj["id"]),
+            schema_id=int(obj["schemaId"]),
+            base_manifest_list=str(obj["baseManifestList"]),
+            delta_manifest_list=str(obj["deltaManifestList"]),
+            changelog_manifest_list=obj.get("changelogManifestList"),
+            index_manifest=obj.get("indexManifest"),
+            commit_kind=str(obj.get("commitKind", "")),
+            time_millis=obj.get("timeMillis"),
+            total_record_count=obj.get("totalRecordCount"),
+            version=version,
+            raw=obj,
+        )
+    except PaimonCodecError as exc:
+        raise exc.with_path(path) from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CorruptDataError(f"malformed snapshot: {type(exc).__name__}: {exc}", path=path) from None
+
+
+def load_snapshot(table_path: str | os.PathLike, snapshot_id: int) -> Snapshot:
+    path = os.path.join(_snapshot_dir(table_path), f"snapshot-{snapshot_id}")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            obj = json.load(fh)
+    except FileNotFoundError:
+        raise CorruptDataError(f"snapshot {snapshot_id} does not exist", path=path) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CorruptDataError(f"snapshot file is not JSON: {exc}", path=path) from None
+    if not isinstance(obj, dict):
+        raise CorruptDataError("snapshot file is not a JSON object", path=path)
+    snap = parse_snapshot(obj, path)
+    if snap.id != snapshot_id:
+        raise CorruptDataError(f"snapshot file holds id {snap.id}", path=path, expected=str(snapshot_id))
+    return snap
