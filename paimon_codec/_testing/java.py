@@ -1,0 +1,676 @@
+"""Drive Apache Paimon 0.9's own Java code from Python (tests only).
+
+The Paimon 0.9.0 fat jar ships inside PyPI's ``pypaimon==0.2.0`` sdist
+(``deps/jars/paimon-python-java-bridge-0.9.0.jar``).  :func:`locate_jar` finds it:
+
+1. ``$PAIMON_JAR`` when set (taken as is, no checksum);
+2. the cache ``${XDG_CACHE_HOME:-~/.cache}/paimon-codec/`` (also reuses the java-bench harness's
+   ``paimon-anchor`` cache when its jar has the right checksum);
+3. otherwise ``pip download --no-deps pypaimon==0.2.0`` into the cache, sdist and jar both checked
+   against pinned sha256 sums.
+
+:func:`paimon_java` starts ONE JVM per process (JPype cannot restart a JVM) and returns a
+:class:`PaimonJava` facade whose methods take and return plain Python values (bytes, ints, pyroaring
+bitmaps, numpy arrays, :mod:`paimon_codec.fileindex.result` results), so tests read like
+"Java says X, we say Y".  Every Java call goes through public Paimon API, except two read-only
+reflective peeks that the golden generator also used: the container reader's parsed ``header`` map and
+the package-private ``FileIndexPredicate$FileIndexPredicateTest`` visitor (to get the whole-predicate
+*result*, not only the boolean ``testPredicate``).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pyroaring import BitMap
+
+from ..fileindex.result import REMAIN, SKIP, BitmapResult, FileIndexResult
+from ..types import DataType, RowType, parse_type
+
+__all__ = [
+    "JAR_NAME",
+    "JAR_SHA256",
+    "SDIST_SHA256",
+    "JavaUnavailable",
+    "PaimonJava",
+    "cache_dir",
+    "locate_jar",
+    "paimon_java",
+]
+
+SDIST_NAME = "pypaimon-0.2.0.tar.gz"
+SDIST_SHA256 = "43ac684779841da17528b5f241ede6149bcdab4d16f3cd80f713262f6ed04720"
+JAR_MEMBER = "pypaimon-0.2.0/deps/jars/paimon-python-java-bridge-0.9.0.jar"
+JAR_NAME = "paimon-python-java-bridge-0.9.0.jar"
+JAR_SHA256 = "dc9048366715fc75d2b44e3f8ac1dbfab011b8c34aafc26ffa216500fb890b0e"
+DV_MAGIC = 1581511376
+
+
+class JavaUnavailable(RuntimeError):
+    """Java or the Paimon jar cannot be obtained here; the message says why (tests skip on it)."""
+
+
+# --------------------------------------------------------------------------------------------- jar
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "paimon-codec"
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+@contextmanager
+def _locked(directory: Path):
+    """Serialise concurrent fetches (several test processes may start at once)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    with open(directory / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _download_sdist(dl: Path) -> Path:
+    sdist = dl / SDIST_NAME
+    if not sdist.is_file():
+        cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
+               "--no-deps", "--no-binary", ":all:", "pypaimon==0.2.0", "-d", str(dl)]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise JavaUnavailable(f"pip download of pypaimon==0.2.0 failed: {exc}") from exc
+        if proc.returncode != 0 or not sdist.is_file():
+            tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+            raise JavaUnavailable("pip download of pypaimon==0.2.0 failed: " + " | ".join(tail))
+    got = _sha256(sdist)
+    if got != SDIST_SHA256:
+        sdist.unlink()
+        raise JavaUnavailable(f"{sdist} had sha256 {got}, expected {SDIST_SHA256}; removed it")
+    return sdist
+
+
+def _extract_jar(sdist: Path, target: Path) -> None:
+    """Extract only the jar member (no path from the archive is trusted), then rename into place."""
+    with tarfile.open(sdist, "r:gz") as tar:
+        member = tar.getmember(JAR_MEMBER)
+        if not member.isfile():
+            raise JavaUnavailable(f"{JAR_MEMBER} in {sdist} is not a regular file")
+        src = tar.extractfile(member)
+        assert src is not None
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".jar-")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                shutil.copyfileobj(src, out, 1 << 20)
+            got = _sha256(Path(tmp))
+            if got != JAR_SHA256:
+                raise JavaUnavailable(f"jar in {sdist} has sha256 {got}, expected {JAR_SHA256}")
+            os.replace(tmp, target)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+def locate_jar(fetch: bool = True) -> Path:
+    """Path of the Paimon 0.9.0 jar; fetches it into :func:`cache_dir` when allowed and needed."""
+    env = os.environ.get("PAIMON_JAR")
+    if env:
+        path = Path(env)
+        if not path.is_file():
+            raise JavaUnavailable(f"PAIMON_JAR={env} is not a file")
+        return path
+    cache = cache_dir()
+    jar = cache / "jars" / JAR_NAME
+    if jar.is_file() and _sha256(jar) == JAR_SHA256:
+        return jar
+    # the java-bench harness (shared/anchors/java-bench/run.sh) keeps the same jar in its own cache
+    anchor = cache.parent / "paimon-anchor" / JAR_MEMBER
+    if anchor.is_file() and _sha256(anchor) == JAR_SHA256:
+        return anchor
+    if not fetch:
+        raise JavaUnavailable(f"Paimon jar not in {cache} and fetching is disabled")
+    with _locked(cache):
+        if jar.is_file() and _sha256(jar) == JAR_SHA256:
+            return jar
+        sdist = _download_sdist(cache / "dl")
+        _extract_jar(sdist, jar)
+    return jar
+
+
+# --------------------------------------------------------------------------------------------- JVM
+
+_BRIDGE: PaimonJava | None = None
+
+
+def paimon_java(fetch: bool = True) -> PaimonJava:
+    """The process-wide bridge; starts the JVM on first use.  Raises :class:`JavaUnavailable`."""
+    global _BRIDGE
+    if _BRIDGE is None:
+        try:
+            import jpype
+            import jpype.imports  # noqa: F401  (enables "from org.apache... import X")
+        except ImportError as exc:
+            raise JavaUnavailable(f"JPype is not installed: {exc}") from exc
+        jar = locate_jar(fetch=fetch)
+        if not jpype.isJVMStarted():
+            try:
+                jvm = jpype.getDefaultJVMPath()
+            except Exception as exc:  # JVMNotFoundException
+                raise JavaUnavailable(f"no JVM found (install Java 17 or set JAVA_HOME): {exc}") from exc
+            jpype.startJVM(jvm, "-Xmx1g", "-Xss4m", classpath=[str(jar)], convertStrings=False)
+        try:
+            jpype.JClass("org.apache.paimon.fileindex.FileIndexFormat")
+        except Exception as exc:
+            raise JavaUnavailable(f"a JVM is running without the Paimon jar on its classpath: {exc}") from exc
+        _BRIDGE = PaimonJava()
+    return _BRIDGE
+
+
+def _as_dtype(t: DataType | str) -> DataType:
+    return parse_type(t) if isinstance(t, str) else t
+
+
+class PaimonJava:
+    """Thin, typed wrappers around Paimon 0.9 Java calls.  Construct through :func:`paimon_java`."""
+
+    def __init__(self) -> None:
+        import jpype
+
+        self._jpype = jpype
+        J = jpype.JClass
+        self.JByteArray = jpype.JArray(jpype.JByte)
+        self.JIntArray = jpype.JArray(jpype.JInt)
+        self.Integer = J("java.lang.Integer")
+        self.Long = J("java.lang.Long")
+        self.Short = J("java.lang.Short")
+        self.Byte = J("java.lang.Byte")
+        self.Float = J("java.lang.Float")
+        self.Double = J("java.lang.Double")
+        self.Boolean = J("java.lang.Boolean")
+        self.BigDecimal = J("java.math.BigDecimal")
+        self.ArrayList = J("java.util.ArrayList")
+        self.LinkedHashMap = J("java.util.LinkedHashMap")
+        self.HashMap = J("java.util.HashMap")
+        self.ByteArrayOutputStream = J("java.io.ByteArrayOutputStream")
+        self.BinaryString = J("org.apache.paimon.data.BinaryString")
+        self.Timestamp = J("org.apache.paimon.data.Timestamp")
+        self.Decimal = J("org.apache.paimon.data.Decimal")
+        self.BinaryRow = J("org.apache.paimon.data.BinaryRow")
+        self.BinaryRowWriter = J("org.apache.paimon.data.BinaryRowWriter")
+        self.DataTypeJsonParser = J("org.apache.paimon.types.DataTypeJsonParser")
+        self.DataField = J("org.apache.paimon.types.DataField")
+        self.JRowType = J("org.apache.paimon.types.RowType")
+        self.Options = J("org.apache.paimon.options.Options")
+        self.MemorySize = J("org.apache.paimon.options.MemorySize")
+        self.FileIndexer = J("org.apache.paimon.fileindex.FileIndexer")
+        self.FileIndexFormat = J("org.apache.paimon.fileindex.FileIndexFormat")
+        self.FileIndexPredicate = J("org.apache.paimon.fileindex.FileIndexPredicate")
+        self.FileIndexResult = J("org.apache.paimon.fileindex.FileIndexResult")
+        self.BitmapIndexResultLazy = J("org.apache.paimon.fileindex.bitmap.BitmapIndexResultLazy")
+        self.ByteArraySeekableStream = J("org.apache.paimon.fs.ByteArraySeekableStream")
+        self.Path = J("org.apache.paimon.fs.Path")
+        self.LocalFileIO = J("org.apache.paimon.fs.local.LocalFileIO")
+        self.PredicateBuilder = J("org.apache.paimon.predicate.PredicateBuilder")
+        self.LeafPredicate = J("org.apache.paimon.predicate.LeafPredicate")
+        self.In = J("org.apache.paimon.predicate.In")
+        self.NotIn = J("org.apache.paimon.predicate.NotIn")
+        self.BitmapDeletionVector = J("org.apache.paimon.deletionvectors.BitmapDeletionVector")
+        self.DeletionVectorsIndexFile = J("org.apache.paimon.deletionvectors.DeletionVectorsIndexFile")
+        self.DeletionFile = J("org.apache.paimon.table.source.DeletionFile")
+        self.IndexFileMeta = J("org.apache.paimon.index.IndexFileMeta")
+        self.HashIndexFile = J("org.apache.paimon.index.HashIndexFile")
+        self.IntIterator = J("org.apache.paimon.utils.IntIterator")
+        self.Pair = J("org.apache.paimon.utils.Pair")
+        self.KeyAndBucketExtractor = J("org.apache.paimon.table.sink.KeyAndBucketExtractor")
+        self.io = self.LocalFileIO.create()
+        self._REMAIN = self.FileIndexResult.REMAIN
+        self._SKIP = self.FileIndexResult.SKIP
+        self._path_factory_cls = self._make_path_factory_class()
+        # package-private / private members used read-only (see module docstring)
+        reader_cls = J("org.apache.paimon.fileindex.FileIndexFormat$Reader").class_
+        self._header_field = reader_cls.getDeclaredField("header")
+        self._header_field.setAccessible(True)
+        test_cls = J("java.lang.Class").forName("org.apache.paimon.fileindex.FileIndexPredicate$FileIndexPredicateTest")
+        self._test_ctor = test_cls.getDeclaredConstructor(J("java.util.Map").class_)
+        self._test_ctor.setAccessible(True)
+        self._test_method = test_cls.getDeclaredMethod("test", J("org.apache.paimon.predicate.Predicate").class_)
+        self._test_method.setAccessible(True)
+
+    # ------------------------------------------------------------------------------ types, values
+
+    def data_type(self, t: DataType | str) -> Any:
+        """Java ``DataType`` of a Paimon SQL type string (or our :class:`DataType`)."""
+        return self.DataTypeJsonParser.parseAtomicTypeSQLString(str(t))
+
+    def row_type(self, row_type: RowType) -> Any:
+        fields = self.ArrayList()
+        for i, f in enumerate(row_type.fields):
+            fields.add(self.DataField(i, f.name, self.data_type(f.type)))
+        return self.JRowType(fields)
+
+    def bytes_to_java(self, data: bytes | bytearray | memoryview) -> Any:
+        return self.JByteArray(bytes(data))
+
+    def converter(self, t: DataType | str):
+        """A function mapping one Python value of type ``t`` (our conventions) to Paimon's Java object."""
+        dt = _as_dtype(t)
+        r = dt.root
+
+        def nullable(f):
+            return lambda v: None if v is None else f(v)
+
+        jp = self._jpype
+        if r == "TINYINT":
+            return nullable(lambda v: self.Byte(jp.JByte(v)))
+        if r == "SMALLINT":
+            return nullable(lambda v: self.Short(jp.JShort(v)))
+        if r in ("INTEGER", "DATE", "TIME_WITHOUT_TIME_ZONE"):
+            return nullable(lambda v: self.Integer(jp.JInt(v)))
+        if r == "BIGINT":
+            return nullable(lambda v: self.Long(jp.JLong(v)))
+        if r == "FLOAT":
+            return nullable(lambda v: self.Float(jp.JFloat(v)))
+        if r == "DOUBLE":
+            return nullable(lambda v: self.Double(jp.JDouble(v)))
+        if r == "BOOLEAN":
+            return nullable(lambda v: self.Boolean(jp.JBoolean(bool(v))))
+        if dt.is_string:
+            return nullable(lambda v: self.BinaryString.fromBytes(self.JByteArray(v.encode("utf-8"))))
+        if dt.is_binary:
+            return nullable(lambda v: self.JByteArray(bytes(v)))
+        if dt.is_timestamp:
+            return nullable(lambda v: self.Timestamp.fromEpochMillis(jp.JLong(v[0]), jp.JInt(v[1])))
+        if r == "DECIMAL":
+            p, s = dt.precision, dt.scale
+            return nullable(lambda v: self.Decimal.fromBigDecimal(self.BigDecimal(str(v)), p, s))
+        raise TypeError(f"no Java conversion for {dt}")
+
+    def to_java(self, t: DataType | str, value: Any) -> Any:
+        return self.converter(t)(value)
+
+    def java_list(self, items: Iterable[Any]) -> Any:
+        out = self.ArrayList()
+        for x in items:
+            out.add(x)
+        return out
+
+    def options(self, options: Mapping[str, Any] | None) -> Any:
+        m = self.HashMap()
+        for k, v in (options or {}).items():
+            m.put(str(k), str(v))
+        return self.Options(m)
+
+    # ------------------------------------------------------------------------------ results
+
+    def result(self, res: Any) -> FileIndexResult:
+        """Our result object for a Java ``FileIndexResult`` (bitmaps materialised via serialisation)."""
+        if res.equals(self._REMAIN):
+            return REMAIN
+        if res.equals(self._SKIP):
+            return SKIP
+        if isinstance(res, self.BitmapIndexResultLazy):
+            return BitmapResult(BitMap.deserialize(bytes(res.get().serialize())))
+        raise TypeError(f"unexpected Java FileIndexResult {res.getClass().getName()}")
+
+    # ------------------------------------------------------------------------------ file indexes
+
+    def build_index(self, index_type: str, t: DataType | str, values: Iterable[Any],
+                    options: Mapping[str, Any] | None = None) -> bytes:
+        """Java ``FileIndexer.create(type, dataType, options).createWriter()`` fed ``values``."""
+        writer = self.FileIndexer.create(index_type, self.data_type(t), self.options(options)).createWriter()
+        conv = self.converter(t)
+        for v in values:
+            writer.writeRecord(conv(v))
+        return bytes(writer.serializedBytes())
+
+    def write_container(self, blobs: Mapping[str, Mapping[str, bytes | None]]) -> bytes:
+        """Java ``FileIndexFormat.Writer.writeColumnIndexes`` in the given column/type order."""
+        m = self.LinkedHashMap()
+        for col, per_type in blobs.items():
+            inner = self.LinkedHashMap()
+            for index_type, payload in per_type.items():
+                inner.put(index_type, None if payload is None else self.bytes_to_java(payload))
+            m.put(col, inner)
+        out = self.ByteArrayOutputStream()
+        writer = self.FileIndexFormat.createWriter(out)
+        writer.writeColumnIndexes(m)
+        writer.close()
+        return bytes(out.toByteArray())
+
+    def _container_reader(self, data: bytes, row_type: RowType) -> Any:
+        stream = self.ByteArraySeekableStream(self.bytes_to_java(data))
+        return self.FileIndexFormat.createReader(stream, self.row_type(row_type))
+
+    def container_header(self, data: bytes, row_type: RowType) -> dict[str, dict[str, tuple[int, int]]]:
+        """``{column: {index_type: (start, length)}}`` exactly as Java's container reader parsed it."""
+        reader = self._container_reader(data, row_type)
+        try:
+            header = self._header_field.get(reader)
+            out: dict[str, dict[str, tuple[int, int]]] = {}
+            for col in header.keySet():
+                per = header.get(col)
+                out[str(col)] = {
+                    str(t): (int(per.get(t).getLeft()), int(per.get(t).getRight())) for t in per.keySet()
+                }
+            return out
+        finally:
+            reader.close()
+
+    def container_payloads(self, data: bytes, row_type: RowType) -> dict[str, dict[str, bytes]]:
+        """Java ``FileIndexFormat.Reader.readAll()``: the payload bytes Java slices out per index."""
+        reader = self._container_reader(data, row_type)
+        try:
+            allmap = reader.readAll()
+            return {str(c): {str(t): bytes(allmap.get(c).get(t)) for t in allmap.get(c).keySet()}
+                    for c in allmap.keySet()}
+        finally:
+            reader.close()
+
+    def predicate(self, row_type: RowType, tree: Mapping[str, Any]) -> Any:
+        """A Java ``Predicate`` from a golden-sidecar style tree with Python literal values.
+
+        Ops: equal / not_equal (``literal``), in / not_in (``literals``; via PredicateBuilder, so
+        <= 20 literals become OR-of-Equal / AND-of-NotEqual), in_leaf / not_in_leaf (an In/NotIn
+        leaf built directly), is_null / is_not_null, and / or (``children``), plus lt / lte / gt /
+        gte / between (``low``, ``high``) / starts_with.
+        """
+        pb = self.PredicateBuilder(self.row_type(row_type))
+        return self._predicate(pb, row_type, tree)
+
+    def _predicate(self, pb: Any, row_type: RowType, tree: Mapping[str, Any]) -> Any:
+        op = tree["op"]
+        if op in ("and", "or"):
+            kids = self.java_list(self._predicate(pb, row_type, c) for c in tree["children"])
+            return self.PredicateBuilder.and_(kids) if op == "and" else self.PredicateBuilder.or_(kids)
+        col = tree["col"]
+        idx = row_type.index_of(col)
+        conv = self.converter(row_type.fields[idx].type)
+        if op == "is_null":
+            return pb.isNull(idx)
+        if op == "is_not_null":
+            return pb.isNotNull(idx)
+        if op in ("in", "not_in", "in_leaf", "not_in_leaf"):
+            lits = self.java_list(conv(v) for v in tree["literals"])
+            if op == "in":
+                return pb.in_(idx, lits)
+            if op == "not_in":
+                return pb.notIn(idx, lits)
+            fn = self.In.INSTANCE if op == "in_leaf" else self.NotIn.INSTANCE
+            jtype = self.data_type(row_type.fields[idx].type)
+            return self.LeafPredicate(fn, jtype, idx, col, lits)
+        if op == "between":
+            return pb.between(idx, conv(tree["low"]), conv(tree["high"]))
+        method = {"equal": "equal", "not_equal": "notEqual", "lt": "lessThan", "lte": "lessOrEqual",
+                  "gt": "greaterThan", "gte": "greaterOrEqual", "starts_with": "startsWith"}[op]
+        return getattr(pb, method)(idx, conv(tree["literal"]))
+
+    def test_predicate(self, data: bytes, row_type: RowType, tree: Mapping[str, Any]) -> bool:
+        """``new FileIndexPredicate(bytes, rowType).testPredicate(p)`` - what Paimon uses to prune."""
+        fip = self.FileIndexPredicate(self.bytes_to_java(data), self.row_type(row_type))
+        try:
+            return bool(fip.testPredicate(self.predicate(row_type, tree)))
+        finally:
+            fip.close()
+
+    def evaluate(self, data: bytes, row_type: RowType, tree: Mapping[str, Any],
+                 reader_order: Sequence[str] = ("bitmap", "bloom-filter")) -> FileIndexResult:
+        """Whole-predicate result of Java's ``FileIndexPredicateTest`` visitor.
+
+        Java 0.9 collects a column's readers into an identity-hash set, so their order (which can
+        change an empty-bitmap answer into SKIP) is random there; here it is fixed by ``reader_order``.
+        """
+        reader = self._container_reader(data, row_type)
+        try:
+            pred = self.predicate(row_type, tree)
+            readers = self.HashMap()
+            for col in _columns_of(tree):
+                ordered = sorted(reader.readColumnIndex(col), key=lambda r: _reader_rank(r, reader_order))
+                readers.put(col, self.java_list(ordered))
+            test = self._test_ctor.newInstance(readers)
+            return self.result(self._test_method.invoke(test, pred))
+        finally:
+            reader.close()
+
+    def column_results(self, data: bytes, row_type: RowType, tree: Mapping[str, Any]) -> dict[str, FileIndexResult]:
+        """For a predicate on ONE column: ``{index_type: result}`` with each of its Java readers alone.
+
+        (Evaluated through the same visitor as :meth:`evaluate`, so an IN of <= 20 literals - an OR
+        of Equal leaves - works too.)
+        """
+        cols = _columns_of(tree)
+        if len(cols) != 1:
+            raise ValueError(f"column_results needs a predicate on one column, got {cols}")
+        reader = self._container_reader(data, row_type)
+        try:
+            pred = self.predicate(row_type, tree)
+            out = {}
+            for r in reader.readColumnIndex(cols[0]):
+                readers = self.HashMap()
+                readers.put(cols[0], self.java_list([r]))
+                test = self._test_ctor.newInstance(readers)
+                out[_reader_kind(r)] = self.result(self._test_method.invoke(test, pred))
+            return out
+        finally:
+            reader.close()
+
+    def index_result(self, index_type: str, t: DataType | str, payload: bytes, tree: Mapping[str, Any],
+                     options: Mapping[str, Any] | None = None) -> FileIndexResult:
+        """One index payload read by ``FileIndexer.create(...).createReader`` and asked a leaf predicate."""
+        dt = _as_dtype(t)
+        stream = self.ByteArraySeekableStream(self.bytes_to_java(payload))
+        r = self.FileIndexer.create(index_type, self.data_type(dt), self.options(options)).createReader(
+            stream, 0, len(payload))
+        row_type = RowType((_field(tree.get("col", "v"), dt),))
+        pred = self.predicate(row_type, dict(tree, col=tree.get("col", "v")))
+        readers = self.HashMap()
+        readers.put(row_type.fields[0].name, self.java_list([r]))
+        return self.result(self._test_method.invoke(self._test_ctor.newInstance(readers), pred))
+
+    # ------------------------------------------------------------------------------ deletion vectors
+
+    def _make_path_factory_class(self):
+        jp = self._jpype
+        Path = self.Path
+
+        @jp.JImplements("org.apache.paimon.utils.PathFactory")
+        class _DirPathFactory:
+            def __init__(self, directory: str, prefix: str) -> None:
+                self.directory = directory
+                self.prefix = prefix
+                self.n = 0
+
+            @jp.JOverride
+            def newPath(self):
+                # like Paimon's own factories, never hand out a name that is already taken
+                while os.path.exists(os.path.join(self.directory, f"{self.prefix}-{self.n}")):
+                    self.n += 1
+                p = Path(os.path.join(self.directory, f"{self.prefix}-{self.n}"))
+                self.n += 1
+                return p
+
+            @jp.JOverride
+            def toPath(self, file_name):
+                return Path(os.path.join(self.directory, str(file_name)))
+
+        return _DirPathFactory
+
+    def path_factory(self, directory: str | os.PathLike, prefix: str = "index-java") -> Any:
+        os.makedirs(directory, exist_ok=True)
+        return self._path_factory_cls(os.fspath(directory), prefix)
+
+    def _dv_index_file(self, directory: str | os.PathLike, target_size: str, prefix: str) -> Any:
+        return self.DeletionVectorsIndexFile(self.io, self.path_factory(directory, prefix),
+                                             self.MemorySize.parse(target_size))
+
+    def deletion_vector(self, positions: Iterable[int]) -> Any:
+        """A Java ``BitmapDeletionVector`` built by ``delete(pos)`` per position."""
+        dv = self.BitmapDeletionVector()
+        for p in positions:
+            dv.delete(int(p))
+        return dv
+
+    def dv_positions(self, dv: Any) -> BitMap:
+        """Positions of a Java deletion vector (via its own serialisation: magic + Roaring32)."""
+        raw = bytes(dv.serializeToBytes())
+        if int.from_bytes(raw[:4], "big") != DV_MAGIC:
+            raise ValueError("unexpected deletion-vector magic from Java")
+        return BitMap.deserialize(raw[4:])
+
+    def write_deletion_vectors(self, directory: str | os.PathLike, dvs: Mapping[str, Iterable[int]],
+                               target_size: str = "2 mb", prefix: str = "index-java") -> list[dict]:
+        """Java ``DeletionVectorsIndexFile.write``; one dict per written file:
+        ``{"file_name", "file_size", "row_count", "ranges": {data_file: (offset, length)}}``."""
+        m = self.LinkedHashMap()
+        for name, positions in dvs.items():
+            m.put(name, self.deletion_vector(positions))
+        metas = self._dv_index_file(directory, target_size, prefix).write(m)
+        out = []
+        for meta in metas:
+            ranges = meta.deletionVectorsRanges()
+            out.append({
+                "file_name": str(meta.fileName()),
+                "file_size": int(meta.fileSize()),
+                "row_count": int(meta.rowCount()),
+                "ranges": {str(k): (int(ranges.get(k).getLeft()), int(ranges.get(k).getRight()))
+                           for k in ranges.keySet()},
+            })
+        return out
+
+    def read_all_deletion_vectors(self, directory: str | os.PathLike, file_name: str,
+                                  ranges: Mapping[str, tuple[int, int]], file_size: int | None = None,
+                                  ) -> dict[str, BitMap]:
+        """Java ``DeletionVectorsIndexFile.readAllDeletionVectors(IndexFileMeta)`` with our ranges."""
+        jr = self.LinkedHashMap()
+        for name, (off, length) in ranges.items():
+            jr.put(name, self.Pair.of(self.Integer(int(off)), self.Integer(int(length))))
+        if file_size is None:
+            file_size = os.path.getsize(os.path.join(directory, file_name))
+        meta = self.IndexFileMeta("DELETION_VECTORS", file_name, int(file_size), len(ranges), jr)
+        got = self._dv_index_file(directory, "2 mb", "unused").readAllDeletionVectors(meta)
+        return {str(k): self.dv_positions(got.get(k)) for k in got.keySet()}
+
+    def read_deletion_vector(self, path: str | os.PathLike, offset: int, length: int) -> BitMap:
+        """Java ``DeletionVectorsIndexFile.readDeletionVector(DeletionFile(path, offset, length))``."""
+        directory = os.path.dirname(os.fspath(path))
+        dvif = self._dv_index_file(directory, "2 mb", "unused")
+        dv = dvif.readDeletionVector(self.DeletionFile(os.fspath(path), int(offset), int(length)))
+        return self.dv_positions(dv)
+
+    # ------------------------------------------------------------------------------ hash index
+
+    def write_hash_index(self, directory: str | os.PathLike, ints: Sequence[int] | np.ndarray,
+                         prefix: str = "index-java") -> str:
+        """Java ``HashIndexFile.write(IntIterator.create(int[]))``; returns the file name."""
+        arr = self.JIntArray(np.ascontiguousarray(np.asarray(ints, dtype=np.int32)))
+        hif = self.HashIndexFile(self.io, self.path_factory(directory, prefix))
+        return str(hif.write(self.IntIterator.create(arr)))
+
+    def read_hash_index(self, directory: str | os.PathLike, file_name: str) -> np.ndarray:
+        """Java ``HashIndexFile.read(name)`` drained with ``IntIterator.toInts``."""
+        hif = self.HashIndexFile(self.io, self.path_factory(directory, "unused"))
+        it = hif.read(file_name)
+        try:
+            return np.array(self.IntIterator.toInts(it), dtype=np.int32)
+        finally:
+            it.close()
+
+    # ------------------------------------------------------------------------------ BinaryRow, bucket
+
+    def binary_row(self, types: Sequence[DataType | str], values: Sequence[Any]) -> tuple[bytes, int]:
+        """``(bytes, hashCode())`` of a BinaryRow written by Java's ``BinaryRowWriter``."""
+        if len(types) != len(values):
+            raise ValueError("types and values differ in length")
+        jp = self._jpype
+        row = self.BinaryRow(len(types))
+        w = self.BinaryRowWriter(row)
+        for i, (t, v) in enumerate(zip(types, values, strict=True)):
+            dt = _as_dtype(t)
+            r = dt.root
+            if v is None:
+                w.setNullAt(i)
+            elif r == "BOOLEAN":
+                w.writeBoolean(i, bool(v))
+            elif r == "TINYINT":
+                w.writeByte(i, jp.JByte(v))
+            elif r == "SMALLINT":
+                w.writeShort(i, jp.JShort(v))
+            elif r in ("INTEGER", "DATE", "TIME_WITHOUT_TIME_ZONE"):
+                w.writeInt(i, jp.JInt(v))
+            elif r == "BIGINT":
+                w.writeLong(i, jp.JLong(v))
+            elif r == "FLOAT":
+                w.writeFloat(i, jp.JFloat(v))
+            elif r == "DOUBLE":
+                w.writeDouble(i, jp.JDouble(v))
+            elif dt.is_string:
+                w.writeString(i, self.to_java(dt, v))
+            elif dt.is_binary:
+                w.writeBinary(i, self.bytes_to_java(v))
+            elif dt.is_timestamp:
+                w.writeTimestamp(i, self.to_java(dt, v), dt.precision if dt.precision is not None else 6)
+            elif r == "DECIMAL":
+                w.writeDecimal(i, self.to_java(dt, v), dt.precision)
+            else:
+                raise TypeError(f"no BinaryRow writer for {dt}")
+        w.complete()
+        return bytes(row.toBytes()), int(row.hashCode())
+
+    def bucket(self, hash_code: int, num_buckets: int) -> int:
+        """Fixed-bucket mode: ``KeyAndBucketExtractor.bucket(hash, numBuckets)``."""
+        return int(self.KeyAndBucketExtractor.bucket(self._jpype.JInt(hash_code), self._jpype.JInt(num_buckets)))
+
+
+# ------------------------------------------------------------------------------------- helpers
+
+
+def _field(name: str, dt: DataType):
+    from ..types import Field
+
+    return Field(name, dt)
+
+
+def _columns_of(tree: Mapping[str, Any]) -> list[str]:
+    if tree["op"] in ("and", "or"):
+        out: list[str] = []
+        for c in tree["children"]:
+            for col in _columns_of(c):
+                if col not in out:
+                    out.append(col)
+        return out
+    return [tree["col"]]
+
+
+def _reader_kind(reader: Any) -> str:
+    name = str(reader.getClass().getName())
+    if "bitmap.BitmapFileIndex" in name:
+        return "bitmap"
+    if "bloomfilter.BloomFilterFileIndex" in name:
+        return "bloom-filter"
+    if "EmptyFileIndexReader" in name:
+        return "empty"
+    return name
+
+
+def _reader_rank(reader: Any, order: Sequence[str]) -> int:
+    kind = _reader_kind(reader)
+    return order.index(kind) if kind in order else len(order)
