@@ -1,0 +1,58 @@
+"""Dynamic-bucket HASH index files: a flat array of big-endian int32 key hashes, no header.
+
+Read and written in bulk with numpy (one ``frombuffer`` / one ``astype('>i4')``), never per element.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import BinaryIO
+
+import numpy as np
+
+from ..errors import CorruptDataError
+from ..fileio import ByteSource, atomic_write
+
+__all__ = ["INDEX_TYPE", "HASH_DTYPE", "read_hash_index", "encode_hash_index", "write_hash_index"]
+
+INDEX_TYPE = "HASH"
+#: On-disk element type of a hash index file.
+HASH_DTYPE = np.dtype(">i4")
+
+
+def read_hash_index(data: ByteSource | bytes | bytearray | memoryview | BinaryIO | str | os.PathLike, *,
+                    path: str | None = None) -> np.ndarray:
+    """All hashes of a HASH index file as a native-endian int32 array (file order)."""
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        raw, where = data, path
+    else:
+        src = data if isinstance(data, ByteSource) else ByteSource(data, path=path)
+        try:
+            raw, where = src.read_all(), src.path
+        finally:
+            if src is not data:
+                src.close()
+    if len(raw) % 4:
+        raise CorruptDataError(f"hash index of {len(raw)} bytes is not a whole number of int32 values",
+                               path=where, offset=len(raw) - len(raw) % 4, expected="a multiple of 4 bytes")
+    return np.frombuffer(raw, dtype=HASH_DTYPE).astype(np.int32)
+
+
+def encode_hash_index(hashes: np.ndarray | list[int]) -> bytes:
+    """The file bytes for ``hashes`` (int32 values; Python ints must fit a signed int32)."""
+    arr = np.asarray(hashes)
+    if arr.size and arr.dtype.kind not in "iu":
+        raise CorruptDataError(f"hashes must be integers, got {arr.dtype}")
+    if arr.dtype != np.int32 and arr.size:
+        lo, hi = int(arr.min()), int(arr.max())
+        if lo < -(2**31) or hi > 2**31 - 1:
+            raise CorruptDataError(f"hash {lo if lo < -(2**31) else hi} does not fit an int32")
+    return arr.astype(HASH_DTYPE, copy=False).tobytes()
+
+
+def write_hash_index(path: str | os.PathLike, hashes: np.ndarray | list[int]) -> int:
+    """Write a HASH index file atomically; returns its row count (number of hashes)."""
+    data = encode_hash_index(hashes)
+    with atomic_write(path) as fh:
+        fh.write(data)
+    return len(data) // 4
