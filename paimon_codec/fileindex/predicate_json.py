@@ -1,0 +1,290 @@
+"""JSON forms of predicates, in both golden conventions.
+
+* **paimon-0.9 sidecar** ``pred`` objects: ``{"op": "equal"|"not_equal"|"in"|"not_in"|"in_leaf"|
+  "not_in_leaf"|"is_null"|"is_not_null"|"and"|"or", "col", "literal", "literals", "children"}``.
+  ``in`` / ``not_in`` were built with Java's ``PredicateBuilder.in/notIn``, which turns lists of at
+  most 20 literals into an OR of Equal / an AND of NotEqual (bigger lists stay In/NotIn leaves);
+  they are rebuilt the same way so evaluation follows Java's tree.  ``in_leaf`` / ``not_in_leaf``
+  are In/NotIn leaves.  Range operators use Java's class names in snake case
+  (``less_than``, ``less_or_equal``, ``greater_than``, ``greater_or_equal``, ``between``).
+* **paimon-latest** query objects and container predicates: leaves
+  ``{"op": "eq"|"neq"|"in"|"not_in"|"lt"|"lte"|"gt"|"gte"|"between"|"is_null"|"is_not_null",
+  "field"?, "literal" | "literals" | "from", "to"}`` with exact float bits in ``literal_bits`` /
+  ``literals_bits`` / ``from_bits`` / ``to_bits`` and VARBINARY bytes in ``literal_hex`` (/
+  ``literals_hex``, ``from_hex``, ``to_hex``); compound nodes ``{"and": [...]}`` / ``{"or": [...]}``.
+
+Literals are in the sidecars' value encoding (:func:`paimon_codec.values.from_json`).  Given a
+schema (row type, or the one type of a single payload) literals are decoded and bound to it.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import decimal
+import json
+import math
+import struct
+from typing import Any
+
+from ..errors import InvalidPredicateError, PaimonCodecError
+from ..types import DataType, RowType
+from ..values import Timestamp, decimal_unscaled, float_from_bits, from_json
+from .predicate import And, Leaf, Or, Predicate, column_type
+
+__all__ = ["predicate_from_json", "predicate_to_json", "load_predicate_json", "JAVA_IN_EXPANSION_LIMIT"]
+
+#: Java's PredicateBuilder.in/notIn expand lists up to this size into OR-of-Equal / AND-of-NotEqual.
+JAVA_IN_EXPANSION_LIMIT = 20
+
+_OPS_LATEST = {"eq", "neq", "in", "not_in", "lt", "lte", "gt", "gte", "between", "is_null", "is_not_null",
+               "starts_with", "ends_with", "contains", "like"}
+_OPS_09 = {
+    "equal": "eq", "not_equal": "neq", "in_leaf": "in", "not_in_leaf": "not_in",
+    "less_than": "lt", "less_or_equal": "lte", "greater_than": "gt", "greater_or_equal": "gte",
+    "is_null": "is_null", "is_not_null": "is_not_null", "between": "between", "starts_with": "starts_with",
+}
+_TO_09 = {"eq": "equal", "neq": "not_equal", "in": "in_leaf", "not_in": "not_in_leaf", "lt": "less_than",
+          "lte": "less_or_equal", "gt": "greater_than", "gte": "greater_or_equal"}
+
+
+def _decode_untyped(value: Any, bits: Any, hex_bytes: Any) -> Any:
+    """Decode a literal without knowing its type (bind() finishes the job)."""
+    if hex_bytes is not None:
+        return bytes.fromhex(hex_bytes)
+    if bits is not None:
+        b = str(bits)
+        return float_from_bits(b, double=len(b.removeprefix("0x")) > 8)
+    if isinstance(value, dict) and "millis" in value:
+        return Timestamp(int(value["millis"]), int(value.get("nanos_of_milli", 0)))
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(x, int) for x in value):
+        return Timestamp(int(value[0]), int(value[1]))
+    return value
+
+
+def _decode(dtype: DataType | None, value: Any, bits: Any = None, hex_bytes: Any = None) -> Any:
+    if value is None and bits is None and hex_bytes is None:
+        return None
+    if dtype is None:
+        return _decode_untyped(value, bits, hex_bytes)
+    if bits is not None and dtype.root in ("FLOAT", "DOUBLE"):
+        b = str(bits)
+        double_bits = len(b.removeprefix("0x")) > 8
+        v = float_from_bits(b, double=double_bits)
+        if dtype.root == "FLOAT" and double_bits:
+            v = struct.unpack(">f", struct.pack(">f", v))[0] if math.isfinite(v) else v
+        return v
+    try:
+        return from_json(dtype, value, bits=bits, hex_bytes=hex_bytes)
+    except PaimonCodecError:
+        raise
+    except (ValueError, TypeError, KeyError, IndexError, decimal.InvalidOperation) as exc:
+        raise InvalidPredicateError(f"cannot read literal {value!r} as {dtype}") from exc
+
+
+def _seq(obj: dict, key: str, n: int | None = None) -> list:
+    v = obj.get(key)
+    if v is None:
+        return [None] * (n or 0)
+    if not isinstance(v, list):
+        raise InvalidPredicateError(f"{key!r} must be a list")
+    return v
+
+
+def predicate_from_json(obj: Any, schema: RowType | DataType | None = None) -> Predicate:
+    """Build a predicate from either golden JSON convention (a dict, or JSON text).
+
+    With ``schema`` (a :class:`RowType`, or the :class:`DataType` of a single index payload) the
+    literals are decoded for their column types and the predicate is returned bound.
+    """
+    if isinstance(obj, (str, bytes)):
+        try:
+            obj = json.loads(obj)
+        except json.JSONDecodeError as exc:
+            raise InvalidPredicateError(f"predicate JSON does not parse: {exc.msg}", offset=exc.pos) from exc
+    pred = _from_json(obj, schema)
+    return pred.bind(schema) if schema is not None else pred
+
+
+def _from_json(obj: Any, schema: RowType | DataType | None) -> Predicate:
+    if not isinstance(obj, dict):
+        raise InvalidPredicateError(f"a predicate must be a JSON object, got {type(obj).__name__}")
+    # sidecar wrappers: {"predicate": {...}, "result": ...} / {"id", "pred": {...}}
+    if "op" not in obj and "and" not in obj and "or" not in obj:
+        for k in ("predicate", "pred"):
+            if isinstance(obj.get(k), dict):
+                return _from_json(obj[k], schema)
+        raise InvalidPredicateError("predicate JSON needs an 'op' (or an 'and' / 'or' list)")
+    for k in ("and", "or"):
+        if k in obj and "op" not in obj:
+            kids = obj[k]
+            if not isinstance(kids, list):
+                raise InvalidPredicateError(f"{k!r} must be a list of predicates")
+            nodes = tuple(_from_json(c, schema) for c in kids)
+            return And(nodes) if k == "and" else Or(nodes)
+    op = obj["op"]
+    if not isinstance(op, str):
+        raise InvalidPredicateError(f"'op' must be a string, got {op!r}")
+    op = op.lower()
+    if op in ("and", "or"):
+        kids = obj.get("children", [])
+        if not isinstance(kids, list):
+            raise InvalidPredicateError("'children' must be a list of predicates")
+        nodes = tuple(_from_json(c, schema) for c in kids)
+        return And(nodes) if op == "and" else Or(nodes)
+    if op in ("top_k", "bottom_k"):
+        raise InvalidPredicateError(f"{op!r} is a top-N query, not a predicate")
+    java_style = "col" in obj
+    column = obj.get("col", obj.get("field", obj.get("column")))
+    if column is not None and not isinstance(column, str):
+        raise InvalidPredicateError(f"column name must be a string, got {column!r}")
+    dtype = column_type(schema, column) if schema is not None else None
+
+    if op in ("in", "not_in") and java_style:
+        # PredicateBuilder.in / notIn
+        lits = _literals(obj, dtype)
+        if not lits:
+            raise InvalidPredicateError(f"{op!r} needs at least one literal")
+        if len(lits) <= JAVA_IN_EXPANSION_LIMIT:
+            leaf_op = "eq" if op == "in" else "neq"
+            leaves = tuple(Leaf(leaf_op, column, (v,)) for v in lits)
+            if len(leaves) == 1:
+                return leaves[0]
+            return Or(leaves) if op == "in" else And(leaves)
+        return Leaf(op, column, tuple(lits))
+    if op in _OPS_09:
+        op = _OPS_09[op]
+    elif op not in _OPS_LATEST:
+        raise InvalidPredicateError(f"unknown predicate op {obj['op']!r}")
+
+    if op in ("is_null", "is_not_null"):
+        return Leaf(op, column, ())
+    if op in ("in", "not_in"):
+        return Leaf(op, column, tuple(_literals(obj, dtype)))
+    if op == "between":
+        if "from" in obj or "to" in obj:
+            lo = _decode(dtype, obj.get("from"), obj.get("from_bits"), obj.get("from_hex"))
+            hi = _decode(dtype, obj.get("to"), obj.get("to_bits"), obj.get("to_hex"))
+            return Leaf(op, column, (lo, hi))
+        lits = _literals(obj, dtype)
+        return Leaf(op, column, tuple(lits))
+    if "literal" not in obj and "literal_bits" not in obj and "literal_hex" not in obj:
+        raise InvalidPredicateError(f"op {obj['op']!r} needs a 'literal'")
+    lit = _decode(dtype, obj.get("literal"), obj.get("literal_bits"), obj.get("literal_hex"))
+    return Leaf(op, column, (lit,))
+
+
+def _literals(obj: dict, dtype: DataType | None) -> list:
+    if "literals" not in obj and "literals_hex" not in obj:
+        raise InvalidPredicateError(f"op {obj.get('op')!r} needs 'literals'")
+    hexes = obj.get("literals_hex")
+    values = _seq(obj, "literals", len(hexes) if isinstance(hexes, list) else None)
+    bits = _seq(obj, "literals_bits", len(values))
+    hexes = _seq(obj, "literals_hex", len(values))
+    if len(bits) != len(values) or len(hexes) != len(values):
+        raise InvalidPredicateError("'literals_bits' / 'literals_hex' must be as long as 'literals'")
+    return [_decode(dtype, v, b, h) for v, b, h in zip(values, bits, hexes, strict=True)]
+
+
+# ---------------------------------------------------------------------------------------------
+# encoding
+
+
+def _encode(value: Any, dtype: DataType | None, style: str) -> tuple[Any, dict]:
+    """(JSON value, extra fields such as bits/hex) of one literal."""
+    if value is None:
+        return None, {}
+    if isinstance(value, bool):
+        return value, {}
+    if isinstance(value, float):
+        if dtype is not None and dtype.root == "FLOAT":
+            bits = struct.pack(">f", value).hex()
+        else:
+            bits = struct.pack(">d", value).hex()
+        if math.isnan(value):
+            enc: Any = "NaN"
+        elif math.isinf(value):
+            enc = "Infinity" if value > 0 else "-Infinity"
+        else:
+            enc = value
+        return enc, {"bits": bits}
+    if isinstance(value, Timestamp):
+        if style == "paimon-0.9":
+            return [value.millis, value.nanos_of_milli], {}
+        return {"millis": value.millis, "nanos_of_milli": value.nanos_of_milli}, {}
+    if isinstance(value, decimal.Decimal):
+        if dtype is not None and dtype.root == "DECIMAL":
+            return {"unscaled": decimal_unscaled(value, dtype.scale or 0)}, {}
+        return str(value), {}
+    if isinstance(value, (bytes, bytearray)):
+        return None, {"hex": bytes(value).hex()}
+    if isinstance(value, (_dt.date, _dt.time)):
+        return value.isoformat(), {}
+    return value, {}
+
+
+def predicate_to_json(pred: Predicate, *, style: str = "latest", schema: RowType | DataType | None = None) -> dict:
+    """Encode ``pred`` as JSON (``style`` ``"latest"`` or ``"paimon-0.9"``) that
+    :func:`predicate_from_json` reads back to an equal predicate."""
+    if style not in ("latest", "paimon-0.9"):
+        raise InvalidPredicateError(f"unknown predicate JSON style {style!r}", expected="latest or paimon-0.9")
+    if isinstance(pred, (And, Or)):
+        kids = [predicate_to_json(c, style=style, schema=schema) for c in pred.children]
+        word = "and" if isinstance(pred, And) else "or"
+        return {"op": word, "children": kids} if style == "paimon-0.9" else {word: kids}
+    if not isinstance(pred, Leaf):
+        raise InvalidPredicateError(f"not a predicate: {pred!r}")
+    dtype = None
+    if schema is not None:
+        try:
+            dtype = column_type(schema, pred.column)
+        except InvalidPredicateError:
+            dtype = None
+    out: dict[str, Any] = {}
+    if style == "paimon-0.9":
+        out["op"] = _TO_09.get(pred.op, pred.op)
+        if pred.column is not None:
+            out["col"] = pred.column
+    else:
+        out["op"] = pred.op
+        if pred.column is not None:
+            out["field"] = pred.column
+    if pred.op in ("is_null", "is_not_null"):
+        return out
+    encoded = [_encode(v, dtype, style) for v in pred.literals]
+    if pred.op in ("in", "not_in") or (pred.op == "between" and style == "paimon-0.9"):
+        out["literals"] = [e for e, _ in encoded]
+        for extra in ("bits", "hex"):
+            if any(extra in x for _, x in encoded):
+                out[f"literals_{extra}"] = [x.get(extra) for _, x in encoded]
+        return out
+    if pred.op == "between":
+        for name, (e, x) in zip(("from", "to"), encoded, strict=True):
+            out[name] = e
+            for extra, v in x.items():
+                out[f"{name}_{extra}"] = v
+        return out
+    (e, x), = encoded
+    out["literal"] = e
+    for extra, v in x.items():
+        out[f"literal_{extra}"] = v
+    return out
+
+
+def load_predicate_json(text_or_path: str) -> Any:
+    """JSON text, or the path of a file holding it (used by the CLI)."""
+    s = text_or_path.strip()
+    if s.startswith(("{", "[")):
+        try:
+            return json.loads(s)
+        except json.JSONDecodeError as exc:
+            raise InvalidPredicateError(f"predicate JSON does not parse: {exc.msg}", offset=exc.pos) from exc
+    import gzip
+    from pathlib import Path
+
+    p = Path(text_or_path)
+    opener = gzip.open if p.suffix == ".gz" else open
+    with opener(p, "rt", encoding="utf-8") as fh:
+        try:
+            return json.load(fh)
+        except json.JSONDecodeError as exc:
+            raise InvalidPredicateError(f"{p}: predicate JSON does not parse: {exc.msg}", offset=exc.pos) from exc

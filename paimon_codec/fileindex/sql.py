@@ -1,0 +1,397 @@
+"""The SQL-like text form of predicates: :func:`parse_where` and :func:`to_sql`.
+
+Grammar (keywords are case-insensitive; AND binds tighter than OR; NOT binds tightest)::
+
+    expr      := conj (OR conj)*
+    conj      := factor (AND factor)*
+    factor    := NOT factor | '(' expr ')' | condition
+    condition := column cmp literal | literal cmp column
+               | column [NOT] IN '(' literal (',' literal)* ')'
+               | column [NOT] BETWEEN literal AND literal
+               | column IS [NOT] NULL
+               | column [NOT] LIKE 'prefix%'
+    cmp       := '=' | '==' | '<>' | '!=' | '<' | '<=' | '>' | '>='
+    column    := bare identifier (Unicode letters, digits, '_') | `back quoted` | "double quoted"
+    literal   := 'string' ('' escapes) | [+-] number | TRUE | FALSE | NULL | NaN | Infinity
+               | DATE 'yyyy-mm-dd' | TIME 'hh:mm:ss[.fff]' | TIMESTAMP 'yyyy-mm-dd hh:mm:ss[.f{1,9}]'
+               | X'hex'
+
+Numbers: ``12`` is an int, ``1.5`` a ``Decimal`` (exact; coerced to the column type on bind) and
+``1.5e3`` a float.  Errors are :class:`InvalidPredicateError` carrying the character ``offset``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import decimal
+import math
+import re
+from typing import Any
+
+from ..errors import InvalidPredicateError, PaimonCodecError
+from ..types import parse_type
+from ..values import Timestamp, parse_literal_text
+from .predicate import And, Leaf, Or, Predicate
+
+__all__ = ["parse_where", "to_sql", "quote_identifier", "literal_to_sql"]
+
+_KEYWORDS = {"AND", "OR", "NOT", "IN", "IS", "NULL", "BETWEEN", "TRUE", "FALSE", "LIKE"}
+_CMP = {"=": "eq", "==": "eq", "<>": "neq", "!=": "neq", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+_FLIP = {"eq": "eq", "neq": "neq", "lt": "gt", "lte": "gte", "gt": "lt", "gte": "lte"}
+_TS9 = parse_type("TIMESTAMP(9)")
+_DATE = parse_type("DATE")
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>\s+)
+  | (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
+  | (?P<str>'(?:[^']|'')*')
+  | (?P<bq>`(?:[^`]|``)*`)
+  | (?P<dq>"(?:[^"]|"")*")
+  | (?P<word>[^\W\d]\w*)
+  | (?P<op><>|!=|<=|>=|==|[=<>(),+\-])
+    """,
+    re.VERBOSE,
+)
+
+
+class _Tok:
+    __slots__ = ("kind", "text", "pos")
+
+    def __init__(self, kind: str, text: str, pos: int) -> None:
+        self.kind, self.text, self.pos = kind, text, pos
+
+    @property
+    def upper(self) -> str:
+        return self.text.upper() if self.kind == "word" else ""
+
+    def __repr__(self) -> str:
+        return f"{self.kind}:{self.text}@{self.pos}"
+
+
+def _tokenize(text: str) -> list[_Tok]:
+    toks: list[_Tok] = []
+    pos = 0
+    n = len(text)
+    while pos < n:
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            ch = text[pos]
+            if ch in "'`\"":
+                raise InvalidPredicateError(f"unterminated quote {ch} in predicate", offset=pos)
+            raise InvalidPredicateError(f"unexpected character {ch!r} in predicate", offset=pos)
+        kind = m.lastgroup
+        if kind != "ws":
+            toks.append(_Tok(kind, m.group(), pos))
+        pos = m.end()
+    toks.append(_Tok("end", "", n))
+    return toks
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.toks = _tokenize(text)
+        self.i = 0
+
+    # -- token helpers ---------------------------------------------------------------------
+    def peek(self, k: int = 0) -> _Tok:
+        return self.toks[min(self.i + k, len(self.toks) - 1)]
+
+    def next(self) -> _Tok:
+        t = self.peek()
+        self.i += 1
+        return t
+
+    def is_kw(self, word: str, k: int = 0) -> bool:
+        return self.peek(k).upper == word
+
+    def accept_kw(self, word: str) -> bool:
+        if self.is_kw(word):
+            self.i += 1
+            return True
+        return False
+
+    def expect_kw(self, word: str) -> None:
+        if not self.accept_kw(word):
+            self.fail(f"expected {word}")
+
+    def expect_op(self, op: str) -> None:
+        t = self.peek()
+        if t.kind != "op" or t.text != op:
+            self.fail(f"expected {op!r}")
+        self.i += 1
+
+    def fail(self, message: str, tok: _Tok | None = None) -> None:
+        tok = tok or self.peek()
+        found = "end of input" if tok.kind == "end" else repr(tok.text)
+        raise InvalidPredicateError(f"{message} at character {tok.pos}, found {found}", offset=tok.pos)
+
+    # -- grammar ---------------------------------------------------------------------------
+    def parse(self) -> Predicate:
+        if self.peek().kind == "end":
+            self.fail("empty predicate")
+        p = self.expr()
+        if self.peek().kind != "end":
+            self.fail("unexpected input")
+        return p
+
+    def expr(self) -> Predicate:
+        items = [self.conj()]
+        while self.accept_kw("OR"):
+            items.append(self.conj())
+        return items[0] if len(items) == 1 else Or(tuple(items))
+
+    def conj(self) -> Predicate:
+        items = [self.factor()]
+        while self.accept_kw("AND"):
+            items.append(self.factor())
+        return items[0] if len(items) == 1 else And(tuple(items))
+
+    def factor(self) -> Predicate:
+        if self.accept_kw("NOT"):
+            return self.factor().negate()
+        t = self.peek()
+        if t.kind == "op" and t.text == "(":
+            self.i += 1
+            p = self.expr()
+            self.expect_op(")")
+            return p
+        return self.condition()
+
+    def _starts_column(self) -> bool:
+        t = self.peek()
+        if t.kind in ("bq", "dq"):
+            return True
+        if t.kind != "word" or t.upper in _KEYWORDS:
+            return False
+        # DATE '...' / TIME '...' / TIMESTAMP '...' / X'..' are literals, not columns
+        return not (t.upper in ("DATE", "TIME", "TIMESTAMP", "X") and self.peek(1).kind == "str")
+
+    def column(self) -> str:
+        t = self.next()
+        if t.kind == "bq":
+            return t.text[1:-1].replace("``", "`")
+        if t.kind == "dq":
+            return t.text[1:-1].replace('""', '"')
+        if t.kind == "word" and t.upper not in _KEYWORDS:
+            return t.text
+        self.i -= 1
+        self.fail("expected a column name")
+        raise AssertionError  # unreachable
+
+    def condition(self) -> Predicate:
+        if not self._starts_column():
+            # literal cmp column
+            start = self.peek()
+            if start.kind in ("end", "bq", "dq") or (start.kind == "op" and start.text not in "+-") or (
+                    start.kind == "word" and start.upper in _KEYWORDS - {"TRUE", "FALSE", "NULL"}):
+                self.fail("expected a condition (column name)")
+            lit = self.literal()
+            t = self.next()
+            if t.kind != "op" or t.text not in _CMP:
+                self.i -= 1
+                self.fail("expected a comparison operator")
+            name = self.column()
+            if lit is None:
+                self.fail("NULL cannot be compared; use IS NULL", start)
+            return Leaf(_FLIP[_CMP[t.text]], name, (lit,))
+        name = self.column()
+        t = self.peek()
+        if t.kind == "op" and t.text in _CMP:
+            self.i += 1
+            lit_tok = self.peek()
+            lit = self.literal()
+            if lit is None:
+                self.fail("NULL cannot be compared; use IS NULL / IS NOT NULL", lit_tok)
+            return Leaf(_CMP[t.text], name, (lit,))
+        if self.accept_kw("IS"):
+            negated = self.accept_kw("NOT")
+            self.expect_kw("NULL")
+            return Leaf("is_not_null" if negated else "is_null", name, ())
+        negated = self.accept_kw("NOT")
+        if self.accept_kw("IN"):
+            self.expect_op("(")
+            lits = [self.literal()]
+            while self.peek().kind == "op" and self.peek().text == ",":
+                self.i += 1
+                lits.append(self.literal())
+            self.expect_op(")")
+            return Leaf("not_in" if negated else "in", name, tuple(lits))
+        if self.accept_kw("BETWEEN"):
+            lo = self.literal()
+            self.expect_kw("AND")
+            hi = self.literal()
+            leaf = Leaf("between", name, (lo, hi))
+            return leaf.negate() if negated else leaf
+        if self.accept_kw("LIKE"):
+            pt = self.peek()
+            pattern = self.literal()
+            if not isinstance(pattern, str):
+                self.fail("LIKE needs a string pattern", pt)
+            body = pattern[:-1]
+            if pattern.endswith("%") and "%" not in body and "_" not in body:
+                leaf = Leaf("starts_with", name, (body,))
+            else:
+                leaf = Leaf("like", name, (pattern,))
+            if negated:
+                self.fail("NOT LIKE is not supported", pt)
+            return leaf
+        self.fail("expected a comparison, IN, BETWEEN, IS [NOT] NULL or LIKE")
+        raise AssertionError  # unreachable
+
+    def literal(self) -> Any:
+        t = self.next()
+        if t.kind == "op" and t.text in "+-":
+            sign = -1 if t.text == "-" else 1
+            v = self.literal()
+            if isinstance(v, bool) or not isinstance(v, (int, float, decimal.Decimal)):
+                self.fail("a sign must be followed by a number", t)
+            return -v if sign < 0 else v
+        if t.kind == "num":
+            s = t.text
+            if "e" in s or "E" in s:
+                return float(s)
+            if "." in s:
+                return decimal.Decimal(s)
+            return int(s)
+        if t.kind == "str":
+            return t.text[1:-1].replace("''", "'")
+        if t.kind == "word":
+            u = t.upper
+            if u == "NULL":
+                return None
+            if u in ("TRUE", "FALSE"):
+                return u == "TRUE"
+            if u == "NAN":
+                return math.nan
+            if u in ("INFINITY", "INF"):
+                return math.inf
+            if u in ("DATE", "TIME", "TIMESTAMP", "X") and self.peek().kind == "str":
+                s = self.next()
+                return self._typed(u, s)
+        self.i -= 1
+        self.fail("expected a literal")
+        raise AssertionError  # unreachable
+
+    def _typed(self, kind: str, tok: _Tok) -> Any:
+        body = tok.text[1:-1].replace("''", "'").strip()
+        try:
+            if kind == "X":
+                return bytes.fromhex(body)
+            if kind == "DATE":
+                return _dt.date.fromisoformat(body)
+            if kind == "TIME":
+                hms, _, frac = body.partition(".")
+                hh, mm, ss = (int(x) for x in hms.split(":"))
+                if frac and (not frac.isdigit() or len(frac) > 9):
+                    raise ValueError(body)
+                return _dt.time(hh, mm, ss, int((frac + "000000")[:6]))
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?", body):
+                raise ValueError(body)
+            return parse_literal_text(_TS9, body)
+        except (ValueError, PaimonCodecError) as exc:
+            raise InvalidPredicateError(
+                f"invalid {kind} literal {tok.text} at character {tok.pos}", offset=tok.pos) from exc
+
+
+def parse_where(text: str) -> Predicate:
+    """Parse the SQL-like predicate ``text`` (unbound: literals keep their written types)."""
+    if not isinstance(text, str):
+        raise InvalidPredicateError(f"a predicate must be text, got {type(text).__name__}")
+    return _Parser(text).parse()
+
+
+# ---------------------------------------------------------------------------------------------
+# rendering
+
+_BARE = re.compile(r"[^\W\d]\w*")
+
+
+def quote_identifier(name: str | None) -> str:
+    """A column name as SQL: bare when it can be, else back-quoted."""
+    if name is None:
+        return "value"
+    if _BARE.fullmatch(name) and name.upper() not in _KEYWORDS | {"DATE", "TIME", "TIMESTAMP", "X", "NAN",
+                                                               "INFINITY", "INF"}:
+        return name
+    return "`" + name.replace("`", "``") + "`"
+
+
+def literal_to_sql(value: Any) -> str:
+    """A Python literal as SQL text that :func:`parse_where` reads back to an equal value."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        r = repr(value)
+        return r if ("e" in r or "E" in r) else r + "E0"
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            raise InvalidPredicateError(f"cannot write {value!r} as SQL")
+        s = format(value, "f")
+        return s if "." in s else s + ".0"
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    if isinstance(value, (bytes, bytearray)):
+        return "X'" + bytes(value).hex() + "'"
+    if isinstance(value, Timestamp):
+        return f"TIMESTAMP '{value}'"
+    if isinstance(value, _dt.datetime):
+        return f"TIMESTAMP '{Timestamp.from_datetime(value)}'"
+    if isinstance(value, _dt.date):
+        return f"DATE '{value.isoformat()}'"
+    if isinstance(value, _dt.time):
+        return f"TIME '{value.isoformat()}'"
+    raise InvalidPredicateError(f"cannot write literal {value!r} as SQL")
+
+
+_CMP_SQL = {"eq": "=", "neq": "<>", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
+
+
+def _leaf_sql(leaf: Leaf) -> str:
+    c = quote_identifier(leaf.column)
+    op = leaf.op
+    if op in _CMP_SQL:
+        return f"{c} {_CMP_SQL[op]} {literal_to_sql(leaf.literal)}"
+    if op in ("in", "not_in"):
+        body = ", ".join(literal_to_sql(v) for v in leaf.literals)
+        return f"{c} {'NOT IN' if op == 'not_in' else 'IN'} ({body})"
+    if op == "between":
+        return f"{c} BETWEEN {literal_to_sql(leaf.literals[0])} AND {literal_to_sql(leaf.literals[1])}"
+    if op == "is_null":
+        return f"{c} IS NULL"
+    if op == "is_not_null":
+        return f"{c} IS NOT NULL"
+    if op == "starts_with":
+        return f"{c} LIKE {literal_to_sql(str(leaf.literal) + '%')}"
+    if op == "like":
+        return f"{c} LIKE {literal_to_sql(leaf.literal)}"
+    raise InvalidPredicateError(f"operator {op!r} has no SQL form")
+
+
+def to_sql(pred: Predicate) -> str:
+    """Render a predicate as text that :func:`parse_where` parses back to an equal predicate."""
+    if isinstance(pred, Leaf):
+        return _leaf_sql(pred)
+    if isinstance(pred, (And, Or)):
+        if not pred.children:
+            raise InvalidPredicateError("an empty AND/OR has no SQL form")
+        word = " AND " if isinstance(pred, And) else " OR "
+        parts = []
+        for c in pred.children:
+            s = to_sql(c)
+            # an OR inside an AND needs parentheses; nested nodes of the same kind keep theirs so
+            # the tree shape survives a round trip
+            if isinstance(c, (And, Or)) and (isinstance(pred, And) or isinstance(c, Or)):
+                s = f"({s})"
+            parts.append(s)
+        return word.join(parts)
+    raise InvalidPredicateError(f"not a predicate: {pred!r}")
