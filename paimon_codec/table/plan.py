@@ -1,0 +1,278 @@
+"""Scan planning: which data files and which rows of them a predicate needs.
+
+For every live data file of a snapshot the planner
+
+1. drops the file when its partition values cannot satisfy the predicate;
+2. for primary-key tables with deletion vectors, reads only files above level 0 (Paimon's rule:
+   level-0 files are not yet merged and are invisible to batch reads of such tables);
+3. evaluates the predicate on the file's index container (embedded in the manifest or the
+   ``.index`` extra file) -> REMAIN / SKIP / a bitmap of candidate rows;
+4. removes the rows of the file's deletion vector (``selection = index result AND NOT dv``).
+
+The result is a list of :class:`FileTask` (path + row selection) and a :class:`PlanReport`.  Index
+results are supersets, so a reader must still apply the predicate to the rows it reads.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from pyroaring import BitMap
+
+from ..errors import CorruptDataError, InvalidPredicateError
+from ..fileio import ByteSource
+from ..types import RowType
+from .deletion import read_deletion_vector
+from .table import LiveDataFile, PaimonTable
+
+__all__ = ["FileTask", "PlanReport", "ScanPlan", "plan_scan", "as_predicate"]
+
+
+@dataclass
+class FileTask:
+    """One data file to read: ``selection`` = row positions to keep (``None`` = every row)."""
+
+    path: str
+    file_format: str
+    row_count: int
+    file_size: int
+    selection: BitMap | None
+    primary_key_file: bool = False
+
+    @property
+    def selected_rows(self) -> int:
+        return self.row_count if self.selection is None else len(self.selection)
+
+    def selection_bytes(self) -> bytes | None:
+        if self.selection is None:
+            return None
+        self.selection.run_optimize()
+        return self.selection.serialize()
+
+
+@dataclass
+class PlanReport:
+    table: str
+    snapshot_id: int | None
+    predicate: str | None
+    files_total: int = 0
+    files_skipped_by_partition: int = 0
+    files_skipped_by_index: int = 0
+    files_skipped_by_deletion_vectors: int = 0
+    files_skipped_level0: int = 0
+    files_read: int = 0
+    rows_total: int = 0
+    rows_deleted: int = 0
+    rows_selected: int = 0
+    bytes_total: int = 0
+    bytes_read: int = 0
+    index_bytes_read: int = 0
+    files: list[dict] = field(default_factory=list)
+
+    def to_json(self, with_files: bool = True) -> dict:
+        out = {k: v for k, v in self.__dict__.items() if k != "files"}
+        if with_files:
+            out["files"] = self.files
+        return out
+
+    def summary(self) -> str:
+        return (f"{self.table} @ snapshot {self.snapshot_id}: {self.files_read}/{self.files_total} files read "
+                f"({self.files_skipped_by_index} skipped by index, {self.files_skipped_by_partition} by partition, "
+                f"{self.files_skipped_by_deletion_vectors} fully deleted, {self.files_skipped_level0} level-0); "
+                f"{self.rows_selected}/{self.rows_total} rows selected; {self.bytes_read}/{self.bytes_total} data "
+                f"bytes, {self.index_bytes_read} index bytes")
+
+
+@dataclass
+class ScanPlan:
+    table: PaimonTable
+    snapshot_id: int | None
+    row_type: RowType
+    predicate: Any
+    tasks: list[FileTask]
+    report: PlanReport
+
+
+def as_predicate(where: Any, row_type: RowType):
+    """A bound predicate from SQL-like text, a predicate object, a JSON dict/list, or ``None``."""
+    if where is None:
+        return None
+    if isinstance(where, str):
+        text = where.strip()
+        if not text:
+            return None
+        if text[0] in "{[":
+            import json
+
+            from ..fileindex.predicate_json import predicate_from_json
+            pred = predicate_from_json(json.loads(text))
+        else:
+            from ..fileindex.sql import parse_where
+            pred = parse_where(text)
+    elif isinstance(where, Mapping):
+        from ..fileindex.predicate_json import predicate_from_json
+        pred = predicate_from_json(dict(where))
+    else:
+        pred = where
+    if not hasattr(pred, "bind"):
+        raise InvalidPredicateError(f"cannot use {type(where).__name__} as a predicate")
+    return pred.bind(row_type)
+
+
+# -- partition pruning --------------------------------------------------------------------------------
+def _compare(value: Any, op: str, literals: tuple) -> bool:
+    if op == "is_null":
+        return value is None
+    if op == "is_not_null":
+        return value is not None
+    if value is None:
+        return False
+    try:
+        if op == "eq":
+            return value == literals[0]
+        if op == "neq":
+            return value != literals[0]
+        if op == "lt":
+            return value < literals[0]
+        if op == "lte":
+            return value <= literals[0]
+        if op == "gt":
+            return value > literals[0]
+        if op == "gte":
+            return value >= literals[0]
+        if op == "between":
+            return literals[0] <= value <= literals[1]
+        if op == "in":
+            return value in literals
+        if op == "not_in":
+            return value not in literals and None not in literals
+        if op == "starts_with":
+            return str(value).startswith(str(literals[0]))
+    except TypeError:
+        return True
+    return True  # operators we do not evaluate here never prune
+
+
+def _may_match(pred: Any, values: Mapping[str, Any]) -> bool:
+    """False only when the partition values alone prove that no row of the partition matches."""
+    children = getattr(pred, "children", None)
+    if children is not None:
+        results = [_may_match(c, values) for c in children]
+        if type(pred).__name__ == "And":
+            return all(results)
+        return any(results) if results else True
+    column = getattr(pred, "column", None)
+    if column not in values:
+        return True
+    return _compare(values[column], pred.op, tuple(pred.literals))
+
+
+# -- the planner ---------------------------------------------------------------------------------------
+def _evaluate_index(pred, f: LiveDataFile, row_type: RowType, report: PlanReport):
+    """Index result for one file, or None when the file has no index container (or no evaluator)."""
+    try:
+        from ..fileindex.container import FileIndexContainerReader
+        from ..fileindex.evaluate import evaluate
+    except ImportError:  # file-index layer not installed in this build
+        return None
+    if f.embedded_index:
+        source = ByteSource(f.embedded_index, path=f"{f.path} (embedded index)")
+    elif f.index_path:
+        if not os.path.exists(f.index_path):
+            raise CorruptDataError("file-index file listed in the manifest does not exist", path=f.index_path)
+        source = ByteSource(f.index_path)
+    else:
+        return None
+    with source:
+        result = evaluate(pred, FileIndexContainerReader(source, path=source.path), row_type)
+        if hasattr(result, "remain"):
+            result.remain()  # force lazy bitmaps while the source is open
+        if hasattr(result, "bitmap"):
+            _ = result.bitmap
+        report.index_bytes_read += source.bytes_read
+    return result
+
+
+def _result_kind(result) -> str:
+    if result is None:
+        return "NO_INDEX"
+    return result.to_json()["kind"]
+
+
+def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | None = None,
+              *, use_indexes: bool = True) -> ScanPlan:
+    """Plan a scan of ``table`` (latest snapshot unless ``snapshot_id``) for predicate ``where``."""
+    if not isinstance(table, PaimonTable):
+        table = PaimonTable(table)
+    snapshot = table.snapshot(snapshot_id)
+    schema = table.schema_of(snapshot)
+    row_type = schema.fields
+    pred = as_predicate(where, row_type)
+    report = PlanReport(table.name, snapshot.id if snapshot else None, None if pred is None else str(pred))
+    tasks: list[FileTask] = []
+    if snapshot is None:
+        return ScanPlan(table, None, row_type, pred, tasks, report)
+    pk = schema.is_primary_key_table
+    dv_table = schema.deletion_vectors_enabled
+    for f in table.live_files(snapshot):
+        report.files_total += 1
+        report.rows_total += f.row_count
+        report.bytes_total += f.meta.file_size
+        detail: dict[str, Any] = {"path": os.path.relpath(f.path, table.path), "bucket": f.bucket,
+                                  "level": f.level, "row_count": f.row_count, "file_size": f.meta.file_size}
+        report.files.append(detail)
+        if pk and dv_table and f.level == 0:
+            report.files_skipped_level0 += 1
+            detail["decision"] = "skipped: level 0 (not yet compacted)"
+            continue
+        if pred is not None and schema.partition_keys:
+            values = dict(zip(schema.partition_keys, f.partition, strict=True))
+            if not _may_match(pred, values):
+                report.files_skipped_by_partition += 1
+                detail["decision"] = "skipped: partition"
+                continue
+        dv = None
+        if f.deletion_file is not None:
+            d = f.deletion_file
+            dv = read_deletion_vector(d.path, d.offset, d.length)
+            report.index_bytes_read += d.length + 8
+            detail["deleted_rows"] = dv.cardinality
+            report.rows_deleted += dv.cardinality
+        result = None
+        if pred is not None and use_indexes and not (dv is not None and dv.bitmap64):
+            result = _evaluate_index(pred, f, row_type, report)
+        detail["index_result"] = _result_kind(result)
+        if result is not None and not result.remain():
+            report.files_skipped_by_index += 1
+            detail["decision"] = "skipped: index"
+            continue
+        selection = None
+        if result is not None and hasattr(result, "bitmap"):
+            selection = BitMap(result.bitmap)
+        if dv is not None and dv.cardinality:
+            deleted = dv.to_bitmap()
+            if selection is None:
+                selection = BitMap(np.arange(f.row_count, dtype=np.uint32)) if f.row_count else BitMap()
+                selection.difference_update(deleted if isinstance(deleted, BitMap) else BitMap(dv.to_array()))
+            else:
+                selection = selection - (deleted if isinstance(deleted, BitMap) else BitMap(dv.to_array()))
+        if selection is not None and len(selection) == 0:
+            # the index left candidates (it remained), so the deletion vector removed the rest
+            report.files_skipped_by_deletion_vectors += 1
+            detail["decision"] = "skipped: every candidate row deleted"
+            continue
+        if selection is not None and len(selection) == f.row_count:
+            selection = None
+        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, pk)
+        tasks.append(task)
+        report.files_read += 1
+        report.rows_selected += task.selected_rows
+        report.bytes_read += f.meta.file_size
+        detail["decision"] = "read"
+        detail["rows_selected"] = task.selected_rows
+    return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report)
+
