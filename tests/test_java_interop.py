@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 
+import numpy as np
 import pytest
 from conftest import GOLDEN_09, load_json
 from pyroaring import BitMap
@@ -158,3 +159,102 @@ def test_bridge_hash_index_and_binary_rows(java, tmp_path):
             assert h == row["hash_code"]
             for n, b in row["fixed_bucket"].items():
                 assert java.bucket(h, int(n)) == b
+
+
+# ============================================================================ B. Java reads what we write
+
+# ---------------------------------------------------------------------------- deletion vectors
+
+_MAX_POS_32 = 2**31 - 1
+
+
+def _random_positions(rng: np.random.Generator) -> np.ndarray:
+    """One data file's deleted positions, drawn to hit every Roaring container kind and edge."""
+    kind = int(rng.integers(0, 7))
+    if kind == 0:
+        return np.zeros(0, np.int64)
+    if kind == 1:  # a single position, possibly the largest allowed
+        return np.array([rng.choice([0, 65535, 65536, _MAX_POS_32, int(rng.integers(0, _MAX_POS_32))])])
+    if kind == 2:  # sparse (array containers)
+        return rng.integers(0, 10**6, size=int(rng.integers(1, 3000)))
+    if kind == 3:  # long runs (run containers), crossing 64k chunk boundaries
+        start = int(rng.integers(0, 2**20))
+        return np.arange(start, start + int(rng.integers(1, 150_000)))
+    if kind == 4:  # > 4096 values in one chunk (bitmap container)
+        chunk = int(rng.integers(0, 2**15))
+        return chunk * 65536 + rng.choice(65536, size=int(rng.integers(4097, 30000)), replace=False)
+    if kind == 5:  # every k-th row (bitmap containers that are not runs)
+        k = int(rng.integers(2, 9))
+        return np.arange(int(rng.integers(0, 1000)), 200_000, k)
+    # a mix near the top of the 32-bit range
+    return np.concatenate([_MAX_POS_32 - np.arange(int(rng.integers(1, 5000))),
+                           rng.integers(2**30, _MAX_POS_32, size=int(rng.integers(1, 500)))])
+
+
+def _random_dv_input(seed: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return {f"data-{seed}-{i:02d}.parquet": np.unique(_random_positions(rng))
+            for i in range(int(rng.integers(1, 9)))}
+
+
+def _bm(arr: np.ndarray) -> BitMap:
+    return BitMap(arr.astype(np.uint32))
+
+
+@pytest.mark.parametrize("seed,target_size", [(1, "2 mb"), (2, "1 kb"), (3, "16 kb"), (4, "1 b"), (5, "64 kb")])
+def test_dv_index_files_we_write_are_read_by_java(java, tmp_path, seed, target_size):
+    index_file = _ours("paimon_codec.dv.index_file")
+    from paimon_codec.dv import DeletionVector
+
+    inputs = _random_dv_input(seed)
+    ours = index_file.write_dv_index(tmp_path / "ours", {n: DeletionVector.from_array(a) for n, a in inputs.items()},
+                                     target_size=target_size, name_factory=lambda n: f"index-ours-{n}")
+    seen = {}
+    for meta in ours:
+        ranges = {r.data_file: (r.offset, r.length) for r in meta.ranges}
+        back = java.read_all_deletion_vectors(tmp_path / "ours", meta.file_name, ranges, meta.file_size)
+        assert set(back) == set(ranges)
+        for name, (off, length) in ranges.items():
+            assert back[name] == _bm(inputs[name]), name
+            one = java.read_deletion_vector(tmp_path / "ours" / meta.file_name, off, length)
+            assert one == back[name]
+        seen.update(back)
+    assert set(seen) == set(inputs)
+
+    # Java's writer on the same input: the same files, byte for byte, and the same ranges
+    theirs = java.write_deletion_vectors(tmp_path / "java", inputs, target_size=target_size)
+    assert len(theirs) == len(ours)
+    for mine, jmeta in zip(ours, theirs, strict=True):
+        assert (tmp_path / "ours" / mine.file_name).read_bytes() == (tmp_path / "java" / jmeta["file_name"]).read_bytes()
+        assert {r.data_file: (r.offset, r.length) for r in mine.ranges} == jmeta["ranges"]
+        assert (mine.file_size, mine.row_count) == (jmeta["file_size"], jmeta["row_count"])
+        for r in mine.ranges:
+            assert r.cardinality == len(inputs[r.data_file])
+
+
+def test_empty_dv_input_matches_java(java, tmp_path):
+    index_file = _ours("paimon_codec.dv.index_file")
+    ours = index_file.write_dv_index(tmp_path / "ours", {}, name_factory=lambda n: f"index-ours-{n}")
+    theirs = java.write_deletion_vectors(tmp_path / "java", {})
+    assert len(ours) == len(theirs) == 1
+    assert (tmp_path / "ours" / ours[0].file_name).read_bytes() == (tmp_path / "java" / theirs[0]["file_name"]).read_bytes()
+    assert java.read_all_deletion_vectors(tmp_path / "ours", ours[0].file_name, {}) == {}
+
+
+# ---------------------------------------------------------------------------- hash index
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 1000, 100_000])
+def test_hash_index_files_we_write_are_read_by_java(java, tmp_path, size):
+    hash_index = _ours("paimon_codec.bucket.hash_index")
+    rng = np.random.default_rng(size)
+    ints = rng.integers(-(2**31), 2**31, size=size, dtype=np.int64).astype(np.int32)
+    if size >= 7:
+        ints[:4] = [0, -1, 2**31 - 1, -(2**31)]
+    (tmp_path / "ours").mkdir()
+    assert hash_index.write_hash_index(tmp_path / "ours" / "index-ours-0", ints) == size
+    back = java.read_hash_index(tmp_path / "ours", "index-ours-0")
+    assert np.array_equal(back, ints)
+    name = java.write_hash_index(tmp_path / "java", ints)
+    assert (tmp_path / "java" / name).read_bytes() == hash_index.encode_hash_index(ints)
+    assert np.array_equal(hash_index.read_hash_index(tmp_path / "java" / name), ints)
