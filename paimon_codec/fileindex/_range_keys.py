@@ -1,0 +1,246 @@
+"""Keys of the range-bitmap dictionary and of the BSI index, vectorised.
+
+Range-bitmap keys (FORMATS §4): big-endian fixed-width integers (TINYINT 1 B, SMALLINT 2 B,
+INT/DATE/TIME 4 B, BIGINT/timestamps/DECIMAL 8 B), FLOAT/DOUBLE as their *raw* IEEE bits, BOOLEAN
+as one byte, strings as int32 length + UTF-8.  Ordering: signed numeric; ``Float.compare`` for
+floats (-inf < ... < -0.0 < 0.0 < ... < +inf < NaN, every NaN equal); unsigned byte-wise for
+strings (a proper prefix first).
+
+Every fixed-width key has a *sortable* int64 image (the ordering above as plain integer order),
+which lets the writer dictionary-encode a column with one ``np.unique`` and the reader binary-search
+chunk first keys with ``np.searchsorted``.  String keys are ``bytes`` (Python compares ``bytes``
+unsigned byte-wise, prefix first - exactly ``BinaryString.compareTo``).
+"""
+
+from __future__ import annotations
+
+import decimal
+import struct
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import InvalidPredicateError, UnsupportedTypeError
+from ..types import DataType
+from ..values import Timestamp, decimal_unscaled, from_json, timestamp_key
+
+__all__ = ["RangeKeyCodec", "range_key_codec"]
+
+_INT_WIDTH = {
+    "TINYINT": 1, "SMALLINT": 2, "INTEGER": 4, "DATE": 4, "TIME_WITHOUT_TIME_ZONE": 4, "BIGINT": 8,
+    "TIMESTAMP_WITHOUT_TIME_ZONE": 8, "TIMESTAMP_WITH_LOCAL_TIME_ZONE": 8, "DECIMAL": 8,
+}
+_BE_INT = {1: ">i1", 2: ">i2", 4: ">i4", 8: ">i8"}
+
+
+def _float_sortable(bits: np.ndarray, double: bool) -> np.ndarray:
+    """int64 images of raw IEEE bits whose integer order is ``Float.compare`` / ``Double.compare``."""
+    if double:
+        b = bits.astype(np.uint64).view(np.int64)
+        nan = (b & 0x7FFFFFFFFFFFFFFF) > 0x7FF0000000000000
+        b = np.where(nan, np.int64(0x7FF8000000000000), b)
+        return np.where(b < 0, b ^ np.int64(0x7FFFFFFFFFFFFFFF), b)
+    b = bits.astype(np.uint32).view(np.int32).astype(np.int64)
+    nan = (b & 0x7FFFFFFF) > 0x7F800000
+    b = np.where(nan, np.int64(0x7FC00000), b)
+    return np.where(b < 0, b ^ np.int64(0x7FFFFFFF), b)
+
+
+class RangeKeyCodec:
+    """Key handling of one column type: mapping values, ordering, (de)serialising keys."""
+
+    def __init__(self, dtype: DataType, *, allow_float: bool = True, allow_string: bool = True,
+                 allow_boolean: bool = True) -> None:
+        self.dtype = dtype
+        root = dtype.root
+        self.root = root
+        self.is_float = root in ("FLOAT", "DOUBLE")
+        self.is_string = dtype.is_string
+        self.is_bool = root == "BOOLEAN"
+        if self.is_float and not allow_float or self.is_string and not allow_string or (
+                self.is_bool and not allow_boolean):
+            raise UnsupportedTypeError(f"type {dtype} is not supported by this index")
+        if dtype.is_timestamp and (dtype.precision if dtype.precision is not None else 6) > 6:
+            raise UnsupportedTypeError(f"{dtype}: timestamp precision > 6 is not supported by this index")
+        if root == "DECIMAL" and (dtype.precision or 10) > 18:
+            raise UnsupportedTypeError(f"{dtype}: DECIMAL precision > 18 is not supported by this index")
+        if self.is_string:
+            self.width: int | None = None
+        elif self.is_float:
+            self.width = 4 if root == "FLOAT" else 8
+        elif self.is_bool:
+            self.width = 1
+        elif root in _INT_WIDTH:
+            self.width = _INT_WIDTH[root]
+        else:
+            raise UnsupportedTypeError(f"type {dtype} is not supported by this index")
+
+    # ----------------------------------------------------------------- values -> keys (bulk)
+    def column(self, values: Any) -> tuple[np.ndarray, Any, Any]:
+        """Map a column to ``(valid_mask, sortable, raw)``.
+
+        Fixed keys: ``sortable`` is an int64 array (order image), ``raw`` the int64 stored value (raw
+        bits for floats).  Strings: ``sortable`` is a pyarrow binary array (nulls kept), ``raw`` None.
+        """
+        if self.is_string:
+            arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(
+                list(values), type=pa.string())
+            if isinstance(arr, pa.ChunkedArray):
+                arr = arr.combine_chunks()
+            if pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type):
+                arr = arr.cast(pa.binary() if pa.types.is_string(arr.type) else pa.large_binary())
+            elif not (pa.types.is_binary(arr.type) or pa.types.is_large_binary(arr.type)):
+                raise UnsupportedTypeError(f"cannot index a {arr.type} column as {self.dtype}")
+            valid = np.asarray(arr.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
+            return valid, arr, None
+        raw, valid = self._fixed_values(values)
+        return valid, self.sortable(raw), raw
+
+    def _fixed_values(self, values: Any) -> tuple[np.ndarray, np.ndarray]:
+        r = self.root
+        if isinstance(values, pa.ChunkedArray):
+            values = values.combine_chunks()
+        if isinstance(values, np.ndarray) and values.dtype != object:
+            valid = np.ones(len(values), dtype=bool)
+            if self.is_float:
+                a = values.astype(np.float32 if r == "FLOAT" else np.float64)
+                return (a.view(np.uint32).astype(np.int64) if r == "FLOAT" else a.view(np.int64)), valid
+            return values.astype(np.int64), valid
+        if isinstance(values, pa.Array):
+            valid = np.asarray(values.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
+            t = values.type
+            if self.is_float:
+                npt = np.float32 if r == "FLOAT" else np.float64
+                a = values.cast(pa.float32() if r == "FLOAT" else pa.float64()).fill_null(0)
+                a = np.asarray(a.to_numpy(zero_copy_only=False), dtype=npt)
+                return (a.view(np.uint32).astype(np.int64) if r == "FLOAT" else a.view(np.int64)), valid
+            if pa.types.is_timestamp(t):
+                unit_micros = self.dtype.precision is not None and self.dtype.precision > 3
+                target = "us" if unit_micros else "ms"
+                ints = values.cast(pa.int64()).fill_null(0).to_numpy(zero_copy_only=False)
+                factor = {"s": 1_000_000, "ms": 1000, "us": 1, "ns": 0}[t.unit]
+                if factor == 0:
+                    micros = np.floor_divide(ints, 1000)
+                else:
+                    micros = ints * factor
+                return (micros if target == "us" else np.floor_divide(micros, 1000)), valid
+            if pa.types.is_date32(t) or pa.types.is_time32(t) or pa.types.is_boolean(t) or \
+                    pa.types.is_integer(t):
+                return np.asarray(values.cast(pa.int64()).fill_null(0).to_numpy(zero_copy_only=False),
+                                  dtype=np.int64), valid
+            values = values.to_pylist()
+        vals = list(values)
+        valid = np.fromiter((v is not None for v in vals), dtype=bool, count=len(vals))
+        if self.is_float:
+            npt = np.float32 if r == "FLOAT" else np.float64
+            a = np.array([0.0 if v is None else v for v in vals], dtype=npt)
+            return (a.view(np.uint32).astype(np.int64) if r == "FLOAT" else a.view(np.int64)), valid
+        if self.dtype.is_timestamp or r == "DECIMAL":
+            out = np.fromiter((0 if v is None else self.scalar(v) for v in vals), dtype=np.int64, count=len(vals))
+            return out, valid
+        if self.is_bool:
+            return np.array([bool(v) if v is not None else False for v in vals], dtype=np.int64), valid
+        out = pa.array(vals, type=pa.int64()).fill_null(0).to_numpy(zero_copy_only=False)
+        return np.asarray(out, dtype=np.int64), valid
+
+    def sortable(self, raw: np.ndarray) -> np.ndarray:
+        """Order images (int64) of fixed-width stored values."""
+        if self.is_float:
+            return _float_sortable(raw, self.root == "DOUBLE")
+        return raw.astype(np.int64, copy=False)
+
+    # ----------------------------------------------------------------- one value
+    def scalar(self, value: Any) -> int:
+        """The stored integer of one non-null fixed-width value (raw bits for floats)."""
+        r = self.root
+        if self.is_float:
+            if isinstance(value, (dict, str)):
+                value = from_json(self.dtype, value)
+            if r == "FLOAT":
+                return struct.unpack(">i", struct.pack(">f", float(value)))[0] & 0xFFFFFFFF
+            return struct.unpack(">q", struct.pack(">d", float(value)))[0]
+        if self.dtype.is_timestamp:
+            if not isinstance(value, Timestamp):
+                value = from_json(self.dtype, value)
+            return timestamp_key(value, self.dtype.precision if self.dtype.precision is not None else 6)
+        if r == "DECIMAL":
+            if isinstance(value, dict):
+                return int(value["unscaled"])
+            if not isinstance(value, (decimal.Decimal, int)):
+                value = from_json(self.dtype, value)
+            return decimal_unscaled(value, self.dtype.scale or 0)
+        if self.is_bool:
+            if not isinstance(value, (bool, np.bool_)):
+                raise InvalidPredicateError(f"{value!r} is not a BOOLEAN")
+            return int(bool(value))
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            value = from_json(self.dtype, value)
+        return int(value)
+
+    def literal(self, value: Any) -> Any:
+        """Comparable key of a query literal: sortable int for fixed keys, UTF-8 bytes for strings."""
+        if value is None:
+            raise InvalidPredicateError("a NULL literal cannot be compared")
+        if self.is_string:
+            if isinstance(value, bytes):
+                return value
+            return str(value).encode("utf-8", "surrogatepass")
+        raw = self.scalar(value)
+        if self.is_float:
+            return int(self.sortable(np.array([raw], dtype=np.int64))[0])
+        return raw
+
+    # ----------------------------------------------------------------- serialisation
+    def encode_fixed(self, raw: np.ndarray) -> bytes:
+        """Big-endian bytes of stored values (raw bits for floats)."""
+        assert self.width is not None
+        if self.is_float:
+            return raw.astype(np.uint32 if self.width == 4 else np.int64).astype(
+                ">u4" if self.width == 4 else ">i8").tobytes()
+        return raw.astype(_BE_INT[self.width]).tobytes()
+
+    def decode_fixed(self, data: bytes | np.ndarray, count: int | None = None) -> np.ndarray:
+        """Stored values (int64) of ``count`` consecutive big-endian keys."""
+        assert self.width is not None
+        if self.is_float and self.width == 4:
+            return np.frombuffer(data, dtype=">u4", count=-1 if count is None else count).astype(np.int64)
+        return np.frombuffer(data, dtype=_BE_INT[self.width], count=-1 if count is None else count).astype(
+            np.int64)
+
+    def key_value(self, key: Any) -> Any:
+        """JSON-style value of a stored key (as the golden ``expected_meta`` reports keys)."""
+        if self.is_string:
+            return key.decode("utf-8", "surrogatepass")
+        if self.is_float:
+            if self.width == 4:
+                v = struct.unpack(">f", struct.pack(">I", int(key) & 0xFFFFFFFF))[0]
+            else:
+                v = struct.unpack(">d", struct.pack(">q", int(key)))[0]
+            return v
+        if self.is_bool:
+            return bool(key)
+        return int(key)
+
+
+def range_key_codec(dtype: DataType) -> RangeKeyCodec:
+    return RangeKeyCodec(dtype)
+
+
+def sorted_unique_strings(arr: pa.Array) -> tuple[list[bytes], np.ndarray]:
+    """Sorted distinct non-null byte strings of ``arr`` and each row's code (-1 for null)."""
+    uniq = pc.unique(arr.drop_null() if arr.null_count else arr)
+    order = pc.sort_indices(uniq)
+    keys = uniq.take(order)
+    codes = pc.index_in(arr, value_set=keys)
+    codes = np.asarray(codes.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
+    return keys.to_pylist(), codes
+
+
+def serialized_strings(keys: Sequence[bytes]) -> tuple[bytes, np.ndarray]:
+    """``int32 len + bytes`` of every key back to back, and each key's serialised size."""
+    lens = np.fromiter((len(k) for k in keys), dtype=np.int64, count=len(keys))
+    heads = lens.astype(">i4").tobytes()
+    return b"".join(heads[4 * i:4 * i + 4] + k for i, k in enumerate(keys)), lens + 4
