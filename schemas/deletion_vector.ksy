@@ -1,0 +1,64 @@
+meta:
+  id: deletion_vector
+  title: One Paimon deletion vector entry (size | bin | crc32)
+  endian: be
+  imports: [roaring32]
+doc: |
+  FORMATS.md 6.1 / 6.2: one serialised deletion vector as it sits in a DELETION_VECTORS index
+  file. The framing is big-endian; the magic at the start of the bin chooses the 32-bit
+  (big-endian magic + Roaring32) or the 64-bit (little-endian magic + little-endian bitmap array)
+  flavour.
+seq:
+  - id: size
+    type: s4
+    doc: byte length of the bin (magic included, size and crc excluded)
+  - id: bin
+    type: dv_bin
+    size: size
+    doc: the deletion vector
+  - id: crc
+    type: s4
+    -build: "_rt.crc32_signed(_rt.built(this, 'bin', lambda: DvBin))"
+    doc: CRC-32 (java.util.zip.CRC32) of the bin bytes, as a signed int
+types:
+  dv_bin:
+    doc: a deletion-vector bin; the magic chooses its flavour
+    seq:
+      - id: magic
+        type: u4be
+        valid:
+          any-of: [0x5e43f2d0, 0xd1d33964]
+        doc: 0x5e43f2d0 (1581511376 BE) = 32-bit; 0xd1d33964 (1681511377 LE) = 64-bit
+      - id: bitmap
+        doc: the positions
+        type:
+          switch-on: magic
+          cases:
+            0x5e43f2d0: dv32_bin
+            0xd1d33964: dv64_bin
+  dv32_bin:
+    doc: 32-bit deletion vector body
+    seq:
+      - id: roaring
+        size-eos: true
+        doc: Roaring32 portable bitmap of deleted positions (bulk)
+  dv64_bin:
+    doc: 64-bit deletion vector body (Iceberg compatible)
+    seq:
+      - id: bitmap_count
+        type: s8le
+        doc: number of 32-bit buckets (dense from key 0)
+      - id: bitmaps
+        type: dv64_bucket
+        repeat: expr
+        repeat-expr: bitmap_count
+        doc: the buckets in key order
+  dv64_bucket:
+    doc: positions whose high 32 bits equal key
+    seq:
+      - id: key
+        type: s4le
+        doc: high 32 bits
+      - id: roaring
+        type: roaring32
+        doc: low 32 bits as a Roaring32 bitmap (self-delimiting)

@@ -1,0 +1,18 @@
+meta:
+  id: deletion_vectors
+  title: Paimon DELETION_VECTORS index file
+  endian: be
+  imports: [deletion_vector]
+doc: |
+  FORMATS.md 6.1: a version byte, then one `size | bin | crc32` entry per data file. Which data
+  file an entry belongs to is recorded in the index manifest (offset of the size field, length).
+seq:
+  - id: version
+    type: u1
+    valid:
+      any-of: [1]
+    doc: file version, always 1
+  - id: entries
+    type: deletion_vector
+    repeat: eos
+    doc: the deletion vectors in write order

@@ -1,0 +1,27 @@
+meta:
+  id: roaring64
+  title: Roaring64 portable serialisation (64-bit extension of RoaringFormatSpec)
+  endian: le
+  imports: [roaring32]
+doc: |
+  u64 bucket count, then per bucket a u32 high-32-bit key and a portable Roaring32 bitmap of
+  the low 32 bits (each bitmap is self-delimiting).
+seq:
+  - id: bucket_count
+    type: u8
+    doc: number of buckets that follow
+  - id: buckets
+    type: bucket
+    repeat: expr
+    repeat-expr: bucket_count
+    doc: buckets in ascending key order
+types:
+  bucket:
+    doc: one 32-bit bucket
+    seq:
+      - id: key
+        type: u4
+        doc: high 32 bits of every value in this bucket
+      - id: bitmap
+        type: roaring32
+        doc: low 32 bits as a Roaring32 bitmap

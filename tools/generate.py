@@ -1,0 +1,675 @@
+#!/usr/bin/env python3
+"""Regenerate everything derived from ``schemas/*.ksy``.
+
+One command (``python tools/generate.py``) writes
+
+* ``generated/construct/<id>.py`` - Construct codecs that parse AND build (jinja2 templates in
+  ``tools/templates``), translated from the Kaitai schemas by this script;
+* ``generated/kaitai/<id>.py`` - Kaitai Struct Python parsers from kaitai-struct-compiler 0.11.0,
+  driven through its library API by ``tools/ksc.js`` (``npm ci --prefix tools`` installs it);
+* ``docs/formats/<id>.dot`` + ``.svg`` - one diagram per format (the compiler's graphviz target
+  rendered with ``dot``).
+
+``--check`` regenerates into a temporary directory and exits non-zero, listing the files, when
+anything committed is stale.  Without ``node`` it says so and fails (the Kaitai parsers and .dot
+sources cannot be checked); without ``dot`` the SVGs are not compared (the .dot sources still are).
+
+Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
+
+* ``-build: <python expr>`` on a seq field: value derived on build (``this`` = Construct context,
+  ``_rt`` = runtime).  Counts (``repeat-expr: n``) and sizes (``size: n``, also ``a.n`` one level
+  down) are derived automatically.
+* ``-construct: <python expr>`` on a type: its Construct codec; ``-construct: skip`` on an
+  instance: Kaitai-only (e.g. lazily positioned V2 index blocks).
+* ``-plain: mutf8`` on a type / ``-plain-embedded`` + ``-construct-embedded`` in ``meta``: how the
+  type is presented when embedded, for the Kaitai-to-plain normaliser.
+* ``-dtype-name: NAME`` on a repeated field: extra alias for the exported numpy dtype.
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import kexpr  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOLS = ROOT / "tools"
+TEMPLATES = TOOLS / "templates"
+KEY_KINDS = ["int8", "int16", "int32", "int64", "float32", "float64", "bool", "string"]
+
+_PRIM = re.compile(r"^(?P<k>[us])(?P<n>[1248])(?P<e>le|be)?$|^f(?P<fn>[48])(?P<fe>le|be)?$")
+
+
+def camel(name: str) -> str:
+    return "".join(p[:1].upper() + p[1:] for p in name.split("_") if p)
+
+
+@dataclass
+class TypeInfo:
+    sid: str
+    name: str
+    d: dict
+    is_root: bool
+    endian: str
+
+    @property
+    def params(self) -> list[str]:
+        return [p["id"] for p in self.d.get("params", []) or []]
+
+    @property
+    def cname(self) -> str:
+        return camel(self.sid if self.is_root else self.name)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.sid, self.name)
+
+    def seq(self) -> list[dict]:
+        return self.d.get("seq", []) or []
+
+    def instances(self) -> dict:
+        return self.d.get("instances", {}) or {}
+
+
+@dataclass
+class Model:
+    schemas: dict[str, dict]
+    types: dict[tuple[str, str], TypeInfo] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for sid, d in self.schemas.items():
+            endian = d.get("meta", {}).get("endian", "be")
+            self.types[(sid, sid)] = TypeInfo(sid, sid, d, True, endian)
+            for tn, td in (d.get("types") or {}).items():
+                self.types[(sid, tn)] = TypeInfo(sid, tn, td, False, endian)
+
+    def resolve(self, sid: str, ref: str) -> TypeInfo | None:
+        name = ref.split("(", 1)[0].strip()
+        if (sid, name) in self.types and name != sid:
+            return self.types[(sid, name)]
+        if name in self.schemas:
+            return self.types[(name, name)]
+        return None
+
+
+def parse_ref(ref: str) -> tuple[str, list[str]]:
+    m = re.fullmatch(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*", ref)
+    if not m:
+        raise ValueError(f"bad type reference {ref!r}")
+    args = [a.strip() for a in m.group(2).split(",")] if m.group(2) else []
+    return m.group(1), args
+
+
+def prim(t: object, endian: str) -> tuple[str, str, int] | None:
+    """(construct name, numpy dtype, size) of a Kaitai primitive type name, else None."""
+    if not isinstance(t, str):
+        return None
+    m = _PRIM.match(t)
+    if not m:
+        return None
+    if m.group("k"):
+        k, n, e = m.group("k"), int(m.group("n")), m.group("e") or endian
+        bits = n * 8
+        if n == 1:
+            return ("Int8sb" if k == "s" else "Int8ub", ("i1" if k == "s" else "u1"), 1)
+        cn = f"Int{bits}{'s' if k == 's' else 'u'}{'b' if e == 'be' else 'l'}"
+        dt = f"{'>' if e == 'be' else '<'}{'i' if k == 's' else 'u'}{n}"
+        return (cn, dt, n)
+    n, e = int(m.group("fn")), m.group("fe") or endian
+    return (f"Float{n * 8}{'b' if e == 'be' else 'l'}", f"{'>' if e == 'be' else '<'}f{n}", n)
+
+
+# ---------------------------------------------------------------------------------------------
+# Construct backend
+
+
+class ConstructGen:
+    def __init__(self, model: Model, sid: str) -> None:
+        self.m = model
+        self.sid = sid
+        self.schema = model.schemas[sid]
+        self.derive: dict[tuple[tuple[str, str], str], str] = {}
+        self.dtype_exports: list[tuple[str, str, bool]] = []
+        self._collect_derivations()
+
+    # -- names and expressions ----------------------------------------------------------------
+    def parent_code(self, t: TypeInfo) -> str:
+        return "this['_']['_']" if t.params else "this['_']"
+
+    def resolver(self, t: TypeInfo, value_var: str = "obj_"):
+        inst = t.instances()
+        root = self.m.types[(t.sid, t.sid)]
+
+        def resolve(name: str) -> str:
+            if name == "_root":
+                return "this['_root']"
+            if name == "_parent":
+                return self.parent_code(t)
+            if name == "_index":
+                return "this['_index']"
+            if name == "_io":
+                return "this['_io']"
+            if name == "_":
+                return value_var
+            if name in t.params:
+                return f"this['_'][{name!r}]"
+            if name in inst and "value" in inst[name]:
+                return "(" + kexpr.emit(kexpr.parse(inst[name]["value"]), resolve) + ")"
+            return f"this[{name!r}]"
+
+        self._root_params = root.params
+        return resolve
+
+    def expr(self, t: TypeInfo, src: object, value_var: str = "obj_") -> str:
+        code = kexpr.emit(kexpr.parse(src), self.resolver(t, value_var))
+        # parameters of the root type live one level above the root context
+        root = self.m.types[(t.sid, t.sid)]
+        for p in root.params:
+            code = code.replace(f"this['_root'][{p!r}]", f"this['_root']['_'][{p!r}]")
+        return code
+
+    def lam(self, t: TypeInfo, src: object) -> str:
+        if isinstance(src, int) and not isinstance(src, bool):
+            return str(src)
+        return f"lambda this: {self.expr(t, src)}"
+
+    # -- derivations -----------------------------------------------------------------------------
+    def _collect_derivations(self) -> None:
+        for t in [ti for (s, _), ti in self.m.types.items() if s == self.sid]:
+            seq = t.seq()
+            names = {f.get("id") for f in seq}
+            for g in seq:
+                for attr, kind in (("repeat-expr", "count"), ("size", "size")):
+                    if attr not in g or (attr == "repeat-expr" and g.get("repeat") != "expr"):
+                        continue
+                    path = kexpr.bare_name(g[attr])
+                    if path is None:
+                        continue
+                    parts = path.split(".")
+                    if len(parts) == 1 and parts[0] in names:
+                        self._add_derive(t, parts[0], kind, "this", g)
+                    elif len(parts) == 2 and parts[0] in names:
+                        holder = next(f for f in seq if f.get("id") == parts[0])
+                        ht = self.m.resolve(self.sid, parse_ref(holder["type"])[0]) if isinstance(
+                            holder.get("type"), str) else None
+                        if ht is not None and ht.sid == self.sid:
+                            self._add_derive(ht, parts[1], kind, self.parent_code(ht), g, via=t)
+
+    def _add_derive(self, t: TypeInfo, fname: str, kind: str, ctx: str, g: dict, via: TypeInfo | None = None) -> None:
+        owner = via or t
+        gname = g["id"]
+        if kind == "count":
+            code = f"len({ctx}[{gname!r}])"
+        elif g.get("type") is None:
+            code = f"len({ctx}[{gname!r}])"
+        elif g.get("type") == "str":
+            code = f"len({ctx}[{gname!r}].encode({g.get('encoding', 'UTF-8')!r}))"
+        else:
+            sub = self.base_code(owner, g, sized=False)
+            code = f"_rt.measure({ctx}, {gname!r}, lambda: {sub})"
+        self.derive.setdefault((t.key, fname), code)
+
+    # -- fields ------------------------------------------------------------------------------------
+    def user_code(self, t: TypeInfo, ref: str) -> str:
+        name, args = parse_ref(ref)
+        u = self.m.resolve(t.sid, name)
+        if u is None:
+            raise ValueError(f"{t.sid}.{t.name}: unknown type {ref}")
+        if u.sid != self.sid:
+            meta = self.m.schemas[u.sid].get("meta", {})
+            if meta.get("-construct-embedded"):
+                return meta["-construct-embedded"]
+            code = f"_m_{u.sid}.{u.cname}"
+        elif u.d.get("-construct"):
+            code = u.d["-construct"]
+        else:
+            code = u.cname
+        if args:
+            if len(args) != len(u.params):
+                raise ValueError(f"{ref}: {len(args)} arguments for {len(u.params)} parameters")
+            kw = ", ".join(f"{p}=lambda this: {self.expr(t, a)}" for p, a in zip(u.params, args, strict=True))
+            code = f"_rt.WithParams({code}, {kw})"
+        return code
+
+    def elem_code(self, t: TypeInfo, ty: object) -> str:
+        p = prim(ty, t.endian)
+        if p:
+            return p[0]
+        if isinstance(ty, dict):
+            on = self.lam(t, ty["switch-on"])
+            cases = ", ".join(
+                f"{self._case_key(k)}: {self.elem_code(t, v)}" for k, v in ty["cases"].items())
+            return f"Switch({on}, {{{cases}}}, default=Pass)"
+        return self.user_code(t, ty)
+
+    @staticmethod
+    def _case_key(k: object) -> str:
+        if isinstance(k, str) and k[:1] in "\"'":
+            return repr(k[1:-1])
+        return str(k)
+
+    def base_code(self, t: TypeInfo, f: dict, sized: bool = True) -> str:
+        name = f["id"]
+        if "contents" in f:
+            c = f["contents"]
+            data = bytes(c) if isinstance(c, list) else str(c).encode()
+            return f"_rt.Magic({data!r}, {name!r})"
+        ty = f.get("type")
+        size = None if f.get("size-eos") else (self.lam(t, f["size"]) if "size" in f else None)
+        has_size = "size" in f or f.get("size-eos")
+        if ty is None:
+            return f"_rt.SizedBytes({size}, {name!r})"
+        if ty == "str":
+            pad = f.get("pad-right")
+            return f"_rt.SizedString({size}, {f.get('encoding', 'UTF-8')!r}, {name!r}, {pad!r})"
+        code = self.elem_code(t, ty)
+        if has_size and sized:
+            code = f"_rt.Sized({size}, {code}, {name!r})"
+        return code
+
+    def dtype_of(self, t: TypeInfo, ty: object, env: dict[str, str] | None = None) -> str | None:
+        """Python code (in the caller's context) of the numpy dtype of ``ty`` or None if not fixed."""
+        p = prim(ty, t.endian)
+        if p:
+            return repr(p[1])
+        if not isinstance(ty, str):
+            return None
+        name, args = parse_ref(ty)
+        u = self.m.resolve(t.sid, name)
+        if u is None or u.d.get("-construct") or (u.sid != t.sid and self.m.schemas[u.sid].get("meta", {}).get(
+                "-construct-embedded")):
+            return None
+        sub_env: dict[str, str] = {}
+        for pn, a in zip(u.params, args, strict=False):
+            if a in (env or {}):
+                sub_env[pn] = env[a]  # type: ignore[index]
+            elif kexpr.bare_name(a) or a.startswith("_root"):
+                sub_env[pn] = self.expr(t, a)
+            else:
+                return None
+        if u.instances():
+            return None
+        fields = []
+        for f in u.seq():
+            if any(k in f for k in ("if", "repeat", "size", "size-eos", "contents", "valid", "-build")):
+                return None
+            fty = f.get("type")
+            if isinstance(fty, dict):
+                on = kexpr.bare_name(fty["switch-on"])
+                if on not in sub_env:
+                    return None
+                table = {}
+                for k, v in fty["cases"].items():
+                    d = self.dtype_of(u, v, sub_env)
+                    if d is not None and not d.startswith("'"):
+                        return None
+                    table[self._case_key(k)] = d if d is not None else "None"
+                items = ", ".join(f"{k}: {v}" for k, v in table.items())
+                fields.append((f["id"], f"_rt.switch_dtype({sub_env[on]}, {{{items}}})"))
+            else:
+                d = self.dtype_of(u, fty, sub_env)
+                if d is None:
+                    return None
+                fields.append((f["id"], d))
+        if self.unwrap_field(u) and len(fields) == 1:
+            return fields[0][1]
+        inner = ", ".join(f"({n!r}, {d})" for n, d in fields)
+        return f"_rt.record_dtype([{inner}])"
+
+    def min_size(self, t: TypeInfo, ty: object, depth: int = 0) -> int:
+        p = prim(ty, t.endian)
+        if p:
+            return p[2]
+        if not isinstance(ty, str) or depth > 8:
+            return 0
+        u = self.m.resolve(t.sid, parse_ref(ty)[0])
+        if u is None:
+            return 0
+        if u.sid != t.sid and self.m.schemas[u.sid].get("meta", {}).get("-construct-embedded"):
+            return 8  # an embedded Roaring32 bitmap is at least 8 bytes
+        total = 0
+        for f in u.seq():
+            if "if" in f or "repeat" in f:
+                continue
+            if "contents" in f:
+                total += len(f["contents"]) if isinstance(f["contents"], list) else len(str(f["contents"]))
+            elif "size" not in f and not f.get("size-eos") and isinstance(f.get("type"), str):
+                total += self.min_size(u, f["type"], depth + 1)
+        return total
+
+    def field_code(self, t: TypeInfo, f: dict) -> str:
+        name = f["id"]
+        rep = f.get("repeat")
+        if rep:
+            ty = f.get("type")
+            elem = self.base_code(t, f)
+            count = None if rep != "expr" else self.lam(t, f["repeat-expr"])
+            dt = self.dtype_of(t, ty) if ty is not None and "size" not in f else None
+            if rep == "expr":
+                fallback = f"_rt.CheckedArray({count}, {elem}, {max(1, self.min_size(t, ty))}, {name!r})"
+            elif rep == "eos":
+                fallback = f"_rt.UntilEof({elem}, {name!r})"
+            else:
+                pred = self.expr(t, f["repeat-until"]).replace("obj_", "obj_")
+                fallback = f"_rt.RepeatUntilProgress(lambda obj_, lst_, this: {pred}, {elem}, {name!r})"
+            if dt is not None and rep in ("expr", "eos"):
+                static = dt.startswith("'")
+                self.dtype_exports.append((t.name, name, static, dt, f.get("-dtype-name")))
+                dcode = dt if static else f"lambda this: {dt}"
+                code = f"_rt.NumpyArray({dcode}, {count}, {name!r}, fallback={fallback if not static else None})"
+            else:
+                code = fallback
+        else:
+            code = self.base_code(t, f)
+        if "valid" in f:
+            v = f["valid"]
+            if isinstance(v, dict) and "any-of" in v:
+                vals = ", ".join(str(x) for x in v["any-of"])
+                check, exp = f"lambda obj_, this: obj_ in ({vals},)", " or ".join(str(x) for x in v["any-of"])
+            elif isinstance(v, dict) and "expr" in v:
+                check, exp = f"lambda obj_, this: {self.expr(t, v['expr'])}", str(v["expr"])
+            else:
+                val = v["eq"] if isinstance(v, dict) else v
+                check, exp = f"lambda obj_, this: obj_ == {val}", str(val)
+            kind = "version" if "version" in name else "corrupt"
+            code = f"_rt.Valid({code}, {check}, {exp!r}, {name!r}, {kind!r})"
+        build = f.get("-build")
+        if build is not None:
+            code = f"Rebuild({code}, lambda this: {build})"
+        elif (t.key, name) in self.derive:
+            code = f"Rebuild({code}, lambda this: {self.derive[(t.key, name)]})"
+        if "if" in f:
+            code = f"If(lambda this: {self.expr(t, f['if'])}, {code})"
+        return f"{name!r} / {code}"
+
+    def instance_code(self, t: TypeInfo, name: str, d: dict) -> str | None:
+        if "value" in d or d.get("-construct") == "skip" or "pos" not in d:
+            return None
+        f = dict(d, id=name)
+        base = self.base_code(t, f)
+        io = f"lambda this: {self.expr(t, d['io'])}" if "io" in d else None
+        code = f"_rt.RootPointer({self.lam(t, d['pos'])}, {base}, {io}, {name!r})"
+        if "if" in d:
+            code = f"If(lambda this: {self.expr(t, d['if'])}, {code})"
+        return f"{name!r} / {code}"
+
+    def derived_names(self, t: TypeInfo) -> set[str]:
+        return {f["id"] for f in t.seq() if "-build" in f or (t.key, f["id"]) in self.derive}
+
+    def unwrap_field(self, t: TypeInfo) -> str | None:
+        visible = [f["id"] for f in t.seq() if f["id"] not in self.derived_names(t)]
+        emitted = [n for n, d in t.instances().items() if self.instance_code(t, n, d)]
+        if visible == ["value"] and not emitted:
+            return "value"
+        return None
+
+    def type_code(self, t: TypeInfo) -> str:
+        if t.d.get("-construct"):
+            return t.d["-construct"]
+        lines = [self.field_code(t, f) for f in t.seq()]
+        for n, d in t.instances().items():
+            c = self.instance_code(t, n, d)
+            if c:
+                lines.append(c)
+        body = "_rt.Struct(\n" + "".join(f"    {ln},\n" for ln in lines) + ")"
+        uw = self.unwrap_field(t)
+        if uw:
+            body = f"_rt.Unwrap({body}, {uw!r})"
+        return body
+
+    # -- layout for the Kaitai normaliser ----------------------------------------------------
+    def layout(self, t: TypeInfo) -> dict:
+        info: dict = {"fields": []}
+        if t.d.get("-plain"):
+            info["plain"] = t.d["-plain"]
+        uw = self.unwrap_field(t)
+        if uw:
+            info["unwrap"] = uw
+        entries = [(f["id"], f, False) for f in t.seq()]
+        entries += [(n, d, True) for n, d in t.instances().items() if self.instance_code(t, n, d)]
+        for name, f, is_inst in entries:
+            fi: dict = {"name": name}
+            if "if" in f or is_inst:
+                fi["optional"] = True
+            types: dict[str, str] = {}
+            ty = f.get("type")
+            tys = list(ty["cases"].values()) if isinstance(ty, dict) else [ty]
+            for one in tys:
+                if not isinstance(one, str) or prim(one, t.endian) or one in ("str", "strz"):
+                    continue
+                u = self.m.resolve(t.sid, parse_ref(one)[0])
+                assert u is not None
+                types[u.cname] = u.name if u.sid == t.sid else f"{u.sid}.{u.sid}"
+                if u.sid != t.sid and self.m.schemas[u.sid].get("meta", {}).get("-plain-embedded"):
+                    fi["embedded"] = self.m.schemas[u.sid]["meta"]["-plain-embedded"]
+            if types:
+                fi["types"] = types
+            info["fields"].append(fi)
+        return info
+
+    def ordered_types(self) -> list[TypeInfo]:
+        out: list[TypeInfo] = []
+        seen: set[str] = set()
+
+        def refs(t: TypeInfo) -> list[str]:
+            found = []
+            for f in list(t.seq()) + list(t.instances().values()):
+                ty = f.get("type")
+                for one in (list(ty["cases"].values()) if isinstance(ty, dict) else [ty]):
+                    if isinstance(one, str) and not prim(one, t.endian) and one not in ("str", "strz"):
+                        found.append(parse_ref(one)[0])
+            return found
+
+        def visit(t: TypeInfo) -> None:
+            if t.name in seen:
+                return
+            seen.add(t.name)
+            for r in refs(t):
+                u = self.m.resolve(self.sid, r)
+                if u is not None and u.sid == self.sid:
+                    visit(u)
+            out.append(t)
+
+        visit(self.m.types[(self.sid, self.sid)])
+        for (s, _n), ti in self.m.types.items():
+            if s == self.sid:
+                visit(ti)
+        return out
+
+    def render(self, env: jinja2.Environment, schema_rel: str) -> str:
+        types = self.ordered_types()
+        blocks = []
+        for t in types:
+            blocks.append({"name": t.cname, "doc": str(t.d.get("doc", "")).strip(), "code": self.type_code(t),
+                           "kaitai_id": t.name})
+        layout = {t.name: self.layout(t) for t in types}
+        imports = sorted(set(self.schema.get("meta", {}).get("imports", []) or []))
+        dtypes = []
+        for tname, fname, static, dt, alias in self.dtype_exports:
+            base = (fname if tname == self.sid else f"{tname}_{fname}").upper()
+            if static:
+                dtypes.append({"name": f"{base}_DTYPE", "code": f"np.dtype({dt})", "alias": alias})
+            else:
+                dtypes.append({"name": f"{base}_DTYPES", "dynamic": True, "code": dt, "alias": alias})
+        meta = self.schema.get("meta", {})
+        return env.get_template("construct_module.py.j2").render(
+            sid=self.sid, title=meta.get("title", self.sid), doc=str(self.schema.get("doc", "")).strip(),
+            schema_rel=schema_rel, imports=imports, blocks=blocks, layout=layout, dtypes=dtypes,
+            root=camel(self.sid), params=self.m.types[(self.sid, self.sid)].params, key_kinds=KEY_KINDS,
+            types=[t.cname for t in types],
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# drivers
+
+
+def load_schemas(schema_dir: Path) -> dict[str, dict]:
+    out = {}
+    for p in sorted(schema_dir.glob("*.ksy")):
+        d = yaml.safe_load(p.read_text())
+        sid = d["meta"]["id"]
+        if sid != p.stem:
+            raise SystemExit(f"{p}: meta.id {sid!r} does not match the file name")
+        out[sid] = d
+    return out
+
+
+def gen_construct(schema_dir: Path, out_dir: Path) -> list[Path]:
+    model = Model(load_schemas(schema_dir))
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), keep_trailing_newline=True,
+                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for sid in model.schemas:
+        text = ConstructGen(model, sid).render(env, f"schemas/{sid}.ksy")
+        p = out_dir / f"{sid}.py"
+        p.write_text(text)
+        written.append(p)
+    p = out_dir / "_runtime.py"
+    p.write_text("# Generated by tools/generate.py from tools/templates/_runtime.py - do not edit.\n"
+                 + (TEMPLATES / "_runtime.py").read_text())
+    written.append(p)
+    p = out_dir / "__init__.py"
+    p.write_text(env.get_template("construct_init.py.j2").render(schemas=list(model.schemas), camel=camel))
+    written.append(p)
+    return written
+
+
+def have_node() -> str | None:
+    node = shutil.which("node")
+    if node is None:
+        return "node is not installed (needed for the Kaitai compiler): install Node.js >= 18"
+    if not (TOOLS / "node_modules" / "kaitai-struct-compiler").is_dir():
+        return "the Kaitai compiler is not installed: run `npm ci --prefix tools`"
+    return None
+
+
+def run_ksc(target: str, schema_dir: Path, out_dir: Path) -> None:
+    files = [str(p) for p in sorted(schema_dir.glob("*.ksy"))]
+    r = subprocess.run(["node", str(TOOLS / "ksc.js"), target, str(out_dir), *files], capture_output=True,
+                       text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"kaitai-struct-compiler ({target}) failed:\n{r.stderr}")
+
+
+def gen_kaitai(schema_dir: Path, out_dir: Path) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        run_ksc("python", schema_dir, Path(tmp))
+        ids = {p.stem for p in schema_dir.glob("*.ksy")}
+        for p in sorted(Path(tmp).glob("*.py")):
+            text = p.read_text()
+            # the compiler emits `import other_schema`; make cross-schema imports package-relative
+            text = re.sub(r"^import (\w+)$", lambda m: f"from . import {m.group(1)}" if m.group(1) in ids
+                          else m.group(0), text, flags=re.M)
+            (out_dir / p.name).write_text(text)
+    (out_dir / "__init__.py").write_text(
+        '"""Kaitai Struct parsers generated from schemas/*.ksy by tools/generate.py (kaitai-struct-compiler '
+        '0.11.0).\n\nDo not edit; regenerate with `python tools/generate.py`."""\n')
+
+
+def gen_diagrams(schema_dir: Path, out_dir: Path, svg: bool) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        run_ksc("graphviz", schema_dir, Path(tmp))
+        for p in sorted(Path(tmp).glob("*.dot")):
+            if p.stem not in {s.stem for s in schema_dir.glob("*.ksy")}:
+                continue
+            (out_dir / p.name).write_text(p.read_text())
+            if svg:
+                r = subprocess.run(["dot", "-Tsvg", str(p)], capture_output=True)
+                if r.returncode != 0:
+                    raise SystemExit(f"dot failed on {p.name}: {r.stderr.decode()}")
+                (out_dir / f"{p.stem}.svg").write_bytes(r.stdout)
+
+
+def generate(root: Path, schema_dir: Path, *, need_node: bool = True) -> list[str]:
+    """Generate into ``root`` (generated/..., docs/formats/...); returns warnings."""
+    warnings = []
+    gen_construct(schema_dir, root / "generated" / "construct")
+    problem = have_node()
+    if problem:
+        if need_node:
+            raise SystemExit(problem)
+        warnings.append(problem)
+        return warnings
+    gen_kaitai(schema_dir, root / "generated" / "kaitai")
+    svg = shutil.which("dot") is not None
+    if not svg:
+        warnings.append("graphviz `dot` is not installed (apt-get install graphviz): SVG diagrams not rendered")
+    gen_diagrams(schema_dir, root / "docs" / "formats", svg)
+    return warnings
+
+
+def _tree(base: Path, sub: str, pattern: str) -> dict[str, Path]:
+    d = base / sub
+    if not d.is_dir():
+        return {}
+    return {f"{sub}/{p.name}": p for p in d.glob(pattern) if p.is_file()}
+
+
+def check(schema_dir: Path, repo: Path) -> int:
+    node_problem = have_node()
+    dot_ok = shutil.which("dot") is not None
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Path(tmp)
+        generate(t, schema_dir, need_node=False)
+        groups = [("generated/construct", "*.py")]
+        if node_problem is None:
+            groups += [("generated/kaitai", "*.py"), ("docs/formats", "*.dot")]
+            if dot_ok:
+                groups.append(("docs/formats", "*.svg"))
+        stale = []
+        for sub, pat in groups:
+            new, old = _tree(t, sub, pat), _tree(repo, sub, pat)
+            for name in sorted(set(new) | set(old)):
+                if name not in old:
+                    stale.append(f"missing: {name}")
+                elif name not in new:
+                    stale.append(f"not generated by any schema: {name}")
+                elif not filecmp.cmp(new[name], old[name], shallow=False):
+                    stale.append(f"stale: {name}")
+    if stale:
+        print("generated files are out of date (run `python tools/generate.py`):")
+        for s in stale:
+            print("  " + s)
+        return 1
+    if node_problem:
+        print(f"cannot check generated/kaitai and docs/formats/*.dot: {node_problem}")
+        return 3
+    if not dot_ok:
+        print("note: graphviz `dot` is not installed; SVG diagrams were not compared")
+    print("generated files are up to date")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="fail if anything committed is stale")
+    ap.add_argument("--schemas", type=Path, default=ROOT / "schemas", help="schema directory")
+    ap.add_argument("--repo", type=Path, default=ROOT, help="tree to write into / compare with")
+    args = ap.parse_args(argv)
+    if args.check:
+        return check(args.schemas, args.repo)
+    for w in generate(args.repo, args.schemas):
+        print("warning: " + w)
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    sys.exit(main())

@@ -1,0 +1,818 @@
+"""Runtime support for the generated Construct codecs (copied verbatim by tools/generate.py).
+
+Everything the Kaitai-to-Construct translation needs beyond stock Construct lives here:
+bounded substreams that remember their absolute base offset, build-time measurement of sized
+fields (so a length field can be derived from the bytes of a field that follows it), Kaitai
+style parameters, numpy-backed bulk arrays, strict ``repeat: eos`` / ``repeat: until``, Java
+modified UTF-8 strings and a self-delimiting Roaring32 byte field.  Errors raised here are
+:class:`CodecError` (a Construct ``ConstructError``) carrying ``offset``/``expected``/``kind``;
+``paimon_codec.formats`` translates them into the ``paimon_codec.errors`` family.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from construct import (
+    Adapter,
+    Construct,
+    ConstructError,
+    Container,
+    ListContainer,
+    Subconstruct,
+    stream_read,
+    stream_write,
+)
+from construct import (
+    Struct as _CStruct,
+)
+
+__all__ = ["CodecError", "SubStream"]
+
+
+class CodecError(ConstructError):
+    """A decoding problem found by the generated code (not by stock Construct)."""
+
+    def __init__(self, message: str, *, offset: int | None = None, expected: str | None = None,
+                 kind: str = "corrupt", path: str | None = None) -> None:
+        super().__init__(message, path=path)
+        self.offset = offset
+        self.expected = expected
+        self.kind = kind  # "corrupt" | "truncated" | "version" | "count"
+
+
+class SubStream(io.BytesIO):
+    """BytesIO that knows its absolute offset in the outermost input (for error messages)."""
+
+    def __init__(self, data: bytes = b"", base: int = 0) -> None:
+        super().__init__(data)
+        self.base = base
+        self.last_pos = 0
+
+    def read(self, n: int | None = -1) -> bytes:  # type: ignore[override]
+        self.last_pos = self.tell()
+        return super().read(n)
+
+
+def abs_pos(stream: Any) -> int:
+    try:
+        return getattr(stream, "base", 0) + stream.tell()
+    except Exception:  # pragma: no cover - unseekable streams are not used here
+        return 0
+
+
+def io_size(stream: Any) -> int:
+    pos = stream.tell()
+    end = stream.seek(0, io.SEEK_END)
+    stream.seek(pos)
+    return end
+
+
+def remaining(stream: Any) -> int:
+    return io_size(stream) - stream.tell()
+
+
+def io_eof(stream: Any) -> bool:
+    return remaining(stream) <= 0
+
+
+def _need(stream: Any, n: int, what: str, path: str) -> None:
+    if n < 0:
+        raise CodecError(f"negative length {n} for {what}", offset=abs_pos(stream), expected=">= 0",
+                         kind="corrupt", path=path)
+    left = remaining(stream)
+    if n > left:
+        raise CodecError(f"{what} needs {n} bytes but only {left} remain", offset=abs_pos(stream),
+                         expected=f"at most {left} bytes", kind="truncated", path=path)
+
+
+def _read(stream: Any, n: int, what: str, path: str) -> bytes:
+    _need(stream, n, what, path)
+    return stream_read(stream, n, path)
+
+
+def _ev(v: Any, ctx: Any) -> Any:
+    return v(ctx) if callable(v) else v
+
+
+# --------------------------------------------------------------------------------------------
+# structs
+
+
+class Struct(_CStruct):
+    """construct.Struct whose parse results carry no ``_io`` stream.
+
+    Stock Struct stores the parse stream under ``_io`` in every result; building such a result
+    again would put that stale stream into the build context (``context.update(obj)``) and send
+    positioned writes (``_root._io``) to the wrong stream.
+    """
+
+    def _parse(self, stream, context, path):
+        obj = super()._parse(stream, context, path)
+        obj.pop("_io", None)
+        return obj
+
+    def _build(self, obj, stream, context, path):
+        if obj is not None and "_io" in obj:
+            obj = {k: v for k, v in obj.items() if k != "_io"}
+        return super()._build(obj, stream, context, path)
+
+
+# --------------------------------------------------------------------------------------------
+# validation
+
+
+class Valid(Subconstruct):
+    """Kaitai ``valid``: parse the field, then check it (``any-of`` values or an ``expr``)."""
+
+    def __init__(self, subcon: Construct, check: Callable, expected: str, field: str,
+                 kind: str = "corrupt") -> None:
+        super().__init__(subcon)
+        self.check = check
+        self.expected = expected
+        self.field = field
+        self.kind = kind
+
+    def _parse(self, stream, context, path):
+        start = abs_pos(stream)
+        obj = self.subcon._parsereport(stream, context, path)
+        if not self.check(obj, context):
+            raise CodecError(f"{self.field} is {obj!r}", offset=start, expected=self.expected, kind=self.kind,
+                             path=path)
+        return obj
+
+    def _build(self, obj, stream, context, path):
+        return self.subcon._build(obj, stream, context, path)
+
+
+class Magic(Construct):
+    """Kaitai ``contents``: fixed bytes; always written, must match when parsed."""
+
+    def __init__(self, value: bytes, field: str) -> None:
+        super().__init__()
+        self.value = value
+        self.field = field
+        self.flagbuildnone = True
+
+    def _parse(self, stream, context, path):
+        start = abs_pos(stream)
+        data = _read(stream, len(self.value), self.field, path)
+        if data != self.value:
+            raise CodecError(f"bad {self.field} {data.hex()}", offset=start, expected=self.value.hex(),
+                             kind="corrupt", path=path)
+        return data
+
+    def _build(self, obj, stream, context, path):
+        stream_write(stream, self.value, len(self.value), path)
+        return self.value
+
+    def _sizeof(self, context, path):
+        return len(self.value)
+
+
+# --------------------------------------------------------------------------------------------
+# sized fields and build-time measurement
+
+
+def _stash_key(name: str) -> str:
+    return "__built_" + name
+
+
+def measure(ctx: Container, name: str, subcon: Callable[[], Construct] | None) -> int:
+    """Build field ``name`` of the struct whose context is ``ctx`` and return its byte length.
+
+    The bytes are stashed in ``ctx`` so that the field itself is written from them later (the
+    length field precedes the field it measures, so it is built first).
+    """
+    obj = ctx.get(name)
+    if subcon is None:
+        return len(obj)
+    sub = subcon()
+    out = SubStream()
+    sub._build(obj, out, ctx, "(measure " + name + ")")
+    data = out.getvalue()
+    ctx[_stash_key(name)] = data
+    return len(data)
+
+
+def built(ctx: Container, name: str, subcon: Callable[[], Construct] | None = None) -> bytes:
+    """The built bytes of field ``name`` (from the stash, building it if needed)."""
+    key = _stash_key(name)
+    if key not in ctx:
+        if subcon is None:
+            return bytes(ctx[name])
+        measure(ctx, name, subcon)
+    return ctx[key]
+
+
+class Sized(Subconstruct):
+    """Kaitai ``size: expr`` (or ``size-eos``) with a ``type``: parse the type from a bounded substream."""
+
+    def __init__(self, size: Callable | int | None, subcon: Construct, name: str) -> None:
+        super().__init__(subcon)
+        self.size = size
+        self.fname = name
+
+    def _parse(self, stream, context, path):
+        n = remaining(stream) if self.size is None else _ev(self.size, context)
+        base = abs_pos(stream)
+        data = _read(stream, n, self.fname, path)
+        sub = SubStream(data, base)
+        return self.subcon._parsereport(sub, context, path)
+
+    def _build(self, obj, stream, context, path):
+        key = _stash_key(self.fname)
+        data = context.get(key)
+        if data is None:
+            out = SubStream()
+            self.subcon._build(obj, out, context, path)
+            data = out.getvalue()
+        else:
+            del context[key]
+        if self.size is not None:
+            n = _ev(self.size, context)
+            if n != len(data):
+                raise CodecError(f"{self.fname} builds to {len(data)} bytes but its size field says {n}",
+                                 expected=f"{len(data)}", kind="corrupt", path=path)
+        stream_write(stream, data, len(data), path)
+        return obj
+
+
+class SizedBytes(Construct):
+    """Kaitai ``size: expr`` / ``size-eos`` without a type: a bulk ``bytes`` field (checked first)."""
+
+    def __init__(self, size: Callable | int | None, name: str) -> None:
+        super().__init__()
+        self.size = size
+        self.fname = name
+
+    def _parse(self, stream, context, path):
+        n = remaining(stream) if self.size is None else _ev(self.size, context)
+        return _read(stream, n, self.fname, path)
+
+    def _build(self, obj, stream, context, path):
+        data = bytes(obj) if obj is not None else b""
+        if self.size is not None:
+            n = _ev(self.size, context)
+            if n != len(data):
+                raise CodecError(f"{self.fname} has {len(data)} bytes but its size field says {n}",
+                                 expected=str(len(data)), kind="corrupt", path=path)
+        stream_write(stream, data, len(data), path)
+        return data
+
+
+class SizedString(Construct):
+    """Kaitai ``type: str`` with ``size``/``size-eos`` and optional ``pad-right``."""
+
+    def __init__(self, size: Callable | int | None, encoding: str, name: str, pad: int | None = None) -> None:
+        super().__init__()
+        self.size = size
+        self.encoding = encoding
+        self.fname = name
+        self.pad = pad
+
+    def _parse(self, stream, context, path):
+        n = remaining(stream) if self.size is None else _ev(self.size, context)
+        start = abs_pos(stream)
+        data = _read(stream, n, self.fname, path)
+        if self.pad is not None:
+            data = data.rstrip(bytes([self.pad]))
+        try:
+            return data.decode(self.encoding)
+        except UnicodeDecodeError as e:
+            raise CodecError(f"{self.fname} is not valid {self.encoding}: {e.reason}", offset=start + e.start,
+                             expected=self.encoding, kind="corrupt", path=path) from None
+
+    def _build(self, obj, stream, context, path):
+        data = obj.encode(self.encoding)
+        if self.size is not None:
+            n = _ev(self.size, context)
+            if self.pad is not None and len(data) <= n:
+                data = data + bytes([self.pad]) * (n - len(data))
+            if n != len(data):
+                raise CodecError(f"{self.fname} encodes to {len(data)} bytes but its size field says {n}",
+                                 expected=str(len(data)), kind="corrupt", path=path)
+        stream_write(stream, data, len(data), path)
+        return obj
+
+
+# --------------------------------------------------------------------------------------------
+# parameters (Kaitai ``type: foo(a, b)``) and single-field unwrapping
+
+
+class WithParams(Subconstruct):
+    """Evaluate Kaitai type arguments in the caller's context and expose them to the callee.
+
+    The callee sees its parameters as ``this._.<name>`` — the same place where top-level
+    parameters passed as ``Foo.parse(data, name=...)`` keyword arguments appear.
+    """
+
+    def __init__(self, subcon: Construct, **params: Callable) -> None:
+        super().__init__(subcon)
+        self.params = params
+
+    def _layer(self, context, stream):
+        layer = Container(_=context, _params=context._params, _root=context.get("_root", context),
+                          _parsing=context._parsing, _building=context._building, _sizing=context._sizing,
+                          _io=stream, _index=context.get("_index", None))
+        for k, fn in self.params.items():
+            layer[k] = _ev(fn, context)
+        return layer
+
+    def _parse(self, stream, context, path):
+        return self.subcon._parsereport(stream, self._layer(context, stream), path)
+
+    def _build(self, obj, stream, context, path):
+        return self.subcon._build(obj, stream, self._layer(context, stream), path)
+
+
+class Unwrap(Adapter):
+    """A struct whose only user-visible field is ``value`` is presented as that value."""
+
+    def __init__(self, subcon: Construct, field: str = "value") -> None:
+        super().__init__(subcon)
+        self.field = field
+
+    def _decode(self, obj, context, path):
+        return obj[self.field]
+
+    def _encode(self, obj, context, path):
+        return Container({self.field: obj})
+
+
+# --------------------------------------------------------------------------------------------
+# repetition
+
+
+class CheckedArray(Subconstruct):
+    """``repeat: expr`` of a Construct type; the count is checked against the remaining bytes first."""
+
+    def __init__(self, count: Callable | int, subcon: Construct, min_size: int, name: str) -> None:
+        super().__init__(subcon)
+        self.count = count
+        self.min_size = max(1, min_size)
+        self.fname = name
+
+    def _parse(self, stream, context, path):
+        n = _ev(self.count, context)
+        if n < 0:
+            raise CodecError(f"negative count {n} for {self.fname}", offset=abs_pos(stream), expected=">= 0",
+                             kind="corrupt", path=path)
+        left = remaining(stream)
+        if n * self.min_size > left:
+            raise CodecError(f"{self.fname}: {n} elements of at least {self.min_size} bytes do not fit in "
+                             f"the {left} bytes that remain", offset=abs_pos(stream),
+                             expected=f"at most {left // self.min_size} elements", kind="count", path=path)
+        out = ListContainer()
+        for i in range(n):
+            context._index = i
+            out.append(self.subcon._parsereport(stream, context, path))
+        return out
+
+    def _build(self, obj, stream, context, path):
+        n = _ev(self.count, context)
+        if n != len(obj):
+            raise CodecError(f"{self.fname} has {len(obj)} elements but its count field says {n}",
+                             expected=str(len(obj)), kind="corrupt", path=path)
+        out = ListContainer()
+        for i, e in enumerate(obj):
+            context._index = i
+            out.append(self.subcon._build(e, stream, context, path))
+        return out
+
+
+class UntilEof(Subconstruct):
+    """``repeat: eos``: elements until the (sub)stream ends; every element must consume bytes."""
+
+    def __init__(self, subcon: Construct, name: str) -> None:
+        super().__init__(subcon)
+        self.fname = name
+
+    def _parse(self, stream, context, path):
+        out = ListContainer()
+        end = io_size(stream)
+        i = 0
+        while stream.tell() < end:
+            before = stream.tell()
+            context._index = i
+            out.append(self.subcon._parsereport(stream, context, path))
+            if stream.tell() <= before:
+                raise CodecError(f"{self.fname}: element {i} consumed no bytes", offset=abs_pos(stream),
+                                 expected="progress", kind="corrupt", path=path)
+            i += 1
+        return out
+
+    def _build(self, obj, stream, context, path):
+        for i, e in enumerate(obj):
+            context._index = i
+            self.subcon._build(e, stream, context, path)
+        return obj
+
+
+class RepeatUntilProgress(Subconstruct):
+    """``repeat: until``: stops when the predicate holds for the last element; must make progress."""
+
+    def __init__(self, predicate: Callable, subcon: Construct, name: str) -> None:
+        super().__init__(subcon)
+        self.predicate = predicate
+        self.fname = name
+
+    def _parse(self, stream, context, path):
+        out = ListContainer()
+        i = 0
+        while True:
+            before = stream.tell()
+            context._index = i
+            e = self.subcon._parsereport(stream, context, path)
+            out.append(e)
+            if self.predicate(e, out, context):
+                return out
+            if stream.tell() <= before:
+                raise CodecError(f"{self.fname}: element {i} consumed no bytes", offset=abs_pos(stream),
+                                 expected="progress", kind="corrupt", path=path)
+            i += 1
+
+    def _build(self, obj, stream, context, path):
+        for i, e in enumerate(obj):
+            context._index = i
+            self.subcon._build(e, stream, context, path)
+        return obj
+
+
+class NumpyArray(Construct):
+    """A repeated fixed-size element as one numpy array (``np.frombuffer`` / ``tobytes``).
+
+    ``dtype`` may be a callable of the context returning a dtype, or ``None`` when the element
+    is not fixed-size for these parameters — then ``fallback`` (a Construct) is used.
+    """
+
+    def __init__(self, dtype: Any, count: Callable | int | None, name: str,
+                 fallback: Construct | None = None) -> None:
+        super().__init__()
+        self.dtype = dtype
+        self.count = count
+        self.fname = name
+        self.fallback = fallback
+
+    def _dt(self, context) -> np.dtype | None:
+        dt = self.dtype(context) if callable(self.dtype) else self.dtype
+        return None if dt is None else np.dtype(dt)
+
+    def _parse(self, stream, context, path):
+        dt = self._dt(context)
+        if dt is None:
+            return self.fallback._parsereport(stream, context, path)
+        left = remaining(stream)
+        if self.count is None:
+            if left % dt.itemsize:
+                raise CodecError(f"{self.fname}: {left} bytes is not a multiple of {dt.itemsize}",
+                                 offset=abs_pos(stream), expected=f"a multiple of {dt.itemsize} bytes",
+                                 kind="truncated", path=path)
+            n = left // dt.itemsize
+        else:
+            n = _ev(self.count, context)
+            if n < 0:
+                raise CodecError(f"negative count {n} for {self.fname}", offset=abs_pos(stream),
+                                 expected=">= 0", kind="corrupt", path=path)
+            if n * dt.itemsize > left:
+                raise CodecError(f"{self.fname}: {n} elements of {dt.itemsize} bytes do not fit in the "
+                                 f"{left} bytes that remain", offset=abs_pos(stream),
+                                 expected=f"at most {left // dt.itemsize} elements", kind="count", path=path)
+        data = stream_read(stream, n * dt.itemsize, path)
+        return np.frombuffer(data, dtype=dt)
+
+    def _build(self, obj, stream, context, path):
+        dt = self._dt(context)
+        if dt is None:
+            return self.fallback._build(obj, stream, context, path)
+        arr = to_array(obj, dt)
+        if self.count is not None:
+            n = _ev(self.count, context)
+            if n != len(arr):
+                raise CodecError(f"{self.fname} has {len(arr)} elements but its count field says {n}",
+                                 expected=str(len(arr)), kind="corrupt", path=path)
+        data = arr.tobytes()
+        stream_write(stream, data, len(data), path)
+        return arr
+
+
+def to_array(obj: Any, dt: np.dtype) -> np.ndarray:
+    """Coerce a list of scalars / list of dicts / array into an array of ``dt``."""
+    if isinstance(obj, np.ndarray):
+        return obj.astype(dt, copy=False)
+    if dt.names:
+        rows = [tuple(e[n] for n in dt.names) if isinstance(e, dict) else tuple(e) for e in obj]
+        return np.array(rows, dtype=dt)
+    return np.asarray(obj, dtype=dt)
+
+
+def switch_dtype(value: Any, table: dict) -> str | None:
+    return table.get(value)
+
+
+def record_dtype(fields: list) -> np.dtype | None:
+    if any(f is None for _, f in fields):
+        return None
+    return np.dtype([(n, f) for n, f in fields])
+
+
+def cumulative_offsets(ctx: Container, items: list, subcon: Callable[[], Construct]) -> list[int]:
+    """Start offset of each element of ``items`` when built back to back (e.g. V2 block offsets)."""
+    sub = subcon()
+    out, pos = [], 0
+    for i, e in enumerate(items):
+        ctx._index = i
+        s = SubStream()
+        sub._build(e, s, ctx, "(offsets)")
+        out.append(pos)
+        pos += len(s.getvalue())
+    return out
+
+
+def cached_offsets(ctx: Container, name: str, items: list, subcon: Callable[[], Construct]) -> list[int]:
+    """:func:`cumulative_offsets`, computed once per build and kept in ``ctx``."""
+    key = "__offsets_" + name
+    if key not in ctx:
+        ctx[key] = cumulative_offsets(ctx, items, subcon)
+    return ctx[key]
+
+
+class FakeKindContext(dict):
+    """A context stand-in for evaluating key-kind dependent dtypes outside a parse."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __getitem__(self, k):
+        return self.kind if k in ("key_kind", "kind") else self
+
+    def get(self, k, default=None):
+        return self[k]
+
+
+def built_size(ctx: Container, items: Any, subcon: Callable[[], Construct]) -> int:
+    """Total built size of ``items`` (a list) or of one object."""
+    sub = subcon()
+    if not isinstance(items, list):
+        items = [items]
+    total = 0
+    for i, e in enumerate(items):
+        ctx._index = i
+        s = SubStream()
+        sub._build(e, s, ctx, "(size)")
+        total += len(s.getvalue())
+    return total
+
+
+class RootPointer(Subconstruct):
+    """Kaitai positioned instance: parse ``subcon`` at ``pos`` of stream ``io`` (default: own stream)."""
+
+    def __init__(self, pos: Callable | int, subcon: Construct, io_fn: Callable | None, name: str) -> None:
+        super().__init__(subcon)
+        self.pos = pos
+        self.io_fn = io_fn
+        self.fname = name
+        self.flagbuildnone = True
+
+    def _parse(self, stream, context, path):
+        s = self.io_fn(context) if self.io_fn else stream
+        pos = _ev(self.pos, context)
+        size = io_size(s)
+        if pos < 0 or pos > size:
+            raise CodecError(f"{self.fname} starts at {pos}, outside the {size} bytes",
+                             offset=getattr(s, "base", 0) + max(pos, 0), expected=f"0..{size}",
+                             kind="truncated", path=path)
+        back = s.tell()
+        s.seek(pos)
+        try:
+            return self.subcon._parsereport(s, context, path)
+        finally:
+            s.seek(back)
+
+    def _build(self, obj, stream, context, path):
+        if obj is None:
+            return None
+        s = self.io_fn(context) if self.io_fn else stream
+        pos = _ev(self.pos, context)
+        back = s.tell()
+        s.seek(pos)
+        try:
+            return self.subcon._build(obj, s, context, path)
+        finally:
+            s.seek(back)
+
+
+# --------------------------------------------------------------------------------------------
+# Java modified UTF-8 (DataOutput.writeUTF)
+
+
+def mutf8_encode(text: str) -> bytes:
+    out = bytearray()
+    for ch in text:
+        c = ord(ch)
+        if 0 < c < 0x80:
+            out.append(c)
+        elif c < 0x800:  # includes U+0000 -> C0 80
+            out += bytes((0xC0 | (c >> 6), 0x80 | (c & 0x3F)))
+        elif c < 0x10000:
+            out += bytes((0xE0 | (c >> 12), 0x80 | ((c >> 6) & 0x3F), 0x80 | (c & 0x3F)))
+        else:  # supplementary: two 3-byte surrogates (CESU-8)
+            v = c - 0x10000
+            for s in (0xD800 | (v >> 10), 0xDC00 | (v & 0x3FF)):
+                out += bytes((0xE0 | (s >> 12), 0x80 | ((s >> 6) & 0x3F), 0x80 | (s & 0x3F)))
+    return bytes(out)
+
+
+def mutf8_decode(data: bytes) -> str:
+    if data.isascii() and 0 not in data:
+        return data.decode("ascii")
+    units: list[int] = []
+    i, n = 0, len(data)
+    while i < n:
+        b = data[i]
+        if b < 0x80 and b != 0:
+            units.append(b)
+            i += 1
+        elif b & 0xE0 == 0xC0 and i + 1 < n and data[i + 1] & 0xC0 == 0x80:
+            units.append(((b & 0x1F) << 6) | (data[i + 1] & 0x3F))
+            i += 2
+        elif b & 0xF0 == 0xE0 and i + 2 < n and data[i + 1] & 0xC0 == 0x80 and data[i + 2] & 0xC0 == 0x80:
+            units.append(((b & 0x0F) << 12) | ((data[i + 1] & 0x3F) << 6) | (data[i + 2] & 0x3F))
+            i += 3
+        else:
+            raise ValueError(f"invalid modified UTF-8 byte 0x{b:02x} at {i}")
+    return struct.pack(f"<{len(units)}H", *units).decode("utf-16-le", "surrogatepass")
+
+
+class JavaUtf(Construct):
+    """``writeUTF``: u16 BE byte length + Java modified UTF-8, presented as ``str``."""
+
+    def _parse(self, stream, context, path):
+        start = abs_pos(stream)
+        (n,) = struct.unpack(">H", _read(stream, 2, "writeUTF length", path))
+        data = _read(stream, n, "writeUTF bytes", path)
+        try:
+            return mutf8_decode(data)
+        except ValueError as e:
+            raise CodecError(f"bad modified UTF-8: {e}", offset=start + 2, expected="modified UTF-8",
+                             kind="corrupt", path=path) from None
+
+    def _build(self, obj, stream, context, path):
+        data = mutf8_encode(obj)
+        if len(data) > 0xFFFF:
+            raise CodecError(f"writeUTF string of {len(data)} bytes", expected="at most 65535 bytes",
+                             kind="corrupt", path=path)
+        stream_write(stream, struct.pack(">H", len(data)) + data, 2 + len(data), path)
+        return obj
+
+    def _sizeof(self, context, path):
+        raise ConstructError("variable size", path=path)
+
+
+# --------------------------------------------------------------------------------------------
+# Roaring32 portable bitmaps as self-delimiting bulk bytes
+
+
+_RUN_COOKIE = 12347
+_NORUN_COOKIE = 12346
+
+
+def roaring32_size(buf: bytes | memoryview, pos: int = 0, limit: int | None = None) -> int:
+    """Byte length of the portable Roaring32 bitmap starting at ``buf[pos]`` (header scan only)."""
+    end = len(buf) if limit is None else limit
+
+    def need(p: int, n: int, what: str) -> None:
+        if p + n > end:
+            raise CodecError(f"roaring bitmap {what} needs {n} bytes but only {max(end - p, 0)} remain",
+                             offset=p, expected=f"{n} bytes", kind="truncated")
+
+    need(pos, 4, "cookie")
+    (cookie,) = struct.unpack_from("<I", buf, pos)
+    p = pos + 4
+    if cookie & 0xFFFF == _RUN_COOKIE:
+        n = (cookie >> 16) + 1
+        nflags = (n + 7) // 8
+        need(p, nflags, "run flags")
+        flags = np.unpackbits(np.frombuffer(bytes(buf[p:p + nflags]), dtype=np.uint8), bitorder="little")[:n]
+        p += nflags
+        has_offsets = n >= 4
+    elif cookie == _NORUN_COOKIE:
+        need(p, 4, "container count")
+        (n,) = struct.unpack_from("<I", buf, p)
+        p += 4
+        if n > 65536:
+            raise CodecError(f"roaring container count {n}", offset=p - 4, expected="at most 65536")
+        flags = np.zeros(n, dtype=np.uint8)
+        has_offsets = True
+    else:
+        raise CodecError(f"bad roaring cookie {cookie}", offset=pos, expected="12346 or 12347")
+    need(p, 4 * n, "container headers")
+    hdr = np.frombuffer(bytes(buf[p:p + 4 * n]), dtype="<u2").reshape(n, 2)
+    card = hdr[:, 1].astype(np.int64) + 1
+    p += 4 * n
+    if has_offsets:
+        need(p, 4 * n, "container offsets")
+        p += 4 * n
+    sizes = np.where(card > 4096, 8192, 2 * card)
+    if not flags.any():
+        total = int(sizes.sum())
+        need(p, total, "containers")
+        return p + total - pos
+    for i in range(n):  # run containers: their size is in their own first u16
+        if flags[i]:
+            need(p, 2, "run count")
+            (nruns,) = struct.unpack_from("<H", buf, p)
+            p += 2 + 4 * nruns
+        else:
+            p += int(sizes[i])
+    need(p, 0, "containers")
+    if p > end:
+        raise CodecError("roaring containers run past the end", offset=end, expected=f"{p - end} more bytes",
+                         kind="truncated")
+    return p - pos
+
+
+class Roaring32Bytes(Construct):
+    """An embedded portable Roaring32 bitmap as raw ``bytes`` (its length found by a header scan)."""
+
+    def _parse(self, stream, context, path):
+        base = abs_pos(stream)
+        start = stream.tell()
+        rest = stream.read()
+        stream.seek(start)
+        try:
+            n = roaring32_size(rest, 0)
+        except CodecError as e:
+            if e.offset is not None:
+                e.offset += base
+            raise
+        return stream_read(stream, n, path)
+
+    def _build(self, obj, stream, context, path):
+        data = bytes(obj)
+        stream_write(stream, data, len(data), path)
+        return data
+
+
+def crc32_signed(data: bytes) -> int:
+    """java.util.zip.CRC32 value as the signed int32 that ``DataOutput.writeInt`` stores."""
+    v = zlib.crc32(data)
+    return v - (1 << 32) if v >= 1 << 31 else v
+
+
+# --------------------------------------------------------------------------------------------
+# Kaitai objects -> the same plain shape the Construct codecs produce (for cross-checks)
+
+
+def kaitai_to_plain(obj: Any, layout: dict, tname: str) -> Any:
+    """Convert a Kaitai-parsed object of type ``tname`` into the Construct codec's shape.
+
+    ``layout`` is the ``LAYOUT`` table a generated Construct module exports: per type its fields
+    (``name``, kind ``prim|bytes|str|user|switch``, element type) and presentation rules.
+    """
+    info = layout[tname]
+    if info.get("plain") == "mutf8":
+        return mutf8_decode(obj.value)
+    out = Container()
+    for f in info["fields"]:
+        if not hasattr(obj, f["name"]) and f.get("optional"):
+            continue
+        v = getattr(obj, f["name"], None)
+        out[f["name"]] = _plain_value(v, layout, f)
+    if info.get("unwrap"):
+        return out[info["unwrap"]]
+    return out
+
+
+def _plain_value(v: Any, layout: dict, f: dict) -> Any:
+    if v is None:
+        return None
+    if isinstance(v, list):
+        return [_plain_one(e, layout, f) for e in v]
+    return _plain_one(v, layout, f)
+
+
+def _plain_one(v: Any, layout: dict, f: dict) -> Any:
+    if isinstance(v, (int, float, str, bytes, bool)):
+        return v
+    if f.get("embedded") == "roaring32_bytes":
+        from . import roaring32 as _r32  # noqa: PLC0415 - import cycle otherwise
+        return _r32.Roaring32.build(kaitai_to_plain(v, _r32.LAYOUT, "roaring32"))
+    cls = type(v).__name__
+    tl = f.get("types", {})
+    tname = tl.get(cls)
+    if tname is None:
+        raise TypeError(f"no layout for Kaitai class {cls} in field {f['name']}")
+    mod_layout = layout
+    if "." in tname:
+        modname, tname = tname.split(".", 1)
+        import importlib  # noqa: PLC0415
+
+        mod_layout = importlib.import_module(f"{__package__}.{modname}").LAYOUT
+    return kaitai_to_plain(v, mod_layout, tname)
