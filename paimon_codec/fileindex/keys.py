@@ -1,0 +1,318 @@
+"""Index keys: the value mapper, key bytes, ordering and Java hashCode of each column type.
+
+Every file index first maps a column value to a *key* (FORMATS.md §2.1) and then stores, orders or
+hashes that key.  :class:`KeyCodec` owns those rules for one column type so that the bitmap, range
+bitmap and BSI modules share them.
+
+Internal representation of mapped keys (what :meth:`KeyCodec.map_value` returns):
+
+==========================================  =================================================
+TINYINT / SMALLINT / INT / DATE / TIME      ``int``
+BIGINT                                      ``int``
+TIMESTAMP(p) / TIMESTAMP_LTZ(p)             ``int``: epoch millis (p <= 3) or micros (p > 3)
+DECIMAL(p, s) (range bitmap / BSI only)     ``int``: unscaled long
+FLOAT / DOUBLE                              ``int``: IEEE bits as a *signed* int32/int64,
+                                            NaN canonicalised unless ``raw_float_bits``
+BOOLEAN                                     ``int`` 0 / 1
+CHAR / VARCHAR / STRING                     ``bytes``: the UTF-8 encoding
+==========================================  =================================================
+
+Keeping floats as bits makes key equality Java's ``Float.equals`` (NaN == NaN, -0.0 != 0.0) and
+lets numpy handle them as integers; :meth:`KeyCodec.sort_keys` turns them into integers whose
+order is ``Float.compare``'s.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+import struct
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import CorruptDataError, TruncatedDataError, UnsupportedTypeError
+from ..javahash import murmur_bytes
+from ..types import DataType, parse_type
+from ..values import Timestamp, decimal_unscaled
+
+__all__ = ["KeyCodec", "key_codec", "KEY_KINDS"]
+
+# key kind -> (fixed byte size or None, big-endian numpy dtype of the key bytes)
+KEY_KINDS: dict[str, tuple[int | None, str | None]] = {
+    "byte": (1, ">i1"),
+    "short": (2, ">i2"),
+    "int": (4, ">i4"),
+    "long": (8, ">i8"),
+    "float": (4, ">i4"),
+    "double": (8, ">i8"),
+    "boolean": (1, ">i1"),
+    "string": (None, None),
+}
+
+_ROOT_KIND = {
+    "TINYINT": "byte",
+    "SMALLINT": "short",
+    "INTEGER": "int",
+    "DATE": "int",
+    "TIME_WITHOUT_TIME_ZONE": "int",
+    "BIGINT": "long",
+    "TIMESTAMP_WITHOUT_TIME_ZONE": "long",
+    "TIMESTAMP_WITH_LOCAL_TIME_ZONE": "long",
+    "DECIMAL": "long",
+    "FLOAT": "float",
+    "DOUBLE": "double",
+    "BOOLEAN": "boolean",
+    "CHAR": "string",
+    "VARCHAR": "string",
+}
+
+_F32_NAN, _F64_NAN = 0x7FC00000, 0x7FF8000000000000
+_MASK32, _MASK64 = 0x7FFFFFFF, 0x7FFFFFFFFFFFFFFF
+
+
+def _signed(v: int, bits: int) -> int:
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+class KeyCodec:
+    """Mapper, serializer, comparator and hashCode of the keys of one column type.
+
+    ``raw_float_bits``: keep NaN payloads (range bitmap writes keys with ``ByteBuffer.putFloat``);
+    the bitmap and BSI indexes canonicalise (``DataOutput.writeFloat``).
+    """
+
+    def __init__(self, dtype: DataType | str, *, raw_float_bits: bool = False) -> None:
+        self.dtype = parse_type(dtype)
+        root = self.dtype.root
+        if root not in _ROOT_KIND:
+            raise UnsupportedTypeError(f"type {self.dtype} cannot be an index key")
+        self.kind = _ROOT_KIND[root]
+        self.fixed_size, self.be_dtype = KEY_KINDS[self.kind]
+        self.raw_float_bits = raw_float_bits
+        self.precision = self.dtype.precision if self.dtype.is_timestamp else None
+        self.scale = self.dtype.scale if root == "DECIMAL" else None
+
+    # ------------------------------------------------------------------ mapping
+    def map_value(self, v: Any) -> int | bytes | None:
+        """Map one Python column value (``paimon_codec.values`` conventions) to its key."""
+        if v is None:
+            return None
+        k = self.kind
+        if k == "string":
+            if isinstance(v, bytes):
+                return v
+            return str(v).encode("utf-8", "surrogatepass")
+        if k == "float":
+            bits = struct.unpack(">i", struct.pack(">f", float(v)))[0]
+            if not self.raw_float_bits and math.isnan(v):
+                bits = _F32_NAN
+            return bits
+        if k == "double":
+            bits = struct.unpack(">q", struct.pack(">d", float(v)))[0]
+            if not self.raw_float_bits and math.isnan(v):
+                bits = _F64_NAN
+            return bits
+        if k == "boolean":
+            return 1 if v else 0
+        if self.precision is not None:
+            if isinstance(v, Timestamp):
+                return v.millis if self.precision <= 3 else v.to_micros()
+            if isinstance(v, (list, tuple)):
+                ts = Timestamp(int(v[0]), int(v[1]) if len(v) > 1 else 0)
+                return ts.millis if self.precision <= 3 else ts.to_micros()
+            return int(v)
+        if self.scale is not None:
+            if isinstance(v, decimal.Decimal):
+                return decimal_unscaled(v, self.scale)
+            return int(v)
+        return int(v)
+
+    def map_array(self, values: Any) -> tuple[np.ndarray | pa.Array, np.ndarray]:
+        """Map a column (pyarrow array / numpy array / Python list) to ``(keys, valid)``.
+
+        ``keys`` is a numpy int array (fixed-size kinds; invalid slots hold 0) or a pyarrow
+        ``binary`` array (strings); ``valid`` a bool numpy array.
+        """
+        if isinstance(values, pa.ChunkedArray):
+            values = values.combine_chunks()
+        if isinstance(values, np.ndarray) and values.dtype != object:
+            return self._map_numpy(values), np.ones(len(values), dtype=bool)
+        if not isinstance(values, pa.Array):
+            return self._map_list(values)
+        if isinstance(values.type, pa.DictionaryType):
+            values = values.dictionary_decode()
+        valid = (np.ones(len(values), dtype=bool) if values.null_count == 0
+                 else values.is_valid().to_numpy(zero_copy_only=False))
+        t = values.type
+        k = self.kind
+        if k == "string":
+            if pa.types.is_string(t) or pa.types.is_large_string(t):
+                return values.cast(pa.large_binary() if pa.types.is_large_string(t) else pa.binary()), valid
+            if pa.types.is_binary(t) or pa.types.is_large_binary(t):
+                return values, valid
+            return self._map_list(values.to_pylist())
+        if pa.types.is_timestamp(t):
+            unit_per_sec = {"s": 1, "ms": 1000, "us": 1_000_000, "ns": 1_000_000_000}[t.unit]
+            raw = values.cast(pa.int64()).fill_null(0).to_numpy()
+            target = 1000 if self.precision is not None and self.precision <= 3 else 1_000_000
+            if unit_per_sec >= target:
+                out = np.floor_divide(raw, unit_per_sec // target)
+            else:
+                out = raw * (target // unit_per_sec)
+            return out.astype(np.int64), valid
+        if pa.types.is_date32(t):
+            return values.cast(pa.int32()).fill_null(0).to_numpy().astype(np.int32), valid
+        if pa.types.is_time32(t) or pa.types.is_time64(t):
+            per_sec = {"s": 1, "ms": 1000, "us": 1_000_000, "ns": 1_000_000_000}[t.unit]
+            raw = values.cast(pa.int64() if pa.types.is_time64(t) else pa.int32()).fill_null(0).to_numpy()
+            out = raw * 1000 // per_sec if per_sec != 1000 else raw
+            return out.astype(np.int32), valid
+        if pa.types.is_decimal(t) or pa.types.is_struct(t) or pa.types.is_list(t):
+            return self._map_list(values.to_pylist())
+        if pa.types.is_boolean(t):
+            return values.fill_null(False).to_numpy(zero_copy_only=False).astype(np.int8), valid
+        if pa.types.is_floating(t) or pa.types.is_integer(t):
+            filled = values.fill_null(0) if values.null_count else values
+            return self._map_numpy(filled.to_numpy(zero_copy_only=False)), valid
+        return self._map_list(values.to_pylist())
+
+    def _map_numpy(self, arr: np.ndarray) -> np.ndarray:
+        k = self.kind
+        if k == "float":
+            f = arr.astype(np.float32)
+            bits = f.view(np.int32).copy()
+            if not self.raw_float_bits:
+                bits[np.isnan(f)] = _F32_NAN
+            return bits
+        if k == "double":
+            f = arr.astype(np.float64)
+            bits = f.view(np.int64).copy()
+            if not self.raw_float_bits:
+                bits[np.isnan(f)] = _F64_NAN
+            return bits
+        if k == "string":
+            raise UnsupportedTypeError("a numeric array cannot feed a string column")
+        if np.issubdtype(arr.dtype, np.floating):
+            if not np.all(np.mod(arr, 1) == 0):
+                raise UnsupportedTypeError(f"non-integral values for column type {self.dtype}")
+        return arr.astype(self.np_dtype, copy=False)
+
+    def _map_list(self, values: Sequence[Any]) -> tuple[np.ndarray | pa.Array, np.ndarray]:
+        keys = [self.map_value(v) for v in values]
+        valid = np.fromiter((x is not None for x in keys), dtype=bool, count=len(keys))
+        if self.kind == "string":
+            return pa.array(keys, type=pa.binary()), valid
+        return np.fromiter((0 if x is None else x for x in keys), dtype=self.np_dtype, count=len(keys)), valid
+
+    @property
+    def np_dtype(self) -> np.dtype:
+        """Native numpy dtype of mapped keys (fixed-size kinds)."""
+        if self.kind == "string":
+            raise UnsupportedTypeError("string keys have no fixed numpy dtype")
+        return np.dtype(self.be_dtype).newbyteorder("=")
+
+    # ------------------------------------------------------------------ bytes
+    def measured_size(self, key: int | bytes) -> int:
+        """Bytes of the serialized key (string: 4 + UTF-8 length)."""
+        return self.fixed_size if self.fixed_size is not None else 4 + len(key)  # type: ignore[arg-type]
+
+    def serialize(self, key: int | bytes) -> bytes:
+        if self.kind == "string":
+            assert isinstance(key, bytes)
+            return struct.pack(">i", len(key)) + key
+        return np.array([key], dtype=self.be_dtype).tobytes()
+
+    def serialize_many(self, keys: np.ndarray | Sequence[bytes]) -> list[bytes] | np.ndarray:
+        """Serialized keys: a big-endian numpy array (fixed) or a list of ``bytes`` (strings)."""
+        if self.kind == "string":
+            return [struct.pack(">i", len(k)) + k for k in keys]
+        return np.asarray(keys).astype(self.be_dtype)
+
+    def read(self, buf: bytes | memoryview, pos: int, end: int | None = None) -> tuple[int | bytes, int]:
+        """Decode one key at ``pos``; returns ``(key, next_pos)``."""
+        end = len(buf) if end is None else end
+        if self.kind == "string":
+            if pos + 4 > end:
+                raise TruncatedDataError("string key length runs past the end", offset=pos)
+            n = int.from_bytes(buf[pos:pos + 4], "big", signed=True)
+            if n < 0 or pos + 4 + n > end:
+                raise CorruptDataError(f"string key length {n} does not fit in the remaining "
+                                       f"{end - pos - 4} bytes", offset=pos)
+            return bytes(buf[pos + 4:pos + 4 + n]), pos + 4 + n
+        size = self.fixed_size
+        assert size is not None
+        if pos + size > end:
+            raise TruncatedDataError(f"{self.kind} key runs past the end", offset=pos)
+        return int.from_bytes(buf[pos:pos + size], "big", signed=True), pos + size
+
+    # ------------------------------------------------------------------ order / hash / display
+    def sort_key(self, key: int | bytes) -> int | bytes:
+        """A Python value ordering like Paimon's comparator for this key kind."""
+        if self.kind == "float":
+            return key if key >= 0 else key ^ _MASK32  # type: ignore[operator]
+        if self.kind == "double":
+            return key if key >= 0 else key ^ _MASK64  # type: ignore[operator]
+        return key
+
+    def sort_keys(self, keys: np.ndarray) -> np.ndarray:
+        """Vectorised :meth:`sort_key` for fixed-size keys (order-preserving integer transform)."""
+        if self.kind == "float":
+            k = keys.astype(np.int32)
+            return np.where(k < 0, k ^ np.int32(_MASK32), k)
+        if self.kind == "double":
+            k = keys.astype(np.int64)
+            return np.where(k < 0, k ^ np.int64(_MASK64), k)
+        return keys
+
+    def argsort(self, keys: np.ndarray | pa.Array) -> np.ndarray:
+        """Indices sorting ``keys`` in Paimon's comparator order."""
+        if self.kind == "string":
+            arr = keys if isinstance(keys, pa.Array) else pa.array(list(keys), type=pa.binary())
+            return pc.sort_indices(arr).to_numpy()
+        return np.argsort(self.sort_keys(np.asarray(keys)), kind="stable")
+
+    def hash_code(self, key: int | bytes) -> int:
+        """Java ``hashCode()`` of the boxed key object Paimon puts in its HashMap."""
+        k = self.kind
+        if k == "string":
+            return murmur_bytes(key)  # type: ignore[arg-type]
+        if k == "boolean":
+            return 1231 if key else 1237
+        if k in ("long", "double"):
+            u = key & 0xFFFFFFFFFFFFFFFF  # type: ignore[operator]
+            return _signed(u ^ (u >> 32), 32)
+        return int(key)  # byte, short, int, float bits
+
+    def hash_codes(self, keys: np.ndarray | Sequence[bytes]) -> np.ndarray:
+        """Vectorised :meth:`hash_code` as an int32 numpy array."""
+        k = self.kind
+        if k == "string":
+            return np.fromiter((murmur_bytes(b) for b in keys), dtype=np.int32, count=len(keys))
+        arr = np.asarray(keys)
+        if k == "boolean":
+            return np.where(arr != 0, 1231, 1237).astype(np.int32)
+        if k in ("long", "double"):
+            u = arr.astype(np.int64).view(np.uint64)
+            return (u ^ (u >> np.uint64(32))).astype(np.uint32).view(np.int32)
+        return arr.astype(np.int32)
+
+    def to_python(self, key: int | bytes) -> Any:
+        """The key as a plain Python value (floats as float, strings as str), for display/JSON."""
+        if self.kind == "float":
+            return struct.unpack(">f", struct.pack(">i", key))[0]
+        if self.kind == "double":
+            return struct.unpack(">d", struct.pack(">q", key))[0]
+        if self.kind == "string":
+            return key.decode("utf-8", "surrogatepass")  # type: ignore[union-attr]
+        if self.kind == "boolean":
+            return bool(key)
+        return key
+
+
+def key_codec(dtype: DataType | str, *, raw_float_bits: bool = False) -> KeyCodec:
+    return KeyCodec(dtype, raw_float_bits=raw_float_bits)
