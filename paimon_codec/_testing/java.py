@@ -216,7 +216,8 @@ class PaimonJava:
         self.Timestamp = J("org.apache.paimon.data.Timestamp")
         self.Decimal = J("org.apache.paimon.data.Decimal")
         self.BinaryRow = J("org.apache.paimon.data.BinaryRow")
-        self.BinaryRowWriter = J("org.apache.paimon.data.BinaryRowWriter")
+        self.GenericRow = J("org.apache.paimon.data.GenericRow")
+        self.CodeGenUtils = J("org.apache.paimon.codegen.CodeGenUtils")
         self.DataTypeJsonParser = J("org.apache.paimon.types.DataTypeJsonParser")
         self.DataField = J("org.apache.paimon.types.DataField")
         self.JRowType = J("org.apache.paimon.types.RowType")
@@ -243,6 +244,7 @@ class PaimonJava:
         self.Pair = J("org.apache.paimon.utils.Pair")
         self.KeyAndBucketExtractor = J("org.apache.paimon.table.sink.KeyAndBucketExtractor")
         self.io = self.LocalFileIO.create()
+        self._projections: dict[tuple[str, ...], Any] = {}
         self._REMAIN = self.FileIndexResult.REMAIN
         self._SKIP = self.FileIndexResult.SKIP
         self._path_factory_cls = self._make_path_factory_class()
@@ -597,42 +599,22 @@ class PaimonJava:
     # ------------------------------------------------------------------------------ BinaryRow, bucket
 
     def binary_row(self, types: Sequence[DataType | str], values: Sequence[Any]) -> tuple[bytes, int]:
-        """``(bytes, hashCode())`` of a BinaryRow written by Java's ``BinaryRowWriter``."""
+        """``(bytes, hashCode())`` of the key row Paimon builds from ``values``.
+
+        Uses ``CodeGenUtils.newProjection`` - the generated projection Paimon's key/bucket extractors
+        use - rather than ``InternalRowSerializer.toBinaryRow``: the two differ for a NULL
+        non-compact DECIMAL / TIMESTAMP (the projection still reserves its variable-part bytes).
+        """
         if len(types) != len(values):
             raise ValueError("types and values differ in length")
-        jp = self._jpype
-        row = self.BinaryRow(len(types))
-        w = self.BinaryRowWriter(row)
-        for i, (t, v) in enumerate(zip(types, values, strict=True)):
-            dt = _as_dtype(t)
-            r = dt.root
-            if v is None:
-                w.setNullAt(i)
-            elif r == "BOOLEAN":
-                w.writeBoolean(i, bool(v))
-            elif r == "TINYINT":
-                w.writeByte(i, jp.JByte(v))
-            elif r == "SMALLINT":
-                w.writeShort(i, jp.JShort(v))
-            elif r in ("INTEGER", "DATE", "TIME_WITHOUT_TIME_ZONE"):
-                w.writeInt(i, jp.JInt(v))
-            elif r == "BIGINT":
-                w.writeLong(i, jp.JLong(v))
-            elif r == "FLOAT":
-                w.writeFloat(i, jp.JFloat(v))
-            elif r == "DOUBLE":
-                w.writeDouble(i, jp.JDouble(v))
-            elif dt.is_string:
-                w.writeString(i, self.to_java(dt, v))
-            elif dt.is_binary:
-                w.writeBinary(i, self.bytes_to_java(v))
-            elif dt.is_timestamp:
-                w.writeTimestamp(i, self.to_java(dt, v), dt.precision if dt.precision is not None else 6)
-            elif r == "DECIMAL":
-                w.writeDecimal(i, self.to_java(dt, v), dt.precision)
-            else:
-                raise TypeError(f"no BinaryRow writer for {dt}")
-        w.complete()
+        key = tuple(str(t) for t in types)
+        proj = self._projections.get(key)
+        if proj is None:
+            row_type = RowType(tuple(_field(f"f{i}", _as_dtype(t)) for i, t in enumerate(types)))
+            proj = self.CodeGenUtils.newProjection(self.row_type(row_type), self.JIntArray(list(range(len(types)))))
+            self._projections[key] = proj
+        fields = [self.to_java(t, v) for t, v in zip(types, values, strict=True)]
+        row = proj.apply(self.GenericRow.of(self._jpype.JArray(self._jpype.JObject)(fields)))
         return bytes(row.toBytes()), int(row.hashCode())
 
     def bucket(self, hash_code: int, num_buckets: int) -> int:
