@@ -1,0 +1,356 @@
+"""The deprecated BSI file index (``"bsi"``, Paimon 1.0-1.2; superseded by range-bitmap).
+
+Layout (FORMATS §5)::
+
+    u8 version=1 | int32 row_count | u8 has_positive [BSI] | u8 has_negative [BSI]
+    BSI := u8 version=1 | int64 min | int64 max | Roaring32 EBM | int32 slice_count | slices...
+
+Values are longs (timestamps as millis/micros, DECIMAL as the unscaled long).  Non-negative values
+live in the *positive* BSI; negative values are stored as their absolute value in the *negative* BSI,
+so a negative literal compares against the negative BSI with the direction reversed.  Bitmaps are
+self-delimiting (no lengths), so opening a reader walks only their headers to find where each one
+starts; bitmaps themselves are deserialised on first use and cached.
+``Long.MIN_VALUE`` cannot be stored: ``=``, IN, ``<``, ``<=`` against it match nothing, ``>`` and
+``>=`` match every non-null row.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Sequence
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+from pyroaring import BitMap
+
+from ..errors import CorruptDataError, UnsupportedVersionError
+from ..fileio import ByteSource
+from ..types import DataType, parse_type
+from ._range_keys import RangeKeyCodec
+from ._roaring import bitmap_of, portable_size, read_bitmap, serialize_optimized
+from .reader import FileIndexReader
+from .result import REMAIN, BitmapResult, FileIndexResult
+from .topn import oneil_top_k
+
+__all__ = ["BsiWriter", "BsiReader", "create_writer", "create_reader"]
+
+VERSION = 1
+LONG_MIN = -(1 << 63)
+
+
+def _codec(dtype: DataType) -> RangeKeyCodec:
+    return RangeKeyCodec(dtype, allow_float=False, allow_string=False, allow_boolean=False)
+
+
+# ------------------------------------------------------------------------------------------ reader
+class _SignedPart:
+    """One bit-sliced index (the positive or the negative half): stored value = value - min."""
+
+    def __init__(self, src: ByteSource, offset: int, label: str) -> None:
+        self.src = src
+        self.label = label
+        head = src.read(offset, 17, f"{label} bsi header")
+        version, self.min, self.max = struct.unpack(">Bqq", head)
+        if version > VERSION:
+            raise UnsupportedVersionError(f"{label} bsi version {version}", path=src.path,
+                                          offset=src.base + offset, expected=f"<= {VERSION}")
+        if self.max < self.min:
+            raise CorruptDataError(f"{label} bsi max {self.max} < min {self.min}", path=src.path,
+                                   offset=src.base + offset)
+        pos = offset + 17
+        size = portable_size(src, pos, f"{label} bsi ebm")
+        self._ebm_at = (pos, size)
+        pos += size
+        self.slice_count = struct.unpack(">i", src.read(pos, 4, f"{label} bsi slice count"))[0]
+        if self.slice_count < 0 or self.slice_count > 64:
+            raise CorruptDataError(f"{label} bsi has {self.slice_count} slices", path=src.path,
+                                   offset=src.base + pos, expected="0..64")
+        pos += 4
+        self._slice_at = []
+        for i in range(self.slice_count):
+            size = portable_size(src, pos, f"{label} bsi slice {i}")
+            self._slice_at.append((pos, size))
+            pos += size
+        self.end = pos
+        self._slices: dict[int, BitMap] = {}
+
+    @cached_property
+    def ebm(self) -> BitMap:
+        pos, size = self._ebm_at
+        return read_bitmap(self.src.read(pos, size, "bsi ebm"), what=f"{self.label} bsi ebm",
+                           offset=self.src.base + pos, path=self.src.path)
+
+    def slice(self, i: int) -> BitMap:
+        bm = self._slices.get(i)
+        if bm is None:
+            pos, size = self._slice_at[i]
+            bm = read_bitmap(self.src.read(pos, size, "bsi slice"), what=f"{self.label} bsi slice {i}",
+                             offset=self.src.base + pos, path=self.src.path)
+            self._slices[i] = bm
+        return bm
+
+    @property
+    def span(self) -> int:
+        return self.max - self.min
+
+    def lte(self, value: int) -> BitMap:
+        """Rows whose value <= ``value``."""
+        s = value - self.min
+        if s < 0:
+            return BitMap()
+        if s >= self.span:
+            return self.ebm.copy()
+        lt, eq = BitMap(), self.ebm
+        for i in range(self.slice_count - 1, -1, -1):
+            sl = self.slice(i)
+            if (s >> i) & 1:
+                lt = lt | (eq - sl)
+                eq = eq & sl
+            else:
+                eq = eq - sl
+        return lt | eq
+
+    def gte(self, value: int) -> BitMap:
+        """Rows whose value >= ``value``."""
+        s = value - self.min
+        if s <= 0:
+            return self.ebm.copy()
+        if s > self.span:
+            return BitMap()
+        gt, eq = BitMap(), self.ebm
+        for i in range(self.slice_count - 1, -1, -1):
+            sl = self.slice(i)
+            if (s >> i) & 1:
+                eq = eq & sl
+            else:
+                gt = gt | (eq & sl)
+                eq = eq - sl
+        return gt | eq
+
+    def eq(self, value: int) -> BitMap:
+        s = value - self.min
+        if s < 0 or s > self.span:
+            return BitMap()
+        eq = self.ebm
+        for i in range(self.slice_count - 1, -1, -1):
+            eq = eq & self.slice(i) if (s >> i) & 1 else eq - self.slice(i)
+            if not eq:
+                break
+        return eq
+
+    def top(self, k: int, candidates: BitMap, largest: bool, strict: bool) -> BitMap:
+        return oneil_top_k(self.slice_count, self.slice, candidates & self.ebm, k, largest=largest, strict=strict)
+
+
+class _EmptyPart:
+    """A missing half: no rows."""
+
+    slice_count = 0
+    ebm = BitMap()
+
+    def lte(self, value: int) -> BitMap:
+        return BitMap()
+
+    gte = eq = lte
+
+    def top(self, k: int, candidates: BitMap, largest: bool, strict: bool) -> BitMap:
+        return BitMap()
+
+
+class BsiReader(FileIndexReader):
+    """Reader of one BSI payload (implements :class:`FileIndexReader` and the top-N protocol)."""
+
+    def __init__(self, source: ByteSource | bytes, dtype: DataType | str, options: dict | None = None) -> None:
+        self.src = source if isinstance(source, ByteSource) else ByteSource(source)
+        self.dtype = parse_type(dtype) if isinstance(dtype, str) else dtype
+        self.codec = _codec(self.dtype)
+        src = self.src
+        version, self.row_count, has_pos = struct.unpack(">BiB", src.read(0, 6, "bsi header"))
+        if version > VERSION:
+            raise UnsupportedVersionError(f"bsi version {version} is not supported", path=src.path,
+                                          offset=src.base, expected=f"<= {VERSION}")
+        if version != VERSION or self.row_count < 0 or has_pos > 1:
+            raise CorruptDataError("bad bsi header", path=src.path, offset=src.base)
+        pos = 6
+        self.positive: Any = _EmptyPart()
+        if has_pos:
+            self.positive = _SignedPart(src, pos, "positive")
+            pos = self.positive.end
+        has_neg = src.read(pos, 1, "bsi negative flag")[0]
+        if has_neg > 1:
+            raise CorruptDataError(f"bad negative flag {has_neg}", path=src.path, offset=src.base + pos)
+        self.negative: Any = _EmptyPart()
+        if has_neg:
+            self.negative = _SignedPart(src, pos + 1, "negative")
+
+    # -- helpers
+    @cached_property
+    def _non_null(self) -> BitMap:
+        bm = self.positive.ebm | self.negative.ebm
+        if bm and bm.max() >= self.row_count:
+            raise CorruptDataError(f"bsi ebm holds row {bm.max()} beyond row count {self.row_count}",
+                                   path=self.src.path, offset=self.src.base)
+        return bm
+
+    def _value(self, literal: Any) -> int:
+        return self.codec.scalar(literal)
+
+    def _eq(self, v: int) -> BitMap:
+        if v == LONG_MIN:
+            return BitMap()
+        return self.positive.eq(v) if v >= 0 else self.negative.eq(-v)
+
+    def _lte(self, v: int) -> BitMap:
+        if v == LONG_MIN:
+            return BitMap()
+        if v >= 0:
+            return self.positive.lte(v) | self.negative.ebm
+        return self.negative.gte(-v)
+
+    def _gte(self, v: int) -> BitMap:
+        if v == LONG_MIN:
+            return self._non_null.copy()
+        if v >= 0:
+            return self.positive.gte(v)
+        return self.negative.lte(-v) | self.positive.ebm
+
+    def _lt(self, v: int) -> BitMap:
+        return BitMap() if v == LONG_MIN else self._lte(v - 1)
+
+    def _gt(self, v: int) -> BitMap:
+        return self._non_null.copy() if v == LONG_MIN else self._gte(v + 1)
+
+    def _lazy(self, literal: Any, fn: Callable[[int], BitMap]) -> FileIndexResult:
+        if literal is None:
+            return REMAIN
+        v = self._value(literal)
+        return BitmapResult(lambda: fn(v))
+
+    # -- predicates
+    def visit_equal(self, literal: Any) -> FileIndexResult:
+        return self._lazy(literal, self._eq)
+
+    def visit_not_equal(self, literal: Any) -> FileIndexResult:
+        return self._lazy(literal, lambda v: self._non_null - self._eq(v))
+
+    def visit_in(self, literals: Sequence[Any]) -> FileIndexResult:
+        if any(v is None for v in literals):
+            return REMAIN
+        values = [self._value(v) for v in literals]
+        return BitmapResult(lambda: BitMap.union(BitMap(), *(self._eq(v) for v in values)))
+
+    def visit_not_in(self, literals: Sequence[Any]) -> FileIndexResult:
+        if any(v is None for v in literals):
+            return REMAIN
+        values = [self._value(v) for v in literals]
+        return BitmapResult(lambda: self._non_null - BitMap.union(BitMap(), *(self._eq(v) for v in values)))
+
+    def visit_is_null(self) -> FileIndexResult:
+        return BitmapResult(lambda: self.null_rows())
+
+    def visit_is_not_null(self) -> FileIndexResult:
+        return BitmapResult(lambda: self._non_null.copy())
+
+    def visit_lt(self, literal: Any) -> FileIndexResult:
+        return self._lazy(literal, self._lt)
+
+    def visit_lte(self, literal: Any) -> FileIndexResult:
+        return self._lazy(literal, self._lte)
+
+    def visit_gt(self, literal: Any) -> FileIndexResult:
+        return self._lazy(literal, self._gt)
+
+    def visit_gte(self, literal: Any) -> FileIndexResult:
+        return self._lazy(literal, self._gte)
+
+    def visit_between(self, low: Any, high: Any) -> FileIndexResult:
+        if low is None or high is None:
+            return REMAIN
+        lo, hi = self._value(low), self._value(high)
+        return BitmapResult(lambda: self._gte(lo) & self._lte(hi))
+
+    # -- top-N (Paimon pushes top-N only to range bitmaps; offered here with the same semantics)
+    def null_rows(self) -> BitMap:
+        bm = BitMap()
+        if self.row_count:
+            bm.add_range(0, self.row_count)
+        return bm - self._non_null
+
+    def top_values(self, k: int, found_set: BitMap | None, strict: bool, descending: bool) -> BitMap:
+        """Non-null rows with the k largest (descending) or smallest values within ``found_set``.
+
+        Descending: the largest non-negative values first, then the negatives of smallest magnitude;
+        ascending: the negatives of largest magnitude first, then the smallest non-negative values.
+        """
+        if k <= 0:
+            return BitMap()
+        cand = self._non_null if found_set is None else self._non_null & found_set
+        if len(cand) <= k:
+            return cand.copy()
+        first, second = (self.positive, self.negative) if descending else (self.negative, self.positive)
+        first_cand = cand & first.ebm
+        if len(first_cand) >= k:
+            return first.top(k, first_cand, descending, strict)
+        # every row of the first half is in; the rest comes from the other half, whose magnitude
+        # order is reversed (negative half stores absolute values)
+        return first_cand | second.top(k - len(first_cand), cand & second.ebm, not descending, strict)
+
+
+# ------------------------------------------------------------------------------------------ writer
+class BsiWriter:
+    """Writer of the deprecated BSI payload (values in row order, ``None`` = null)."""
+
+    def __init__(self, dtype: DataType | str, options: dict | None = None) -> None:
+        self.dtype = parse_type(dtype) if isinstance(dtype, str) else dtype
+        self.codec = _codec(self.dtype)
+        self._batches: list[Any] = []
+        self._pending: list[Any] = []
+
+    def write(self, value: Any) -> None:
+        self._pending.append(value)
+
+    def write_batch(self, values: Any) -> None:
+        if self._pending:
+            self._batches.append(self._pending)
+            self._pending = []
+        self._batches.append(values)
+
+    write_array = write_batch
+
+    def serialize(self) -> bytes:
+        if self._pending:
+            self._batches.append(self._pending)
+            self._pending = []
+        cols = [self.codec.column(b) for b in self._batches]
+        valid = np.concatenate([c[0] for c in cols]) if cols else np.zeros(0, bool)
+        values = np.concatenate([c[2] for c in cols]) if cols else np.zeros(0, np.int64)
+        out = [struct.pack(">Bi", VERSION, valid.size)]
+        positive = valid & (values >= 0)
+        negative = valid & (values < 0)
+        if np.any(values[negative] == LONG_MIN):
+            raise CorruptDataError("Long.MIN_VALUE cannot be stored in a BSI index")
+        for mask, sign in ((positive, 1), (negative, -1)):
+            if not mask.any():
+                out.append(b"\x00")
+                continue
+            out.append(b"\x01")
+            out.append(_part_bytes(np.flatnonzero(mask), values[mask] * sign))
+        return b"".join(out)
+
+
+def _part_bytes(rows: np.ndarray, stored: np.ndarray) -> bytes:
+    mx = int(stored.max()) if stored.size else 0
+    slices = mx.bit_length()
+    parts = [struct.pack(">Bqq", VERSION, 0, mx), serialize_optimized(bitmap_of(rows)), struct.pack(">i", slices)]
+    for i in range(slices):
+        parts.append(serialize_optimized(bitmap_of(rows[((stored >> i) & 1).astype(bool)])))
+    return b"".join(parts)
+
+
+def create_writer(dtype: DataType | str, options: dict | None = None) -> BsiWriter:
+    return BsiWriter(dtype, options)
+
+
+def create_reader(source: ByteSource | bytes, dtype: DataType | str, options: dict | None = None) -> BsiReader:
+    return BsiReader(source, dtype, options)
