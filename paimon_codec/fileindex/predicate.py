@@ -58,13 +58,13 @@ _NEGATION = {
 
 
 def _literal_key(value: Any) -> Any:
-    """A comparable stand-in for a literal (floats by bits so NaN == NaN and -0.0 != 0.0)."""
+    """A comparable stand-in for a literal (floats by bits: NaN == NaN, -0.0 != 0.0, as Java's Float.equals)."""
     if isinstance(value, float):
-        return ("float", struct.pack(">d", value))
+        return ("float", b"nan" if math.isnan(value) else struct.pack(">d", value))
     if isinstance(value, bool):
         return ("bool", value)
     if isinstance(value, decimal.Decimal):
-        return ("decimal", value.as_tuple())
+        return ("decimal", value)  # by value: 1.50 == 1.5
     return (type(value).__name__, value)
 
 

@@ -306,14 +306,17 @@ def parse_where(text: str) -> Predicate:
 # rendering
 
 _BARE = re.compile(r"[^\W\d]\w*")
+# words rendered back-quoted: our keywords, literal prefixes, and common SQL reserved words
+_QUOTED_WORDS = _KEYWORDS | {"DATE", "TIME", "TIMESTAMP", "X", "NAN", "INFINITY", "INF", "SELECT", "FROM",
+                             "WHERE", "ORDER", "GROUP", "BY", "LIMIT", "CASE", "WHEN", "THEN", "ELSE",
+                             "END", "AS", "ON", "JOIN", "UNION", "ALL", "DISTINCT", "HAVING", "EXISTS"}
 
 
 def quote_identifier(name: str | None) -> str:
     """A column name as SQL: bare when it can be, else back-quoted."""
     if name is None:
         return "value"
-    if _BARE.fullmatch(name) and name.upper() not in _KEYWORDS | {"DATE", "TIME", "TIMESTAMP", "X", "NAN",
-                                                               "INFINITY", "INF"}:
+    if _BARE.fullmatch(name) and name.upper() not in _QUOTED_WORDS:
         return name
     return "`" + name.replace("`", "``") + "`"
 
