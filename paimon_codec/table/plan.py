@@ -23,10 +23,10 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap
 
-from ..errors import CorruptDataError, InvalidPredicateError
+from ..dv.index_file import read_deletion_vector
+from ..errors import CorruptDataError, InvalidPredicateError, UnsupportedTypeError
 from ..fileio import ByteSource
 from ..types import RowType
-from .deletion import read_deletion_vector
 from .table import LiveDataFile, PaimonTable
 
 __all__ = ["FileTask", "PlanReport", "ScanPlan", "plan_scan", "as_predicate"]
@@ -72,6 +72,7 @@ class PlanReport:
     bytes_read: int = 0
     index_bytes_read: int = 0
     files: list[dict] = field(default_factory=list)
+    index_notes: list[str] = field(default_factory=list)
 
     def to_json(self, with_files: bool = True) -> dict:
         out = {k: v for k, v in self.__dict__.items() if k != "files"}
@@ -188,7 +189,12 @@ def _evaluate_index(pred, f: LiveDataFile, row_type: RowType, report: PlanReport
     else:
         return None
     with source:
-        result = evaluate(pred, FileIndexContainerReader(source, path=source.path), row_type)
+        try:
+            result = evaluate(pred, FileIndexContainerReader(source, path=source.path), row_type)
+        except UnsupportedTypeError as exc:
+            # an index kind this build cannot read never prunes (the rows are filtered anyway)
+            report.index_notes.append(f"{source.path}: {exc.message}")
+            return None
         if hasattr(result, "remain"):
             result.remain()  # force lazy bitmaps while the source is open
         if hasattr(result, "bitmap"):

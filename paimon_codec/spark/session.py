@@ -1,0 +1,41 @@
+"""One quiet SparkSession per process.
+
+Local mode by default (``local[*]``), with ``PYSPARK_PYTHON`` pointing at the running interpreter
+so Python workers import the same environment; a ``master`` URL selects a cluster instead.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+__all__ = ["get_spark"]
+
+
+def get_spark(master: str | None = None, app_name: str = "paimon-codec", *, shuffle_partitions: int = 4,
+              extra_conf: dict[str, str] | None = None):
+    """Create (or return the active) SparkSession with small, quiet defaults."""
+    if master is None or master.startswith("local"):
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+        os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    builder = (SparkSession.builder.appName(app_name)
+               .master(master or os.environ.get("PAIMON_CODEC_SPARK_MASTER", "local[*]"))
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
+               .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+               .config("spark.sql.session.timeZone", "UTC")
+               .config("spark.driver.extraJavaOptions", "-Dlog4j2.rootLogger.level=ERROR")
+               )
+    for key, value in (extra_conf or {}).items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    from .datasource import register
+    register(spark)
+    return spark
