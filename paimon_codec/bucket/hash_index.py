@@ -12,12 +12,13 @@ import numpy as np
 
 from ..errors import CorruptDataError
 from ..fileio import ByteSource, atomic_write
+from ..generated.construct.hash_index import HASHES_DTYPE
 
 __all__ = ["INDEX_TYPE", "HASH_DTYPE", "read_hash_index", "encode_hash_index", "write_hash_index"]
 
 INDEX_TYPE = "HASH"
-#: On-disk element type of a hash index file.
-HASH_DTYPE = np.dtype(">i4")
+#: On-disk element type of a hash index file (the dtype the generated ``hash_index`` codec exports).
+HASH_DTYPE = HASHES_DTYPE
 
 
 def read_hash_index(data: ByteSource | bytes | bytearray | memoryview | BinaryIO | str | os.PathLike, *,

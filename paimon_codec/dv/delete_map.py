@@ -1,0 +1,109 @@
+"""The legacy ``DELETE_MAP`` layout from the deletion-vector proposal (seed 003, never shipped).
+
+``int32 entry count | int32 max name length | entries | bitmaps`` (big-endian), each entry being the
+data file name (UTF-8, zero-padded to the max length), ``int32 start`` (absolute file offset of its
+bitmap) and ``int32 size``.  Each bitmap is a 32-bit deletion-vector bin (``int32 BE magic`` +
+Roaring32); the reader also accepts a bare Roaring32 bitmap (no magic).  The header is framed by the
+generated ``delete_map`` codec (``schemas/delete_map.ksy``).
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from collections.abc import Iterable, Mapping
+from typing import BinaryIO
+
+from construct import ConstructError
+
+from ..errors import CorruptDataError, TruncatedDataError
+from ..fileio import ByteSource, atomic_write_bytes
+from ..generated.construct.delete_map import DeleteMap
+from .deletion_vector import MAGIC_32, DeletionVector
+from .roaring_io import deserialize_exact
+
+__all__ = ["encode_delete_map", "write_delete_map", "read_delete_map", "delete_map_ranges"]
+
+_MAGIC_32_BYTES = struct.pack(">i", MAGIC_32)
+
+
+def encode_delete_map(dvs: Mapping[str, DeletionVector] | Iterable[tuple[str, DeletionVector]]
+                      ) -> tuple[bytes, dict[str, tuple[int, int]]]:
+    """File bytes and ``{name: (start, size)}`` for 32-bit vectors keyed by data file name."""
+    items = list(dvs.items() if isinstance(dvs, Mapping) else dvs)
+    names = [n.encode("utf-8") for n, _ in items]
+    if any(b"\x00" in n for n in names):
+        raise CorruptDataError("a data file name containing NUL cannot be zero-padded unambiguously")
+    if len(set(names)) != len(names):
+        raise CorruptDataError("duplicate data file name in a delete map")
+    width = max((len(n) for n in names), default=0)
+    header_size = 8 + len(items) * (width + 8)
+    bins = []
+    for _, dv in items:
+        if dv.bitmap64:
+            raise CorruptDataError("the delete-map layout holds 32-bit deletion vectors only")
+        bins.append(dv.serialize())
+    entries, pos, ranges = [], header_size, {}
+    for (name, _), data in zip(items, bins, strict=True):
+        entries.append({"name": name, "start": pos, "size": len(data)})
+        ranges[name] = (pos, len(data))
+        pos += len(data)
+    head = DeleteMap.build({"entry_count": len(entries), "max_name_length": width, "entries": entries,
+                            "bitmaps": b"".join(bins)})
+    return head, ranges
+
+
+def write_delete_map(path: str | os.PathLike,
+                     dvs: Mapping[str, DeletionVector] | Iterable[tuple[str, DeletionVector]]
+                     ) -> dict[str, tuple[int, int]]:
+    """Write a delete-map file atomically; returns ``{name: (start, size)}``."""
+    data, ranges = encode_delete_map(dvs)
+    atomic_write_bytes(path, data)
+    return ranges
+
+
+def delete_map_ranges(data: bytes | ByteSource | BinaryIO | str | os.PathLike, *,
+                      path: str | None = None) -> dict[str, tuple[int, int]]:
+    """The header only: ``{name: (start, size)}`` (reads just the header bytes)."""
+    src = data if isinstance(data, ByteSource) else ByteSource(data, path=path)
+    head = src.read(0, 8, "delete-map header")
+    count, width = struct.unpack(">ii", head)
+    if count < 0 or width < 0:
+        raise CorruptDataError(f"negative delete-map count {count} or name length {width}", path=src.path,
+                               offset=0, expected="non-negative ints")
+    entry_bytes = count * (width + 8)
+    if entry_bytes > len(src) - 8:
+        raise TruncatedDataError(f"delete map claims {count} entries of {width + 8} bytes", path=src.path,
+                                 offset=8, expected=f"at most {len(src) - 8} header bytes")
+    raw = head + src.read(8, entry_bytes, "delete-map entries")
+    try:
+        parsed = DeleteMap.parse(raw)
+    except (ConstructError, UnicodeDecodeError, ValueError) as exc:
+        raise CorruptDataError(f"invalid delete-map header: {exc}", path=src.path, offset=0) from None
+    out: dict[str, tuple[int, int]] = {}
+    for i, e in enumerate(parsed["entries"]):
+        start, size = int(e["start"]), int(e["size"])
+        if start < 8 + entry_bytes or size < 0 or start + size > len(src):
+            raise CorruptDataError(f"delete-map entry {e['name']!r} points outside the bitmap area",
+                                   path=src.path, offset=8 + i * (width + 8) + width,
+                                   expected=f"start >= {8 + entry_bytes}, end <= {len(src)}")
+        out[str(e["name"])] = (start, size)
+    return out
+
+
+def read_delete_map(data: bytes | ByteSource | BinaryIO | str | os.PathLike, *,
+                    path: str | None = None) -> dict[str, DeletionVector]:
+    """Every ``{data file name: DeletionVector}`` of a delete-map file."""
+    src = data if isinstance(data, ByteSource) else ByteSource(data, path=path)
+    out = {}
+    for name, (start, size) in delete_map_ranges(src).items():
+        blob = src.read(start, size, f"bitmap of {name}")
+        if blob[:4] == _MAGIC_32_BYTES:
+            out[name] = DeletionVector.deserialize(blob, path=src.path, base=src.base + start)
+            continue
+        bm, used = deserialize_exact(blob, path=src.path, base=src.base + start)
+        if used != size:
+            raise CorruptDataError(f"bitmap of {name!r} is {used} bytes, its entry says {size}", path=src.path,
+                                   offset=src.base + start, expected=f"{size} bytes")
+        out[name] = DeletionVector.from_bitmap(bm, bitmap64=False)
+    return out
