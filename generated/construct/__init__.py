@@ -8,12 +8,14 @@ object is the CamelCase of the id:
 
 * ``bitmap_index.BitmapIndex``
 * ``bloom_filter.BloomFilter``
+* ``bsi.Bsi``
 * ``delete_map.DeleteMap``
 * ``deletion_vector.DeletionVector``
 * ``deletion_vectors.DeletionVectors``
 * ``file_index.FileIndex``
 * ``hash_index.HashIndex``
 * ``paimon_key.PaimonKey``
+* ``range_bitmap.RangeBitmap``
 * ``roaring32.Roaring32``
 * ``roaring64.Roaring64``
 

@@ -46,16 +46,21 @@ class CodecError(ConstructError):
         self.kind = kind  # "corrupt" | "truncated" | "version" | "count"
 
 
+#: (stream, position) of the most recent read from a :class:`SubStream`; lets error handlers
+#: report the absolute offset of a failed read by stock Construct classes.
+LAST_READ: list = [None, 0]
+
+
 class SubStream(io.BytesIO):
     """BytesIO that knows its absolute offset in the outermost input (for error messages)."""
 
     def __init__(self, data: bytes = b"", base: int = 0) -> None:
         super().__init__(data)
         self.base = base
-        self.last_pos = 0
 
     def read(self, n: int | None = -1) -> bytes:  # type: ignore[override]
-        self.last_pos = self.tell()
+        LAST_READ[0] = self
+        LAST_READ[1] = self.base + self.tell()
         return super().read(n)
 
 
@@ -781,8 +786,6 @@ def kaitai_to_plain(obj: Any, layout: dict, tname: str) -> Any:
         return mutf8_decode(obj.value)
     out = Container()
     for f in info["fields"]:
-        if not hasattr(obj, f["name"]) and f.get("optional"):
-            continue
         v = getattr(obj, f["name"], None)
         out[f["name"]] = _plain_value(v, layout, f)
     if info.get("unwrap"):

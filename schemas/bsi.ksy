@@ -1,0 +1,55 @@
+meta:
+  id: bsi
+  title: Paimon BSI file index payload (deprecated, superseded by range-bitmap)
+  endian: be
+  imports: [roaring32]
+doc: |
+  FORMATS.md 5: values split by sign into a positive and a negative bit-sliced index (negative
+  values stored as their absolute value). Roaring bitmaps are self-delimiting, no lengths stored.
+seq:
+  - id: version
+    type: u1
+    valid:
+      any-of: [1]
+    doc: format version, 1
+  - id: row_count
+    type: s4
+    doc: rows written, nulls included
+  - id: has_positive
+    type: u1
+    doc: 1 if a positive BSI follows
+  - id: positive
+    type: bsi_part
+    if: has_positive != 0
+    doc: BSI of the non-negative values
+  - id: has_negative
+    type: u1
+    doc: 1 if a negative BSI follows
+  - id: negative
+    type: bsi_part
+    if: has_negative != 0
+    doc: BSI of the absolute values of the negative values
+types:
+  bsi_part:
+    doc: one bit-sliced index
+    seq:
+      - id: version
+        type: u1
+        doc: BSI version, 1
+      - id: min
+        type: s8
+        doc: minimum stored value (always 0 in practice)
+      - id: max
+        type: s8
+        doc: maximum stored value
+      - id: ebm
+        type: roaring32
+        doc: existence bitmap (rows with a value on this side)
+      - id: slice_count
+        type: s4
+        doc: number of slices (64 - nlz(max - min))
+      - id: slices
+        type: roaring32
+        repeat: expr
+        repeat-expr: slice_count
+        doc: slice i holds the rows whose value has bit i set

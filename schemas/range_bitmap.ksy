@@ -1,0 +1,195 @@
+meta:
+  id: range_bitmap
+  title: Paimon range-bitmap file index payload (since 1.3.0)
+  endian: be
+  imports: [paimon_key]
+doc: |
+  FORMATS.md 4: a header, a chunked sorted dictionary (key -> dense code) and a bit-sliced index
+  (BSI) of the code of every row. Keys use the same encoding as the bitmap index (DECIMAL as the
+  unscaled int64, timestamps as millis/micros, FLOAT/DOUBLE as raw IEEE bits).
+params:
+  - id: key_kind
+    type: str
+    doc: key kind of the indexed column (see paimon_key)
+seq:
+  - id: header_length
+    type: s4
+    doc: byte length of the header that follows
+  - id: header
+    type: range_bitmap_header(key_kind)
+    size: header_length
+    doc: version, counts, min/max key and the dictionary length
+  - id: dictionary
+    type: dictionary(key_kind)
+    size: header.dictionary_length
+    doc: the chunked dictionary
+  - id: bsi
+    type: bit_sliced_index
+    size-eos: true
+    doc: the bit-sliced index of row codes
+types:
+  range_bitmap_header:
+    doc: range-bitmap header
+    params:
+      - id: key_kind
+        type: str
+        doc: key kind
+    seq:
+      - id: version
+        type: u1
+        valid:
+          any-of: [1]
+        doc: format version, 1
+      - id: row_count
+        type: s4
+        doc: rows written, nulls included
+      - id: cardinality
+        type: s4
+        doc: number of distinct non-null keys
+      - id: min
+        type: paimon_key(key_kind)
+        if: cardinality > 0
+        doc: smallest key
+      - id: max
+        type: paimon_key(key_kind)
+        if: cardinality > 0
+        doc: largest key
+      - id: dictionary_length
+        type: s4
+        doc: byte length of the dictionary
+  dictionary:
+    doc: chunked dictionary; codes are 0..cardinality-1 in ascending key order
+    params:
+      - id: key_kind
+        type: str
+        doc: key kind
+    seq:
+      - id: dict_header_length
+        type: s4
+        doc: byte length of the dictionary header (13)
+      - id: dict_header
+        type: dictionary_header
+        size: dict_header_length
+        doc: dictionary header
+      - id: offsets
+        type: s4
+        repeat: expr
+        repeat-expr: dict_header.chunk_count
+        doc: start of each chunk header inside the chunks area
+      - id: chunks
+        type: chunks(key_kind)
+        size: dict_header.chunks_length
+        doc: chunk headers back to back
+      - id: keys
+        size-eos: true
+        doc: the per-chunk key regions back to back (bulk; decoded by the semantic layer)
+  dictionary_header:
+    doc: dictionary header
+    seq:
+      - id: version
+        type: u1
+        valid:
+          any-of: [1]
+        doc: dictionary version, 1
+      - id: chunk_count
+        type: s4
+        doc: number of chunks
+      - id: offsets_length
+        type: s4
+        -build: "4 * len(this['_']['offsets'])"
+        doc: byte length of the chunk offsets (4 per chunk)
+      - id: chunks_length
+        type: s4
+        doc: byte length of the chunk headers area
+  chunks:
+    doc: the chunk headers area
+    params:
+      - id: key_kind
+        type: str
+        doc: key kind
+    seq:
+      - id: chunks
+        type: chunk(key_kind)
+        repeat: eos
+        doc: chunk headers in key order
+  chunk:
+    doc: one chunk header (fixed-length keys, or variable-length keys for strings)
+    params:
+      - id: key_kind
+        type: str
+        doc: key kind
+    seq:
+      - id: version
+        type: u1
+        doc: chunk version, 1
+      - id: key
+        type: paimon_key(key_kind)
+        doc: first key of the chunk
+      - id: code
+        type: s4
+        doc: code of the first key; the chunk's other keys have the following codes
+      - id: keys_offset
+        type: s4
+        doc: offset of this chunk's key region from the start of the dictionary keys
+      - id: size
+        type: s4
+        doc: number of additional keys stored in the key region
+      - id: offsets_length
+        type: s4
+        if: key_kind == "string"
+        doc: variable-length chunk - byte length of the key offsets (4 per key)
+      - id: keys_length
+        type: s4
+        doc: byte length of the serialised keys
+      - id: fixed_length
+        type: s4
+        if: key_kind != "string"
+        doc: fixed-length chunk - byte length of one key
+  bit_sliced_index:
+    doc: bit-sliced index of the row codes
+    seq:
+      - id: bsi_header_length
+        type: s4
+        doc: byte length of the BSI header
+      - id: bsi_header
+        type: bsi_header
+        size: bsi_header_length
+        doc: BSI header
+      - id: ebm
+        size: bsi_header.ebm_length
+        doc: existence bitmap (Roaring32 of non-null rows, bulk)
+      - id: slices
+        size-eos: true
+        doc: the slice bitmaps back to back (Roaring32 each, bulk; located by slice_refs)
+  bsi_header:
+    doc: BSI header
+    seq:
+      - id: version
+        type: u1
+        valid:
+          any-of: [1]
+        doc: BSI version, 1
+      - id: slice_count
+        type: u1
+        doc: number of slices (ONE byte; 64 when the cardinality is 0)
+      - id: ebm_length
+        type: s4
+        doc: byte length of the existence bitmap
+      - id: indexes_length
+        type: s4
+        -build: "8 * len(this['slice_refs'])"
+        doc: byte length of the slice directory (8 per slice)
+      - id: slice_refs
+        type: slice_ref
+        repeat: expr
+        repeat-expr: slice_count
+        doc: where each slice bitmap is
+  slice_ref:
+    doc: position of one slice bitmap
+    seq:
+      - id: offset
+        type: s4
+        doc: offset from the end of the existence bitmap
+      - id: length
+        type: s4
+        doc: byte length of the slice bitmap
