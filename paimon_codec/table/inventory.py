@@ -1,0 +1,315 @@
+"""Every index file of a table: what the retained snapshots reference, what is on disk, and checks.
+
+:func:`table_inventory` (driver side, reads metadata) lists one :class:`IndexTask` per index file
+referenced by any retained snapshot — table-level ``HASH`` / ``DELETION_VECTORS`` files, data files'
+``.index`` files and embedded containers — and reports *missing* referenced files and *orphans*
+(index files on disk that no retained snapshot references).  :func:`check_index_task` decodes one
+task completely (executor side: it needs only the task's plain fields), and :func:`index_rows`
+turns one task into rows for the ``paimon_index`` data source.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..errors import ChecksumMismatchError, PaimonCodecError, UnsupportedVersionError
+from .index_manifest import DELETION_VECTORS_INDEX, HASH_INDEX
+from .table import PaimonTable
+
+__all__ = ["IndexTask", "Finding", "table_inventory", "check_index_task", "index_rows",
+           "KIND_DV", "KIND_HASH", "KIND_FILE_INDEX"]
+
+KIND_DV = "deletion-vectors"
+KIND_HASH = "hash"
+KIND_FILE_INDEX = "file-index"
+_META_DIRS = {"manifest", "snapshot", "schema", "index", "changelog", "tag", "branch", "consumer", "statistics"}
+
+
+@dataclass
+class IndexTask:
+    """One index file (or embedded container) to decode; only plain fields so Spark can ship it."""
+
+    table: str
+    table_path: str
+    kind: str
+    path: str
+    index_type: str
+    bucket: int | None = None
+    partition: str | None = None
+    data_file: str | None = None
+    file_size: int | None = None
+    row_count: int | None = None
+    ranges: list[list] = field(default_factory=list)  # [data file, offset, length, cardinality]
+    row_type: str | None = None  # "a INT, b STRING" for file-index containers
+    embedded: bytes | None = None
+    in_latest_snapshot: bool = True
+
+    def to_row(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Finding:
+    table: str
+    path: str
+    kind: str
+    finding: str  # missing | orphan | checksum | corrupt | unsupported-version | size-mismatch | count-mismatch
+    message: str
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def _walk_index_extra_files(table_path: str) -> Iterator[str]:
+    for root, dirs, files in os.walk(table_path):
+        if root == table_path:
+            dirs[:] = [d for d in dirs if d not in _META_DIRS]
+        for name in files:
+            if name.endswith(".index") and not name.startswith("."):
+                yield os.path.join(root, name)
+
+
+def _index_dir_files(table: PaimonTable) -> Iterator[str]:
+    dirs = [os.path.join(table.path, "index")]
+    if table.schema.option_bool("index-file-in-data-file-dir"):
+        for root, subdirs, _ in os.walk(table.path):
+            if os.path.basename(root) == "index" and root != dirs[0]:
+                dirs.append(root)
+            subdirs[:] = [d for d in subdirs if not (root == table.path and d in _META_DIRS - {"index"})]
+    for d in dirs:
+        if os.path.isdir(d):
+            for name in sorted(os.listdir(d)):
+                p = os.path.join(d, name)
+                if os.path.isfile(p) and not name.startswith("."):
+                    yield p
+
+
+def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Finding]]:
+    """Index tasks of every retained snapshot (newest first wins) and driver-side findings."""
+    if not isinstance(table, PaimonTable):
+        table = PaimonTable(table)
+    tasks: dict[str, IndexTask] = {}
+    findings: list[Finding] = []
+    ids = table.snapshot_ids()
+    latest = ids[-1] if ids else None
+    referenced: set[str] = set()
+    for sid in reversed(ids):
+        try:
+            snap = table.snapshot(sid)
+            schema = table.schema_of(snap)
+            index_files = table.index_files(snap)
+            live = table.live_files(snap)
+        except PaimonCodecError as exc:
+            findings.append(Finding(table.name, str(exc.path or table.path), "metadata", "corrupt",
+                                    f"snapshot {sid}: {exc}"))
+            continue
+        row_type = str(schema.fields)
+        for f in index_files:
+            referenced.add(f.path)
+            if f.path in tasks:
+                continue
+            meta = f.entry.index_file
+            kind = {DELETION_VECTORS_INDEX: KIND_DV, HASH_INDEX: KIND_HASH}.get(meta.index_type, meta.index_type)
+            ranges = [[r.data_file, r.offset, r.length, r.cardinality] for r in (meta.dv_ranges or ())]
+            tasks[f.path] = IndexTask(table.name, table.path, kind, f.path, meta.index_type, f.bucket,
+                                      repr(f.partition), None, meta.file_size, meta.row_count, ranges,
+                                      None, None, sid == latest)
+        for d in live:
+            if d.index_path:
+                referenced.add(d.index_path)
+                if d.index_path not in tasks:
+                    tasks[d.index_path] = IndexTask(table.name, table.path, KIND_FILE_INDEX, d.index_path,
+                                                    "file-index", d.bucket, repr(d.partition), d.path,
+                                                    row_count=d.row_count, row_type=row_type,
+                                                    in_latest_snapshot=sid == latest)
+            elif d.embedded_index:
+                key = d.path + "#embedded"
+                if key not in tasks:
+                    tasks[key] = IndexTask(table.name, table.path, KIND_FILE_INDEX, key, "embedded-file-index",
+                                           d.bucket, repr(d.partition), d.path, len(d.embedded_index),
+                                           d.row_count, row_type=row_type, embedded=bytes(d.embedded_index),
+                                           in_latest_snapshot=sid == latest)
+    out = []
+    for t in tasks.values():
+        if t.embedded is None and not os.path.exists(t.path):
+            findings.append(Finding(t.table, t.path, t.kind, "missing",
+                                    f"{t.index_type} index file referenced by snapshot metadata does not exist"))
+        else:
+            out.append(t)
+    on_disk = set(_index_dir_files(table)) | set(_walk_index_extra_files(table.path))
+    for p in sorted(on_disk - referenced):
+        kind = KIND_FILE_INDEX if p.endswith(".index") else "index"
+        findings.append(Finding(table.name, p, kind, "orphan", "index file is referenced by no retained snapshot"))
+    return out, findings
+
+
+# ---------------------------------------------------------------------------------------- decoding
+def _finding(task: dict, finding: str, message: str) -> dict:
+    return {"table": task["table"], "path": task["path"], "kind": task["kind"], "finding": finding,
+            "message": message}
+
+
+def _classify(exc: PaimonCodecError) -> str:
+    if isinstance(exc, ChecksumMismatchError):
+        return "checksum"
+    if isinstance(exc, UnsupportedVersionError):
+        return "unsupported-version"
+    return "corrupt"
+
+
+def _check_dv(task: dict) -> tuple[list[dict], dict]:
+    from ..dv.index_file import read_deletion_vectors, read_dv_index
+
+    out: list[dict] = []
+    size = os.path.getsize(task["path"])
+    if task.get("file_size") is not None and size != task["file_size"]:
+        out.append(_finding(task, "size-mismatch", f"file has {size} bytes, the index manifest says "
+                                                   f"{task['file_size']}"))
+    f = read_dv_index(task["path"])
+    if task.get("row_count") is not None and len(f.entries) != task["row_count"]:
+        out.append(_finding(task, "count-mismatch", f"{len(f.entries)} deletion vectors in the file, the index "
+                                                    f"manifest says {task['row_count']}"))
+    ranges = [tuple(r[:3]) for r in task.get("ranges") or ()]
+    dvs = read_deletion_vectors(task["path"], ranges)
+    for r in task.get("ranges") or ():
+        card = r[3] if len(r) > 3 else None
+        if card is not None and dvs[r[0]].cardinality != card:
+            out.append(_finding(task, "count-mismatch", f"deletion vector of {r[0]} holds "
+                                                        f"{dvs[r[0]].cardinality} rows, manifest says {card}"))
+    return out, {"entries": len(f.entries), "deleted_rows": sum(e.cardinality for e in f.entries)}
+
+
+def _check_hash(task: dict) -> tuple[list[dict], dict]:
+    from ..bucket.hash_index import read_hash_index
+
+    hashes = read_hash_index(task["path"])
+    out = []
+    if task.get("row_count") is not None and len(hashes) != task["row_count"]:
+        out.append(_finding(task, "count-mismatch", f"{len(hashes)} hashes in the file, the index manifest "
+                                                    f"says {task['row_count']}"))
+    return out, {"entries": int(len(hashes))}
+
+
+def _container(task: dict):
+    from ..fileindex.container import FileIndexContainerReader
+    from ..fileio import ByteSource
+
+    src = ByteSource(task["embedded"], path=task["path"]) if task.get("embedded") is not None \
+        else ByteSource(task["path"])
+    return src, FileIndexContainerReader(src, path=task["path"])
+
+
+def _column_type(row_type, column: str):
+    base = column.split("[", 1)[0]
+    if base in row_type.names:
+        t = row_type.field(base).type
+        if "[" in column and t.root == "MAP":
+            return t.children[1]
+        return t
+    return None
+
+
+def _check_file_index(task: dict) -> tuple[list[dict], dict]:
+    from ..types import parse_row_type
+
+    row_type = parse_row_type(task["row_type"])
+    src, container = _container(task)
+    out: list[dict] = []
+    n = 0
+    with src:
+        for column in container.columns:
+            dtype = _column_type(row_type, column)
+            if dtype is None:
+                out.append(_finding(task, "corrupt", f"index on unknown column {column!r}"))
+                continue
+            for reader in container.readers_for(column, dtype):
+                n += 1
+                describe = getattr(reader, "describe", None)
+                if callable(describe):
+                    describe()
+                result = reader.visit_is_not_null()
+                if hasattr(result, "bitmap"):
+                    _ = result.bitmap
+    return out, {"entries": n}
+
+
+def check_index_task(task: dict) -> dict:
+    """Decode one index file completely; returns ``{"status", "findings", "entries", ...}``."""
+    checker = {KIND_DV: _check_dv, KIND_HASH: _check_hash, KIND_FILE_INDEX: _check_file_index}.get(task["kind"])
+    base = {"table": task["table"], "path": task["path"], "kind": task["kind"], "index_type": task["index_type"]}
+    if checker is None:
+        return dict(base, status="skipped", findings=[], entries=0, message="index type not decoded")
+    try:
+        findings, info = checker(task)
+    except FileNotFoundError:
+        findings, info = [_finding(task, "missing", "index file does not exist")], {}
+    except PaimonCodecError as exc:
+        findings, info = [_finding(task, _classify(exc), str(exc))], {}
+    status = "ok" if not findings else "error"
+    return dict(base, status=status, findings=findings, entries=info.get("entries", 0),
+                message="; ".join(f["message"] for f in findings))
+
+
+# ---------------------------------------------------------------------------------------- rows
+def index_rows(task: dict) -> Iterator[dict[str, Any]]:
+    """Rows describing one index file's contents (see :mod:`paimon_codec.spark.datasource`)."""
+    from ..positions import ranges_of
+
+    base = {"table": task["table"], "index_file": task["path"], "index_type": task["index_type"],
+            "bucket": task.get("bucket"), "partition": task.get("partition")}
+    kind = task["kind"]
+    if kind == KIND_DV:
+        from ..dv.index_file import read_deletion_vectors
+
+        ranges = [tuple(r[:3]) for r in task.get("ranges") or ()]
+        for data_file, dv in read_deletion_vectors(task["path"], ranges).items():
+            positions = dv.to_array()
+            rr = ranges_of(positions)
+            for p in positions.tolist():
+                yield dict(base, data_file=data_file, position=int(p), hash=None, column=None, key=None,
+                           row_ranges=rr)
+    elif kind == KIND_HASH:
+        from ..bucket.hash_index import read_hash_index
+
+        for h in read_hash_index(task["path"]).tolist():
+            yield dict(base, data_file=None, position=None, hash=int(h), column=None, key=None, row_ranges=None)
+    elif kind == KIND_FILE_INDEX:
+        from ..types import parse_row_type
+
+        row_type = parse_row_type(task["row_type"])
+        src, container = _container(task)
+        with src:
+            for column, indexes in container.columns.items():
+                dtype = _column_type(row_type, column)
+                if dtype is None:
+                    continue
+                for itype, reader in zip(indexes, container.readers_for(column, dtype), strict=True):
+                    row = dict(base, index_type=itype, data_file=os.path.basename(task.get("data_file") or ""), position=None, hash=None,
+                               column=column)
+                    keys = _bitmap_keys(reader)
+                    if keys is None:
+                        yield dict(row, key=None, row_ranges=None)
+                        continue
+                    for k in keys:
+                        yield dict(row, key=_key_text(k), row_ranges=ranges_of(reader.lookup(k)))
+                    if getattr(reader, "has_null_value", False):
+                        yield dict(row, key=None, row_ranges=ranges_of(reader.null_bitmap()))
+
+
+def _bitmap_keys(reader) -> list | None:
+    describe = getattr(reader, "describe", None)
+    if not callable(describe) or not hasattr(reader, "lookup"):
+        return None
+    d = describe()
+    if "entries_in_file_order" in d:
+        return [e[0] for e in d["entries_in_file_order"]]
+    if "index_blocks" in d:
+        return [e[0] for b in d["index_blocks"] for e in b["entries"]]
+    return None
+
+
+def _key_text(k: Any) -> str:
+    return k if isinstance(k, str) else str(k)
