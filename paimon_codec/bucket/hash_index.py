@@ -24,6 +24,8 @@ HASH_DTYPE = HASHES_DTYPE
 def read_hash_index(data: ByteSource | bytes | bytearray | memoryview | BinaryIO | str | os.PathLike, *,
                     path: str | None = None) -> np.ndarray:
     """All hashes of a HASH index file as a native-endian int32 array (file order)."""
+    if isinstance(data, (str, os.PathLike)):
+        return _read_hash_file(data)
     if isinstance(data, (bytes, bytearray, memoryview)):
         raw, where = data, path
     else:
@@ -39,8 +41,21 @@ def read_hash_index(data: ByteSource | bytes | bytearray | memoryview | BinaryIO
     return np.frombuffer(raw, dtype=HASH_DTYPE).astype(np.int32)
 
 
-def encode_hash_index(hashes: np.ndarray | list[int]) -> bytes:
-    """The file bytes for ``hashes`` (int32 values; Python ints must fit a signed int32)."""
+def _read_hash_file(path: str | os.PathLike) -> np.ndarray:
+    """Bulk path for files: read straight into the array, then byte-swap in place (no extra copy)."""
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size % 4:
+            raise CorruptDataError(f"hash index of {size} bytes is not a whole number of int32 values",
+                                   path=os.fspath(path), offset=size - size % 4, expected="a multiple of 4 bytes")
+        out = np.empty(size // 4, dtype=HASH_DTYPE)
+        got = fh.readinto(memoryview(out).cast("B"))
+        if got != size:
+            raise CorruptDataError(f"short read: {got} of {size} bytes", path=os.fspath(path), offset=got)
+    return out.byteswap(inplace=True).view(np.int32) if HASH_DTYPE.byteorder != "=" else out
+
+
+def _to_file_order(hashes: np.ndarray | list[int]) -> np.ndarray:
     arr = np.asarray(hashes)
     if arr.size and arr.dtype.kind not in "iu":
         raise CorruptDataError(f"hashes must be integers, got {arr.dtype}")
@@ -48,12 +63,17 @@ def encode_hash_index(hashes: np.ndarray | list[int]) -> bytes:
         lo, hi = int(arr.min()), int(arr.max())
         if lo < -(2**31) or hi > 2**31 - 1:
             raise CorruptDataError(f"hash {lo if lo < -(2**31) else hi} does not fit an int32")
-    return arr.astype(HASH_DTYPE, copy=False).tobytes()
+    return arr.astype(HASH_DTYPE, copy=False)
+
+
+def encode_hash_index(hashes: np.ndarray | list[int]) -> bytes:
+    """The file bytes for ``hashes`` (int32 values; Python ints must fit a signed int32)."""
+    return _to_file_order(hashes).tobytes()
 
 
 def write_hash_index(path: str | os.PathLike, hashes: np.ndarray | list[int]) -> int:
     """Write a HASH index file atomically; returns its row count (number of hashes)."""
-    data = encode_hash_index(hashes)
+    arr = np.ascontiguousarray(_to_file_order(hashes))
     with atomic_write(path) as fh:
-        fh.write(data)
-    return len(data) // 4
+        fh.write(memoryview(arr).cast("B"))
+    return int(arr.size)

@@ -62,7 +62,7 @@ def _bitmap_from_sorted_u32(values: np.ndarray) -> BitMap:
 
 
 def _sorted_unique(arr: np.ndarray) -> np.ndarray:
-    s = np.sort(arr, kind="stable") if arr.size > 1 else arr
+    s = np.sort(arr) if arr.size > 1 else arr
     if s.size > 1:
         s = s[np.concatenate(([True], s[1:] != s[:-1]))]
     return s

@@ -19,13 +19,13 @@ from __future__ import annotations
 import os
 import struct
 import uuid
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from ..errors import ChecksumMismatchError, CorruptDataError, TruncatedDataError, UnsupportedVersionError
 from ..fileio import ByteSource, atomic_write_bytes
+from .checksum import crc32
 from .deletion_vector import DeletionVector, bin_kind
 from .memory_size import parse_memory_size
 
@@ -96,7 +96,7 @@ def encode_entry(dv: DeletionVector) -> bytes:
     data = dv.serialize()
     if len(data) > _MAX_INT:
         raise CorruptDataError(f"deletion vector of {len(data)} bytes does not fit an int size field")
-    return b"".join((_INT.pack(len(data)), data, struct.pack(">I", zlib.crc32(data))))
+    return b"".join((_INT.pack(len(data)), data, struct.pack(">I", crc32(data))))
 
 
 def _items(dvs: DvInput) -> Iterator[tuple[str, DeletionVector]]:
@@ -222,7 +222,7 @@ def _decode_entry(buf: memoryview, pos: int, *, path: str | None, base: int = 0,
     data = buf[pos + 4:pos + 4 + size]
     (stored,) = struct.unpack_from(">I", buf, pos + 4 + size)
     if verify_crc:
-        actual = zlib.crc32(data)
+        actual = crc32(data)
         if actual != stored:
             raise ChecksumMismatchError(
                 f"deletion-vector checksum mismatch: stored {stored:08x}, computed {actual:08x} "

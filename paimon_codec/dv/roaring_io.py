@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import struct
 
-import numpy as np
 from pyroaring import BitMap
 
 from ..errors import CorruptDataError, TruncatedDataError
@@ -22,6 +21,8 @@ _SERIAL_COOKIE = 12347
 _NO_OFFSET_THRESHOLD = 4
 #: The empty bitmap in portable form (cookie 12346, zero containers).
 EMPTY_PORTABLE = b"\x3a\x30\x00\x00\x00\x00\x00\x00"
+_U32 = struct.Struct("<I")
+_U16 = struct.Struct("<H")
 
 
 def _need(buf_len: int, pos: int, size: int, what: str, path: str | None, base: int) -> None:
@@ -32,60 +33,62 @@ def _need(buf_len: int, pos: int, size: int, what: str, path: str | None, base: 
 
 def portable_size(buf: bytes | memoryview, start: int = 0, end: int | None = None, *,
                   path: str | None = None, base: int = 0) -> int:
-    """Byte size of the portable Roaring32 bitmap at ``buf[start:end]`` (validated against ``end``)."""
+    """Byte size of the portable Roaring32 bitmap at ``buf[start:end]`` (validated against ``end``).
+
+    O(1) when the offset header is present (only the last container is sized); otherwise (run
+    containers and fewer than 4 containers) walks at most three containers.
+    """
     end = len(buf) if end is None else end
-    n_avail = end
     pos = start
-    _need(n_avail, pos, 4, "cookie", path, base)
-    (cookie,) = struct.unpack_from("<I", buf, pos)
+    _need(end, pos, 4, "cookie", path, base)
+    (cookie,) = _U32.unpack_from(buf, pos)
     pos += 4
     if cookie & 0xFFFF == _SERIAL_COOKIE:
         n = (cookie >> 16) + 1
-        run_flag_bytes = (n + 7) // 8
-        _need(n_avail, pos, run_flag_bytes, "run flags", path, base)
-        run_flags = np.unpackbits(np.frombuffer(buf, np.uint8, run_flag_bytes, pos), bitorder="little")[:n]
-        pos += run_flag_bytes
+        flags_at = pos
+        pos += (n + 7) // 8
+        _need(end, flags_at, pos - flags_at, "run flags", path, base)
         has_offsets = n >= _NO_OFFSET_THRESHOLD
     elif cookie == _SERIAL_COOKIE_NO_RUN:
-        _need(n_avail, pos, 4, "container count", path, base)
-        (n,) = struct.unpack_from("<I", buf, pos)
+        _need(end, pos, 4, "container count", path, base)
+        (n,) = _U32.unpack_from(buf, pos)
         pos += 4
-        run_flags = None
+        flags_at = -1
         has_offsets = True
+        if n > 65536:
+            raise CorruptDataError(f"roaring bitmap claims {n} containers", path=path, offset=base + start,
+                                   expected="at most 65536")
     else:
         raise CorruptDataError(f"bad roaring cookie {cookie:#x}", path=path, offset=base + start,
                                expected="12346 or 12347 in the low 16 bits")
-    if n > 65536:
-        raise CorruptDataError(f"roaring bitmap claims {n} containers", path=path, offset=base + start,
-                               expected="at most 65536")
-    _need(n_avail, pos, 4 * n, "key/cardinality header", path, base)
-    header = np.frombuffer(buf, "<u2", 2 * n, pos).reshape(n, 2) if n else np.zeros((0, 2), "<u2")
+    header_at = pos
     pos += 4 * n
+    _need(end, header_at, 4 * n, "key/cardinality header", path, base)
     if n == 0:
         return pos - start
-    cards = header[:, 1].astype(np.int64) + 1
 
     def container_size(i: int, cpos: int) -> int:
-        if run_flags is not None and run_flags[i]:
-            _need(n_avail, cpos, 2, "run count", path, base)
-            (nruns,) = struct.unpack_from("<H", buf, cpos)
+        if flags_at >= 0 and buf[flags_at + (i >> 3)] >> (i & 7) & 1:
+            _need(end, cpos, 2, "run count", path, base)
+            (nruns,) = _U16.unpack_from(buf, cpos)
             return 2 + 4 * nruns
-        return 8192 if cards[i] > 4096 else 2 * int(cards[i])
+        (card_minus_1,) = _U16.unpack_from(buf, header_at + 4 * i + 2)
+        return 8192 if card_minus_1 >= 4096 else 2 * (card_minus_1 + 1)
 
     if has_offsets:
-        _need(n_avail, pos, 4 * n, "container offsets", path, base)
-        offsets = np.frombuffer(buf, "<u4", n, pos)
-        last = int(offsets[-1])
-        if last < pos + 4 * n - start:
+        _need(end, pos, 4 * n, "container offsets", path, base)
+        (last,) = _U32.unpack_from(buf, pos + 4 * (n - 1))
+        data_start = pos + 4 * n - start
+        if last < data_start:
             raise CorruptDataError("roaring container offset points into the header", path=path,
-                                   offset=base + pos, expected=f"at least {pos + 4 * n - start}")
+                                   offset=base + pos, expected=f"at least {data_start}")
         total = last + container_size(n - 1, start + last)
     else:
         cpos = pos
         for i in range(n):
             cpos += container_size(i, cpos)
         total = cpos - start
-    _need(n_avail, start, total, "containers", path, base)
+    _need(end, start, total, "containers", path, base)
     return total
 
 
