@@ -345,11 +345,16 @@ class PaimonJava:
             writer.writeRecord(conv(v))
         return bytes(writer.serializedBytes())
 
-    def write_container(self, blobs: Mapping[str, Mapping[str, bytes | None]]) -> bytes:
-        """Java ``FileIndexFormat.Writer.writeColumnIndexes`` in the given column/type order."""
-        m = self.LinkedHashMap()
+    def write_container(self, blobs: Mapping[str, Mapping[str, bytes | None]], hash_map: bool = False) -> bytes:
+        """Java ``FileIndexFormat.Writer.writeColumnIndexes``.
+
+        Columns / index types in the given order (``LinkedHashMap``), or with ``hash_map=True`` in
+        ``java.util.HashMap`` order - what Paimon's ``DataFileIndexWriter`` hands the writer.
+        """
+        Map = self.HashMap if hash_map else self.LinkedHashMap
+        m = Map()
         for col, per_type in blobs.items():
-            inner = self.LinkedHashMap()
+            inner = Map()
             for index_type, payload in per_type.items():
                 inner.put(index_type, None if payload is None else self.bytes_to_java(payload))
             m.put(col, inner)
