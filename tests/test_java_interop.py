@@ -25,7 +25,7 @@ from pyroaring import BitMap
 from paimon_codec._testing.java import JavaUnavailable, paimon_java
 from paimon_codec.fileindex.result import BitmapResult
 from paimon_codec.positions import bitmap_from_ranges
-from paimon_codec.types import RowType, parse_row_type, parse_type
+from paimon_codec.types import Field, RowType, parse_row_type, parse_type
 from paimon_codec.values import Timestamp, from_json
 
 pytestmark = pytest.mark.java
@@ -607,3 +607,68 @@ def test_containers_we_write_are_read_by_java(java, seed):
                 javas = [_norm(java.evaluate(data, rt, tree, order)) for order in
                          (("bitmap", "bloom-filter"), ("bloom-filter", "bitmap"))]
                 assert _norm(mine) in javas, (tree, _norm(mine), javas)
+
+
+def test_float_edge_values_answered_like_java(java):
+    """NaN (several payloads), -0.0 / 0.0 and infinities: Java's Float/Double.equals semantics per index."""
+    writer_mod = _ours("paimon_codec.fileindex.writer")
+    container = _ours("paimon_codec.fileindex.container")
+    evaluate = _ours("paimon_codec.fileindex.evaluate")
+    predicate_json = _ours("paimon_codec.fileindex.predicate_json")
+    nan2 = struct.unpack(">d", struct.pack(">Q", 0x7FF8000000000123))[0]
+    f32 = [0.0, -0.0, math.nan, math.inf, -math.inf, 1.5, None, 1.5, -0.0, math.nan]
+    f64 = [nan2, 0.0, -0.0, math.inf, None, -math.inf, 2.5, 2.5, math.nan, -0.0]
+    rt = parse_row_type("f FLOAT, d DOUBLE")
+    options = {"file-index.bitmap.columns": "f,d", "file-index.bloom-filter.columns": "f,d",
+               "file-index.bloom-filter.f.items": "50", "file-index.bloom-filter.d.items": "50"}
+    w = writer_mod.FileIndexWriter(rt, options, paimon_version="0.9")
+    w.write_rows(list(zip(f32, f64, strict=True)))
+    data = w.serialize()
+    ours = container.FileIndexContainerReader(data)
+    for column, lits in (("f", [0.0, -0.0, math.nan, math.inf, 1.5, 7.0]),
+                         ("d", [math.nan, nan2, 0.0, -0.0, -math.inf, 2.5, 8.0])):
+        dtype = rt.field(column).type
+        readers = dict(zip(ours.index_types(column), ours.readers_for(column, dtype), strict=True))
+        trees = [{"op": op, "col": column, "literal": v} for v in lits for op in ("equal", "not_equal")]
+        trees += [{"op": "in_leaf", "col": column, "literals": lits[:2]},
+                  {"op": "not_in_leaf", "col": column, "literals": lits[1:3]}]
+        for tree in trees:
+            pred = predicate_json.predicate_from_json(tree, rt)
+            java_alone = java.column_results(data, rt, tree)
+            for itype, reader in readers.items():
+                assert evaluate.evaluate_single(pred, reader, dtype).to_json() == java_alone[itype].to_json(), \
+                    (itype, tree)
+
+
+def test_unusual_column_names_parsed_alike(java):
+    """Column names in Java's modified UTF-8 (NUL as C0 80, supplementary characters as surrogate pairs)."""
+    writer_mod = _ours("paimon_codec.fileindex.writer")
+    container = _ours("paimon_codec.fileindex.container")
+    names = ["c_smällint", "nul\x00inside", "emoji\U0001f600", "日本語", "x" * 300]
+    rt = RowType(tuple(Field(n, parse_type("INT")) for n in names))
+    options = {"file-index.bitmap.columns": ",".join(names[:4]), "file-index.bloom-filter.columns": names[4]}
+    w = writer_mod.FileIndexWriter(rt, options, paimon_version="0.9")
+    w.write_rows([[i % 3, i, None, 5, i] for i in range(50)])
+    data = w.serialize()
+    assert java.container_header(data, rt) == {c: dict(v) for c, v in container.FileIndexContainerReader(data).columns.items()}
+    for name in names[:4]:
+        got = java.evaluate(data, rt, {"op": "equal", "col": name, "literal": 1})
+        want = BitMap(i for i, r in enumerate([[i % 3, i, None, 5, i] for i in range(50)]) if r[names.index(name)] == 1)
+        assert _norm(got) == _norm(BitmapResult(want)), name
+
+
+def test_locate_jar_reports_why_it_cannot(tmp_path, monkeypatch):
+    """No network needed: a wrong PAIMON_JAR and a cache without the jar (fetching off) give clear reasons,
+    and a cached jar with the wrong checksum is not used."""
+    from paimon_codec._testing import java as bridge
+
+    monkeypatch.setenv("PAIMON_JAR", str(tmp_path / "missing.jar"))
+    with pytest.raises(JavaUnavailable, match="not a file"):
+        bridge.locate_jar(fetch=False)
+    monkeypatch.delenv("PAIMON_JAR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    bad = tmp_path / "cache" / "paimon-codec" / "jars" / bridge.JAR_NAME
+    bad.parent.mkdir(parents=True)
+    bad.write_bytes(b"not the jar")
+    with pytest.raises(JavaUnavailable, match="fetching is disabled"):
+        bridge.locate_jar(fetch=False)

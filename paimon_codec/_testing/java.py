@@ -661,3 +661,11 @@ def _reader_kind(reader: Any) -> str:
 def _reader_rank(reader: Any, order: Sequence[str]) -> int:
     kind = _reader_kind(reader)
     return order.index(kind) if kind in order else len(order)
+
+
+if __name__ == "__main__":  # pre-fetch for CI / run.sh: python -m paimon_codec._testing.java
+    try:
+        print(locate_jar())
+    except JavaUnavailable as exc:
+        print(f"paimon jar unavailable: {exc}", file=sys.stderr)
+        sys.exit(1)
