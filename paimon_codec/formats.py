@@ -111,6 +111,7 @@ class FormatSpec:
     needs_key_kind: bool = False
     strict_end: bool = False  # trailing bytes after the structure are an error
     detector: Callable[[bytes], bool] | None = None
+    validator: Callable[[Any, str | None], None] | None = None
 
     @property
     def schema_path(self) -> Path:
@@ -150,6 +151,8 @@ class FormatSpec:
         if self.strict_end and stream.tell() != len(data):
             raise CorruptDataError(f"{len(data) - stream.tell()} trailing bytes after the {self.name}",
                                    path=path, offset=stream.tell(), expected="end of input")
+        if self.validator is not None:
+            self.validator(obj, path)
         return obj
 
     def build(self, obj: Any, key_kind: str | None = None) -> bytes:
@@ -206,18 +209,96 @@ def _is_dv_entry(d: bytes) -> bool:
     return len(d) >= 8 and d[4:8] in (DV32_MAGIC, DV64_MAGIC)
 
 
+def _check_within(what: str, start: int, length: int, size: int, path: str | None, base: int) -> None:
+    if start < 0 or length < 0 or start + length > size:
+        raise TruncatedDataError(f"{what} [{start}, {start + length}) lies outside the {size} bytes there",
+                                 path=path, offset=base + max(start, 0), expected=f"an extent within {size} bytes")
+
+
+def _validate_bitmap(obj: Any, path: str | None) -> None:
+    """Bitmap extents must lie inside the body (catches truncated / corrupted payloads)."""
+    body = len(obj["body"])
+    if obj["has_null_value"] and obj["null_value_offset"] >= 0:
+        n = obj["null_bitmap_length"] if obj["version"] == 2 else 8
+        _check_within("null bitmap", obj["null_value_offset"], n, body, path, 0)
+    if obj["version"] == 1:
+        offs = np.asarray([e["offset"] for e in obj["entries"]] if isinstance(obj["entries"], list)
+                          else obj["entries"]["offset"], dtype=np.int64)
+        starts = ([int(offs.max())] if offs.size else []) + (
+            [obj["null_value_offset"]] if obj["has_null_value"] else [])
+        last = max(starts, default=-1)
+        if last >= 0:  # V1 stores no lengths: the bitmap that starts last must end inside the body
+            _check_within("bitmap", last, _rt.roaring32_size(obj["body"], last) if last < body else 8, body, path, 0)
+        return
+    for b in obj["index_blocks"]["blocks"]:
+        e = b["entries"]
+        offs = np.asarray(e["offset"] if isinstance(e, np.ndarray) else [x["offset"] for x in e], dtype=np.int64)
+        lens = np.asarray(e["length"] if isinstance(e, np.ndarray) else [x["length"] for x in e], dtype=np.int64)
+        ends = np.where(offs >= 0, offs + lens, 0)
+        if ends.size and int(ends.max()) > body:
+            i = int(ends.argmax())
+            _check_within("bitmap", int(offs[i]), int(lens[i]), body, path, 0)
+
+
+def _validate_range_bitmap(obj: Any, path: str | None) -> None:
+    slices = len(obj["bsi"]["slices"])
+    for ref in obj["bsi"]["bsi_header"]["slice_refs"]:
+        _check_within("BSI slice", int(ref["offset"]), int(ref["length"]), slices, path, 0)
+
+
+def _validate_dv_entry(e: Any, path: str | None) -> None:
+    from .errors import ChecksumMismatchError  # noqa: PLC0415
+
+    data = _DV_BIN_BUILD(e["bin"])
+    if _rt.crc32_signed(data) != e["crc"]:
+        raise ChecksumMismatchError("deletion vector CRC-32 mismatch", path=path,
+                                    expected=f"{_rt.crc32_signed(data) & 0xFFFFFFFF:#010x}")
+    if e["bin"]["magic"] == 0x5E43F2D0:
+        r = e["bin"]["bitmap"]["roaring"]
+        n = _rt.roaring32_size(r) if len(r) else 0
+        if n != len(r):
+            raise CorruptDataError(f"32-bit deletion vector holds {len(r)} bitmap bytes, the bitmap is {n}",
+                                   path=path, expected=f"{n} bytes")
+
+
+def _DV_BIN_BUILD(b: Any) -> bytes:  # noqa: N802
+    from .generated.construct.deletion_vector import DvBin  # noqa: PLC0415
+
+    return DvBin.build(b)
+
+
+def _validate_dv_file(obj: Any, path: str | None) -> None:
+    for e in obj["entries"]:
+        _validate_dv_entry(e, path)
+
+
+def _wrap_validator(fn: Callable[[Any, str | None], None]) -> Callable[[Any, str | None], None]:
+    def run(obj: Any, path: str | None) -> None:
+        try:
+            fn(obj, path)
+        except PaimonCodecError:
+            raise
+        except _rt.CodecError as e:
+            raise translate_error(e, path, "payload") from None
+
+    return run
+
+
 FORMATS: dict[str, FormatSpec] = {
     s.name: s
     for s in [
         FormatSpec("file-index", "file_index", "file-index container (embedded or <data file>.index)",
                    detector=_is_container),
-        FormatSpec("bitmap", "bitmap_index", "bitmap index payload, V1 or V2", needs_key_kind=True),
+        FormatSpec("bitmap", "bitmap_index", "bitmap index payload, V1 or V2", needs_key_kind=True,
+                   validator=_wrap_validator(_validate_bitmap)),
         FormatSpec("bloom-filter", "bloom_filter", "bloom-filter index payload"),
-        FormatSpec("range-bitmap", "range_bitmap", "range-bitmap index payload", needs_key_kind=True),
+        FormatSpec("range-bitmap", "range_bitmap", "range-bitmap index payload", needs_key_kind=True,
+                   validator=_wrap_validator(_validate_range_bitmap)),
         FormatSpec("bsi", "bsi", "BSI index payload (deprecated)", strict_end=True),
-        FormatSpec("deletion-vectors", "deletion_vectors", "DELETION_VECTORS index file", detector=_is_dv_file),
+        FormatSpec("deletion-vectors", "deletion_vectors", "DELETION_VECTORS index file", detector=_is_dv_file,
+                   validator=_wrap_validator(_validate_dv_file)),
         FormatSpec("deletion-vector", "deletion_vector", "one deletion vector: size | bin | crc32",
-                   strict_end=True, detector=_is_dv_entry),
+                   strict_end=True, detector=_is_dv_entry, validator=_wrap_validator(_validate_dv_entry)),
         FormatSpec("delete-map", "delete_map", "legacy DELETE_MAP index file (seed 003)"),
         FormatSpec("hash-index", "hash_index", "dynamic-bucket HASH index file"),
         FormatSpec("roaring32", "roaring32", "portable Roaring32 bitmap", strict_end=True),

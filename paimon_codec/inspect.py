@@ -1,0 +1,126 @@
+"""``paimon-codec formats`` and ``paimon-codec inspect PATH [--format NAME] [--json]``.
+
+``inspect`` detects the format where the bytes allow it (container magic, DV file version byte +
+first magic, single DV entry magic) and otherwise needs ``--format``; key-typed payloads
+(``bitmap``, ``range-bitmap``) also need ``--key-kind`` (or ``--type`` with a Paimon type).  It
+prints the decoded structure; byte fields are shown as their length and a hex prefix.  Bad input
+exits non-zero with a one-line message (the CLI turns :class:`~paimon_codec.errors.PaimonCodecError`
+into ``paimon-codec: error: ...``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import formats as F
+
+__all__ = ["register", "cmd_formats", "cmd_inspect", "render_text"]
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("formats", help="list the on-disk formats (schemas) this tool knows")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_formats)
+
+    p = subparsers.add_parser("inspect", help="decode an index file and print its structure")
+    p.add_argument("path", help="file to decode")
+    p.add_argument("--format", choices=sorted(F.FORMATS), help="format (detected from the bytes when possible)")
+    p.add_argument("--key-kind", choices=F.KEY_KINDS, help="key kind of bitmap / range-bitmap payloads")
+    p.add_argument("--type", dest="data_type", help="Paimon column type of the payload (instead of --key-kind)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--hex-bytes", type=int, default=32, help="hex prefix length of byte fields (default 32)")
+    p.add_argument("--max-items", type=int, default=20, help="list items shown in text output (default 20)")
+    p.set_defaults(func=cmd_inspect)
+
+
+def cmd_formats(args: argparse.Namespace) -> int:
+    rows = [
+        {"name": s.name, "schema": f"schemas/{s.schema_id}.ksy", "codec": f"paimon_codec.generated.construct.{s.schema_id}.{_camel(s.schema_id)}", "detectable": s.detector is not None,
+         "needs_key_kind": s.needs_key_kind, "description": s.description}
+        for s in F.FORMATS.values()
+    ]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        flags = []
+        if r["detectable"]:
+            flags.append("detected")
+        if r["needs_key_kind"]:
+            flags.append("needs --key-kind")
+        extra = f" [{', '.join(flags)}]" if flags else ""
+        print(f"{r['name']:<{width}}  {r['schema']:<28} {r['description']}{extra}")
+    return 0
+
+
+def _camel(sid: str) -> str:
+    return "".join(p[:1].upper() + p[1:] for p in sid.split("_"))
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    path = Path(args.path)
+    data = path.read_bytes()
+    name = args.format or F.detect(data)
+    if name is None:
+        raise F.PaimonCodecError("cannot tell the format from the bytes", path=str(path),
+                                 expected="--format " + "|".join(F.FORMATS))
+    spec = F.get(name)
+    key_kind = args.key_kind or (F.key_kind_for(args.data_type) if args.data_type else None)
+    decoded = spec.parse(data, str(path), key_kind)
+    decoded = _shorten(decoded, args.hex_bytes)
+    if args.json:
+        json.dump({"path": str(path), "format": name, "size": len(data), "structure": decoded}, sys.stdout,
+                  indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(f"{path}: {name} ({len(data)} bytes)")
+        for line in render_text(decoded, max_items=args.max_items):
+            print(line)
+    return 0
+
+
+def _shorten(obj: Any, n: int) -> Any:
+    if isinstance(obj, dict):
+        if set(obj) == {"length", "hex"}:
+            return {"length": obj["length"], "hex": obj["hex"][: 2 * n]}
+        return {k: _shorten(v, n) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_shorten(v, n) for v in obj]
+    return obj
+
+
+def render_text(obj: Any, indent: int = 1, max_items: int = 20) -> list[str]:
+    """Indented text view; long lists are cut after ``max_items`` items."""
+    pad = "  " * indent
+    out: list[str] = []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if isinstance(v, dict) and set(v) == {"length", "hex"}:
+                more = "..." if v["length"] * 2 > len(v["hex"]) else ""
+                out.append(f"{pad}{k}: <{v['length']} bytes> {v['hex']}{more}")
+            elif isinstance(v, (dict, list)):
+                size = f" ({len(v)} items)" if isinstance(v, list) else ""
+                out.append(f"{pad}{k}:{size}")
+                out += render_text(v, indent + 1, max_items)
+            else:
+                out.append(f"{pad}{k}: {v!r}")
+    elif isinstance(obj, list):
+        scalars = all(not isinstance(v, (dict, list)) for v in obj)
+        if scalars:
+            shown = ", ".join(repr(v) for v in obj[:max_items])
+            more = f", ... (+{len(obj) - max_items})" if len(obj) > max_items else ""
+            out.append(f"{pad}[{shown}{more}]")
+        else:
+            for i, v in enumerate(obj[:max_items]):
+                out.append(f"{pad}[{i}]")
+                out += render_text(v, indent + 1, max_items)
+            if len(obj) > max_items:
+                out.append(f"{pad}... {len(obj) - max_items} more")
+    else:
+        out.append(f"{pad}{obj!r}")
+    return out
