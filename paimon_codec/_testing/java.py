@@ -242,6 +242,7 @@ class PaimonJava:
         self.HashIndexFile = J("org.apache.paimon.index.HashIndexFile")
         self.IntIterator = J("org.apache.paimon.utils.IntIterator")
         self.Pair = J("org.apache.paimon.utils.Pair")
+        self.SimpleHashBucketAssigner = J("org.apache.paimon.index.SimpleHashBucketAssigner")
         self.KeyAndBucketExtractor = J("org.apache.paimon.table.sink.KeyAndBucketExtractor")
         self.io = self.LocalFileIO.create()
         self._projections: dict[tuple[str, ...], Any] = {}
@@ -603,6 +604,15 @@ class PaimonJava:
 
     # ------------------------------------------------------------------------------ BinaryRow, bucket
 
+    def _projection(self, types: Sequence[DataType | str]) -> Any:
+        key = tuple(str(t) for t in types)
+        proj = self._projections.get(key)
+        if proj is None:
+            row_type = RowType(tuple(_field(f"f{i}", _as_dtype(t)) for i, t in enumerate(types)))
+            proj = self.CodeGenUtils.newProjection(self.row_type(row_type), self.JIntArray(list(range(len(types)))))
+            self._projections[key] = proj
+        return proj
+
     def binary_row(self, types: Sequence[DataType | str], values: Sequence[Any]) -> tuple[bytes, int]:
         """``(bytes, hashCode())`` of the key row Paimon builds from ``values``.
 
@@ -612,15 +622,30 @@ class PaimonJava:
         """
         if len(types) != len(values):
             raise ValueError("types and values differ in length")
-        key = tuple(str(t) for t in types)
-        proj = self._projections.get(key)
-        if proj is None:
-            row_type = RowType(tuple(_field(f"f{i}", _as_dtype(t)) for i, t in enumerate(types)))
-            proj = self.CodeGenUtils.newProjection(self.row_type(row_type), self.JIntArray(list(range(len(types)))))
-            self._projections[key] = proj
+        proj = self._projection(types)
         fields = [self.to_java(t, v) for t, v in zip(types, values, strict=True)]
         row = proj.apply(self.GenericRow.of(self._jpype.JArray(self._jpype.JObject)(fields)))
         return bytes(row.toBytes()), int(row.hashCode())
+
+    def simple_hash_bucket_assigner(self, num_assigners: int, assign_id: int, target_row_num: int):
+        """Java ``SimpleHashBucketAssigner``; returns ``assign(hash, partition_row_bytes=b"") -> bucket``."""
+        assigner = self.SimpleHashBucketAssigner(int(num_assigners), int(assign_id), self._jpype.JLong(target_row_num))
+        partitions: dict[bytes, Any] = {}
+
+        def assign(hash_code: int, partition: tuple[Sequence[DataType | str], Sequence[Any]] | None = None) -> int:
+            key = repr(partition).encode()
+            row = partitions.get(key)
+            if row is None:
+                if partition is None:
+                    row = self.BinaryRow.EMPTY_ROW
+                else:
+                    proj = self._projection(partition[0])
+                    row = proj.apply(self.GenericRow.of(self._jpype.JArray(self._jpype.JObject)(
+                        [self.to_java(t, v) for t, v in zip(partition[0], partition[1], strict=True)]))).copy()
+                partitions[key] = row
+            return int(assigner.assign(row, self._jpype.JInt(hash_code)))
+
+        return assign
 
     def bucket(self, hash_code: int, num_buckets: int) -> int:
         """Fixed-bucket mode: ``KeyAndBucketExtractor.bucket(hash, numBuckets)``."""
