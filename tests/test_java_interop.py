@@ -369,7 +369,29 @@ def _value_strategy(t: str):
         return st.builds(Timestamp, st.integers(-(2**44), 2**44), st.just(0))
     if t == "TIMESTAMP(6)":
         return st.builds(Timestamp, st.integers(-(2**44), 2**44), st.integers(0, 999).map(lambda u: u * 1000))
+    if t in ("TIMESTAMP(9)", "TIMESTAMP_LTZ(9)"):  # nanos below a microsecond collapse in the key
+        return st.builds(Timestamp, st.integers(-(2**44), 2**44), st.sampled_from([0, 1, 999, 1000, 999_999]))
+    if t in ("TIMESTAMP(0)", "TIMESTAMP_LTZ(3)"):
+        return st.builds(Timestamp, st.integers(-(2**44), 2**44), st.just(0))
+    if t == "TIME":
+        return st.integers(0, 86_399_999)
+    if t in ("CHAR(3)", "VARCHAR(8)"):
+        return st.text(max_size=3 if t == "CHAR(3)" else 8)
     raise AssertionError(t)
+
+
+MORE_TYPES_09 = ["TIME", "TIMESTAMP(0)", "TIMESTAMP(9)", "TIMESTAMP_LTZ(3)", "TIMESTAMP_LTZ(9)", "CHAR(3)", "VARCHAR(8)"]
+
+
+@pytest.mark.parametrize("index_type", ["bitmap", "bloom-filter"])
+@pytest.mark.parametrize("t", MORE_TYPES_09)
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_more_types_payload_identical_to_java(java, index_type, t, data):
+    values = data.draw(_column(t, max_rows=150))
+    options = {"version": "1"} if index_type == "bitmap" else {"items": "300", "fpp": "0.02"}
+    java_opts = {} if index_type == "bitmap" else options
+    assert _our_payload(index_type, t, values, options) == java.build_index(index_type, t, values, java_opts)
 
 
 @st.composite
