@@ -10,6 +10,9 @@ type's comparator and cut into index blocks by ``index-block-size``.
 Reader (lazy): the head is parsed at construction; V1 reads its dictionary once on the first
 lookup (numpy for fixed-size keys); V2 reads the block directory and then only the block(s)
 holding the literals.  Bitmaps read once are cached.
+
+Soundness: for TIMESTAMP(p > 6) keys are micros, so ``<>``/``NOT IN`` answer REMAIN instead of
+Java's complement (which would drop rows differing only below a microsecond).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from .javamap import hashmap_order
 from .keys import KeyCodec
 from .options import check_index_type, parse_memory_size
 from .reader import FileIndexReader
-from .result import BitmapResult, FileIndexResult
+from .result import REMAIN, BitmapResult, FileIndexResult
 
 __all__ = [
     "BitmapIndexWriter",
@@ -670,11 +673,24 @@ class BitmapIndexReader(FileIndexReader):
                 self._map_literal(lit)
         return BitmapResult(lambda: self._union(lits))
 
+    @property
+    def lossy_keys(self) -> bool:
+        """TIMESTAMP(p > 6) keys are micros: distinct values may share a key (Java is unsound there)."""
+        return self.codec.precision is not None and self.codec.precision > 6
+
     def visit_not_equal(self, literal: Any) -> FileIndexResult:
+        if self.lossy_keys and literal is not None:
+            self._map_literal(literal)
+            return REMAIN  # rows sharing the key may still differ below a microsecond
         eq = self.visit_equal(literal)
         return BitmapResult(lambda: eq.bitmap.flip(0, self.row_count))  # type: ignore[attr-defined]
 
     def visit_not_in(self, literals: Sequence[Any]) -> FileIndexResult:
+        if self.lossy_keys and any(lit is not None for lit in literals):
+            for lit in literals:
+                if lit is not None:
+                    self._map_literal(lit)
+            return REMAIN
         inn = self.visit_in(literals)
         return BitmapResult(lambda: inn.bitmap.flip(0, self.row_count))  # type: ignore[attr-defined]
 

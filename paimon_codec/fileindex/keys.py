@@ -308,7 +308,7 @@ class KeyCodec:
         if self.kind == "double":
             return struct.unpack(">d", struct.pack(">q", key))[0]
         if self.kind == "string":
-            return key.decode("utf-8", "surrogatepass")  # type: ignore[union-attr]
+            return key.decode("utf-8", "surrogateescape")  # type: ignore[union-attr]
         if self.kind == "boolean":
             return bool(key)
         return key
