@@ -148,3 +148,14 @@ def test_json_round_trip(pred):
         assert predicate_from_json(doc, SCHEMA) == bound, doc
     # without a schema the latest form still reads back to the same bound predicate
     assert predicate_from_json(bound.to_json(), None).bind(SCHEMA) == bound
+
+
+def test_deep_json_is_rejected_cleanly():
+    doc = '{"and": [' * 3000 + '{"op": "eq", "field": "a", "literal": 1}' + "]}" * 3000
+    with pytest.raises(InvalidPredicateError):
+        predicate_from_json(doc)
+    obj: dict = {"op": "eq", "field": "a", "literal": 1}
+    for _ in range(500):
+        obj = {"or": [obj]}
+    with pytest.raises(InvalidPredicateError, match="nested deeper"):
+        predicate_from_json(obj)

@@ -236,3 +236,37 @@ def test_sql_round_trip_bound(pred):
 @given(predicates)
 def test_negation_is_an_involution(pred):
     assert pred.negate().negate() == pred or any(leaf.op == "between" for leaf in pred.leaves())
+
+
+# ---- hostile input -----------------------------------------------------------------------------
+
+_ALPHABET = st.sampled_from(list("ab()'`\"=<>!,.-+ 0123456789eENOTANDORINISNULLBETWEENDATEX_ä\\\n"))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.text(max_size=40), st.lists(_ALPHABET, max_size=60).map("".join)))
+def test_fuzzed_text_only_raises_invalid_predicate(text):
+    try:
+        p = parse_where(text)
+    except InvalidPredicateError as exc:
+        assert exc.offset is None or 0 <= exc.offset <= len(text)
+        return
+    try:
+        p.bind(SCHEMA)
+    except InvalidPredicateError:
+        pass
+
+
+@pytest.mark.parametrize("text", ["(" * 5000 + "a = 1" + ")" * 5000, "NOT " * 5000 + "a = 1"])
+def test_deep_nesting_is_rejected_cleanly(text):
+    with pytest.raises(InvalidPredicateError, match="nested deeper"):
+        parse_where(text)
+
+
+def test_moderate_nesting_is_fine():
+    assert parse_where("(" * 100 + "a = 1" + ")" * 100) == Leaf("eq", "a", (1,))
+
+
+def test_map_value_columns():
+    schema = parse_row_type("m MAP<STRING, INT>")
+    assert parse_where("`m[k1]` = '7'").bind(schema) == Leaf("eq", "m[k1]", (7,))

@@ -319,6 +319,11 @@ def column_type(schema: RowType | DataType | None, column: str | None) -> DataTy
     for f in schema.fields:
         if f.name == column:
             return f.type
+    if column.endswith("]") and "[" in column:  # a map column's value: ``mapcol[key]``
+        base = column[: column.index("[")]
+        for f in schema.fields:
+            if f.name == base and f.type.root == "MAP":
+                return f.type.children[1]
     raise InvalidPredicateError(f"unknown column {column!r}", expected="one of " + ", ".join(map(repr, schema.names)))
 
 

@@ -30,6 +30,7 @@ from ..errors import InvalidPredicateError, PaimonCodecError
 from ..types import DataType, RowType
 from ..values import Timestamp, decimal_unscaled, float_from_bits, from_json
 from .predicate import And, Leaf, Or, Predicate, column_type
+from .sql import MAX_NESTING
 
 __all__ = ["predicate_from_json", "predicate_to_json", "load_predicate_json", "JAVA_IN_EXPANSION_LIMIT"]
 
@@ -101,25 +102,32 @@ def predicate_from_json(obj: Any, schema: RowType | DataType | None = None) -> P
             obj = json.loads(obj)
         except json.JSONDecodeError as exc:
             raise InvalidPredicateError(f"predicate JSON does not parse: {exc.msg}", offset=exc.pos) from exc
-    pred = _from_json(obj, schema)
+        except RecursionError as exc:
+            raise InvalidPredicateError("predicate JSON is nested too deeply") from exc
+    try:
+        pred = _from_json(obj, schema)
+    except RecursionError as exc:
+        raise InvalidPredicateError("predicate JSON is nested too deeply") from exc
     return pred.bind(schema) if schema is not None else pred
 
 
-def _from_json(obj: Any, schema: RowType | DataType | None) -> Predicate:
+def _from_json(obj: Any, schema: RowType | DataType | None, depth: int = 0) -> Predicate:
+    if depth > MAX_NESTING:
+        raise InvalidPredicateError(f"predicate JSON nested deeper than {MAX_NESTING} levels")
     if not isinstance(obj, dict):
         raise InvalidPredicateError(f"a predicate must be a JSON object, got {type(obj).__name__}")
     # sidecar wrappers: {"predicate": {...}, "result": ...} / {"id", "pred": {...}}
     if "op" not in obj and "and" not in obj and "or" not in obj:
         for k in ("predicate", "pred"):
             if isinstance(obj.get(k), dict):
-                return _from_json(obj[k], schema)
+                return _from_json(obj[k], schema, depth)
         raise InvalidPredicateError("predicate JSON needs an 'op' (or an 'and' / 'or' list)")
     for k in ("and", "or"):
         if k in obj and "op" not in obj:
             kids = obj[k]
             if not isinstance(kids, list):
                 raise InvalidPredicateError(f"{k!r} must be a list of predicates")
-            nodes = tuple(_from_json(c, schema) for c in kids)
+            nodes = tuple(_from_json(c, schema, depth + 1) for c in kids)
             return And(nodes) if k == "and" else Or(nodes)
     op = obj["op"]
     if not isinstance(op, str):
@@ -129,7 +137,7 @@ def _from_json(obj: Any, schema: RowType | DataType | None) -> Predicate:
         kids = obj.get("children", [])
         if not isinstance(kids, list):
             raise InvalidPredicateError("'children' must be a list of predicates")
-        nodes = tuple(_from_json(c, schema) for c in kids)
+        nodes = tuple(_from_json(c, schema, depth + 1) for c in kids)
         return And(nodes) if op == "and" else Or(nodes)
     if op in ("top_k", "bottom_k"):
         raise InvalidPredicateError(f"{op!r} is a top-N query, not a predicate")
@@ -278,6 +286,8 @@ def load_predicate_json(text_or_path: str) -> Any:
             return json.loads(s)
         except json.JSONDecodeError as exc:
             raise InvalidPredicateError(f"predicate JSON does not parse: {exc.msg}", offset=exc.pos) from exc
+        except RecursionError as exc:
+            raise InvalidPredicateError("predicate JSON is nested too deeply") from exc
     import gzip
     from pathlib import Path
 
@@ -286,5 +296,7 @@ def load_predicate_json(text_or_path: str) -> Any:
     with opener(p, "rt", encoding="utf-8") as fh:
         try:
             return json.load(fh)
+        except RecursionError as exc:
+            raise InvalidPredicateError(f"{p}: predicate JSON is nested too deeply") from exc
         except json.JSONDecodeError as exc:
             raise InvalidPredicateError(f"{p}: predicate JSON does not parse: {exc.msg}", offset=exc.pos) from exc

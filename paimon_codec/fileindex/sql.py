@@ -39,6 +39,8 @@ _KEYWORDS = {"AND", "OR", "NOT", "IN", "IS", "NULL", "BETWEEN", "TRUE", "FALSE",
 _CMP = {"=": "eq", "==": "eq", "<>": "neq", "!=": "neq", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 _FLIP = {"eq": "eq", "neq": "neq", "lt": "gt", "lte": "gte", "gt": "lt", "gte": "lte"}
 _TS9 = parse_type("TIMESTAMP(9)")
+#: Deepest nesting of parentheses / NOT accepted (deeper input is rejected, never a RecursionError).
+MAX_NESTING = 200
 _DATE = parse_type("DATE")
 
 _TOKEN = re.compile(
@@ -93,6 +95,7 @@ class _Parser:
         self.text = text
         self.toks = _tokenize(text)
         self.i = 0
+        self.depth = 0
 
     # -- token helpers ---------------------------------------------------------------------
     def peek(self, k: int = 0) -> _Tok:
@@ -149,15 +152,21 @@ class _Parser:
         return items[0] if len(items) == 1 else And(tuple(items))
 
     def factor(self) -> Predicate:
-        if self.accept_kw("NOT"):
-            return self.factor().negate()
         t = self.peek()
-        if t.kind == "op" and t.text == "(":
-            self.i += 1
-            p = self.expr()
-            self.expect_op(")")
-            return p
-        return self.condition()
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self.fail(f"predicate nested deeper than {MAX_NESTING} levels", t)
+        try:
+            if self.accept_kw("NOT"):
+                return self.factor().negate()
+            if t.kind == "op" and t.text == "(":
+                self.i += 1
+                p = self.expr()
+                self.expect_op(")")
+                return p
+            return self.condition()
+        finally:
+            self.depth -= 1
 
     def _starts_column(self) -> bool:
         t = self.peek()
@@ -346,14 +355,25 @@ def literal_to_sql(value: Any) -> str:
     if isinstance(value, (bytes, bytearray)):
         return "X'" + bytes(value).hex() + "'"
     if isinstance(value, Timestamp):
-        return f"TIMESTAMP '{value}'"
+        return f"TIMESTAMP '{_timestamp_text(value)}'"
     if isinstance(value, _dt.datetime):
-        return f"TIMESTAMP '{Timestamp.from_datetime(value)}'"
+        return f"TIMESTAMP '{_timestamp_text(Timestamp.from_datetime(value))}'"
     if isinstance(value, _dt.date):
         return f"DATE '{value.isoformat()}'"
     if isinstance(value, _dt.time):
         return f"TIME '{value.isoformat()}'"
     raise InvalidPredicateError(f"cannot write literal {value!r} as SQL")
+
+
+def _timestamp_text(ts: Timestamp) -> str:
+    """``yyyy-mm-dd hh:mm:ss[.fffffffff]`` (4-digit years; years 1..9999)."""
+    try:
+        d = ts.to_datetime()
+    except (OverflowError, ValueError) as exc:
+        raise InvalidPredicateError(f"timestamp {ts!r} is outside years 1..9999") from exc
+    frac = f"{(ts.millis % 1000) * 1_000_000 + ts.nanos_of_milli:09d}".rstrip("0")
+    return (f"{d.year:04d}-{d.month:02d}-{d.day:02d} {d.hour:02d}:{d.minute:02d}:{d.second:02d}"
+            + ("." + frac if frac else ""))
 
 
 _CMP_SQL = {"eq": "=", "neq": "<>", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
