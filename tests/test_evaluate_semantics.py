@@ -301,3 +301,16 @@ def test_random_trees_never_drop_matching_rows(avals, bvals, data):
         assert not truth
     elif result is not REMAIN:
         assert truth <= result.bitmap
+
+
+def test_readers_are_reused_across_evaluations_unless_disabled():
+    cont = FakeContainer({"a": [ExactBitmapReader(A)]})
+    for v in range(5):
+        evaluate(col("a") == v, cont, ROW)
+    assert cont.asked == ["a"]
+    for v in range(3):
+        evaluate(col("a") == v, cont, ROW, reuse_readers=False)
+    assert cont.asked == ["a"] * 4
+    # a different type for the same column name gets its own readers
+    evaluate(col("a") == 1, cont, parse_row_type("a BIGINT"))
+    assert cont.asked == ["a"] * 5

@@ -172,11 +172,18 @@ def evaluate_with_readers(
     return _fold(bound, leaf_result)
 
 
-def _container_columns(container: ContainerReader) -> set[str]:
-    cols = container.columns
-    if isinstance(cols, Mapping):
-        return set(cols.keys())
-    return set(cols)
+_READER_CACHE_ATTR = "_paimon_codec_reader_cache"
+
+
+def _reader_cache(container: ContainerReader) -> dict | None:
+    cache = getattr(container, _READER_CACHE_ATTR, None)
+    if cache is None:
+        cache = {}
+        try:
+            setattr(container, _READER_CACHE_ATTR, cache)
+        except AttributeError:  # a reader type that takes no attributes: no reuse
+            return None
+    return cache
 
 
 def evaluate(
@@ -184,27 +191,45 @@ def evaluate(
     container_reader: ContainerReader,
     row_type: RowType,
     options: Any = None,
+    *,
+    reuse_readers: bool = True,
 ) -> FileIndexResult:
     """Evaluate ``predicate`` against one data file's index container (``FileIndexPredicate``).
 
     ``row_type`` is the data file's schema: it binds the literals and tells each index its column
     type.  Columns the container does not index answer REMAIN.  ``options`` are handed to
-    ``readers_for``.
+    ``readers_for``.  With ``reuse_readers`` (default) the readers a column needed are kept on the
+    container reader, so later evaluations against the same container reuse their parsed heads and
+    cached bitmaps (Java builds fresh readers for every predicate).
     """
     if not isinstance(row_type, RowType):
         raise InvalidPredicateError("evaluate() needs the data file's RowType (see parse_row_type)")
-    indexed = _container_columns(container_reader)
+    indexed = container_reader.columns
+    if not isinstance(indexed, (Mapping, set, frozenset)):
+        indexed = set(indexed)
+    cache = _reader_cache(container_reader) if reuse_readers and options is None else None
+    if cache is None:
+        cache = {}
 
-    def readers_of(column: str | None) -> Sequence[FileIndexReader]:
+    def leaf_result(leaf: Leaf) -> FileIndexResult:
+        column = leaf.column
         if column is None or column not in indexed:
-            return ()
+            return REMAIN
         dtype = column_type(row_type, column)
-        assert dtype is not None
-        if options is None:
-            return container_reader.readers_for(column, dtype)
-        return container_reader.readers_for(column, dtype, options)
+        key = (column, dtype)
+        readers = cache.get(key)
+        if readers is None:
+            if options is None:
+                readers = list(container_reader.readers_for(column, dtype))  # type: ignore[arg-type]
+            else:
+                readers = list(container_reader.readers_for(column, dtype, options))  # type: ignore[arg-type]
+            cache[key] = readers
+        return _combine_readers(readers, leaf, dtype)
 
-    return evaluate_with_readers(predicate, readers_of, row_type)
+    bound = predicate.bind(row_type)
+    if isinstance(bound, Leaf):
+        return leaf_result(bound)
+    return _fold(bound, leaf_result)
 
 
 def evaluate_single(

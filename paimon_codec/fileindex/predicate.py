@@ -168,7 +168,10 @@ class Leaf(Predicate):
         if dtype is None:
             return self
         where = f"column {self.column!r}" if self.column is not None else "the indexed column"
-        return Leaf(self.op, self.column, tuple(coerce_literal(dtype, v, where=where) for v in self.literals))
+        lits = tuple(coerce_literal(dtype, v, where=where) for v in self.literals)
+        if all(a is b for a, b in zip(lits, self.literals, strict=True)):
+            return self  # already of the column type
+        return Leaf(self.op, self.column, lits)
 
     def _key(self) -> tuple:
         return (self.op, self.column, tuple(_literal_key(v) for v in self.literals))
@@ -306,6 +309,23 @@ def col(name: str | None = None) -> Column:
     return Column(name)
 
 
+_TYPES_BY_NAME: dict[int, tuple[RowType, dict[str, DataType]]] = {}
+
+
+def _types_by_name(schema: RowType) -> dict[str, DataType]:
+    """name -> type of a row type (memoised by identity; evaluation looks columns up per leaf)."""
+    hit = _TYPES_BY_NAME.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    mapping: dict[str, DataType] = {}
+    for f in schema.fields:
+        mapping.setdefault(f.name, f.type)
+    if len(_TYPES_BY_NAME) > 256:
+        _TYPES_BY_NAME.clear()
+    _TYPES_BY_NAME[id(schema)] = (schema, mapping)
+    return mapping
+
+
 def column_type(schema: RowType | DataType | None, column: str | None) -> DataType | None:
     """Type of ``column`` in ``schema`` (a row type, or one type for column-less payload queries)."""
     if schema is None:
@@ -316,9 +336,9 @@ def column_type(schema: RowType | DataType | None, column: str | None) -> DataTy
         if len(schema.fields) == 1:
             return schema.fields[0].type
         raise InvalidPredicateError("a predicate without a column needs a single-column schema")
-    for f in schema.fields:
-        if f.name == column:
-            return f.type
+    found = _types_by_name(schema).get(column)
+    if found is not None:
+        return found
     if column.endswith("]") and "[" in column:  # a map column's value: ``mapcol[key]``
         base = column[: column.index("[")]
         for f in schema.fields:
@@ -357,6 +377,10 @@ def coerce_literal(dtype: DataType, value: Any, *, where: str = "literal") -> An
     """
     if value is None:
         return None
+    if type(value) is int:  # fast path: the common integer literal on an integer column
+        bounds = _INT_RANGES.get(dtype.root)
+        if bounds is not None and dtype.root != "TIME_WITHOUT_TIME_ZONE" and bounds[0] <= value <= bounds[1]:
+            return value
     try:
         out = _coerce(dtype, value)
     except PaimonCodecError as exc:
