@@ -43,6 +43,7 @@ import jinja2
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fastgen  # noqa: E402
 import kexpr  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,6 +145,8 @@ class ConstructGen:
         self.derive: dict[tuple[tuple[str, str], str], str] = {}
         self.dtype_exports: list[tuple[str, str, bool]] = []
         self._collect_derivations()
+        self.fast = fastgen.FastGen(self)
+        self.fast_src: list[str] = []
 
     # -- names and expressions ----------------------------------------------------------------
     def parent_code(self, t: TypeInfo) -> str:
@@ -358,7 +361,15 @@ class ConstructGen:
             elem = self.base_code(t, f)
             count = None if rep != "expr" else self.lam(t, f["repeat-expr"])
             dt = self.dtype_of(t, ty) if ty is not None and "size" not in f else None
-            if rep == "expr":
+            fa = self.fast.array_functions(t, f, f"{t.name}_{name}") if isinstance(ty, str) and not prim(
+                ty, t.endian) else None
+            if fa is not None:
+                self.fast_src += fa[1]
+                u = self.m.resolve(t.sid, parse_ref(ty)[0])
+                kw = ", ".join(f"{p!r}: lambda this: {self.expr(t, a)}"
+                               for p, a in zip(u.params, parse_ref(ty)[1], strict=True))
+                fallback = f"_rt.FastArray({count}, _fp_{t.name}_{name}, _fb_{t.name}_{name}, {name!r}, {{{kw}}})"
+            elif rep == "expr":
                 fallback = f"_rt.CheckedArray({count}, {elem}, {max(1, self.min_size(t, ty))}, {name!r})"
             elif rep == "eos":
                 fallback = f"_rt.UntilEof({elem}, {name!r})"
@@ -505,7 +516,9 @@ class ConstructGen:
             else:
                 dtypes.append({"name": f"{base}_DTYPES", "dynamic": True, "code": dt, "alias": alias})
         meta = self.schema.get("meta", {})
-        return env.get_template("construct_module.py.j2").render(
+        fast = "\n".join(f"{k} = _struct.Struct({v!r})" for k, v in sorted(self.fast.structs.items()))
+        fast += "\n\n\n" + "\n".join(self.fast_src) if self.fast_src else ""
+        return env.get_template("construct_module.py.j2").render(fast=fast,
             sid=self.sid, title=meta.get("title", self.sid), doc=str(self.schema.get("doc", "")).strip(),
             schema_rel=schema_rel, imports=imports, blocks=blocks, layout=layout, dtypes=dtypes,
             root=camel(self.sid), params=self.m.types[(self.sid, self.sid)].params, key_kinds=KEY_KINDS,
@@ -534,8 +547,9 @@ def gen_construct(schema_dir: Path, out_dir: Path) -> list[Path]:
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
+    model.cg = {sid: ConstructGen(model, sid) for sid in model.schemas}  # type: ignore[attr-defined]
     for sid in model.schemas:
-        text = ConstructGen(model, sid).render(env, f"schemas/{sid}.ksy")
+        text = model.cg[sid].render(env, f"schemas/{sid}.ksy")  # type: ignore[attr-defined]
         p = out_dir / f"{sid}.py"
         p.write_text(text)
         written.append(p)

@@ -14,13 +14,312 @@ Top-level object: ``BitmapIndex`` (parameters as keyword arguments:
 # ruff: noqa
 from __future__ import annotations
 
+import struct as _struct
+
 import numpy as np
+import numpy as _np
 from construct import *  # noqa: F403
 
 from . import _runtime as _rt
+from ._runtime import _C, _L, _bad, _count, _short, _utf
 from . import paimon_key as _m_paimon_key
 
 __all__ = ["V1Entry", "V2Entry", "IndexBlock", "BlockHead", "BitmapIndexV2Head", "IndexBlocks", "BitmapIndex", "LAYOUT", "INDEX_BLOCK_ENTRIES_DTYPES", "ENTRIES_DTYPES"]
+
+# --- fast path: straight-line parsers/builders for arrays of flat records (see tools/fastgen.py)
+_S_B = _struct.Struct('B')
+_S_b = _struct.Struct('b')
+_S_be_d = _struct.Struct('>d')
+_S_be_f = _struct.Struct('>f')
+_S_be_h = _struct.Struct('>h')
+_S_be_i = _struct.Struct('>i')
+_S_be_q = _struct.Struct('>q')
+
+
+def _fp_index_block_entries(buf, p, end, count, key_kind):
+    lst = _L()
+    if count is None:
+        while p < end:
+            _p0 = p
+            o1 = _C()
+            prm2 = key_kind
+            o3 = _C()
+            sw4 = prm2
+            if sw4 == 'int8':
+                if p + 1 > end: _short('value', 1, end - p, p)
+                o3['value'] = _S_b.unpack_from(buf, p)[0]
+                p += 1
+            elif sw4 == 'int16':
+                if p + 2 > end: _short('value', 2, end - p, p)
+                o3['value'] = _S_be_h.unpack_from(buf, p)[0]
+                p += 2
+            elif sw4 == 'int32':
+                if p + 4 > end: _short('value', 4, end - p, p)
+                o3['value'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+            elif sw4 == 'int64':
+                if p + 8 > end: _short('value', 8, end - p, p)
+                o3['value'] = _S_be_q.unpack_from(buf, p)[0]
+                p += 8
+            elif sw4 == 'float32':
+                if p + 4 > end: _short('value', 4, end - p, p)
+                o3['value'] = _S_be_f.unpack_from(buf, p)[0]
+                p += 4
+            elif sw4 == 'float64':
+                if p + 8 > end: _short('value', 8, end - p, p)
+                o3['value'] = _S_be_d.unpack_from(buf, p)[0]
+                p += 8
+            elif sw4 == 'bool':
+                if p + 1 > end: _short('value', 1, end - p, p)
+                o3['value'] = _S_B.unpack_from(buf, p)[0]
+                p += 1
+            elif sw4 == 'string':
+                o5 = _C()
+                if p + 4 > end: _short('len', 4, end - p, p)
+                o5['len'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+                n6 = o5['len']
+                if n6 < 0 or p + n6 > end: _short('value', n6, end - p, p)
+                o5['value'] = _utf(buf, p, n6, 'UTF-8', 'value')
+                p += n6
+                o3['value'] = o5['value']
+            else:
+                o3['value'] = None
+            o1['key'] = o3['value']
+            if p + 4 > end: _short('offset', 4, end - p, p)
+            o1['offset'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            if p + 4 > end: _short('length', 4, end - p, p)
+            o1['length'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            lst.append(o1)
+            if p <= _p0: _bad('index_block_entries', p, 'progress', 'corrupt', p)
+    else:
+        for _i in range(count):
+            o1 = _C()
+            prm2 = key_kind
+            o3 = _C()
+            sw4 = prm2
+            if sw4 == 'int8':
+                if p + 1 > end: _short('value', 1, end - p, p)
+                o3['value'] = _S_b.unpack_from(buf, p)[0]
+                p += 1
+            elif sw4 == 'int16':
+                if p + 2 > end: _short('value', 2, end - p, p)
+                o3['value'] = _S_be_h.unpack_from(buf, p)[0]
+                p += 2
+            elif sw4 == 'int32':
+                if p + 4 > end: _short('value', 4, end - p, p)
+                o3['value'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+            elif sw4 == 'int64':
+                if p + 8 > end: _short('value', 8, end - p, p)
+                o3['value'] = _S_be_q.unpack_from(buf, p)[0]
+                p += 8
+            elif sw4 == 'float32':
+                if p + 4 > end: _short('value', 4, end - p, p)
+                o3['value'] = _S_be_f.unpack_from(buf, p)[0]
+                p += 4
+            elif sw4 == 'float64':
+                if p + 8 > end: _short('value', 8, end - p, p)
+                o3['value'] = _S_be_d.unpack_from(buf, p)[0]
+                p += 8
+            elif sw4 == 'bool':
+                if p + 1 > end: _short('value', 1, end - p, p)
+                o3['value'] = _S_B.unpack_from(buf, p)[0]
+                p += 1
+            elif sw4 == 'string':
+                o5 = _C()
+                if p + 4 > end: _short('len', 4, end - p, p)
+                o5['len'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+                n6 = o5['len']
+                if n6 < 0 or p + n6 > end: _short('value', n6, end - p, p)
+                o5['value'] = _utf(buf, p, n6, 'UTF-8', 'value')
+                p += n6
+                o3['value'] = o5['value']
+            else:
+                o3['value'] = None
+            o1['key'] = o3['value']
+            if p + 4 > end: _short('offset', 4, end - p, p)
+            o1['offset'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            if p + 4 > end: _short('length', 4, end - p, p)
+            o1['length'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            lst.append(o1)
+    return lst, p
+
+
+def _fb_index_block_entries(items, out, key_kind):
+    for b7 in items:
+        prm8 = key_kind
+        b9 = b7['key']
+        w10 = {'value': b9}
+        sw11 = prm8
+        if sw11 == 'int8':
+            out += _S_b.pack(w10['value'])
+        elif sw11 == 'int16':
+            out += _S_be_h.pack(w10['value'])
+        elif sw11 == 'int32':
+            out += _S_be_i.pack(w10['value'])
+        elif sw11 == 'int64':
+            out += _S_be_q.pack(w10['value'])
+        elif sw11 == 'float32':
+            out += _S_be_f.pack(w10['value'])
+        elif sw11 == 'float64':
+            out += _S_be_d.pack(w10['value'])
+        elif sw11 == 'bool':
+            out += _S_B.pack(w10['value'])
+        elif sw11 == 'string':
+            b12 = w10['value']
+            w13 = {'value': b12}
+            tb14 = bytearray()
+            tb14 += w13['value'].encode('UTF-8')
+            out += _S_be_i.pack(len(tb14))
+            out += tb14
+        out += _S_be_i.pack(b7['offset'])
+        out += _S_be_i.pack(b7['length'])
+
+
+def _fp_bitmap_index_entries(buf, p, end, count, key_kind):
+    lst = _L()
+    if count is None:
+        while p < end:
+            _p0 = p
+            o17 = _C()
+            prm18 = key_kind
+            o19 = _C()
+            sw20 = prm18
+            if sw20 == 'int8':
+                if p + 1 > end: _short('value', 1, end - p, p)
+                o19['value'] = _S_b.unpack_from(buf, p)[0]
+                p += 1
+            elif sw20 == 'int16':
+                if p + 2 > end: _short('value', 2, end - p, p)
+                o19['value'] = _S_be_h.unpack_from(buf, p)[0]
+                p += 2
+            elif sw20 == 'int32':
+                if p + 4 > end: _short('value', 4, end - p, p)
+                o19['value'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+            elif sw20 == 'int64':
+                if p + 8 > end: _short('value', 8, end - p, p)
+                o19['value'] = _S_be_q.unpack_from(buf, p)[0]
+                p += 8
+            elif sw20 == 'float32':
+                if p + 4 > end: _short('value', 4, end - p, p)
+                o19['value'] = _S_be_f.unpack_from(buf, p)[0]
+                p += 4
+            elif sw20 == 'float64':
+                if p + 8 > end: _short('value', 8, end - p, p)
+                o19['value'] = _S_be_d.unpack_from(buf, p)[0]
+                p += 8
+            elif sw20 == 'bool':
+                if p + 1 > end: _short('value', 1, end - p, p)
+                o19['value'] = _S_B.unpack_from(buf, p)[0]
+                p += 1
+            elif sw20 == 'string':
+                o21 = _C()
+                if p + 4 > end: _short('len', 4, end - p, p)
+                o21['len'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+                n22 = o21['len']
+                if n22 < 0 or p + n22 > end: _short('value', n22, end - p, p)
+                o21['value'] = _utf(buf, p, n22, 'UTF-8', 'value')
+                p += n22
+                o19['value'] = o21['value']
+            else:
+                o19['value'] = None
+            o17['key'] = o19['value']
+            if p + 4 > end: _short('offset', 4, end - p, p)
+            o17['offset'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            lst.append(o17)
+            if p <= _p0: _bad('bitmap_index_entries', p, 'progress', 'corrupt', p)
+    else:
+        for _i in range(count):
+            o17 = _C()
+            prm18 = key_kind
+            o19 = _C()
+            sw20 = prm18
+            if sw20 == 'int8':
+                if p + 1 > end: _short('value', 1, end - p, p)
+                o19['value'] = _S_b.unpack_from(buf, p)[0]
+                p += 1
+            elif sw20 == 'int16':
+                if p + 2 > end: _short('value', 2, end - p, p)
+                o19['value'] = _S_be_h.unpack_from(buf, p)[0]
+                p += 2
+            elif sw20 == 'int32':
+                if p + 4 > end: _short('value', 4, end - p, p)
+                o19['value'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+            elif sw20 == 'int64':
+                if p + 8 > end: _short('value', 8, end - p, p)
+                o19['value'] = _S_be_q.unpack_from(buf, p)[0]
+                p += 8
+            elif sw20 == 'float32':
+                if p + 4 > end: _short('value', 4, end - p, p)
+                o19['value'] = _S_be_f.unpack_from(buf, p)[0]
+                p += 4
+            elif sw20 == 'float64':
+                if p + 8 > end: _short('value', 8, end - p, p)
+                o19['value'] = _S_be_d.unpack_from(buf, p)[0]
+                p += 8
+            elif sw20 == 'bool':
+                if p + 1 > end: _short('value', 1, end - p, p)
+                o19['value'] = _S_B.unpack_from(buf, p)[0]
+                p += 1
+            elif sw20 == 'string':
+                o21 = _C()
+                if p + 4 > end: _short('len', 4, end - p, p)
+                o21['len'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+                n22 = o21['len']
+                if n22 < 0 or p + n22 > end: _short('value', n22, end - p, p)
+                o21['value'] = _utf(buf, p, n22, 'UTF-8', 'value')
+                p += n22
+                o19['value'] = o21['value']
+            else:
+                o19['value'] = None
+            o17['key'] = o19['value']
+            if p + 4 > end: _short('offset', 4, end - p, p)
+            o17['offset'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            lst.append(o17)
+    return lst, p
+
+
+def _fb_bitmap_index_entries(items, out, key_kind):
+    for b23 in items:
+        prm24 = key_kind
+        b25 = b23['key']
+        w26 = {'value': b25}
+        sw27 = prm24
+        if sw27 == 'int8':
+            out += _S_b.pack(w26['value'])
+        elif sw27 == 'int16':
+            out += _S_be_h.pack(w26['value'])
+        elif sw27 == 'int32':
+            out += _S_be_i.pack(w26['value'])
+        elif sw27 == 'int64':
+            out += _S_be_q.pack(w26['value'])
+        elif sw27 == 'float32':
+            out += _S_be_f.pack(w26['value'])
+        elif sw27 == 'float64':
+            out += _S_be_d.pack(w26['value'])
+        elif sw27 == 'bool':
+            out += _S_B.pack(w26['value'])
+        elif sw27 == 'string':
+            b28 = w26['value']
+            w29 = {'value': b28}
+            tb30 = bytearray()
+            tb30 += w29['value'].encode('UTF-8')
+            out += _S_be_i.pack(len(tb30))
+            out += tb30
+        out += _S_be_i.pack(b23['offset'])
+
 
 # v1_entry: one V1 dictionary entry
 V1Entry = _rt.Struct(
@@ -38,7 +337,7 @@ V2Entry = _rt.Struct(
 # index_block: one V2 index block
 IndexBlock = _rt.Struct(
     'entry_count' / Rebuild(Int32sb, lambda this: len(this['entries'])),
-    'entries' / _rt.NumpyArray(lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4'), ('length', '>i4')]), lambda this: this['entry_count'], 'entries', fallback=_rt.CheckedArray(lambda this: this['entry_count'], _rt.WithParams(V2Entry, key_kind=lambda this: this['_']['key_kind']), 8, 'entries')),
+    'entries' / _rt.NumpyArray(lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4'), ('length', '>i4')]), lambda this: this['entry_count'], 'entries', fallback=_rt.FastArray(lambda this: this['entry_count'], _fp_index_block_entries, _fb_index_block_entries, 'entries', {'key_kind': lambda this: this['_']['key_kind']})),
 )
 
 # block_head: first key and position of one index block
@@ -67,7 +366,7 @@ BitmapIndex = _rt.Struct(
     'has_null_value' / Int8ub,
     'null_value_offset' / If(lambda this: (this['has_null_value'] != 0), Int32sb),
     'null_bitmap_length' / If(lambda this: ((this['version'] == 2) and (this['has_null_value'] != 0)), Int32sb),
-    'entries' / If(lambda this: (this['version'] == 1), _rt.NumpyArray(lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4')]), lambda this: this['non_null_bitmap_number'], 'entries', fallback=_rt.CheckedArray(lambda this: this['non_null_bitmap_number'], _rt.WithParams(V1Entry, key_kind=lambda this: this['_']['key_kind']), 4, 'entries'))),
+    'entries' / If(lambda this: (this['version'] == 1), _rt.NumpyArray(lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4')]), lambda this: this['non_null_bitmap_number'], 'entries', fallback=_rt.FastArray(lambda this: this['non_null_bitmap_number'], _fp_bitmap_index_entries, _fb_bitmap_index_entries, 'entries', {'key_kind': lambda this: this['_']['key_kind']}))),
     'v2_head' / If(lambda this: (this['version'] == 2), _rt.WithParams(BitmapIndexV2Head, key_kind=lambda this: this['_']['key_kind'])),
     'index_blocks' / If(lambda this: (this['version'] == 2), _rt.Sized(lambda this: this['v2_head']['bitmap_body_offset'], _rt.WithParams(IndexBlocks, key_kind=lambda this: this['_']['key_kind']), 'index_blocks')),
     'body' / _rt.SizedBytes(None, 'body'),

@@ -10,10 +10,14 @@ Top-level object: ``BloomFilter``.
 # ruff: noqa
 from __future__ import annotations
 
+import struct as _struct
+
 import numpy as np
+import numpy as _np
 from construct import *  # noqa: F403
 
 from . import _runtime as _rt
+from ._runtime import _C, _L, _bad, _count, _short, _utf
 
 __all__ = ["BloomFilter", "LAYOUT"]
 

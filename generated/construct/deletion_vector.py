@@ -12,13 +12,54 @@ Top-level object: ``DeletionVector``.
 # ruff: noqa
 from __future__ import annotations
 
+import struct as _struct
+
 import numpy as np
+import numpy as _np
 from construct import *  # noqa: F403
 
 from . import _runtime as _rt
+from ._runtime import _C, _L, _bad, _count, _short, _utf
 from . import roaring32 as _m_roaring32
 
 __all__ = ["Dv32Bin", "Dv64Bucket", "Dv64Bin", "DvBin", "DeletionVector", "LAYOUT"]
+
+# --- fast path: straight-line parsers/builders for arrays of flat records (see tools/fastgen.py)
+_S_le_i = _struct.Struct('<i')
+
+
+def _fp_dv64_bin_bitmaps(buf, p, end, count):
+    lst = _L()
+    if count is None:
+        while p < end:
+            _p0 = p
+            o1 = _C()
+            if p + 4 > end: _short('key', 4, end - p, p)
+            o1['key'] = _S_le_i.unpack_from(buf, p)[0]
+            p += 4
+            n2 = _rt.roaring32_size(buf, p, end)
+            o1['roaring'] = bytes(buf[p:p + n2])
+            p += n2
+            lst.append(o1)
+            if p <= _p0: _bad('dv64_bin_bitmaps', p, 'progress', 'corrupt', p)
+    else:
+        for _i in range(count):
+            o1 = _C()
+            if p + 4 > end: _short('key', 4, end - p, p)
+            o1['key'] = _S_le_i.unpack_from(buf, p)[0]
+            p += 4
+            n2 = _rt.roaring32_size(buf, p, end)
+            o1['roaring'] = bytes(buf[p:p + n2])
+            p += n2
+            lst.append(o1)
+    return lst, p
+
+
+def _fb_dv64_bin_bitmaps(items, out):
+    for b3 in items:
+        out += _S_le_i.pack(b3['key'])
+        out += b3['roaring']
+
 
 # dv32_bin: 32-bit deletion vector body
 Dv32Bin = _rt.Struct(
@@ -34,7 +75,7 @@ Dv64Bucket = _rt.Struct(
 # dv64_bin: 64-bit deletion vector body (Iceberg compatible)
 Dv64Bin = _rt.Struct(
     'bitmap_count' / Rebuild(Int64sl, lambda this: len(this['bitmaps'])),
-    'bitmaps' / _rt.CheckedArray(lambda this: this['bitmap_count'], Dv64Bucket, 12, 'bitmaps'),
+    'bitmaps' / _rt.FastArray(lambda this: this['bitmap_count'], _fp_dv64_bin_bitmaps, _fb_dv64_bin_bitmaps, 'bitmaps', {}),
 )
 
 # dv_bin: a deletion-vector bin; the magic chooses its flavour

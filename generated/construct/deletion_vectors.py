@@ -10,18 +10,157 @@ Top-level object: ``DeletionVectors``.
 # ruff: noqa
 from __future__ import annotations
 
+import struct as _struct
+
 import numpy as np
+import numpy as _np
 from construct import *  # noqa: F403
 
 from . import _runtime as _rt
+from ._runtime import _C, _L, _bad, _count, _short, _utf
 from . import deletion_vector as _m_deletion_vector
 
 __all__ = ["DeletionVectors", "LAYOUT"]
 
+# --- fast path: straight-line parsers/builders for arrays of flat records (see tools/fastgen.py)
+_S_be_I = _struct.Struct('>I')
+_S_be_i = _struct.Struct('>i')
+_S_le_i = _struct.Struct('<i')
+_S_le_q = _struct.Struct('<q')
+
+
+def _fp_deletion_vectors_entries(buf, p, end, count):
+    lst = _L()
+    if count is None:
+        while p < end:
+            _p0 = p
+            o1 = _C()
+            if p + 4 > end: _short('size', 4, end - p, p)
+            o1['size'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            n2 = o1['size']
+            if n2 < 0 or p + n2 > end: _short('bin', n2, end - p, p)
+            end3 = p + n2
+            o4 = _C()
+            if p + 4 > end3: _short('magic', 4, end3 - p, p)
+            o4['magic'] = _S_be_I.unpack_from(buf, p)[0]
+            p += 4
+            if o4['magic'] not in (1581511376, 3520280932,): _bad('magic', o4['magic'], '1581511376 or 3520280932', 'corrupt', p)
+            sw5 = o4['magic']
+            if sw5 == 1581511376:
+                o6 = _C()
+                n7 = end3 - p
+                o6['roaring'] = bytes(buf[p:p + n7])
+                p += n7
+                o4['bitmap'] = o6
+            elif sw5 == 3520280932:
+                o8 = _C()
+                if p + 8 > end3: _short('bitmap_count', 8, end3 - p, p)
+                o8['bitmap_count'] = _S_le_q.unpack_from(buf, p)[0]
+                p += 8
+                cnt9 = o8['bitmap_count']
+                if cnt9 < 0 or cnt9 * 12 > end3 - p: _count('bitmaps', cnt9, 12, end3 - p, p)
+                lst10 = _L()
+                for _i in range(cnt9):
+                    o12 = _C()
+                    if p + 4 > end3: _short('key', 4, end3 - p, p)
+                    o12['key'] = _S_le_i.unpack_from(buf, p)[0]
+                    p += 4
+                    n13 = _rt.roaring32_size(buf, p, end3)
+                    o12['roaring'] = bytes(buf[p:p + n13])
+                    p += n13
+                    el11 = o12
+                    lst10.append(el11)
+                o8['bitmaps'] = lst10
+                o4['bitmap'] = o8
+            else:
+                o4['bitmap'] = None
+            o1['bin'] = o4
+            p = end3
+            if p + 4 > end: _short('crc', 4, end - p, p)
+            o1['crc'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            lst.append(o1)
+            if p <= _p0: _bad('deletion_vectors_entries', p, 'progress', 'corrupt', p)
+    else:
+        for _i in range(count):
+            o1 = _C()
+            if p + 4 > end: _short('size', 4, end - p, p)
+            o1['size'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            n2 = o1['size']
+            if n2 < 0 or p + n2 > end: _short('bin', n2, end - p, p)
+            end3 = p + n2
+            o4 = _C()
+            if p + 4 > end3: _short('magic', 4, end3 - p, p)
+            o4['magic'] = _S_be_I.unpack_from(buf, p)[0]
+            p += 4
+            if o4['magic'] not in (1581511376, 3520280932,): _bad('magic', o4['magic'], '1581511376 or 3520280932', 'corrupt', p)
+            sw5 = o4['magic']
+            if sw5 == 1581511376:
+                o6 = _C()
+                n7 = end3 - p
+                o6['roaring'] = bytes(buf[p:p + n7])
+                p += n7
+                o4['bitmap'] = o6
+            elif sw5 == 3520280932:
+                o8 = _C()
+                if p + 8 > end3: _short('bitmap_count', 8, end3 - p, p)
+                o8['bitmap_count'] = _S_le_q.unpack_from(buf, p)[0]
+                p += 8
+                cnt9 = o8['bitmap_count']
+                if cnt9 < 0 or cnt9 * 12 > end3 - p: _count('bitmaps', cnt9, 12, end3 - p, p)
+                lst10 = _L()
+                for _i in range(cnt9):
+                    o12 = _C()
+                    if p + 4 > end3: _short('key', 4, end3 - p, p)
+                    o12['key'] = _S_le_i.unpack_from(buf, p)[0]
+                    p += 4
+                    n13 = _rt.roaring32_size(buf, p, end3)
+                    o12['roaring'] = bytes(buf[p:p + n13])
+                    p += n13
+                    el11 = o12
+                    lst10.append(el11)
+                o8['bitmaps'] = lst10
+                o4['bitmap'] = o8
+            else:
+                o4['bitmap'] = None
+            o1['bin'] = o4
+            p = end3
+            if p + 4 > end: _short('crc', 4, end - p, p)
+            o1['crc'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            lst.append(o1)
+    return lst, p
+
+
+def _fb_deletion_vectors_entries(items, out):
+    for b14 in items:
+        tb15 = bytearray()
+        b16 = b14['bin']
+        tb15 += _S_be_I.pack(b16['magic'])
+        sw17 = b16['magic']
+        if sw17 == 1581511376:
+            b18 = b16['bitmap']
+            tb15 += b18['roaring']
+        elif sw17 == 3520280932:
+            b19 = b16['bitmap']
+            tb15 += _S_le_q.pack(len(b19['bitmaps']))
+            for el20 in b19['bitmaps']:
+                b21 = el20
+                tb15 += _S_le_i.pack(b21['key'])
+                tb15 += b21['roaring']
+        out += _S_be_i.pack(len(tb15))
+        out += tb15
+        this22 = {**b14, '__built_bin': bytes(tb15)}
+        v23 = (lambda this: _rt.crc32_signed(_rt.built(this, 'bin', lambda: DvBin)))(this22)
+        out += _S_be_i.pack(v23)
+
+
 # deletion_vectors: FORMATS.md 6.1: a version byte, then one `size | bin | crc32` entry per data file. Which data
 DeletionVectors = _rt.Struct(
     'version' / _rt.Valid(Int8ub, lambda obj_, this: obj_ in (1,), '1', 'version', 'version'),
-    'entries' / _rt.UntilEof(_m_deletion_vector.DeletionVector, 'entries'),
+    'entries' / _rt.FastArray(None, _fp_deletion_vectors_entries, _fb_deletion_vectors_entries, 'entries', {}),
 )
 
 #: Field layout per schema type, used to compare Kaitai parses with this codec.

@@ -11,10 +11,14 @@ Top-level object: ``FileIndex``.
 # ruff: noqa
 from __future__ import annotations
 
+import struct as _struct
+
 import numpy as np
+import numpy as _np
 from construct import *  # noqa: F403
 
 from . import _runtime as _rt
+from ._runtime import _C, _L, _bad, _count, _short, _utf
 
 __all__ = ["JavaUtf", "IndexEntry", "Column", "FileIndex", "LAYOUT"]
 

@@ -16,10 +16,14 @@ Top-level object: ``PaimonKey`` (parameters as keyword arguments:
 # ruff: noqa
 from __future__ import annotations
 
+import struct as _struct
+
 import numpy as np
+import numpy as _np
 from construct import *  # noqa: F403
 
 from . import _runtime as _rt
+from ._runtime import _C, _L, _bad, _count, _short, _utf
 
 __all__ = ["BinaryString", "PaimonKey", "LAYOUT"]
 

@@ -13,13 +13,255 @@ Top-level object: ``RangeBitmap`` (parameters as keyword arguments:
 # ruff: noqa
 from __future__ import annotations
 
+import struct as _struct
+
 import numpy as np
+import numpy as _np
 from construct import *  # noqa: F403
 
 from . import _runtime as _rt
+from ._runtime import _C, _L, _bad, _count, _short, _utf
 from . import paimon_key as _m_paimon_key
 
 __all__ = ["RangeBitmapHeader", "DictionaryHeader", "Chunk", "Chunks", "Dictionary", "SliceRef", "BsiHeader", "BitSlicedIndex", "RangeBitmap", "LAYOUT", "DICTIONARY_OFFSETS_DTYPE", "BSI_HEADER_SLICE_REFS_DTYPES"]
+
+# --- fast path: straight-line parsers/builders for arrays of flat records (see tools/fastgen.py)
+_S_B = _struct.Struct('B')
+_S_b = _struct.Struct('b')
+_S_be_d = _struct.Struct('>d')
+_S_be_f = _struct.Struct('>f')
+_S_be_h = _struct.Struct('>h')
+_S_be_i = _struct.Struct('>i')
+_S_be_q = _struct.Struct('>q')
+
+
+def _fp_chunks_chunks(buf, p, end, count, key_kind):
+    lst = _L()
+    if count is None:
+        while p < end:
+            _p0 = p
+            o1 = _C()
+            if p + 1 > end: _short('version', 1, end - p, p)
+            o1['version'] = _S_B.unpack_from(buf, p)[0]
+            p += 1
+            prm2 = key_kind
+            o3 = _C()
+            sw4 = prm2
+            if sw4 == 'int8':
+                if p + 1 > end: _short('value', 1, end - p, p)
+                o3['value'] = _S_b.unpack_from(buf, p)[0]
+                p += 1
+            elif sw4 == 'int16':
+                if p + 2 > end: _short('value', 2, end - p, p)
+                o3['value'] = _S_be_h.unpack_from(buf, p)[0]
+                p += 2
+            elif sw4 == 'int32':
+                if p + 4 > end: _short('value', 4, end - p, p)
+                o3['value'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+            elif sw4 == 'int64':
+                if p + 8 > end: _short('value', 8, end - p, p)
+                o3['value'] = _S_be_q.unpack_from(buf, p)[0]
+                p += 8
+            elif sw4 == 'float32':
+                if p + 4 > end: _short('value', 4, end - p, p)
+                o3['value'] = _S_be_f.unpack_from(buf, p)[0]
+                p += 4
+            elif sw4 == 'float64':
+                if p + 8 > end: _short('value', 8, end - p, p)
+                o3['value'] = _S_be_d.unpack_from(buf, p)[0]
+                p += 8
+            elif sw4 == 'bool':
+                if p + 1 > end: _short('value', 1, end - p, p)
+                o3['value'] = _S_B.unpack_from(buf, p)[0]
+                p += 1
+            elif sw4 == 'string':
+                o5 = _C()
+                if p + 4 > end: _short('len', 4, end - p, p)
+                o5['len'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+                n6 = o5['len']
+                if n6 < 0 or p + n6 > end: _short('value', n6, end - p, p)
+                o5['value'] = _utf(buf, p, n6, 'UTF-8', 'value')
+                p += n6
+                o3['value'] = o5['value']
+            else:
+                o3['value'] = None
+            o1['key'] = o3['value']
+            if p + 4 > end: _short('code', 4, end - p, p)
+            o1['code'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            if p + 4 > end: _short('keys_offset', 4, end - p, p)
+            o1['keys_offset'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            if p + 4 > end: _short('size', 4, end - p, p)
+            o1['size'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            if (key_kind == 'string'):
+                if p + 4 > end: _short('offsets_length', 4, end - p, p)
+                o1['offsets_length'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+            else:
+                o1['offsets_length'] = None
+            if p + 4 > end: _short('keys_length', 4, end - p, p)
+            o1['keys_length'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            if (key_kind != 'string'):
+                if p + 4 > end: _short('fixed_length', 4, end - p, p)
+                o1['fixed_length'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+            else:
+                o1['fixed_length'] = None
+            lst.append(o1)
+            if p <= _p0: _bad('chunks_chunks', p, 'progress', 'corrupt', p)
+    else:
+        for _i in range(count):
+            o1 = _C()
+            if p + 1 > end: _short('version', 1, end - p, p)
+            o1['version'] = _S_B.unpack_from(buf, p)[0]
+            p += 1
+            prm2 = key_kind
+            o3 = _C()
+            sw4 = prm2
+            if sw4 == 'int8':
+                if p + 1 > end: _short('value', 1, end - p, p)
+                o3['value'] = _S_b.unpack_from(buf, p)[0]
+                p += 1
+            elif sw4 == 'int16':
+                if p + 2 > end: _short('value', 2, end - p, p)
+                o3['value'] = _S_be_h.unpack_from(buf, p)[0]
+                p += 2
+            elif sw4 == 'int32':
+                if p + 4 > end: _short('value', 4, end - p, p)
+                o3['value'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+            elif sw4 == 'int64':
+                if p + 8 > end: _short('value', 8, end - p, p)
+                o3['value'] = _S_be_q.unpack_from(buf, p)[0]
+                p += 8
+            elif sw4 == 'float32':
+                if p + 4 > end: _short('value', 4, end - p, p)
+                o3['value'] = _S_be_f.unpack_from(buf, p)[0]
+                p += 4
+            elif sw4 == 'float64':
+                if p + 8 > end: _short('value', 8, end - p, p)
+                o3['value'] = _S_be_d.unpack_from(buf, p)[0]
+                p += 8
+            elif sw4 == 'bool':
+                if p + 1 > end: _short('value', 1, end - p, p)
+                o3['value'] = _S_B.unpack_from(buf, p)[0]
+                p += 1
+            elif sw4 == 'string':
+                o5 = _C()
+                if p + 4 > end: _short('len', 4, end - p, p)
+                o5['len'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+                n6 = o5['len']
+                if n6 < 0 or p + n6 > end: _short('value', n6, end - p, p)
+                o5['value'] = _utf(buf, p, n6, 'UTF-8', 'value')
+                p += n6
+                o3['value'] = o5['value']
+            else:
+                o3['value'] = None
+            o1['key'] = o3['value']
+            if p + 4 > end: _short('code', 4, end - p, p)
+            o1['code'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            if p + 4 > end: _short('keys_offset', 4, end - p, p)
+            o1['keys_offset'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            if p + 4 > end: _short('size', 4, end - p, p)
+            o1['size'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            if (key_kind == 'string'):
+                if p + 4 > end: _short('offsets_length', 4, end - p, p)
+                o1['offsets_length'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+            else:
+                o1['offsets_length'] = None
+            if p + 4 > end: _short('keys_length', 4, end - p, p)
+            o1['keys_length'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            if (key_kind != 'string'):
+                if p + 4 > end: _short('fixed_length', 4, end - p, p)
+                o1['fixed_length'] = _S_be_i.unpack_from(buf, p)[0]
+                p += 4
+            else:
+                o1['fixed_length'] = None
+            lst.append(o1)
+    return lst, p
+
+
+def _fb_chunks_chunks(items, out, key_kind):
+    for b7 in items:
+        out += _S_B.pack(b7['version'])
+        prm8 = key_kind
+        b9 = b7['key']
+        w10 = {'value': b9}
+        sw11 = prm8
+        if sw11 == 'int8':
+            out += _S_b.pack(w10['value'])
+        elif sw11 == 'int16':
+            out += _S_be_h.pack(w10['value'])
+        elif sw11 == 'int32':
+            out += _S_be_i.pack(w10['value'])
+        elif sw11 == 'int64':
+            out += _S_be_q.pack(w10['value'])
+        elif sw11 == 'float32':
+            out += _S_be_f.pack(w10['value'])
+        elif sw11 == 'float64':
+            out += _S_be_d.pack(w10['value'])
+        elif sw11 == 'bool':
+            out += _S_B.pack(w10['value'])
+        elif sw11 == 'string':
+            b12 = w10['value']
+            w13 = {'value': b12}
+            tb14 = bytearray()
+            tb14 += w13['value'].encode('UTF-8')
+            out += _S_be_i.pack(len(tb14))
+            out += tb14
+        out += _S_be_i.pack(b7['code'])
+        out += _S_be_i.pack(b7['keys_offset'])
+        out += _S_be_i.pack(b7['size'])
+        if (key_kind == 'string'):
+            out += _S_be_i.pack(b7['offsets_length'])
+        out += _S_be_i.pack(b7['keys_length'])
+        if (key_kind != 'string'):
+            out += _S_be_i.pack(b7['fixed_length'])
+
+
+def _fp_bsi_header_slice_refs(buf, p, end, count):
+    lst = _L()
+    if count is None:
+        while p < end:
+            _p0 = p
+            o15 = _C()
+            if p + 4 > end: _short('offset', 4, end - p, p)
+            o15['offset'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            if p + 4 > end: _short('length', 4, end - p, p)
+            o15['length'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            lst.append(o15)
+            if p <= _p0: _bad('bsi_header_slice_refs', p, 'progress', 'corrupt', p)
+    else:
+        for _i in range(count):
+            o15 = _C()
+            if p + 4 > end: _short('offset', 4, end - p, p)
+            o15['offset'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            if p + 4 > end: _short('length', 4, end - p, p)
+            o15['length'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            lst.append(o15)
+    return lst, p
+
+
+def _fb_bsi_header_slice_refs(items, out):
+    for b16 in items:
+        out += _S_be_i.pack(b16['offset'])
+        out += _S_be_i.pack(b16['length'])
+
 
 # range_bitmap_header: range-bitmap header
 RangeBitmapHeader = _rt.Struct(
@@ -53,7 +295,7 @@ Chunk = _rt.Struct(
 
 # chunks: the chunk headers area
 Chunks = _rt.Struct(
-    'chunks' / _rt.UntilEof(_rt.WithParams(Chunk, key_kind=lambda this: this['_']['key_kind']), 'chunks'),
+    'chunks' / _rt.FastArray(None, _fp_chunks_chunks, _fb_chunks_chunks, 'chunks', {'key_kind': lambda this: this['_']['key_kind']}),
 )
 
 # dictionary: chunked dictionary; codes are 0..cardinality-1 in ascending key order
@@ -77,7 +319,7 @@ BsiHeader = _rt.Struct(
     'slice_count' / Rebuild(Int8ub, lambda this: len(this['slice_refs'])),
     'ebm_length' / Rebuild(Int32sb, lambda this: len(this['_']['ebm'])),
     'indexes_length' / Rebuild(Int32sb, lambda this: 8 * len(this['slice_refs'])),
-    'slice_refs' / _rt.NumpyArray(lambda this: _rt.record_dtype([('offset', '>i4'), ('length', '>i4')]), lambda this: this['slice_count'], 'slice_refs', fallback=_rt.CheckedArray(lambda this: this['slice_count'], SliceRef, 8, 'slice_refs')),
+    'slice_refs' / _rt.NumpyArray(lambda this: _rt.record_dtype([('offset', '>i4'), ('length', '>i4')]), lambda this: this['slice_count'], 'slice_refs', fallback=_rt.FastArray(lambda this: this['slice_count'], _fp_bsi_header_slice_refs, _fb_bsi_header_slice_refs, 'slice_refs', {})),
 )
 
 # bit_sliced_index: bit-sliced index of the row codes

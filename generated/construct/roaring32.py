@@ -11,12 +11,86 @@ Top-level object: ``Roaring32``.
 # ruff: noqa
 from __future__ import annotations
 
+import struct as _struct
+
 import numpy as np
+import numpy as _np
 from construct import *  # noqa: F403
 
 from . import _runtime as _rt
+from ._runtime import _C, _L, _bad, _count, _short, _utf
 
 __all__ = ["ContainerHeader", "Run", "Container", "Roaring32", "LAYOUT", "CONTAINER_VALUES_DTYPE", "CONTAINER_BITMAP_DTYPE", "CONTAINER_RUNS_DTYPES", "DESCRIPTIVE_HEADER_DTYPES", "OFFSETS_DTYPE"]
+
+# --- fast path: straight-line parsers/builders for arrays of flat records (see tools/fastgen.py)
+_S_le_H = _struct.Struct('<H')
+
+
+def _fp_container_runs(buf, p, end, count):
+    lst = _L()
+    if count is None:
+        while p < end:
+            _p0 = p
+            o1 = _C()
+            if p + 2 > end: _short('start', 2, end - p, p)
+            o1['start'] = _S_le_H.unpack_from(buf, p)[0]
+            p += 2
+            if p + 2 > end: _short('length_minus_1', 2, end - p, p)
+            o1['length_minus_1'] = _S_le_H.unpack_from(buf, p)[0]
+            p += 2
+            lst.append(o1)
+            if p <= _p0: _bad('container_runs', p, 'progress', 'corrupt', p)
+    else:
+        for _i in range(count):
+            o1 = _C()
+            if p + 2 > end: _short('start', 2, end - p, p)
+            o1['start'] = _S_le_H.unpack_from(buf, p)[0]
+            p += 2
+            if p + 2 > end: _short('length_minus_1', 2, end - p, p)
+            o1['length_minus_1'] = _S_le_H.unpack_from(buf, p)[0]
+            p += 2
+            lst.append(o1)
+    return lst, p
+
+
+def _fb_container_runs(items, out):
+    for b2 in items:
+        out += _S_le_H.pack(b2['start'])
+        out += _S_le_H.pack(b2['length_minus_1'])
+
+
+def _fp_roaring32_descriptive_header(buf, p, end, count):
+    lst = _L()
+    if count is None:
+        while p < end:
+            _p0 = p
+            o3 = _C()
+            if p + 2 > end: _short('key', 2, end - p, p)
+            o3['key'] = _S_le_H.unpack_from(buf, p)[0]
+            p += 2
+            if p + 2 > end: _short('cardinality_minus_1', 2, end - p, p)
+            o3['cardinality_minus_1'] = _S_le_H.unpack_from(buf, p)[0]
+            p += 2
+            lst.append(o3)
+            if p <= _p0: _bad('roaring32_descriptive_header', p, 'progress', 'corrupt', p)
+    else:
+        for _i in range(count):
+            o3 = _C()
+            if p + 2 > end: _short('key', 2, end - p, p)
+            o3['key'] = _S_le_H.unpack_from(buf, p)[0]
+            p += 2
+            if p + 2 > end: _short('cardinality_minus_1', 2, end - p, p)
+            o3['cardinality_minus_1'] = _S_le_H.unpack_from(buf, p)[0]
+            p += 2
+            lst.append(o3)
+    return lst, p
+
+
+def _fb_roaring32_descriptive_header(items, out):
+    for b4 in items:
+        out += _S_le_H.pack(b4['key'])
+        out += _S_le_H.pack(b4['cardinality_minus_1'])
+
 
 # container_header: key and cardinality of one container
 ContainerHeader = _rt.Struct(
@@ -35,7 +109,7 @@ Container = _rt.Struct(
     'values' / If(lambda this: ((not ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1))) and (this['_']['_']['descriptive_header'][this['_']['idx']]['cardinality_minus_1'] < 4096)), _rt.NumpyArray('<u2', lambda this: (this['_']['_']['descriptive_header'][this['_']['idx']]['cardinality_minus_1'] + 1), 'values', fallback=None)),
     'bitmap' / If(lambda this: ((not ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1))) and (this['_']['_']['descriptive_header'][this['_']['idx']]['cardinality_minus_1'] >= 4096)), _rt.NumpyArray('<u8', 1024, 'bitmap', fallback=None)),
     'num_runs' / If(lambda this: ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1)), Rebuild(Int16ul, lambda this: len(this['runs']))),
-    'runs' / If(lambda this: ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1)), _rt.NumpyArray(lambda this: _rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]), lambda this: this['num_runs'], 'runs', fallback=_rt.CheckedArray(lambda this: this['num_runs'], Run, 4, 'runs'))),
+    'runs' / If(lambda this: ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1)), _rt.NumpyArray(lambda this: _rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]), lambda this: this['num_runs'], 'runs', fallback=_rt.FastArray(lambda this: this['num_runs'], _fp_container_runs, _fb_container_runs, 'runs', {}))),
 )
 
 # roaring32: FORMATS.md 0. Used for inspection and cross-checks; embedded in other formats the Construct
@@ -43,7 +117,7 @@ Roaring32 = _rt.Struct(
     'cookie' / _rt.Valid(Int32ul, lambda obj_, this: (((obj_ & 0xffff) == 12347) or (obj_ == 12346)), '(_ & 0xffff) == 12347 or _ == 12346', 'cookie', 'corrupt'),
     'container_count' / If(lambda this: ((this['cookie'] & 0xffff) != 12347), Int32ul),
     'run_flags' / If(lambda this: ((this['cookie'] & 0xffff) == 12347), _rt.SizedBytes(lambda this: ((((this['cookie'] >> 16) + 1) + 7) // 8), 'run_flags')),
-    'descriptive_header' / _rt.NumpyArray(lambda this: _rt.record_dtype([('key', '<u2'), ('cardinality_minus_1', '<u2')]), lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), 'descriptive_header', fallback=_rt.CheckedArray(lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), ContainerHeader, 4, 'descriptive_header')),
+    'descriptive_header' / _rt.NumpyArray(lambda this: _rt.record_dtype([('key', '<u2'), ('cardinality_minus_1', '<u2')]), lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), 'descriptive_header', fallback=_rt.FastArray(lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), _fp_roaring32_descriptive_header, _fb_roaring32_descriptive_header, 'descriptive_header', {})),
     'offsets' / If(lambda this: (((this['cookie'] & 0xffff) != 12347) or (((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])) >= 4)), _rt.NumpyArray('<u4', lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), 'offsets', fallback=None)),
     'containers' / _rt.CheckedArray(lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), _rt.WithParams(Container, idx=lambda this: this['_index']), 1, 'containers'),
 )

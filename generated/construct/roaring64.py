@@ -10,13 +10,54 @@ Top-level object: ``Roaring64``.
 # ruff: noqa
 from __future__ import annotations
 
+import struct as _struct
+
 import numpy as np
+import numpy as _np
 from construct import *  # noqa: F403
 
 from . import _runtime as _rt
+from ._runtime import _C, _L, _bad, _count, _short, _utf
 from . import roaring32 as _m_roaring32
 
 __all__ = ["Bucket", "Roaring64", "LAYOUT"]
+
+# --- fast path: straight-line parsers/builders for arrays of flat records (see tools/fastgen.py)
+_S_le_I = _struct.Struct('<I')
+
+
+def _fp_roaring64_buckets(buf, p, end, count):
+    lst = _L()
+    if count is None:
+        while p < end:
+            _p0 = p
+            o1 = _C()
+            if p + 4 > end: _short('key', 4, end - p, p)
+            o1['key'] = _S_le_I.unpack_from(buf, p)[0]
+            p += 4
+            n2 = _rt.roaring32_size(buf, p, end)
+            o1['bitmap'] = bytes(buf[p:p + n2])
+            p += n2
+            lst.append(o1)
+            if p <= _p0: _bad('roaring64_buckets', p, 'progress', 'corrupt', p)
+    else:
+        for _i in range(count):
+            o1 = _C()
+            if p + 4 > end: _short('key', 4, end - p, p)
+            o1['key'] = _S_le_I.unpack_from(buf, p)[0]
+            p += 4
+            n2 = _rt.roaring32_size(buf, p, end)
+            o1['bitmap'] = bytes(buf[p:p + n2])
+            p += n2
+            lst.append(o1)
+    return lst, p
+
+
+def _fb_roaring64_buckets(items, out):
+    for b3 in items:
+        out += _S_le_I.pack(b3['key'])
+        out += b3['bitmap']
+
 
 # bucket: one 32-bit bucket
 Bucket = _rt.Struct(
@@ -27,7 +68,7 @@ Bucket = _rt.Struct(
 # roaring64: u64 bucket count, then per bucket a u32 high-32-bit key and a portable Roaring32 bitmap of
 Roaring64 = _rt.Struct(
     'bucket_count' / Rebuild(Int64ul, lambda this: len(this['buckets'])),
-    'buckets' / _rt.CheckedArray(lambda this: this['bucket_count'], Bucket, 12, 'buckets'),
+    'buckets' / _rt.FastArray(lambda this: this['bucket_count'], _fp_roaring64_buckets, _fb_roaring64_buckets, 'buckets', {}),
 )
 
 #: Field layout per schema type, used to compare Kaitai parses with this codec.

@@ -765,6 +765,82 @@ class Roaring32Bytes(Construct):
         return data
 
 
+# --------------------------------------------------------------------------------------------
+# fast path: generated straight-line parsers/builders for arrays of flat records
+
+
+_C = Container
+_L = ListContainer
+
+
+def _short(what: str, need: int, left: int, pos: int) -> None:
+    raise CodecError(f"{what} needs {need} bytes but only {max(left, 0)} remain", offset=pos,
+                     expected=f"{need} bytes", kind="truncated" if need >= 0 else "corrupt")
+
+
+def _count(what: str, n: int, size: int, left: int, pos: int) -> None:
+    raise CodecError(f"{what}: {n} elements of at least {size} bytes do not fit in the {left} bytes that remain",
+                     offset=pos, expected=f"at most {max(left, 0) // size} elements", kind="count")
+
+
+def _bad(what: str, value: Any, expected: str, kind: str, pos: int) -> None:
+    raise CodecError(f"{what} is {value!r}", offset=pos, expected=expected, kind=kind)
+
+
+def _utf(buf: Any, pos: int, n: int, encoding: str, what: str) -> str:
+    try:
+        return bytes(buf[pos:pos + n]).decode(encoding)
+    except UnicodeDecodeError as e:
+        raise CodecError(f"{what} is not valid {encoding}: {e.reason}", offset=pos + e.start, expected=encoding,
+                         kind="corrupt") from None
+
+
+class FastArray(Construct):
+    """An array of flat records parsed/built by generated straight-line functions (no per-element
+    Construct interpretation).  ``count`` None means until the end of the (sub)stream."""
+
+    def __init__(self, count: Callable | int | None, parse_fn: Callable, build_fn: Callable, name: str,
+                 params: dict | None = None) -> None:
+        super().__init__()
+        self.count = count
+        self.parse_fn = parse_fn
+        self.build_fn = build_fn
+        self.fname = name
+        self.params = params or {}
+
+    def _parse(self, stream, context, path):
+        n = None if self.count is None else _ev(self.count, context)
+        kw = {k: fn(context) for k, fn in self.params.items()}
+        pos, end = stream.tell(), io_size(stream)
+        base = getattr(stream, "base", 0)
+        buf = stream.getbuffer()
+        try:
+            lst, newpos = self.parse_fn(buf, pos, end, n, **kw)
+        except CodecError as e:
+            if e.offset is not None:
+                e.offset += base
+            e.path = path
+            raise
+        except struct.error as e:
+            raise CodecError(f"{self.fname}: {e}", offset=base + pos, kind="corrupt", path=path) from None
+        finally:
+            del buf
+        stream.seek(newpos)
+        return lst
+
+    def _build(self, obj, stream, context, path):
+        if self.count is not None:
+            n = _ev(self.count, context)
+            if n != len(obj):
+                raise CodecError(f"{self.fname} has {len(obj)} elements but its count field says {n}",
+                                 expected=str(len(obj)), kind="corrupt", path=path)
+        kw = {k: fn(context) for k, fn in self.params.items()}
+        out = bytearray()
+        self.build_fn(obj, out, **kw)
+        stream_write(stream, bytes(out), len(out), path)
+        return obj
+
+
 def crc32_signed(data: bytes) -> int:
     """java.util.zip.CRC32 value as the signed int32 that ``DataOutput.writeInt`` stores."""
     v = zlib.crc32(data)
