@@ -213,7 +213,10 @@ class RangeKeyCodec:
     def key_value(self, key: Any) -> Any:
         """JSON-style value of a stored key (as the golden ``expected_meta`` reports keys)."""
         if self.is_string:
-            return key.decode("utf-8", "surrogatepass")
+            try:
+                return key.decode("utf-8", "surrogatepass")
+            except UnicodeDecodeError:  # not UTF-8: keep every byte recoverable
+                return key.decode("utf-8", "surrogateescape")
         if self.is_float:
             if self.width == 4:
                 v = struct.unpack(">f", struct.pack(">I", int(key) & 0xFFFFFFFF))[0]

@@ -94,12 +94,14 @@ def portable_size(src: ByteSource, offset: int, what: str = "bitmap") -> int:
 
 
 def first_n(bm: BitMap, n: int) -> BitMap:
-    """The ``n`` smallest positions of ``bm``."""
+    """The ``n`` smallest positions of ``bm`` (select + range cut; never materialises ``bm``)."""
     if n <= 0:
         return BitMap()
     if n >= len(bm):
         return bm.copy()
-    return BitMap(array.array("I", bm.to_array()[:n]))
+    cut = BitMap()
+    cut.add_range(0, bm[n - 1] + 1)
+    return bm & cut
 
 
 def drop_first(bm: BitMap, n: int) -> BitMap:
@@ -108,4 +110,6 @@ def drop_first(bm: BitMap, n: int) -> BitMap:
         return bm.copy()
     if n >= len(bm):
         return BitMap()
-    return BitMap(array.array("I", bm.to_array()[n:]))
+    cut = BitMap()
+    cut.add_range(0, bm[n])
+    return bm - cut

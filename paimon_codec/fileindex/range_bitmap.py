@@ -49,6 +49,7 @@ DEFAULT_CHUNK_SIZE = 16 * 1024
 _ONE_KEY_PER_CHUNK = ("BOOLEAN", "TINYINT", "SMALLINT")
 _DICT_HEADER_LENGTH = 13
 _MAX_SLICES = 64
+MAX_DECODED_ROWS = 50_000_000  # row_codes()/describe() allocate per row
 
 
 # ------------------------------------------------------------------------------------------ options
@@ -110,6 +111,8 @@ class RangeBitmapWriter:
         """Append many row values at once (list, numpy array or pyarrow array)."""
         self._flush_pending()
         self._batches.append(values)
+
+    write_array = write_batch
 
     def _flush_pending(self) -> None:
         if self._pending:
@@ -538,6 +541,9 @@ class RangeBitmapReader(FileIndexReader):
             start = body + ebm_len + off
             bm = read_bitmap(b.read(start, length, f"bsi slice {i}"), what=f"bsi slice {i}",
                              offset=b.base + start, path=b.path)
+            if bm and bm.max() >= self.row_count:
+                raise CorruptDataError(f"bsi slice {i} holds row {bm.max()} beyond row count {self.row_count}",
+                                       path=b.path, offset=b.base + start)
             self._slice_cache[i] = bm
         return bm
 
@@ -593,12 +599,16 @@ class RangeBitmapReader(FileIndexReader):
         return eq
 
     def row_codes(self) -> np.ndarray:
-        """Code of every row (-1 for null), decoded from all slices (vectorised)."""
+        """Code of every row (-1 for null), decoded from all slices (vectorised).
+
+        Allocates one int64 per row: refuses row counts above :data:`MAX_DECODED_ROWS`.
+        """
+        if self.row_count > MAX_DECODED_ROWS:
+            raise CorruptDataError(f"refusing to decode {self.row_count} row codes",
+                                   path=self.src.path, expected=f"at most {MAX_DECODED_ROWS} rows")
         codes = np.zeros(self.row_count, dtype=np.int64)
         for i in range(self.slice_count):
             arr = np.frombuffer(self._slice(i).to_array(), dtype=np.uint32)
-            if arr.size and arr.max() >= self.row_count:
-                raise CorruptDataError(f"slice {i} holds rows beyond the row count", path=self.src.path)
             codes[arr] |= np.int64(1) << np.int64(i)
         nulls = np.ones(self.row_count, dtype=bool)
         nulls[np.frombuffer(self._ebm.to_array(), dtype=np.uint32)] = False
