@@ -5,25 +5,18 @@
 >>> df, report = scan(spark, "wh/db.db/orders", where="status = 'PENDING'")
 >>> findings_df, summary = audit(spark, "wh")
 >>> spark.read.format("paimon_index").option("table", "wh/db.db/orders").option("kind", "hash").load()
+
+``scan`` and ``audit`` are bound eagerly (their modules import pyspark only when called) so that the
+function names win over the submodule names.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from .audit import audit
+from .scan import scan
+from .session import get_spark
 
 __all__ = ["scan", "audit", "register", "get_spark"]
-
-
-def scan(*args: Any, **kwargs: Any):
-    from .scan import scan as _scan
-
-    return _scan(*args, **kwargs)
-
-
-def audit(*args: Any, **kwargs: Any):
-    from .audit import audit as _audit
-
-    return _audit(*args, **kwargs)
 
 
 def register(spark) -> None:
@@ -31,9 +24,3 @@ def register(spark) -> None:
     from .datasource import register as _register
 
     _register(spark)
-
-
-def get_spark(*args: Any, **kwargs: Any):
-    from .session import get_spark as _get_spark
-
-    return _get_spark(*args, **kwargs)
