@@ -38,6 +38,7 @@ from pyroaring import BitMap
 
 from ..fileindex.result import REMAIN, SKIP, BitmapResult, FileIndexResult
 from ..types import DataType, RowType, parse_type
+from ..values import Timestamp
 
 __all__ = [
     "JAR_NAME",
@@ -177,13 +178,34 @@ def paimon_java(fetch: bool = True) -> PaimonJava:
                 jvm = jpype.getDefaultJVMPath()
             except Exception as exc:  # JVMNotFoundException
                 raise JavaUnavailable(f"no JVM found (install Java 17 or set JAVA_HOME): {exc}") from exc
-            jpype.startJVM(jvm, "-Xmx1g", "-Xss4m", classpath=[str(jar)], convertStrings=False)
+            classpath = [str(jar), *_hadoop_jars()]
+            jpype.startJVM(jvm, "-Xmx1g", "-Xss4m", classpath=classpath, convertStrings=False)
         try:
             jpype.JClass("org.apache.paimon.fileindex.FileIndexFormat")
         except Exception as exc:
             raise JavaUnavailable(f"a JVM is running without the Paimon jar on its classpath: {exc}") from exc
         _BRIDGE = PaimonJava()
     return _BRIDGE
+
+
+def _hadoop_jars() -> list[str]:
+    """Hadoop client jars for Paimon's catalog / table API (absent from the fat jar).
+
+    ``$PAIMON_HADOOP_CLASSPATH`` (``:``-separated) when set, else the shaded ``hadoop-client-api`` /
+    ``hadoop-client-runtime`` jars the installed PySpark ships; none if neither exists (then only the
+    table-level helpers are unavailable).
+    """
+    env = os.environ.get("PAIMON_HADOOP_CLASSPATH")
+    if env:
+        return [p for p in env.split(os.pathsep) if p]
+    import importlib.util
+
+    spec = importlib.util.find_spec("pyspark")
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    jars = Path(list(spec.submodule_search_locations)[0]) / "jars"
+    return sorted(str(p) for pattern in ("hadoop-client-api-*.jar", "hadoop-client-runtime-*.jar")
+                  for p in jars.glob(pattern))
 
 
 def _as_dtype(t: DataType | str) -> DataType:
@@ -646,6 +668,80 @@ class PaimonJava:
             return int(assigner.assign(row, self._jpype.JInt(hash_code)))
 
         return assign
+
+    # ------------------------------------------------------------------------------ tables
+
+    def read_table(self, warehouse: str | os.PathLike, database: str, table: str,
+                   where: Mapping[str, Any] | None = None) -> tuple[RowType, list[tuple], list[str]]:
+        """Read a filesystem-catalog table with Paimon's own catalog, scan and reader.
+
+        Returns ``(row type, rows, data files the scan kept)``; rows as tuples of Python values (our
+        conventions), deletion vectors applied.  With ``where`` (a predicate tree as in
+        :meth:`predicate`) the scan prunes files with stats and embedded indexes and the reader
+        filters rows (``executeFilter``).
+        """
+        J = self._jpype.JClass
+        try:
+            CatalogFactory = J("org.apache.paimon.catalog.CatalogFactory")
+            CatalogContext = J("org.apache.paimon.catalog.CatalogContext")
+        except Exception as exc:  # NoClassDefFoundError: org/apache/hadoop/conf/Configuration
+            raise JavaUnavailable(f"Paimon's catalog needs Hadoop client jars on the classpath: {exc}") from exc
+        opts = self.Options()
+        opts.set("warehouse", os.fspath(warehouse))
+        catalog = CatalogFactory.createCatalog(CatalogContext.create(opts))
+        try:
+            t = catalog.getTable(J("org.apache.paimon.catalog.Identifier").create(database, table))
+            jrt = t.rowType()
+            row_type = RowType(tuple(_field(str(f.name()), parse_type(str(f.type().asSQLString())))
+                                     for f in jrt.getFields()))
+            rb = t.newReadBuilder()
+            if where is not None:
+                rb = rb.withFilter(self.predicate(row_type, where))
+            splits = rb.newScan().plan().splits()
+            kept = [str(f.fileName()) for sp in splits for f in sp.dataFiles()]
+            read = rb.newRead()
+            if where is not None:
+                read = read.executeFilter()
+            it = J("org.apache.paimon.reader.RecordReaderIterator")(read.createReader(splits))
+            getters = [self._getter(i, f.type) for i, f in enumerate(row_type.fields)]
+            rows = []
+            try:
+                while it.hasNext():
+                    r = it.next()
+                    rows.append(tuple(None if r.isNullAt(i) else g(r) for i, g in enumerate(getters)))
+            finally:
+                it.close()
+            return row_type, rows, kept
+        finally:
+            catalog.close()
+
+    @staticmethod
+    def _getter(i: int, dt: DataType):
+        r = dt.root
+        if r in ("INTEGER", "DATE", "TIME_WITHOUT_TIME_ZONE"):
+            return lambda row: int(row.getInt(i))
+        if r == "BIGINT":
+            return lambda row: int(row.getLong(i))
+        if r == "SMALLINT":
+            return lambda row: int(row.getShort(i))
+        if r == "TINYINT":
+            return lambda row: int(row.getByte(i))
+        if r in ("FLOAT", "DOUBLE"):
+            return (lambda row: float(row.getFloat(i))) if r == "FLOAT" else (lambda row: float(row.getDouble(i)))
+        if r == "BOOLEAN":
+            return lambda row: bool(row.getBoolean(i))
+        if dt.is_string:
+            return lambda row: str(row.getString(i).toString())
+        if dt.is_binary:
+            return lambda row: bytes(row.getBinary(i))
+        if dt.is_timestamp:
+            p = dt.precision if dt.precision is not None else 6
+
+            def ts(row):
+                v = row.getTimestamp(i, p)
+                return Timestamp(int(v.getMillisecond()), int(v.getNanoOfMillisecond()))
+            return ts
+        raise TypeError(f"no getter for {dt}")
 
     def bucket(self, hash_code: int, num_buckets: int) -> int:
         """Fixed-bucket mode: ``KeyAndBucketExtractor.bucket(hash, numBuckets)``."""
