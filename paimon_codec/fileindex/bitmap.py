@@ -124,6 +124,14 @@ def _pack_records(codec: KeyCodec, keys: np.ndarray | pa.Array, fields: Sequence
     return out.tobytes()
 
 
+def _tiebreak(codec: KeyCodec, keys: np.ndarray | pa.Array):
+    """``compareTo`` order of key ``j`` (for equal-hash keys in Java tree bins)."""
+    def key(j: int):
+        k = keys[j].as_py() if isinstance(keys, pa.Array) else int(keys[j])
+        return codec.sort_key(k)
+    return key
+
+
 def _take_keys(keys: np.ndarray | pa.Array, idx: np.ndarray) -> np.ndarray | pa.Array:
     if isinstance(keys, pa.Array):
         return keys.take(pa.array(idx, type=pa.int64()))
@@ -273,7 +281,8 @@ def _serialize(self: BitmapIndexWriter) -> bytes:
     ins_keys = _take_keys(enc.dict_keys, ins)
     hashes = codec.hash_codes(ins_keys.to_pylist() if isinstance(ins_keys, pa.Array) else ins_keys)
     trailing = nd > 0 and int(enc.first_pos[ins[-1]]) < len(enc.codes) - 1
-    order, _exact = hashmap_order(hashes, trailing)
+    tiebreak = _tiebreak(codec, ins_keys)
+    order = hashmap_order(hashes, trailing, tiebreak)
     hm_codes = ins[order]
     offsets = np.empty(nd, dtype=np.int64)
     lengths = np.full(nd, -1, dtype=np.int64)
@@ -376,6 +385,20 @@ class _Cursor:
 
 def _corrupt(msg: str, source: ByteSource, offset: int = 0) -> CorruptDataError:
     return CorruptDataError(msg, path=source.path, offset=source.base + offset)
+
+
+class _LazyStringKeys:
+    """The keys of a V1 string dictionary in file order, sliced on demand."""
+
+    def __init__(self, data: bytes, starts: np.ndarray, lens: np.ndarray) -> None:
+        self.data, self.starts, self.lens = data, starts, lens
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def tolist(self) -> list[bytes]:
+        d = self.data
+        return [d[s + 4:s + 4 + n] for s, n in zip(self.starts.tolist(), self.lens.tolist(), strict=True)]
 
 
 class _FixedTable:
@@ -514,31 +537,72 @@ class BitmapIndexReader(FileIndexReader):
             table: Any = _FixedTable(codec.sort_keys(keys), (offsets,), already_sorted=False)
             file_keys: Any = keys
         else:
-            cur = _Cursor(src, self._dict_start, chunk=max(4096, nd * 16))
-            table = {}
-            file_keys = []
-            offs = []
-            for _ in range(nd):
-                k = cur.key(codec)
-                o = cur.int32()
-                table.setdefault(k, o)
-                file_keys.append(k)
-                offs.append(o)
-            offsets = np.array(offs, dtype=np.int64)
-            self.body_start = cur.pos
+            table, file_keys, offsets = self._walk_string_dictionary()
         if self.body_start > len(src):
             raise _corrupt("bitmap dictionary runs past the payload", src, self._dict_start)
         # Extents of body bitmaps: offsets in body order, the last runs to the end of the payload.
         starts = offsets[offsets >= 0]
         if self.has_null_value and self.null_value_offset >= 0:
             starts = np.append(starts, self.null_value_offset)
-        starts = np.unique(starts)
+        starts = np.sort(starts)
         body_len = len(src) - self.body_start
         if len(starts) and starts[-1] >= body_len:
             raise _corrupt(f"bitmap offset {int(starts[-1])} beyond the body ({body_len} bytes)", src,
                            self.body_start)
         self._v1 = (table, file_keys, offsets, starts, body_len)
         return self._v1
+
+    def _walk_string_dictionary(self) -> tuple:
+        """Entry starts of a V1 string dictionary (one tight loop), offsets gathered with numpy."""
+        src, nd = self.source, self.non_null_bitmap_number
+        avail = len(src) - self._dict_start
+        size = min(avail, max(4096, nd * 32))
+        data = src.read(self._dict_start, size, "bitmap dictionary")
+        unpack = _STRUCT_I32.unpack_from
+        starts: list[int] = []
+        append = starts.append
+        pos = 0
+        while True:
+            try:
+                for _ in range(nd - len(starts)):
+                    n = unpack(data, pos)[0]
+                    append(pos)
+                    pos += n + 8
+                if pos <= len(data) or size == avail:
+                    break
+            except struct.error:
+                if size == avail:
+                    raise _corrupt("bitmap dictionary runs past the payload", src,
+                                   self._dict_start + pos) from None
+            # the chunk ended inside the dictionary: read more (the walk resumes where it stopped)
+            size = min(avail, max(size * 2, pos + 4096))
+            data = data + src.read(self._dict_start + len(data), size - len(data), "bitmap dictionary")
+        st = np.array(starts, dtype=np.int64)
+        ends = np.append(st[1:], pos)
+        lens = ends - st - 8
+        if pos > len(data) or (nd and lens.min() < 0):
+            raise _corrupt("bitmap dictionary entry lengths are inconsistent", src, self._dict_start)
+        raw = np.frombuffer(data, dtype=np.uint8)
+        at = (st + 4 + lens)[:, None] + np.arange(4)
+        offsets = raw[at].astype(np.uint32) @ np.array([1 << 24, 1 << 16, 1 << 8, 1], dtype=np.uint32) \
+            if nd else np.zeros(0, np.uint32)
+        offsets = offsets.astype(np.uint32).view(np.int32).astype(np.int64)
+        self.body_start = self._dict_start + pos
+        self._v1_data = data
+        self._v1_starts = st
+        self._v1_lens = lens
+        return None, _LazyStringKeys(data, st, lens), offsets
+
+    def _string_table(self) -> dict:
+        table = self._v1[0]
+        if table is None:
+            data, st, lens = self._v1_data, self._v1_starts.tolist(), self._v1_lens.tolist()
+            offs = self._v1[2].tolist()
+            table = {}
+            for s, n, o in zip(st, lens, offs, strict=True):
+                table.setdefault(data[s + 4:s + 4 + n], o)
+            self._v1 = (table, *self._v1[1:])
+        return table
 
     def _v1_extent(self, off: int) -> int:
         _, _, _, starts, body_len = self._load_v1()
@@ -548,10 +612,25 @@ class BitmapIndexReader(FileIndexReader):
     def _find_v1(self, key: int | bytes) -> tuple[int, int] | None:
         table, _, offsets, _, _ = self._load_v1()
         if self.codec.kind == "string":
-            off = table.get(key)
+            if table is None and not self._cache:
+                return self._find_string_once(key, offsets)  # first lookup: no dict needed
+            off = self._string_table().get(key)
             return None if off is None else (off, -1)
         i = table.find(self.codec.sort_key(key))
         return None if i < 0 else (int(offsets[i]), -1)
+
+    def _find_string_once(self, key: bytes, offsets: np.ndarray) -> tuple[int, int] | None:
+        """Locate one key by searching its serialized bytes and checking the hit is an entry start."""
+        data, st = self._v1_data, self._v1_starts
+        pattern = struct.pack(">i", len(key)) + key
+        limit = self.body_start - self._dict_start
+        p = data.find(pattern, 0, limit)
+        while p >= 0:
+            i = int(np.searchsorted(st, p))
+            if i < len(st) and st[i] == p:
+                return int(offsets[i]), -1
+            p = data.find(pattern, p + 1, limit)
+        return None
 
     def _block(self, i: int) -> Any:
         blk = self._blocks.get(i)

@@ -17,10 +17,11 @@ within a final bucket the keys are in *reverse insertion order*.  The whole orde
 Only the capacity needs simulating: a short per-key loop while the capacity is below 64 (where
 the treeify rule can force extra doublings), then arithmetic.
 
-Tree bins (>= 8 colliding keys in one bucket at capacity >= 64) are not emulated: their order
-differs and :func:`hashmap_order` reports it through ``exact=False``.
+Tree bins (a bucket reaching 8 nodes at capacity >= 64) reorder their chain (red-black insertion,
+root moved to the front, new nodes linked after their tree parent); the few keys whose bins ever
+became trees are replayed exactly by a small ``HashMap``/``TreeNode`` emulation (:class:`_TreeMapSim`).
 
-:class:`JavaHashMapOrder` is the small-map variant with ``put`` semantics (tail insertion), used for
+:func:`put_order` is the small-map variant with ``put`` semantics (tail insertion), used for
 the container's column / index-type maps.
 """
 
@@ -42,25 +43,24 @@ def spread(hashes: np.ndarray) -> np.ndarray:
     return h ^ (h >> np.uint32(16))
 
 
-def final_capacity(spread_hashes: np.ndarray, trailing_call: bool) -> tuple[int, bool]:
-    """Capacity of the table after inserting the keys (in insertion order) with computeIfAbsent.
+def _capacity_timeline(h: np.ndarray, trailing_call: bool) -> tuple[list[int], int, int]:
+    """Capacity before each of the first keys (while < 64), the capacity after them, and the final one.
 
-    ``trailing_call``: whether another computeIfAbsent call followed the last new key (it may
-    perform one more pending resize).  Returns ``(capacity, exact)``; ``exact`` is False when a
-    bucket would become a tree bin (order then not emulated).
+    Returns ``(early_caps, cap_after_early, final_cap)``; key ``j`` beyond the early ones sees
+    ``max(cap_after_early, smallest power of two c with j <= 0.75 c)``.
     """
-    n = len(spread_hashes)
-    cap, size = 16, 0
+    n = len(h)
     if n == 0:
-        return (16 if trailing_call else 0), True
-    # Phase 1: per-key simulation while the treeify rule can still force a resize.
+        return [], 16, (16 if trailing_call else 0)
+    cap, size = 16, 0
     counts = np.zeros(cap, dtype=np.int64)
+    early: list[int] = []
     i = 0
-    h = spread_hashes
     while i < n and cap < _MIN_TREEIFY_CAPACITY:
         if size > cap * 3 // 4:
             cap *= 2
             counts = np.bincount(h[:i] & (cap - 1), minlength=cap).astype(np.int64)
+        early.append(cap)
         b = int(h[i]) & (cap - 1)
         before = counts[b]
         counts[b] += 1
@@ -69,34 +69,309 @@ def final_capacity(spread_hashes: np.ndarray, trailing_call: bool) -> tuple[int,
         if before >= _TREEIFY_BIN and cap < _MIN_TREEIFY_CAPACITY:
             cap *= 2
             counts = np.bincount(h[:i] & (cap - 1), minlength=cap).astype(np.int64)
-    # Phase 2: only the load factor matters.  Before inserting key j (1-based) the table has
-    # grown until j - 1 <= threshold.
+    after = cap
     if i < n:
         while n - 1 > cap * 3 // 4:
             cap *= 2
     if trailing_call and n > cap * 3 // 4:
         cap *= 2
-    exact = True
-    if cap >= _MIN_TREEIFY_CAPACITY:
-        exact = bool(np.bincount(h & (cap - 1), minlength=cap).max(initial=0) <= 8)
-        # A bin reaching 8 nodes at capacity >= 64 (at any time) becomes a tree; checking the
-        # final table is a necessary condition only, good enough to flag the rare case.
-    return cap, exact
+    return early, after, cap
 
 
-def hashmap_order(hashes: np.ndarray, trailing_call: bool = True) -> tuple[np.ndarray, bool]:
+def final_capacity(spread_hashes: np.ndarray, trailing_call: bool) -> int:
+    """Capacity of the table after inserting the keys (in insertion order) with computeIfAbsent.
+
+    ``trailing_call``: whether another computeIfAbsent call followed the last new key (it may
+    perform one more pending resize).
+    """
+    return _capacity_timeline(spread_hashes, trailing_call)[2]
+
+
+def _cap_before(j: int, early: list[int], after: int) -> int:
+    if j < len(early):
+        return early[j]
+    c = after
+    while j > c * 3 // 4:
+        c *= 2
+    return c
+
+
+def _tree_groups(h: np.ndarray, after: int, final: int) -> list[tuple[int, int]]:
+    """Coarsest ``(capacity, bucket)`` whose bin reached 8 nodes at capacity >= 64 (a tree bin)."""
+    n = len(h)
+    events: list[tuple[int, int]] = []
+    c = max(after, _MIN_TREEIFY_CAPACITY)
+    while c <= final:
+        m = n if c >= final else min(n, c * 3 // 4 + 1)
+        counts = np.bincount(h[:m] & np.uint32(c - 1), minlength=c)
+        for b in np.flatnonzero(counts >= 8).tolist():
+            if not any(b & (c0 - 1) == b0 for c0, b0 in events):
+                events.append((c, b))
+        c *= 2
+    return events
+
+
+class _Node:
+    __slots__ = ("j", "h", "next", "prev", "parent", "left", "right", "red")
+
+    def __init__(self, j: int, h: int) -> None:
+        self.j, self.h = j, h
+        self.next = self.prev = self.parent = self.left = self.right = None
+        self.red = False
+
+
+class _TreeMapSim:
+    """Exact replay of ``java.util.HashMap`` (plain and tree bins) for one closed group of keys."""
+
+    def __init__(self, cap: int, hashes: dict[int, int], tiebreak) -> None:
+        self.cap = cap
+        self.tab: dict[int, _Node] = {}
+        self.trees: set[int] = set()
+        self.hs = hashes  # j -> spread hash as a signed int (TreeNode compares signed)
+        self.tiebreak = tiebreak
+
+    def _dir(self, x: _Node, p: _Node) -> int:
+        if p.h > x.h:
+            return -1
+        if p.h < x.h:
+            return 1
+        a, b = self.tiebreak(x.j), self.tiebreak(p.j)
+        return 1 if a > b else -1
+
+    @staticmethod
+    def _rotate_left(root: _Node, p: _Node) -> _Node:
+        r = p.right
+        if r is not None:
+            rl = p.right = r.left
+            if rl is not None:
+                rl.parent = p
+            pp = r.parent = p.parent
+            if pp is None:
+                root = r
+                r.red = False
+            elif pp.left is p:
+                pp.left = r
+            else:
+                pp.right = r
+            r.left = p
+            p.parent = r
+        return root
+
+    @staticmethod
+    def _rotate_right(root: _Node, p: _Node) -> _Node:
+        lf = p.left
+        if lf is not None:
+            lr = p.left = lf.right
+            if lr is not None:
+                lr.parent = p
+            pp = lf.parent = p.parent
+            if pp is None:
+                root = lf
+                lf.red = False
+            elif pp.right is p:
+                pp.right = lf
+            else:
+                pp.left = lf
+            lf.right = p
+            p.parent = lf
+        return root
+
+    def _balance(self, root: _Node, x: _Node) -> _Node:
+        x.red = True
+        while True:
+            xp = x.parent
+            if xp is None:
+                x.red = False
+                return x
+            xpp = xp.parent
+            if not xp.red or xpp is None:
+                return root
+            xppl = xpp.left
+            if xp is xppl:
+                xppr = xpp.right
+                if xppr is not None and xppr.red:
+                    xppr.red = xp.red = False
+                    xpp.red = True
+                    x = xpp
+                else:
+                    if x is xp.right:
+                        x = xp
+                        root = self._rotate_left(root, x)
+                        xp = x.parent
+                        xpp = None if xp is None else xp.parent
+                    if xp is not None:
+                        xp.red = False
+                        if xpp is not None:
+                            xpp.red = True
+                            root = self._rotate_right(root, xpp)
+            else:
+                if xppl is not None and xppl.red:
+                    xppl.red = xp.red = False
+                    xpp.red = True
+                    x = xpp
+                else:
+                    if x is xp.left:
+                        x = xp
+                        root = self._rotate_right(root, x)
+                        xp = x.parent
+                        xpp = None if xp is None else xp.parent
+                    if xp is not None:
+                        xp.red = False
+                        if xpp is not None:
+                            xpp.red = True
+                            root = self._rotate_left(root, xpp)
+
+    def _move_root_to_front(self, index: int, root: _Node) -> None:
+        first = self.tab[index]
+        if root is not first:
+            self.tab[index] = root
+            rp, rn = root.prev, root.next
+            if rn is not None:
+                rn.prev = rp
+            if rp is not None:
+                rp.next = rn
+            first.prev = root
+            root.next = first
+            root.prev = None
+
+    def _treeify(self, index: int, head: _Node) -> None:
+        root = None
+        x = head
+        while x is not None:
+            nxt = x.next
+            x.left = x.right = None
+            if root is None:
+                x.parent = None
+                x.red = False
+                root = x
+            else:
+                p = root
+                while True:
+                    d = self._dir(x, p)
+                    xp = p
+                    p = p.left if d <= 0 else p.right
+                    if p is None:
+                        x.parent = xp
+                        if d <= 0:
+                            xp.left = x
+                        else:
+                            xp.right = x
+                        root = self._balance(root, x)
+                        break
+            x = nxt
+        self.tab[index] = head
+        self.trees.add(index)
+        self._move_root_to_front(index, root)
+
+    def insert(self, j: int) -> None:
+        node = _Node(j, self.hs[j])
+        i = (node.h & 0xFFFFFFFF) & (self.cap - 1)
+        first = self.tab.get(i)
+        if first is None:
+            self.tab[i] = node
+            return
+        if i in self.trees:  # putTreeVal: new node goes right after its tree parent in the chain
+            root = first
+            while root.parent is not None:
+                root = root.parent
+            p = root
+            while True:
+                d = self._dir(node, p)
+                xp = p
+                p = p.left if d <= 0 else p.right
+                if p is None:
+                    xpn = xp.next
+                    node.next = xpn
+                    if d <= 0:
+                        xp.left = node
+                    else:
+                        xp.right = node
+                    xp.next = node
+                    node.parent = node.prev = xp
+                    if xpn is not None:
+                        xpn.prev = node
+                    self._move_root_to_front(i, self._balance(root, node))
+                    return
+        count = 0
+        e = first
+        while e is not None:
+            count += 1
+            e = e.next
+        node.next = first
+        first.prev = node
+        self.tab[i] = node
+        if count >= _TREEIFY_BIN and self.cap >= _MIN_TREEIFY_CAPACITY:
+            self._treeify(i, node)  # treeifyBin keeps the chain order
+
+    def resize(self, new_cap: int) -> None:
+        old_cap = self.cap
+        self.cap = new_cap
+        old_tab, old_trees = self.tab, self.trees
+        self.tab, self.trees = {}, set()
+        for i, first in old_tab.items():
+            lo: list[_Node] = []
+            hi: list[_Node] = []
+            e = first
+            while e is not None:
+                (hi if (e.h & 0xFFFFFFFF) & old_cap else lo).append(e)
+                e = e.next
+            tree = i in old_trees
+            for part, idx, other in ((lo, i, hi), (hi, i + old_cap, lo)):
+                if not part:
+                    continue
+                for a, b in zip(part, part[1:] + [None], strict=True):
+                    a.next = b
+                    if b is not None:
+                        b.prev = a
+                part[0].prev = None
+                self.tab[idx] = part[0]
+                if tree and len(part) > 6:  # UNTREEIFY_THRESHOLD
+                    if other:
+                        self._treeify(idx, part[0])
+                    else:
+                        self.trees.add(idx)  # the whole tree moved unchanged
+
+    def chains(self) -> list[list[int]]:
+        out = []
+        for first in self.tab.values():
+            chain = []
+            e = first
+            while e is not None:
+                chain.append(e.j)
+                e = e.next
+            out.append(chain)
+        return out
+
+
+def hashmap_order(hashes: np.ndarray, trailing_call: bool = True, tiebreak=None) -> np.ndarray:
     """Iteration order (indices into ``hashes``, given in insertion order) of a computeIfAbsent map.
 
-    Returns ``(order, exact)``.
+    ``tiebreak(j)``: a value ordering key ``j`` like its ``compareTo`` (consulted only for distinct
+    keys with equal hashes inside a tree bin).
     """
     h = spread(hashes)
     n = len(h)
     if n == 0:
-        return np.zeros(0, dtype=np.int64), True
-    cap, exact = final_capacity(h, trailing_call)
+        return np.zeros(0, dtype=np.int64)
+    early, after, cap = _capacity_timeline(h, trailing_call)
     buckets = h & np.uint32(cap - 1)
-    order = np.lexsort((-np.arange(n, dtype=np.int64), buckets))
-    return order, exact
+    secondary = -np.arange(n, dtype=np.int64)
+    groups = _tree_groups(h, after, cap) if cap >= _MIN_TREEIFY_CAPACITY else []
+    for c, b in groups:
+        members = np.flatnonzero((h & np.uint32(c - 1)) == b).tolist()
+        signed = {j: (int(h[j]) ^ 0x80000000) - 0x80000000 for j in members}
+        sim = _TreeMapSim(_cap_before(members[0], early, after), signed, tiebreak or (lambda j: j))
+        for j in members:
+            want = _cap_before(j, early, after)
+            while sim.cap < want:
+                sim.resize(sim.cap * 2)
+            sim.insert(j)
+        while sim.cap < cap:
+            sim.resize(sim.cap * 2)
+        for chain in sim.chains():
+            for rank, j in enumerate(chain):
+                secondary[j] = rank
+    return np.lexsort((secondary, buckets))
 
 
 def java_string_hash(s: str) -> int:
