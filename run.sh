@@ -26,6 +26,8 @@ setup_tools() {
   if command -v npm >/dev/null 2>&1 && [ -f tools/package.json ]; then
     npm ci --prefix tools --silent --no-audit --no-fund >/dev/null
   fi
+  # Paimon 0.9's own Java build (from PyPI's pypaimon==0.2.0 sdist) for the Java interop tests.
+  "$PY" -m paimon_codec._testing.java >/dev/null || echo "run.sh: Paimon jar unavailable; Java interop tests will skip" >&2
 }
 
 case "${1:-}" in
