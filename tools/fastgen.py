@@ -11,6 +11,7 @@ Construct tree does (Containers, numpy arrays for fixed-size repeats) and derive
 
 from __future__ import annotations
 
+import re
 import struct as _struct
 
 import kexpr
@@ -276,11 +277,14 @@ class FastGen:
             body: list[str] = []
             val = f"{obj}[{name!r}]"
             if "-build" in f:
-                this = self.var("this")
-                stash = ", ".join(f"'__built_{k}': bytes({v})" for k, v in pre.items())
-                body.append(f"{i2}{this} = {{**{obj}, {stash}}}")
-                val = self.var("v")
-                body.append(f"{i2}{val} = (lambda this: {f['-build']})({this})")
+                # the value of a `-build` expression, inlined: built(this, 'g', ...) -> the bytes
+                # just pre-built for field g, this[...] -> the object being built
+                code = f["-build"]
+                for g, tb in pre.items():
+                    code = re.sub(r"_rt\.built\(this, '" + g + r"'(, lambda: \w+)?\)", tb, code)
+                if "_rt.built(" in code:
+                    raise NotFlat("-build of a field that is not pre-built")
+                val = "(" + re.sub(r"\bthis\b", obj, code) + ")"
             elif name in sized_by and (t.key, name) in self.cgf(t).derive:
                 g = sized_by[name]
                 val = f"len({pre[g]})" if g in pre else f"len({obj}[{g!r}])"

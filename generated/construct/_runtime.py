@@ -128,6 +128,58 @@ class Struct(_CStruct):
             obj = {k: v for k, v in obj.items() if k != "_io"}
         return super()._build(obj, stream, context, path)
 
+    def build(self, obj, **contextkw):
+        """Build into a :class:`BuildStream` (appends are gathered and joined once)."""
+        stream = BuildStream()
+        self.build_stream(obj, stream, **contextkw)
+        return stream.getvalue()
+
+
+class BuildStream:
+    """Write-mostly stream for building: appended chunks are kept as they are (bytes, bytearray or
+    memoryviews of numpy arrays) and joined once at the end, so a bulk field is copied only once.
+    The first write that is not an append (a positioned instance) spills into a BytesIO."""
+
+    def __init__(self) -> None:
+        self.chunks: list = []
+        self.size = 0
+        self.pos = 0
+        self.bio: io.BytesIO | None = None
+
+    def _spill(self) -> io.BytesIO:
+        if self.bio is None:
+            self.bio = io.BytesIO(b"".join(self.chunks))
+            self.bio.seek(self.pos)
+            self.chunks = []
+        return self.bio
+
+    def write(self, data) -> int:
+        if self.bio is not None or self.pos != self.size:
+            return self._spill().write(data)
+        n = data.nbytes if isinstance(data, memoryview) else len(data)
+        self.chunks.append(data)
+        self.size += n
+        self.pos += n
+        return n
+
+    def tell(self) -> int:
+        return self.bio.tell() if self.bio is not None else self.pos
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        if self.bio is not None:
+            return self.bio.seek(offset, whence)
+        base = {0: 0, 1: self.pos, 2: self.size}[whence]
+        self.pos = base + offset
+        return self.pos
+
+    def read(self, n: int = -1) -> bytes:
+        return self._spill().read(n)
+
+    def getvalue(self) -> bytes:
+        if self.bio is not None:
+            return self.bio.getvalue()
+        return b"".join(self.chunks)
+
 
 # --------------------------------------------------------------------------------------------
 # validation
@@ -502,8 +554,9 @@ class NumpyArray(Construct):
             if n != len(arr):
                 raise CodecError(f"{self.fname} has {len(arr)} elements but its count field says {n}",
                                  expected=str(len(arr)), kind="corrupt", path=path)
-        data = arr.tobytes()
-        stream_write(stream, data, len(data), path)
+        if not arr.flags.c_contiguous:
+            arr = np.ascontiguousarray(arr)
+        stream.write(memoryview(arr).cast("B"))  # no intermediate bytes copy
         return arr
 
 
@@ -842,7 +895,7 @@ class FastArray(Construct):
         return obj
 
 
-def crc32_signed(data: bytes) -> int:
+def crc32_signed(data: bytes | bytearray) -> int:
     """java.util.zip.CRC32 value as the signed int32 that ``DataOutput.writeInt`` stores."""
     v = zlib.crc32(data)
     return v - (1 << 32) if v >= 1 << 31 else v

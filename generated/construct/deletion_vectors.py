@@ -152,9 +152,7 @@ def _fb_deletion_vectors_entries(items, out):
                 tb15 += b21['roaring']
         out += _S_be_i.pack(len(tb15))
         out += tb15
-        this22 = {**b14, '__built_bin': bytes(tb15)}
-        v23 = (lambda this: _rt.crc32_signed(_rt.built(this, 'bin', lambda: DvBin)))(this22)
-        out += _S_be_i.pack(v23)
+        out += _S_be_i.pack((_rt.crc32_signed(tb15)))
 
 
 # deletion_vectors: FORMATS.md 6.1: a version byte, then one `size | bin | crc32` entry per data file. Which data
