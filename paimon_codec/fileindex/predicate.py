@@ -167,8 +167,8 @@ class Leaf(Predicate):
         dtype = column_type(schema, self.column)
         if dtype is None:
             return self
-        where = f"column {self.column!r}" if self.column is not None else "the indexed column"
-        lits = tuple(coerce_literal(dtype, v, where=where) for v in self.literals)
+        where = "the indexed column" if self.column is None else f"column {self.column!r}"
+        lits = tuple(v if v is None else coerce_literal(dtype, v, where=where) for v in self.literals)
         if all(a is b for a, b in zip(lits, self.literals, strict=True)):
             return self  # already of the column type
         return Leaf(self.op, self.column, lits)

@@ -94,12 +94,14 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.toks = _tokenize(text)
+        self.n = len(self.toks)
         self.i = 0
         self.depth = 0
 
     # -- token helpers ---------------------------------------------------------------------
     def peek(self, k: int = 0) -> _Tok:
-        return self.toks[min(self.i + k, len(self.toks) - 1)]
+        j = self.i + k
+        return self.toks[j] if j < self.n else self.toks[-1]
 
     def next(self) -> _Tok:
         t = self.peek()
