@@ -290,11 +290,11 @@ class BsiReader(FileIndexReader):
             return cand.copy()
         first, second = (self.positive, self.negative) if descending else (self.negative, self.positive)
         first_cand = cand & first.ebm
+        # the first half is ranked by largest magnitude (positive values descending, negative
+        # values' absolute values ascending-order-of-value), the second by smallest magnitude
         if len(first_cand) >= k:
-            return first.top(k, first_cand, descending, strict)
-        # every row of the first half is in; the rest comes from the other half, whose magnitude
-        # order is reversed (negative half stores absolute values)
-        return first_cand | second.top(k - len(first_cand), cand & second.ebm, not descending, strict)
+            return first.top(k, first_cand, True, strict)
+        return first_cand | second.top(k - len(first_cand), cand & second.ebm, False, strict)
 
 
 # ------------------------------------------------------------------------------------------ writer
