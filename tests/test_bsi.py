@@ -1,0 +1,110 @@
+"""BSI behaviour beyond the goldens: a scan reference on random longs, Long.MIN_VALUE rules,
+versions and hostile bytes."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+from conftest import GOLDEN_LATEST
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pyroaring import BitMap
+
+from paimon_codec.errors import PaimonCodecError, UnsupportedTypeError, UnsupportedVersionError
+from paimon_codec.fileindex import registry
+from paimon_codec.fileindex.bsi import LONG_MIN, BsiReader, BsiWriter
+from paimon_codec.fileindex.topn import top_n_rows
+from paimon_codec.fileio import ByteSource
+
+
+def _truth(rows, pred):
+    return BitMap([i for i, v in enumerate(rows) if v is not None and pred(v)])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_predicates_match_a_scan(seed):
+    rng = np.random.default_rng(seed)
+    spread = [5, 1000, 2**40, 2**62][seed]
+    rows = [None if rng.random() < 0.1 else int(v) for v in rng.integers(-spread, spread, 500)]
+    if seed == 0:
+        rows = [None if v is None else abs(v) for v in rows]  # no negative half
+    w = BsiWriter("BIGINT")
+    w.write_batch(rows)
+    reader = BsiReader(ByteSource(w.serialize()), "BIGINT")
+    present = [v for v in rows if v is not None]
+    for lit in present[:5] + [0, -1, 1, spread, -spread - 1, 2**63 - 1]:
+        assert reader.visit_equal(lit).bitmap == _truth(rows, lambda x, lit=lit: x == lit)
+        assert reader.visit_not_equal(lit).bitmap == _truth(rows, lambda x, lit=lit: x != lit)
+        assert reader.visit_lt(lit).bitmap == _truth(rows, lambda x, lit=lit: x < lit)
+        assert reader.visit_lte(lit).bitmap == _truth(rows, lambda x, lit=lit: x <= lit)
+        assert reader.visit_gt(lit).bitmap == _truth(rows, lambda x, lit=lit: x > lit)
+        assert reader.visit_gte(lit).bitmap == _truth(rows, lambda x, lit=lit: x >= lit)
+    a, b = sorted(present[:2])
+    assert reader.visit_between(a, b).bitmap == _truth(rows, lambda x: a <= x <= b)
+    assert reader.visit_in(present[:3]).bitmap == _truth(rows, lambda x: x in present[:3])
+    assert reader.visit_not_in(present[:3]).bitmap == _truth(rows, lambda x: x not in present[:3])
+    assert reader.visit_is_null().bitmap == BitMap([i for i, v in enumerate(rows) if v is None])
+
+
+def test_long_min_value_literal_rules():
+    rows = [3, -7, None, 0]
+    w = BsiWriter("BIGINT")
+    w.write_batch(rows)
+    r = BsiReader(w.serialize(), "BIGINT")
+    non_null = BitMap([0, 1, 3])
+    assert not r.visit_equal(LONG_MIN).bitmap
+    assert not r.visit_in([LONG_MIN]).bitmap
+    assert not r.visit_lt(LONG_MIN).bitmap
+    assert not r.visit_lte(LONG_MIN).bitmap
+    assert r.visit_gt(LONG_MIN).bitmap == non_null
+    assert r.visit_gte(LONG_MIN).bitmap == non_null
+    with pytest.raises(PaimonCodecError):
+        bad = BsiWriter("BIGINT")
+        bad.write_batch([LONG_MIN])
+        bad.serialize()
+
+
+def test_types_and_registry():
+    for t in ("FLOAT", "STRING", "BOOLEAN", "TIMESTAMP(9)"):
+        with pytest.raises(UnsupportedTypeError):
+            BsiWriter(t)
+    w = registry.create_writer("bsi", "DATE", {})
+    w.write_array([10, None, -5])
+    r = registry.create_reader("bsi", ByteSource(w.serialize()), "DATE", {})
+    assert r.visit_lt(0).bitmap == BitMap([2])
+    assert top_n_rows(r, 1, True, False, True) == BitMap([0])
+
+
+def test_version_above_one_is_unsupported():
+    data = bytearray((GOLDEN_LATEST / "bsi" / "bsi_int.bin").read_bytes())
+    data[0] = 2
+    with pytest.raises(UnsupportedVersionError):
+        BsiReader(bytes(data), "INT")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_hostile_bytes_raise_only_our_errors(data):
+    payload = (GOLDEN_LATEST / "bsi" / "bsi_bigint.bin").read_bytes()
+    mutated = bytearray(payload)
+    mode = data.draw(st.sampled_from(["truncate", "flip", "int"]))
+    if mode == "truncate":
+        mutated = mutated[:data.draw(st.integers(0, len(payload) - 1))]
+    elif mode == "flip":
+        for _ in range(data.draw(st.integers(1, 4))):
+            mutated[data.draw(st.integers(0, len(payload) - 1))] ^= 1 << data.draw(st.integers(0, 7))
+    else:
+        pos = data.draw(st.integers(0, len(payload) - 4))
+        mutated[pos:pos + 4] = struct.pack(">i", data.draw(st.sampled_from([-1, 0, 2**31 - 1, 65535])))
+    try:
+        r = BsiReader(bytes(mutated), "BIGINT")
+        for lit in (944, -679, 0, 10**6):
+            for res in (r.visit_equal(lit), r.visit_lt(lit), r.visit_gte(lit), r.visit_not_equal(lit)):
+                _ = res.bitmap
+        _ = r.visit_is_null().bitmap
+        top_n_rows(r, 5, True, True, True)
+        top_n_rows(r, 5, False, False, False)
+    except PaimonCodecError:
+        pass
