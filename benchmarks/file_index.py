@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""File-index benchmark: workloads W1-W4 and W7 (bitmap, bloom filter, container) beside Paimon's Java.
+
+Builds exactly the inputs of ``shared/anchors/java-bench/workloads.md`` (splitmix64), times the same
+regions (3 warm-up + 7 timed rounds, ``gc.collect()`` before each), checks ``bytes`` / ``crc32`` /
+``check`` against workloads.md §4 (the crc32s of W1, W2 and W7 prove the bitmap writer and container
+are byte-identical to Java 0.9, whose only bitmap layout is V1), and - when ``java`` is present and
+``--no-java`` is not given - runs the Java harness (``run.sh --only ...``) in the same run.  Prints
+one JSON line per workload and a markdown table of medians with the ratio *ours / Java* per
+operation (< 1 means paimon-codec is faster), written to ``benchmarks/results/file_index.md``.
+
+    .venv/bin/python benchmarks/file_index.py            # with Java when available
+    .venv/bin/python benchmarks/file_index.py --no-java  # Python only
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from paimon_codec import __version__  # noqa: E402
+from paimon_codec.fileindex.bitmap import BitmapIndexReader, BitmapIndexWriter  # noqa: E402
+from paimon_codec.fileindex.bloom import BloomFilterReader, BloomFilterWriter  # noqa: E402
+from paimon_codec.fileindex.container import FileIndexContainerReader, write_container  # noqa: E402
+from paimon_codec.fileio import atomic_write_bytes  # noqa: E402
+
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+W1_BLOB = {"bytes": 2_152_900, "crc32": "2d3d1360"}
+W2_BLOB = {"bytes": 8_000_010, "crc32": "c315d408"}
+W4_BLOB = {"bytes": 1_198_137, "crc32": "402a312f"}
+W7_BLOB = {"bytes": 104_724, "crc32": "b0b71a85"}
+EXPECTED = {  # workloads.md §4 (Java 0.9.0)
+    "W1": {**W1_BLOB, "check": None},
+    "W2": {**W2_BLOB, "check": None},
+    "W3a": {**W2_BLOB, "check": 20},
+    "W3b": {**W1_BLOB, "check": 1_000_807},
+    "W3a.reuse": {**W2_BLOB, "check": 1_000},
+    "W3b.reuse": {**W1_BLOB, "check": 1_000_807},
+    "W4.build": {**W4_BLOB, "check": None},
+    "W4.probe": {**W4_BLOB, "check": 505_066},
+    "W7.write": {**W7_BLOB, "check": None},
+    "W7.lookup": {**W7_BLOB, "check": 795},
+}
+# medians of shared/anchors/java-bench/README.md (run 1), shown when Java cannot run here
+JAVA_REF_MS = {"W1": 89.8, "W2": 1549.6, "W3a": 4060.5, "W3b": 127.6, "W3a.reuse": 207.6, "W3b.reuse": 11.4,
+               "W4.build": 33.6, "W4.probe": 35.1, "W7.write": 93.6, "W7.lookup": 9.5}
+JAVA_REF_OPS = {"W3a": 20, "W3b": 1000, "W3a.reuse": 1000, "W3b.reuse": 1000, "W4.probe": 1_000_000,
+                "W7.write": 1000, "W7.lookup": 1000}
+WARMUP, ROUNDS = 3, 7
+
+
+def gen(seed: int, start: int, count: int) -> np.ndarray:
+    z = np.uint64(seed) + np.arange(start + 1, start + count + 1, dtype=np.uint64) * GAMMA
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def below(seed: int, start: int, count: int, n: int) -> np.ndarray:
+    return (gen(seed, start, count) % np.uint64(n)).astype(np.int64)
+
+
+def crc(data: bytes) -> str:
+    return f"{zlib.crc32(data):08x}"
+
+
+def timed(fn, warmup: int, rounds: int) -> tuple[list[float], object]:
+    result = None
+    for _ in range(warmup):
+        gc.collect()
+        result = fn()
+    times = []
+    for _ in range(rounds):
+        gc.collect()
+        t0 = time.perf_counter()
+        result = fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return times, result
+
+
+def line(workload: str, times: list[float], *, blob: bytes, ops: int, check, variant: str, what: str) -> dict:
+    med = statistics.median(times)
+    out = {"workload": workload, "impl": f"paimon-codec-{__version__}", "median_ms": round(med, 3),
+           "min_ms": round(min(times), 3), "max_ms": round(max(times), 3), "bytes": len(blob), "ops": ops}
+    if ops > 1:
+        out["median_us_per_op"] = round(med * 1000 / ops, 4)
+    if check is not None:
+        out["check"] = check
+    out["crc32"] = crc(blob)
+    out.update({"warmup": WARMUP, "rounds": ROUNDS, "rounds_ms": [round(t, 3) for t in times],
+                "variant": variant, "what": what})
+    exp = EXPECTED[workload]
+    out["checks_ok"] = exp["bytes"] == len(blob) and exp["crc32"] == out["crc32"] and exp["check"] == check
+    return out
+
+
+def build_bitmap(dtype: str, values) -> bytes:
+    w = BitmapIndexWriter(dtype, {"version": "1"})  # Paimon 0.9 writes bitmap V1 only
+    w.write_array(values)
+    return w.serialize()
+
+
+def run_python(only: set[str]) -> list[dict]:
+    res: list[dict] = []
+    strings = [f"value-{k}" for k in range(1000)]
+    w1_idx = below(101, 0, 1_000_000, 1000)
+    assert w1_idx[:8].tolist() == [511, 571, 282, 975, 329, 503, 889, 747]
+    w1_rows = pa.array(np.array(strings, dtype=object)[w1_idx].tolist(), type=pa.string())
+    w2_rows = (np.arange(1_000_000, dtype=np.uint32) * np.uint32(2654435761)).view(np.int32)
+    assert w2_rows[:5].tolist() == [0, -1640531535, 1013904226, -626627309, 2027808452]
+
+    if "W1" in only:
+        times, blob = timed(lambda: build_bitmap("STRING", w1_rows), WARMUP, ROUNDS)
+        res.append(line("W1", times, blob=blob, ops=1, check=None, variant="batch",
+                        what="bitmap index V1, STRING, 1M rows (pyarrow array), 1000 distinct, + serialize"))
+    if "W2" in only:
+        times, blob = timed(lambda: build_bitmap("INT", w2_rows), WARMUP, ROUNDS)
+        res.append(line("W2", times, blob=blob, ops=1, check=None, variant="batch",
+                        what="bitmap index V1, INT, 1M distinct rows (numpy array), + serialize"))
+
+    w1_blob = build_bitmap("STRING", w1_rows) if only & {"W3b", "W3b.reuse"} else b""
+    w2_blob = build_bitmap("INT", w2_rows) if only & {"W3a", "W3a.reuse"} else b""
+    w3a_lits = [int(v) for v in w2_rows[below(301, 0, 1000, 1_000_000)]]
+    w3b_lits = [strings[k] for k in below(302, 0, 1000, 1000)]
+
+    def fresh(blob: bytes, dtype: str, lits: list) -> int:
+        total = 0
+        for lit in lits:
+            total += len(BitmapIndexReader(blob, dtype).visit_equal(lit).bitmap)
+        return total
+
+    def reuse(blob: bytes, dtype: str, lits: list) -> int:
+        reader = BitmapIndexReader(blob, dtype)
+        return sum(len(reader.visit_equal(lit).bitmap) for lit in lits)
+
+    if "W3a" in only:
+        times, check = timed(lambda: fresh(w2_blob, "INT", w3a_lits[:20]), WARMUP, ROUNDS)
+        res.append(line("W3a", times, blob=w2_blob, ops=20, check=check, variant="per-item",
+                        what="20 Equal lookups on W2's index, fresh reader per lookup"))
+    if "W3b" in only:
+        times, check = timed(lambda: fresh(w1_blob, "STRING", w3b_lits), WARMUP, ROUNDS)
+        res.append(line("W3b", times, blob=w1_blob, ops=1000, check=check, variant="per-item",
+                        what="1000 Equal lookups on W1's index, fresh reader per lookup"))
+    if "W3a.reuse" in only:
+        times, check = timed(lambda: reuse(w2_blob, "INT", w3a_lits), WARMUP, ROUNDS)
+        res.append(line("W3a.reuse", times, blob=w2_blob, ops=1000, check=check, variant="per-item",
+                        what="1000 Equal lookups on W2's index, one reader per round"))
+    if "W3b.reuse" in only:
+        times, check = timed(lambda: reuse(w1_blob, "STRING", w3b_lits), WARMUP, ROUNDS)
+        res.append(line("W3b.reuse", times, blob=w1_blob, ops=1000, check=check, variant="per-item",
+                        what="1000 Equal lookups on W1's index, one reader per round"))
+
+    if only & {"W4.build", "W4.probe"}:
+        values = gen(401, 0, 1_000_000).view(np.int64)
+        assert values[:3].tolist() == [-6433523696223287796, -7390299893240013488, -1641029261889020441]
+        probes = values.copy()
+        probes[1::2] = gen(402, 0, 1_000_000).view(np.int64)[1::2]
+
+        def bloom_build() -> bytes:
+            w = BloomFilterWriter("BIGINT", {"items": "1000000", "fpp": "0.01"})
+            w.write_array(values)
+            return w.serialize()
+
+        times, blob = timed(bloom_build, WARMUP, ROUNDS)
+        if "W4.build" in only:
+            res.append(line("W4.build", times, blob=blob, ops=1, check=None, variant="batch",
+                            what="bloom filter, 1M BIGINT (numpy), items=1M, fpp=0.01, + serialize"))
+        if "W4.probe" in only:
+            times, check = timed(lambda: int(BloomFilterReader(blob, "BIGINT").might_contain_many(probes).sum()),
+                                 WARMUP, ROUNDS)
+            res.append(line("W4.probe", times, blob=blob, ops=1_000_000, check=check, variant="batch",
+                            what="new reader + 1M Equal tests (1/2 present) as one vectorised batch probe"))
+
+    if only & {"W7.write", "W7.lookup"}:
+        names = [f"c{k:02d}" for k in range(20)]
+        cols = below(701, 0, 40_000, 50).reshape(20, 2000).astype(np.int32)
+        assert cols[0, :5].tolist() == [8, 17, 24, 22, 18]
+        blobs = [build_bitmap("INT", cols[k]) for k in range(20)]
+        entries = [(names[k], [("bitmap", blobs[k])]) for k in range(20)]
+
+        def write_many() -> bytes:
+            out = b""
+            for _ in range(1000):
+                out = write_container(entries)
+            return out
+
+        times, container = timed(write_many, WARMUP, ROUNDS)
+        if "W7.write" in only:
+            res.append(line("W7.write", times, blob=container, ops=1000, check=None, variant="per-item",
+                            what="encode the 20-column container from prebuilt blobs, 1000 times"))
+        if "W7.lookup" in only:
+            lits = below(702, 0, 1000, 64).tolist()
+            assert lits[:5] == [13, 28, 36, 38, 30]
+            try:
+                from paimon_codec.fileindex import col, evaluate
+                from paimon_codec.types import parse_row_type
+                schema = parse_row_type(", ".join(f"{n} INT" for n in names))
+
+                def lookup() -> int:
+                    reader = FileIndexContainerReader(container)
+                    return sum(evaluate(col("c07") == lit, reader, schema).remain() for lit in lits)
+                variant, what = "per-item", "open container once, 1000 evaluate(c07 = lit) via the predicate API"
+            except ImportError:  # evaluator not available: ask the column's readers directly
+                def lookup() -> int:
+                    reader = FileIndexContainerReader(container)
+                    total = 0
+                    for lit in lits:
+                        r = reader.readers_for("c07", "INT")[0]
+                        total += r.visit_equal(lit).remain()
+                    return total
+                variant, what = "per-item", "open container once, 1000 Equal tests on c07's bitmap reader"
+            times, check = timed(lookup, WARMUP, ROUNDS)
+            res.append(line("W7.lookup", times, blob=container, ops=1000, check=check, variant=variant, what=what))
+    return res
+
+
+def run_java(only: set[str]) -> dict[str, dict]:
+    anchor = Path(os.environ.get("PAIMON_ANCHOR", HERE.parent.parent / "shared" / "anchors" / "java-bench"))
+    script = anchor / "run.sh"
+    if not script.exists() or not shutil.which("java") or not shutil.which("javac"):
+        print(f"# Java harness not available ({script}); Python only", file=sys.stderr)
+        return {}
+    env = dict(os.environ)
+    cached = Path.home() / ".cache" / "paimon-codec" / "jars" / "paimon-python-java-bridge-0.9.0.jar"
+    if "PAIMON_JAR" not in env and cached.exists():
+        env["PAIMON_JAR"] = str(cached)
+    proc = subprocess.run(["bash", str(script), "--only", ",".join(sorted(only))], capture_output=True,
+                          text=True, env=env, check=False)
+    if proc.returncode != 0:
+        print(f"# Java harness failed (exit {proc.returncode}): {proc.stderr.strip()[-500:]}", file=sys.stderr)
+        return {}
+    out = {}
+    for text in proc.stdout.splitlines():
+        if text.startswith("{"):
+            obj = json.loads(text)
+            if "workload" in obj:
+                out[obj["workload"]] = obj
+    return out
+
+
+def _per_op_ms(median_ms: float, ops: int) -> float:
+    return median_ms / max(ops, 1)
+
+
+def markdown(py: list[dict], java: dict[str, dict]) -> str:
+    rows = ["| workload | ops | paimon-codec median | Java 0.9 median | ours / Java (per op) | bytes | crc32 | check "
+            "| checks match |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |"]
+    for r in py:
+        w = r["workload"]
+        j = java.get(w)
+        ours = _per_op_ms(r["median_ms"], r["ops"])
+        if j:
+            theirs = _per_op_ms(j["median_ms"], j["ops"])
+            jm = f"{j['median_ms']:.1f} ms"
+            ratio = f"{ours / theirs:.3f}"
+        else:
+            theirs = JAVA_REF_MS[w] / JAVA_REF_OPS.get(w, 1)
+            jm = f"({JAVA_REF_MS[w]:.1f} ms ref.)"
+            ratio = f"({ours / theirs:.3f} vs ref.)"
+        same = r["checks_ok"] and (j is None or (j.get("bytes") == r["bytes"] and j.get("crc32") == r["crc32"]
+                                                 and j.get("check") == r.get("check")))
+        rows.append(f"| {w} | {r['ops']} | {r['median_ms']:.2f} ms | {jm} | {ratio} | {r['bytes']} | {r['crc32']} | "
+                    f"{r.get('check', '-')} | {'yes' if same else 'NO'} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    global WARMUP, ROUNDS
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--no-java", action="store_true", help="skip the Java harness")
+    ap.add_argument("--only", default=",".join(EXPECTED))
+    ap.add_argument("--rounds", type=int, default=ROUNDS)
+    ap.add_argument("--warmup", type=int, default=WARMUP)
+    ap.add_argument("--output", default=str(HERE / "results" / "file_index.md"))
+    args = ap.parse_args(argv)
+    WARMUP, ROUNDS = args.warmup, args.rounds
+    only = {w.strip() for w in args.only.split(",") if w.strip()}
+    unknown = only - set(EXPECTED)
+    if unknown:
+        ap.error(f"unknown workloads {sorted(unknown)}")
+    py = run_python(only)
+    for r in py:
+        print(json.dumps(r))
+    java = {} if args.no_java else run_java(only)
+    for j in java.values():
+        print(json.dumps(j))
+    table = markdown(py, java)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    header = (f"# File-index workloads (W1-W4, W7)\n\npaimon-codec {__version__}, Python {sys.version.split()[0]}, "
+              f"numpy {np.__version__}; {os.cpu_count()} CPUs, load average {load:.1f} at the end; "
+              f"{WARMUP} warm-up + {ROUNDS} timed rounds, median.  Java = Paimon 0.9.0 via "
+              f"`shared/anchors/java-bench/run.sh` in the same run"
+              f"{'' if java else ' (not run: reference medians from its README in parentheses)'}.  "
+              "Ratio < 1: paimon-codec is faster.\n\n")
+    print()
+    print(table)
+    atomic_write_bytes(args.output, (header + table + "\n").encode("utf-8"))
+    return 0 if all(r["checks_ok"] for r in py) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
