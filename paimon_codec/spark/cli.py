@@ -41,7 +41,8 @@ def _predicate_arg(args) -> Any:
     return args.where
 
 
-def _print_report(report: dict, out=sys.stdout) -> None:
+def _print_report(report: dict, out=None) -> None:
+    out = out or sys.stdout
     keys = ["files_total", "files_skipped_by_index", "files_skipped_by_partition",
             "files_skipped_by_deletion_vectors", "files_skipped_level0", "files_read", "rows_total",
             "rows_deleted", "rows_selected", "bytes_total", "bytes_read", "index_bytes_read"]
@@ -53,7 +54,8 @@ def _print_report(report: dict, out=sys.stdout) -> None:
               f"{f.get('rows_selected', 0)}/{f['row_count']} rows)", file=out)
 
 
-def _print_rows(rows: list[dict], limit: int, out=sys.stdout) -> None:
+def _print_rows(rows: list[dict], limit: int, out=None) -> None:
+    out = out or sys.stdout
     if not rows:
         print("(no rows)", file=out)
         return
@@ -86,7 +88,8 @@ def cmd_scan(args) -> int:
     return 0
 
 
-def _print_audit(summary: dict, out=sys.stdout) -> None:
+def _print_audit(summary: dict, out=None) -> None:
+    out = out or sys.stdout
     print(f"audit of {summary['warehouse']}: {summary['index_files']} index files, "
           f"{len(summary['findings'])} findings", file=out)
     for name, t in summary["tables"].items():
