@@ -290,7 +290,10 @@ def _serialize(self: BitmapIndexWriter) -> bytes:
     offsets[single] = -1 - enc.rows_of_code(enc.first_pos[single])
     multi_hm = hm_codes[~single[hm_codes]]
     if len(multi_hm):
-        grouped = np.argsort(enc.codes, kind="stable")
+        codes = enc.codes
+        if nd <= 0xFFFF:  # 16-bit codes sort with numpy's radix sort
+            codes = codes.astype(np.uint16)
+        grouped = np.argsort(codes, kind="stable")
         starts = np.concatenate(([0], np.cumsum(enc.counts)[:-1]))
         rows = enc.rows_of_code(grouped)
         counts = enc.counts
@@ -415,8 +418,13 @@ class _FixedTable:
     def find(self, sk: int) -> int:
         """Index of the entry with comparator key ``sk`` or -1."""
         keys = self.keys
+        try:
+            keys.dtype.type(sk)
+        except OverflowError:  # a literal outside the key type's range matches nothing
+            return -1
         if self._sorted is not None:
-            i = int(np.searchsorted(self._sorted, sk))
+            # a scalar of the array's dtype: a Python int makes numpy cast the whole array per call
+            i = int(self._sorted.searchsorted(self._sorted.dtype.type(sk)))
             if i < len(self._sorted) and self._sorted[i] == sk:
                 return i if self._perm is None else int(self._perm[i])
             return -1
@@ -425,7 +433,7 @@ class _FixedTable:
             self._perm = np.argsort(keys, kind="stable")
             self._sorted = keys[self._perm]
             return self.find(sk)
-        hit = np.flatnonzero(keys == sk)
+        hit = np.flatnonzero(keys == keys.dtype.type(sk))
         return int(hit[0]) if len(hit) else -1
 
 
@@ -673,7 +681,10 @@ class BitmapIndexReader(FileIndexReader):
         if self.codec.kind == "string":
             i = bisect.bisect_right(self._block_first, sk) - 1
         else:
-            i = int(np.searchsorted(self._block_first, sk, side="right")) - 1
+            try:
+                i = int(self._block_first.searchsorted(self._block_first.dtype.type(sk), side="right")) - 1
+            except OverflowError:  # a literal outside the key type's range matches nothing
+                return None
         if i < 0:
             return None
         blk = self._block(i)

@@ -81,16 +81,29 @@ def wang_hash64(k: int) -> int:
 
 
 def wang_hash64_array(values: np.ndarray) -> np.ndarray:
-    """Vectorised :func:`wang_hash64` of an int64 array (wrap-around arithmetic)."""
-    k = np.asarray(values).astype(np.int64)
+    """Vectorised :func:`wang_hash64` of an int64 array (wrap-around arithmetic, in place)."""
+    k = np.array(values, dtype=np.int64)  # a copy we may overwrite
+    t = np.empty_like(k)
     with np.errstate(over="ignore"):
-        k = ~k + (k << np.int64(21))
-        k ^= k >> np.int64(24)
-        k = k + (k << np.int64(3)) + (k << np.int64(8))
-        k ^= k >> np.int64(14)
-        k = k + (k << np.int64(2)) + (k << np.int64(4))
-        k ^= k >> np.int64(28)
-        k = k + (k << np.int64(31))
+        np.left_shift(k, 21, out=t)
+        np.invert(k, out=k)
+        k += t
+        np.right_shift(k, 24, out=t)
+        k ^= t
+        np.left_shift(k, 3, out=t)
+        t += k
+        k <<= 8
+        k += t
+        np.right_shift(k, 14, out=t)
+        k ^= t
+        np.left_shift(k, 2, out=t)
+        t += k
+        k <<= 4
+        k += t
+        np.right_shift(k, 28, out=t)
+        k ^= t
+        np.left_shift(k, 31, out=t)
+        k += t
     return k
 
 
@@ -149,15 +162,20 @@ def fast_hash_array(dtype: DataType | str, values: Any) -> np.ndarray:
 
 
 def _positions(hashes: np.ndarray, k: int, num_bits: int) -> np.ndarray:
-    """Bit positions (shape ``(k, n)``) that the k hash functions select for each hash."""
+    """Bit positions (shape ``(k, n)``, uint32) that the k hash functions select for each hash.
+
+    ``c = h1 + i * h2`` wraps like a Java int (done in uint32); negative ``c`` becomes ``~c``.
+    """
     h = np.asarray(hashes, dtype=np.int64)
-    h1 = h.astype(np.int32)  # low 32 bits, wrapped
-    h2 = (h.view(np.uint64) >> np.uint64(32)).astype(np.uint32).view(np.int32)
-    i = np.arange(1, k + 1, dtype=np.int32)[:, None]
-    with np.errstate(over="ignore"):
-        c = h1[None, :] + i * h2[None, :]  # int32 wrap-around
-    c = np.where(c < 0, ~c, c)
-    return c.astype(np.int64) % num_bits
+    h1 = h.astype(np.uint32)  # low 32 bits
+    h2 = (h.view(np.uint64) >> np.uint64(32)).astype(np.uint32)
+    out = np.empty((k, len(h)), dtype=np.uint32)
+    c = h1.copy()
+    nb = np.uint32(num_bits)
+    for i in range(k):
+        c += h2
+        np.remainder(np.where(c >= np.uint32(0x80000000), ~c, c), nb, out=out[i])
+    return out
 
 
 def _options(options: Mapping[str, Any] | None) -> tuple[int, float]:
@@ -188,10 +206,11 @@ class BloomFilterWriter:
         pos = _positions(hashes, self.num_hash_functions, self.num_bits).ravel()
         if len(pos) < 4096:
             np.bitwise_or.at(self._bits, pos >> 3, (1 << (pos & 7)).astype(np.uint8))
-        else:
-            bits = np.unpackbits(self._bits, bitorder="little")
-            bits[pos] = 1
-            self._bits = np.packbits(bits, bitorder="little")
+            return
+        bits = np.zeros(self.num_bits, dtype=np.bool_) if not self._bits.any() else \
+            np.unpackbits(self._bits, bitorder="little").view(np.bool_)
+        bits[pos] = True
+        self._bits = np.packbits(bits, bitorder="little")
 
     def write_array(self, values: Any) -> None:
         """Add a whole column (pyarrow / numpy / list); nulls are ignored."""
@@ -217,6 +236,7 @@ class BloomFilterReader(FileIndexReader):
             raise CorruptDataError("bloom-filter payload shorter than its 4-byte header",
                                    path=self.source.path, offset=self.source.base)
         self._bits_arr: np.ndarray | None = None
+        self._unpacked: np.ndarray | None = None
         head = self.source.read(0, 4, "bloom-filter hash count")
         self.num_hash_functions = struct.unpack(">i", head)[0]
         self.num_bits = (len(self.source) - 4) * 8
@@ -237,9 +257,17 @@ class BloomFilterReader(FileIndexReader):
     def test_hashes(self, hashes: np.ndarray) -> np.ndarray:
         """Vectorised membership test: True where the filter may contain the hash."""
         hashes = np.asarray(hashes, dtype=np.int64)
+        if len(hashes) < 4096:
+            pos = _positions(hashes, self.num_hash_functions, self.num_bits)
+            hit = (self._bits[pos >> 3] >> (pos & 7).astype(np.uint8)) & 1
+            return hit.all(axis=0)
+        if self._unpacked is None:
+            self._unpacked = np.unpackbits(self._bits, bitorder="little").view(np.bool_)
         pos = _positions(hashes, self.num_hash_functions, self.num_bits)
-        hit = (self._bits[pos >> 3] >> (pos & 7).astype(np.uint8)) & 1
-        return hit.all(axis=0)
+        result = self._unpacked[pos[0]]
+        for i in range(1, self.num_hash_functions):
+            result &= self._unpacked[pos[i]]
+        return result
 
     def test_hash(self, h: int) -> bool:
         bits = self._bits
