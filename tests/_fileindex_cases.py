@@ -53,7 +53,7 @@ def latest_rows(d: dict, t: DataType, key: str = "rows") -> list:
 
 def latest_literal(q: dict, t: DataType):
     if "literal_hex" in q:
-        return bytes.fromhex(q["literal_hex"])
+        return None if q["literal_hex"] is None else bytes.fromhex(q["literal_hex"])
     return from_json(t, q.get("literal"), bits=q.get("literal_bits"))
 
 

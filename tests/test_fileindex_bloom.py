@@ -1,0 +1,155 @@
+"""Bloom-filter file index: byte-exact writer, FastHash values and queries against the goldens."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from _fileindex_cases import (
+    cases_09,
+    column_types_09,
+    latest_literal,
+    latest_rows,
+    load_09,
+    result_matches,
+    rows_09,
+)
+from conftest import latest_cases, load_json
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paimon_codec.errors import CorruptDataError, InvalidOptionError, PaimonCodecError, UnsupportedTypeError
+from paimon_codec.fileindex.bloom import (
+    BloomFilterReader,
+    BloomFilterWriter,
+    bloom_sizing,
+    fast_hash,
+    fast_hash_array,
+    wang_hash64,
+    wang_hash64_array,
+)
+from paimon_codec.fileindex.container import FileIndexContainerReader
+from paimon_codec.types import parse_type
+from paimon_codec.values import from_json
+
+LATEST = latest_cases("bloom-filter")
+
+
+@pytest.mark.parametrize("case", LATEST, ids=[c["case"] for c in LATEST])
+def test_latest_bloom_bytes_and_hashes(case):
+    d = load_json(case["json"])
+    t = parse_type(d["type"])
+    rows = latest_rows(d, t)
+    w = BloomFilterWriter(t, d["options"])
+    w.write_array(rows)
+    assert w.serialize() == case["file"].read_bytes()
+    assert [None if v is None else fast_hash(t, v) for v in rows] == d["row_hash64"]
+    assert fast_hash_array(t, rows).tolist() == [h for h in d["row_hash64"] if h is not None]
+    r = BloomFilterReader(case["file"].read_bytes(), t)
+    assert (r.num_hash_functions, r.num_bits) == (d["expected_meta"]["num_hash_functions"],
+                                                  d["expected_meta"]["num_bits"])
+
+
+@pytest.mark.parametrize("case", LATEST, ids=[c["case"] for c in LATEST])
+def test_latest_bloom_queries(case):
+    d = load_json(case["json"])
+    t = parse_type(d["type"])
+    r = BloomFilterReader(case["file"].read_bytes(), t)
+    lits = []
+    for q in d["queries"]:
+        assert q["op"] == "eq"
+        lit = latest_literal(q, t)
+        lits.append(lit)
+        if lit is not None:
+            assert fast_hash(t, lit) == q["hash64"]
+        assert result_matches(r.visit_equal(lit), q["result"]), q
+    present = [lit for lit in lits if lit is not None]
+    batch = r.might_contain_many(present)
+    assert batch.tolist() == [q["result"] == "REMAIN" for q, lit in zip(d["queries"], lits, strict=True)
+                              if lit is not None]
+    # every written value is reported as possibly present (no false negatives)
+    assert r.might_contain_many([v for v in latest_rows(d, t) if v is not None]).all()
+
+
+def _bloom_cases_09():
+    out = []
+    for p in cases_09():
+        d = load_09(p)
+        for i, req in enumerate(d["indexes_requested"]):
+            if req["type"] == "bloom-filter" and not req.get("force_empty"):
+                out.append(pytest.param(p, i, id=f"{d['case']}-{req['column']}"))
+    return out
+
+
+@pytest.mark.parametrize("path,i", _bloom_cases_09())
+def test_09_bloom_payloads(path, i):
+    d = load_09(path)
+    req = d["indexes_requested"][i]
+    col = req["column"]
+    t = column_types_09(d)[col]
+    if "error" in d["indexes_written"][i]:
+        with pytest.raises(UnsupportedTypeError):
+            BloomFilterWriter(t, req.get("options"))
+        return
+    w = BloomFilterWriter(t, req.get("options"))
+    w.write_array(rows_09(d, col))
+    payload = w.serialize()
+    container = FileIndexContainerReader(path.parent / d["file"])
+    assert payload == container.read_payload(col, "bloom-filter")
+    internals = d["java_index_internals"][f"{col}/bloom-filter"]
+    r = BloomFilterReader(payload, t)
+    assert (r.num_hash_functions, r.num_bits) == (internals["num_hash_functions"], internals["num_bits"])
+    for value, h in internals["value_hashes"]:
+        assert fast_hash(t, from_json(t, value)) == h
+
+
+def test_sizing_matches_defaults_and_workload():
+    assert bloom_sizing(1_000_000, 0.1) == (4_792_536, 3)
+    assert bloom_sizing(1_000_000, 0.01) == (9_585_064, 7)
+    with pytest.raises(InvalidOptionError):
+        bloom_sizing(0, 0.1)
+    with pytest.raises(InvalidOptionError):
+        BloomFilterWriter("INT", {"fpp": "1.5"})
+
+
+@given(st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=50))
+def test_wang_hash_vector_equals_scalar(values):
+    assert wang_hash64_array(np.array(values, dtype=np.int64)).tolist() == [wang_hash64(v) for v in values]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(-(2**31), 2**31 - 1), max_size=200), st.integers(-(2**31), 2**31 - 1))
+def test_no_false_negatives_and_scalar_equals_batch(values, probe):
+    w = BloomFilterWriter("INT", {"items": "100", "fpp": "0.05"})
+    for v in values[: len(values) // 2]:
+        w.write(v)
+    w.write_array(np.array(values[len(values) // 2:], dtype=np.int32))
+    r = BloomFilterReader(w.serialize(), "INT")
+    for v in values:
+        assert r.visit_equal(v).kind == "REMAIN"
+    probes = values + [probe]
+    assert r.might_contain_many(probes).tolist() == [r.might_contain(p) for p in probes]
+    assert r.visit_equal(None).kind == "REMAIN"
+    assert r.visit_not_equal(probe).kind == "REMAIN"
+
+
+def test_unsupported_types_and_corrupt_payloads():
+    for t in ("BOOLEAN", "DECIMAL(10, 2)", "ARRAY<INT>"):
+        with pytest.raises(UnsupportedTypeError):
+            BloomFilterWriter(t)
+    with pytest.raises(CorruptDataError):
+        BloomFilterReader(b"\x00\x00", "INT")
+    with pytest.raises(CorruptDataError):
+        BloomFilterReader(b"\x00\x00\x00\x00" + b"\xff" * 8, "INT")  # 0 hash functions
+    with pytest.raises(CorruptDataError):
+        BloomFilterReader(b"\x7f\x00\x00\x00" + b"\xff" * 8, "INT")  # more functions than bits
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=64))
+def test_fuzz_random_payloads(data):
+    try:
+        r = BloomFilterReader(data, "STRING")
+        r.visit_equal("x")
+        r.might_contain_many(["a", "b"])
+    except PaimonCodecError:
+        pass
