@@ -139,8 +139,12 @@ class FormatSpec:
         key_kind = key_kind_for(key_kind)
         return {"key_kind": key_kind}
 
-    def decode(self, data: bytes, path: str | None = None, key_kind: str | None = None) -> Any:
-        """Parse with the Construct codec; returns Construct containers / numpy arrays."""
+    def decode(self, data: bytes, path: str | None = None, key_kind: str | None = None, *,
+               validate: bool = True) -> Any:
+        """Parse with the Construct codec; returns Construct containers / numpy arrays.
+
+        ``validate`` also checks what the layout alone cannot (bitmap extents inside the body, DV
+        CRCs and bitmap sizes), so damaged payloads are reported instead of decoded."""
         kw = self._kw(key_kind)
         stream = _rt.SubStream(bytes(data), 0)
         _rt.LAST_READ[:] = [None, 0]
@@ -151,7 +155,7 @@ class FormatSpec:
         if self.strict_end and stream.tell() != len(data):
             raise CorruptDataError(f"{len(data) - stream.tell()} trailing bytes after the {self.name}",
                                    path=path, offset=stream.tell(), expected="end of input")
-        if self.validator is not None:
+        if validate and self.validator is not None:
             self.validator(obj, path)
         return obj
 

@@ -370,6 +370,7 @@ class FastGen:
         uw = self.cgf(u).unwrap_field(u)
         ret = f"{o}[{uw!r}]" if uw else o
         prm = "".join(f", {pn}" for pn in u.params)
+        ms = max(1, self.cgf(owner).min_size(owner, ty))
         src = [f"def _fp_{fname}(buf, p, end, count{prm}):",
                "    lst = _L()",
                "    if count is None:",
@@ -379,6 +380,7 @@ class FastGen:
                f"            lst.append({ret})",
                f"            if p <= _p0: _bad({fname!r}, p, 'progress', 'corrupt', p)",
                "    else:",
+               f"        if count < 0 or count * {ms} > end - p: _count({f['id']!r}, count, {ms}, end - p, p)",
                "        for _i in range(count):",
                *["    " + ln for ln in body],
                f"            lst.append({ret})",

@@ -403,7 +403,7 @@ class ConstructGen:
         elif (t.key, name) in self.derive:
             code = f"Rebuild({code}, lambda this: {self.derive[(t.key, name)]})"
         if "if" in f:
-            code = f"If(lambda this: {self.expr(t, f['if'])}, {code})"
+            code = f"_rt.If(lambda this: {self.expr(t, f['if'])}, {code})"
         return f"{name!r} / {code}"
 
     def instance_code(self, t: TypeInfo, name: str, d: dict) -> str | None:
@@ -414,7 +414,7 @@ class ConstructGen:
         io = f"lambda this: {self.expr(t, d['io'])}" if "io" in d else None
         code = f"_rt.RootPointer({self.lam(t, d['pos'])}, {base}, {io}, {name!r})"
         if "if" in d:
-            code = f"If(lambda this: {self.expr(t, d['if'])}, {code})"
+            code = f"_rt.If(lambda this: {self.expr(t, d['if'])}, {code})"
         return f"{name!r} / {code}"
 
     def derived_names(self, t: TypeInfo) -> set[str]:

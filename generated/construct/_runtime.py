@@ -181,6 +181,15 @@ class BuildStream:
         return b"".join(self.chunks)
 
 
+def If(cond: Callable, subcon: Construct) -> Construct:  # noqa: N802 - mirrors construct.If
+    """Kaitai ``if``: like ``construct.If`` but the field may be left out when building."""
+    from construct import If as _If  # noqa: PLC0415
+
+    c = _If(cond, subcon)
+    c.flagbuildnone = True
+    return c
+
+
 # --------------------------------------------------------------------------------------------
 # validation
 
@@ -252,9 +261,9 @@ def measure(ctx: Container, name: str, subcon: Callable[[], Construct] | None) -
         return len(obj)
     sub = subcon()
     out = SubStream()
-    sub._build(obj, out, ctx, "(measure " + name + ")")
+    ret = sub._build(obj, out, ctx, "(measure " + name + ")")
     data = out.getvalue()
-    ctx[_stash_key(name)] = data
+    ctx[_stash_key(name)] = (data, ret)
     return len(data)
 
 
@@ -265,7 +274,7 @@ def built(ctx: Container, name: str, subcon: Callable[[], Construct] | None = No
         if subcon is None:
             return bytes(ctx[name])
         measure(ctx, name, subcon)
-    return ctx[key]
+    return ctx[key][0]
 
 
 class Sized(Subconstruct):
@@ -285,12 +294,13 @@ class Sized(Subconstruct):
 
     def _build(self, obj, stream, context, path):
         key = _stash_key(self.fname)
-        data = context.get(key)
-        if data is None:
+        stashed = context.get(key)
+        if stashed is None:
             out = SubStream()
-            self.subcon._build(obj, out, context, path)
+            ret = self.subcon._build(obj, out, context, path)
             data = out.getvalue()
         else:
+            data, ret = stashed
             del context[key]
         if self.size is not None:
             n = _ev(self.size, context)
@@ -298,7 +308,7 @@ class Sized(Subconstruct):
                 raise CodecError(f"{self.fname} builds to {len(data)} bytes but its size field says {n}",
                                  expected=f"{len(data)}", kind="corrupt", path=path)
         stream_write(stream, data, len(data), path)
-        return obj
+        return ret
 
 
 class SizedBytes(Construct):

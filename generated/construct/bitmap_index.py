@@ -95,6 +95,7 @@ def _fp_index_block_entries(buf, p, end, count, key_kind):
             lst.append(o1)
             if p <= _p0: _bad('index_block_entries', p, 'progress', 'corrupt', p)
     else:
+        if count < 0 or count * 8 > end - p: _count('entries', count, 8, end - p, p)
         for _i in range(count):
             o1 = _C()
             prm2 = key_kind
@@ -238,6 +239,7 @@ def _fp_bitmap_index_entries(buf, p, end, count, key_kind):
             lst.append(o17)
             if p <= _p0: _bad('bitmap_index_entries', p, 'progress', 'corrupt', p)
     else:
+        if count < 0 or count * 4 > end - p: _count('entries', count, 4, end - p, p)
         for _i in range(count):
             o17 = _C()
             prm18 = key_kind
@@ -364,11 +366,11 @@ BitmapIndex = _rt.Struct(
     'row_count' / Int32sb,
     'non_null_bitmap_number' / Rebuild(Int32sb, lambda this: len(this['entries']) if this['version'] == 1 else sum(len(b['entries']) for b in this['index_blocks']['blocks'])),
     'has_null_value' / Int8ub,
-    'null_value_offset' / If(lambda this: (this['has_null_value'] != 0), Int32sb),
-    'null_bitmap_length' / If(lambda this: ((this['version'] == 2) and (this['has_null_value'] != 0)), Int32sb),
-    'entries' / If(lambda this: (this['version'] == 1), _rt.NumpyArray(lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4')]), lambda this: this['non_null_bitmap_number'], 'entries', fallback=_rt.FastArray(lambda this: this['non_null_bitmap_number'], _fp_bitmap_index_entries, _fb_bitmap_index_entries, 'entries', {'key_kind': lambda this: this['_']['key_kind']}))),
-    'v2_head' / If(lambda this: (this['version'] == 2), _rt.WithParams(BitmapIndexV2Head, key_kind=lambda this: this['_']['key_kind'])),
-    'index_blocks' / If(lambda this: (this['version'] == 2), _rt.Sized(lambda this: this['v2_head']['bitmap_body_offset'], _rt.WithParams(IndexBlocks, key_kind=lambda this: this['_']['key_kind']), 'index_blocks')),
+    'null_value_offset' / _rt.If(lambda this: (this['has_null_value'] != 0), Int32sb),
+    'null_bitmap_length' / _rt.If(lambda this: ((this['version'] == 2) and (this['has_null_value'] != 0)), Int32sb),
+    'entries' / _rt.If(lambda this: (this['version'] == 1), _rt.NumpyArray(lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4')]), lambda this: this['non_null_bitmap_number'], 'entries', fallback=_rt.FastArray(lambda this: this['non_null_bitmap_number'], _fp_bitmap_index_entries, _fb_bitmap_index_entries, 'entries', {'key_kind': lambda this: this['_']['key_kind']}))),
+    'v2_head' / _rt.If(lambda this: (this['version'] == 2), _rt.WithParams(BitmapIndexV2Head, key_kind=lambda this: this['_']['key_kind'])),
+    'index_blocks' / _rt.If(lambda this: (this['version'] == 2), _rt.Sized(lambda this: this['v2_head']['bitmap_body_offset'], _rt.WithParams(IndexBlocks, key_kind=lambda this: this['_']['key_kind']), 'index_blocks')),
     'body' / _rt.SizedBytes(None, 'body'),
 )
 

@@ -37,9 +37,9 @@ Bsi = _rt.Struct(
     'version' / _rt.Valid(Int8ub, lambda obj_, this: obj_ in (1,), '1', 'version', 'version'),
     'row_count' / Int32sb,
     'has_positive' / Int8ub,
-    'positive' / If(lambda this: (this['has_positive'] != 0), BsiPart),
+    'positive' / _rt.If(lambda this: (this['has_positive'] != 0), BsiPart),
     'has_negative' / Int8ub,
-    'negative' / If(lambda this: (this['has_negative'] != 0), BsiPart),
+    'negative' / _rt.If(lambda this: (this['has_negative'] != 0), BsiPart),
 )
 
 #: Field layout per schema type, used to compare Kaitai parses with this codec.

@@ -43,6 +43,7 @@ def _fp_dv64_bin_bitmaps(buf, p, end, count):
             lst.append(o1)
             if p <= _p0: _bad('dv64_bin_bitmaps', p, 'progress', 'corrupt', p)
     else:
+        if count < 0 or count * 12 > end - p: _count('bitmaps', count, 12, end - p, p)
         for _i in range(count):
             o1 = _C()
             if p + 4 > end: _short('key', 4, end - p, p)

@@ -83,6 +83,7 @@ def _fp_deletion_vectors_entries(buf, p, end, count):
             lst.append(o1)
             if p <= _p0: _bad('deletion_vectors_entries', p, 'progress', 'corrupt', p)
     else:
+        if count < 0 or count * 8 > end - p: _count('entries', count, 8, end - p, p)
         for _i in range(count):
             o1 = _C()
             if p + 4 > end: _short('size', 4, end - p, p)

@@ -30,7 +30,7 @@ IndexEntry = _rt.Struct(
     'index_type' / _rt.JavaUtf(),
     'start' / Rebuild(Int32sb, lambda this: -1 if this.get('payload') is None else this['_root']['head_length'] + sum(len(i2.get('payload') or b'') for c2 in this['_root']['columns'][:this['_']['_']['_index']] for i2 in c2['indexes']) + sum(len(i2.get('payload') or b'') for i2 in this['_']['indexes'][:this['_']['_index']])),
     'length' / Rebuild(Int32sb, lambda this: 0 if this.get('payload') is None else len(this['payload'])),
-    'payload' / If(lambda this: (this['start'] >= 0), _rt.RootPointer(lambda this: this['start'], _rt.SizedBytes(lambda this: this['length'], 'payload'), lambda this: this['_root']['_io'], 'payload')),
+    'payload' / _rt.If(lambda this: (this['start'] >= 0), _rt.RootPointer(lambda this: this['start'], _rt.SizedBytes(lambda this: this['length'], 'payload'), lambda this: this['_root']['_io'], 'payload')),
 )
 
 # column: one column and its indexes

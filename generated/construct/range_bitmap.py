@@ -115,6 +115,7 @@ def _fp_chunks_chunks(buf, p, end, count, key_kind):
             lst.append(o1)
             if p <= _p0: _bad('chunks_chunks', p, 'progress', 'corrupt', p)
     else:
+        if count < 0 or count * 17 > end - p: _count('chunks', count, 17, end - p, p)
         for _i in range(count):
             o1 = _C()
             if p + 1 > end: _short('version', 1, end - p, p)
@@ -245,6 +246,7 @@ def _fp_bsi_header_slice_refs(buf, p, end, count):
             lst.append(o15)
             if p <= _p0: _bad('bsi_header_slice_refs', p, 'progress', 'corrupt', p)
     else:
+        if count < 0 or count * 8 > end - p: _count('slice_refs', count, 8, end - p, p)
         for _i in range(count):
             o15 = _C()
             if p + 4 > end: _short('offset', 4, end - p, p)
@@ -268,8 +270,8 @@ RangeBitmapHeader = _rt.Struct(
     'version' / _rt.Valid(Int8ub, lambda obj_, this: obj_ in (1,), '1', 'version', 'version'),
     'row_count' / Int32sb,
     'cardinality' / Int32sb,
-    'min' / If(lambda this: (this['cardinality'] > 0), _rt.WithParams(_m_paimon_key.PaimonKey, kind=lambda this: this['_']['key_kind'])),
-    'max' / If(lambda this: (this['cardinality'] > 0), _rt.WithParams(_m_paimon_key.PaimonKey, kind=lambda this: this['_']['key_kind'])),
+    'min' / _rt.If(lambda this: (this['cardinality'] > 0), _rt.WithParams(_m_paimon_key.PaimonKey, kind=lambda this: this['_']['key_kind'])),
+    'max' / _rt.If(lambda this: (this['cardinality'] > 0), _rt.WithParams(_m_paimon_key.PaimonKey, kind=lambda this: this['_']['key_kind'])),
     'dictionary_length' / Rebuild(Int32sb, lambda this: _rt.measure(this['_']['_'], 'dictionary', lambda: _rt.WithParams(Dictionary, key_kind=lambda this: this['_']['key_kind']))),
 )
 
@@ -288,9 +290,9 @@ Chunk = _rt.Struct(
     'code' / Int32sb,
     'keys_offset' / Int32sb,
     'size' / Int32sb,
-    'offsets_length' / If(lambda this: (this['_']['key_kind'] == 'string'), Int32sb),
+    'offsets_length' / _rt.If(lambda this: (this['_']['key_kind'] == 'string'), Int32sb),
     'keys_length' / Int32sb,
-    'fixed_length' / If(lambda this: (this['_']['key_kind'] != 'string'), Int32sb),
+    'fixed_length' / _rt.If(lambda this: (this['_']['key_kind'] != 'string'), Int32sb),
 )
 
 # chunks: the chunk headers area

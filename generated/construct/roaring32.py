@@ -41,6 +41,7 @@ def _fp_container_runs(buf, p, end, count):
             lst.append(o1)
             if p <= _p0: _bad('container_runs', p, 'progress', 'corrupt', p)
     else:
+        if count < 0 or count * 4 > end - p: _count('runs', count, 4, end - p, p)
         for _i in range(count):
             o1 = _C()
             if p + 2 > end: _short('start', 2, end - p, p)
@@ -74,6 +75,7 @@ def _fp_roaring32_descriptive_header(buf, p, end, count):
             lst.append(o3)
             if p <= _p0: _bad('roaring32_descriptive_header', p, 'progress', 'corrupt', p)
     else:
+        if count < 0 or count * 4 > end - p: _count('descriptive_header', count, 4, end - p, p)
         for _i in range(count):
             o3 = _C()
             if p + 2 > end: _short('key', 2, end - p, p)
@@ -106,19 +108,19 @@ Run = _rt.Struct(
 
 # container: one container - array, bitmap or run
 Container = _rt.Struct(
-    'values' / If(lambda this: ((not ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1))) and (this['_']['_']['descriptive_header'][this['_']['idx']]['cardinality_minus_1'] < 4096)), _rt.NumpyArray('<u2', lambda this: (this['_']['_']['descriptive_header'][this['_']['idx']]['cardinality_minus_1'] + 1), 'values', fallback=None)),
-    'bitmap' / If(lambda this: ((not ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1))) and (this['_']['_']['descriptive_header'][this['_']['idx']]['cardinality_minus_1'] >= 4096)), _rt.NumpyArray('<u8', 1024, 'bitmap', fallback=None)),
-    'num_runs' / If(lambda this: ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1)), Rebuild(Int16ul, lambda this: len(this['runs']))),
-    'runs' / If(lambda this: ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1)), _rt.NumpyArray(lambda this: _rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]), lambda this: this['num_runs'], 'runs', fallback=_rt.FastArray(lambda this: this['num_runs'], _fp_container_runs, _fb_container_runs, 'runs', {}))),
+    'values' / _rt.If(lambda this: ((not ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1))) and (this['_']['_']['descriptive_header'][this['_']['idx']]['cardinality_minus_1'] < 4096)), _rt.NumpyArray('<u2', lambda this: (this['_']['_']['descriptive_header'][this['_']['idx']]['cardinality_minus_1'] + 1), 'values', fallback=None)),
+    'bitmap' / _rt.If(lambda this: ((not ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1))) and (this['_']['_']['descriptive_header'][this['_']['idx']]['cardinality_minus_1'] >= 4096)), _rt.NumpyArray('<u8', 1024, 'bitmap', fallback=None)),
+    'num_runs' / _rt.If(lambda this: ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1)), Rebuild(Int16ul, lambda this: len(this['runs']))),
+    'runs' / _rt.If(lambda this: ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1)), _rt.NumpyArray(lambda this: _rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]), lambda this: this['num_runs'], 'runs', fallback=_rt.FastArray(lambda this: this['num_runs'], _fp_container_runs, _fb_container_runs, 'runs', {}))),
 )
 
 # roaring32: FORMATS.md 0. Used for inspection and cross-checks; embedded in other formats the Construct
 Roaring32 = _rt.Struct(
     'cookie' / _rt.Valid(Int32ul, lambda obj_, this: (((obj_ & 0xffff) == 12347) or (obj_ == 12346)), '(_ & 0xffff) == 12347 or _ == 12346', 'cookie', 'corrupt'),
-    'container_count' / If(lambda this: ((this['cookie'] & 0xffff) != 12347), Int32ul),
-    'run_flags' / If(lambda this: ((this['cookie'] & 0xffff) == 12347), _rt.SizedBytes(lambda this: ((((this['cookie'] >> 16) + 1) + 7) // 8), 'run_flags')),
+    'container_count' / _rt.If(lambda this: ((this['cookie'] & 0xffff) != 12347), Int32ul),
+    'run_flags' / _rt.If(lambda this: ((this['cookie'] & 0xffff) == 12347), _rt.SizedBytes(lambda this: ((((this['cookie'] >> 16) + 1) + 7) // 8), 'run_flags')),
     'descriptive_header' / _rt.NumpyArray(lambda this: _rt.record_dtype([('key', '<u2'), ('cardinality_minus_1', '<u2')]), lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), 'descriptive_header', fallback=_rt.FastArray(lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), _fp_roaring32_descriptive_header, _fb_roaring32_descriptive_header, 'descriptive_header', {})),
-    'offsets' / If(lambda this: (((this['cookie'] & 0xffff) != 12347) or (((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])) >= 4)), _rt.NumpyArray('<u4', lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), 'offsets', fallback=None)),
+    'offsets' / _rt.If(lambda this: (((this['cookie'] & 0xffff) != 12347) or (((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])) >= 4)), _rt.NumpyArray('<u4', lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), 'offsets', fallback=None)),
     'containers' / _rt.CheckedArray(lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), _rt.WithParams(Container, idx=lambda this: this['_index']), 1, 'containers'),
 )
 
