@@ -560,15 +560,16 @@ class RangeBitmapReader(FileIndexReader):
             return BitMap()
         if c >= self._max_code():
             return self._ebm.copy()
-        lt, eq = BitMap(), self._ebm
+        lt, eq = BitMap(), self._ebm.copy()  # in-place updates on private copies
         for i in range(self.slice_count - 1, -1, -1):
             sl = self._slice(i)
             if (c >> i) & 1:
-                lt = lt | (eq - sl)
-                eq = eq & sl
+                lt |= eq - sl
+                eq &= sl
             else:
-                eq = eq - sl
-        return lt | eq
+                eq -= sl
+        lt |= eq
+        return lt
 
     def _codes_gte(self, c: int) -> BitMap:
         """Non-null rows whose code >= c (O'Neil)."""
@@ -576,24 +577,28 @@ class RangeBitmapReader(FileIndexReader):
             return BitMap()
         if c <= 0:
             return self._ebm.copy()
-        gt, eq = BitMap(), self._ebm
+        gt, eq = BitMap(), self._ebm.copy()
         for i in range(self.slice_count - 1, -1, -1):
             sl = self._slice(i)
             if (c >> i) & 1:
-                eq = eq & sl
+                eq &= sl
             else:
-                gt = gt | (eq & sl)
-                eq = eq - sl
-        return gt | eq
+                gt |= eq & sl
+                eq -= sl
+        gt |= eq
+        return gt
 
     def _codes_eq(self, c: int) -> BitMap:
         if c < 0 or c > self._max_code():
             return BitMap()
         if self.cardinality == 1:
             return self._ebm.copy()
-        eq = self._ebm
+        eq = self._ebm.copy()
         for i in range(self.slice_count - 1, -1, -1):
-            eq = eq & self._slice(i) if (c >> i) & 1 else eq - self._slice(i)
+            if (c >> i) & 1:
+                eq &= self._slice(i)
+            else:
+                eq -= self._slice(i)
             if not eq:
                 break
         return eq
