@@ -194,7 +194,7 @@ def java_w7() -> list[dict]:
     if not shutil.which("java") or not run_sh.exists():
         print("java or the Java harness not found: skipping the Java baseline", file=sys.stderr)
         return []
-    proc = subprocess.run(["bash", str(run_sh), "--only", "W7"], capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(["bash", str(run_sh), "--only", "W7.lookup"], capture_output=True, text=True, timeout=900)
     if proc.returncode != 0:
         print(f"Java harness failed ({proc.returncode}): {proc.stderr[-500:]}", file=sys.stderr)
         return []
