@@ -28,6 +28,8 @@ from pyroaring import BitMap
 
 from ..errors import CorruptDataError, InvalidOptionError, UnsupportedVersionError
 from ..fileio import ByteSource
+from ..formats import key_kind_for, translate_error
+from ..generated.construct import range_bitmap as _codec
 from ..types import DataType, parse_type
 from ._range_keys import RangeKeyCodec, serialized_strings, sorted_unique_strings
 from ._roaring import bitmap_of, read_bitmap, serialize_optimized
@@ -261,6 +263,7 @@ class RangeBitmapReader(FileIndexReader):
         self.src = source if isinstance(source, ByteSource) else ByteSource(source)
         self.dtype = _as_type(dtype)
         self.codec = RangeKeyCodec(self.dtype)
+        self.key_kind = key_kind_for(self.dtype)
         self._chunk_cache: dict[int, Any] = {}
         self._slice_cache: dict[int, BitMap] = {}
         self._read_header()
@@ -286,20 +289,20 @@ class RangeBitmapReader(FileIndexReader):
                                           path=src.path, offset=src.base + 4, expected=f"<= {VERSION}")
         if version != VERSION:
             raise self._corrupt(f"range-bitmap version {version}", 4, "1")
-        self.row_count, self.cardinality = struct.unpack_from(">ii", head, 1)
+        parsed = self._generated(_codec.RangeBitmapHeader, head, "range-bitmap header", 4, key_kind=self.key_kind)
+        self.row_count, self.cardinality = parsed["row_count"], parsed["cardinality"]
         if self.row_count < 0 or self.cardinality < 0 or self.cardinality > self.row_count:
             raise self._corrupt(f"row count {self.row_count} / cardinality {self.cardinality} impossible", 5)
-        pos = 9
         self.min_key: Any = None
         self.max_key: Any = None
         if self.cardinality > 0:
-            self.min_key, pos = self._key_at(head, pos)
-            self.max_key, pos = self._key_at(head, pos)
-        if pos + 4 > len(head):
-            raise self._corrupt("header ends before the dictionary length", 4 + pos, "4 more bytes")
-        dict_len = struct.unpack_from(">i", head, pos)[0]
+            if parsed["min"] is None or parsed["max"] is None:
+                raise self._corrupt("header without min/max keys for a non-empty dictionary", 13)
+            self.min_key = self._stored(parsed["min"])
+            self.max_key = self._stored(parsed["max"])
+        dict_len = parsed["dictionary_length"]
         if dict_len < 4 + _DICT_HEADER_LENGTH or dict_len > src.length - 4 - h:
-            raise self._corrupt(f"dictionary length {dict_len} does not fit", 4 + pos)
+            raise self._corrupt(f"dictionary length {dict_len} does not fit", 4 + h - 4)
         self.header_length = h
         self.dictionary_offset = 4 + h
         self.dictionary_length = dict_len
@@ -311,6 +314,21 @@ class RangeBitmapReader(FileIndexReader):
             self._max_cmp = self._cmp_key(self.max_key)
             if self._min_cmp > self._max_cmp:
                 raise self._corrupt("min key is greater than max key", 13)
+
+    def _generated(self, con: Any, data: bytes, what: str, at: int, **params: Any) -> Any:
+        """Parse ``data`` (which sits at payload offset ``at``) with a generated Construct codec."""
+        try:
+            return con.parse(data, **params)
+        except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
+            raise translate_error(exc, self.src.path, what).with_base_offset(self.src.base + at) from None
+
+    def _stored(self, value: Any) -> Any:
+        """Stored key (int / raw float bits / UTF-8 bytes) of a key value decoded by the codec."""
+        if self.codec.is_string:
+            return value.encode("utf-8", "surrogatepass")
+        if self.codec.is_float:
+            return self.codec.scalar(float(value))
+        return int(value)
 
     def _key_at(self, buf: bytes, pos: int) -> tuple[Any, int]:
         """Decode one serialised key at ``pos`` of ``buf``: (stored key, next position)."""
@@ -343,9 +361,11 @@ class RangeBitmapReader(FileIndexReader):
         dhl = self._int(d, 0, "dictionary header length")
         if dhl < _DICT_HEADER_LENGTH or dhl > d.length - 4:
             raise CorruptDataError(f"dictionary header length {dhl}", path=d.path, offset=d.base)
-        version, count, offsets_length, chunks_length = struct.unpack(">Biii", d.read(4, 13, "dictionary header"))
-        if version > 1:
-            raise UnsupportedVersionError(f"dictionary version {version}", path=d.path, offset=d.base + 4)
+        dict_head = d.read(4, 13, "dictionary header")
+        if dict_head[0] > 1:
+            raise UnsupportedVersionError(f"dictionary version {dict_head[0]}", path=d.path, offset=d.base + 4)
+        hd = self._generated(_codec.DictionaryHeader, dict_head, "dictionary header", self.dictionary_offset + 4)
+        count, offsets_length, chunks_length = hd["chunk_count"], hd["offsets_length"], hd["chunks_length"]
         base = 4 + dhl
         if count < 0 or offsets_length != 4 * count or chunks_length < 0 or \
                 base + offsets_length + chunks_length > d.length:
@@ -354,7 +374,8 @@ class RangeBitmapReader(FileIndexReader):
         if (count == 0) != (self.cardinality == 0):
             raise CorruptDataError(f"{count} chunks for cardinality {self.cardinality}", path=d.path,
                                    offset=d.base)
-        offsets = np.frombuffer(d.read(base, offsets_length, "chunk offsets"), dtype=">i4").astype(np.int64)
+        offsets = np.frombuffer(d.read(base, offsets_length, "chunk offsets"),
+                                dtype=_codec.DICTIONARY_OFFSETS_DTYPE).astype(np.int64)
         area = d.read(base + offsets_length, chunks_length, "chunk headers")
         keys_base = base + offsets_length + chunks_length
         chunks = self._parse_chunks(offsets, area)
@@ -407,10 +428,12 @@ class RangeBitmapReader(FileIndexReader):
                 raise CorruptDataError(f"chunk offset {off} outside the chunk area", path=d.path, offset=d.base)
             if area[off] > 1:
                 raise UnsupportedVersionError(f"chunk version {area[off]}", path=d.path, offset=d.base + off)
-            key, pos = self._key_at(area, off + 1)
-            if pos + 20 > len(area):
-                raise CorruptDataError("chunk header runs past the chunk area", path=d.path, offset=d.base + off)
-            code, keys_offset, size, a, b = struct.unpack_from(">iiiii", area, pos)
+            head = self._generated(_codec.Chunk, area[off:], "chunk header",
+                                   self.dictionary_offset + off, key_kind=self.key_kind)
+            key = self._stored(head["key"])
+            code, keys_offset, size = head["code"], head["keys_offset"], head["size"]
+            a, b = (head["keys_length"], head["fixed_length"]) if w is not None else (
+                head["offsets_length"], head["keys_length"])
             if w is not None:  # keys_length, fixed_length
                 if b != w or a != size * w:
                     raise CorruptDataError(f"fixed-length chunk with a key width other than {w}",
@@ -505,9 +528,10 @@ class RangeBitmapReader(FileIndexReader):
         if bhl < 10 or bhl > b.length - 4:
             raise CorruptDataError(f"bsi header length {bhl}", path=b.path, offset=b.base)
         head = b.read(4, bhl, "bsi header")
-        version, slices, ebm_len, index_len = struct.unpack_from(">BBii", head, 0)
-        if version > 1:
-            raise UnsupportedVersionError(f"bsi version {version}", path=b.path, offset=b.base + 4)
+        if head[0] > 1:
+            raise UnsupportedVersionError(f"bsi version {head[0]}", path=b.path, offset=b.base + 4)
+        hb = self._generated(_codec.BsiHeader, head, "bsi header", self.bsi_offset + 4)
+        slices, ebm_len, index_len = hb["slice_count"], hb["ebm_length"], hb["indexes_length"]
         body = 4 + bhl
         if slices < 1 or slices > _MAX_SLICES or index_len != 8 * slices or 10 + index_len > bhl \
                 or ebm_len < 8 or body + ebm_len > b.length:
@@ -516,7 +540,9 @@ class RangeBitmapReader(FileIndexReader):
         if self.cardinality > 0 and (1 << slices) < self.cardinality and slices < 63:
             raise CorruptDataError(f"{slices} slices cannot hold {self.cardinality} codes", path=b.path,
                                    offset=b.base)
-        index = np.frombuffer(head, dtype=">i4", count=2 * slices, offset=10).astype(np.int64).reshape(-1, 2)
+        refs = hb["slice_refs"]
+        index = np.stack([np.asarray(refs["offset"], dtype=np.int64), np.asarray(refs["length"], dtype=np.int64)],
+                         axis=1) if slices else np.zeros((0, 2), dtype=np.int64)
         room = b.length - body - ebm_len
         if np.any(index < 0) or np.any(index[:, 0] + index[:, 1] > room):
             raise CorruptDataError("bsi slice runs past the payload", path=b.path, offset=b.base)
