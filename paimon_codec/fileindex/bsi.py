@@ -26,6 +26,7 @@ from pyroaring import BitMap
 
 from ..errors import CorruptDataError, UnsupportedVersionError
 from ..fileio import ByteSource
+from ..generated.construct import bsi as _generated_bsi
 from ..types import DataType, parse_type
 from ._range_keys import RangeKeyCodec
 from ._roaring import bitmap_of, portable_size, read_bitmap, serialize_optimized
@@ -101,15 +102,16 @@ class _SignedPart:
             return BitMap()
         if s >= self.span:
             return self.ebm.copy()
-        lt, eq = BitMap(), self.ebm
+        lt, eq = BitMap(), self.ebm.copy()  # in-place updates on private copies
         for i in range(self.slice_count - 1, -1, -1):
             sl = self.slice(i)
             if (s >> i) & 1:
-                lt = lt | (eq - sl)
-                eq = eq & sl
+                lt |= eq - sl
+                eq &= sl
             else:
-                eq = eq - sl
-        return lt | eq
+                eq -= sl
+        lt |= eq
+        return lt
 
     def gte(self, value: int) -> BitMap:
         """Rows whose value >= ``value``."""
@@ -118,15 +120,16 @@ class _SignedPart:
             return self.ebm.copy()
         if s > self.span:
             return BitMap()
-        gt, eq = BitMap(), self.ebm
+        gt, eq = BitMap(), self.ebm.copy()
         for i in range(self.slice_count - 1, -1, -1):
             sl = self.slice(i)
             if (s >> i) & 1:
-                eq = eq & sl
+                eq &= sl
             else:
-                gt = gt | (eq & sl)
-                eq = eq - sl
-        return gt | eq
+                gt |= eq & sl
+                eq -= sl
+        gt |= eq
+        return gt
 
     def eq(self, value: int) -> BitMap:
         s = value - self.min
@@ -325,27 +328,25 @@ class BsiWriter:
         cols = [self.codec.column(b) for b in self._batches]
         valid = np.concatenate([c[0] for c in cols]) if cols else np.zeros(0, bool)
         values = np.concatenate([c[2] for c in cols]) if cols else np.zeros(0, np.int64)
-        out = [struct.pack(">Bi", VERSION, valid.size)]
         positive = valid & (values >= 0)
         negative = valid & (values < 0)
         if np.any(values[negative] == LONG_MIN):
             raise CorruptDataError("Long.MIN_VALUE cannot be stored in a BSI index")
-        for mask, sign in ((positive, 1), (negative, -1)):
-            if not mask.any():
-                out.append(b"\x00")
-                continue
-            out.append(b"\x01")
-            out.append(_part_bytes(np.flatnonzero(mask), values[mask] * sign))
-        return b"".join(out)
+        obj: dict[str, Any] = {"version": VERSION, "row_count": int(valid.size)}
+        for mask, sign, name in ((positive, 1, "positive"), (negative, -1, "negative")):
+            has = bool(mask.any())
+            obj["has_" + name] = int(has)
+            obj[name] = _part(np.flatnonzero(mask), values[mask] * sign) if has else None
+        return _generated_bsi.Bsi.build(obj)
 
 
-def _part_bytes(rows: np.ndarray, stored: np.ndarray) -> bytes:
+def _part(rows: np.ndarray, stored: np.ndarray) -> dict:
+    """One half: min is always 0 (Paimon's running min starts at 0), slices of the stored values."""
     mx = int(stored.max()) if stored.size else 0
-    slices = mx.bit_length()
-    parts = [struct.pack(">Bqq", VERSION, 0, mx), serialize_optimized(bitmap_of(rows)), struct.pack(">i", slices)]
-    for i in range(slices):
-        parts.append(serialize_optimized(bitmap_of(rows[((stored >> i) & 1).astype(bool)])))
-    return b"".join(parts)
+    slices = [serialize_optimized(bitmap_of(rows[((stored >> i) & 1).astype(bool)]))
+              for i in range(mx.bit_length())]
+    return {"version": VERSION, "min": 0, "max": mx, "ebm": serialize_optimized(bitmap_of(rows)),
+            "slices": slices}
 
 
 def create_writer(dtype: DataType | str, options: dict | None = None) -> BsiWriter:
