@@ -9,4 +9,5 @@ seq:
   - id: hashes
     type: s4
     repeat: eos
+    -dtype-name: HASH_DTYPE
     doc: the key hashes (MurmurHash3 x86_32, seed 42, of the key BinaryRow), in writer order

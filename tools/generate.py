@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import filecmp
+import hashlib
 import os
 import re
 import shutil
@@ -550,6 +551,9 @@ def gen_construct(schema_dir: Path, out_dir: Path) -> list[Path]:
     model.cg = {sid: ConstructGen(model, sid) for sid in model.schemas}  # type: ignore[attr-defined]
     for sid in model.schemas:
         text = model.cg[sid].render(env, f"schemas/{sid}.ksy")  # type: ignore[attr-defined]
+        # the schema's digest makes every edit (even to a doc string) visible to --check
+        digest = hashlib.sha256((schema_dir / f"{sid}.ksy").read_bytes()).hexdigest()
+        text = text.replace("\n", f"\n# schema sha256: {digest}\n", 1)
         p = out_dir / f"{sid}.py"
         p.write_text(text)
         written.append(p)

@@ -40,9 +40,17 @@ Containers.  Bulk payloads (roaring bitmaps, bloom bit sets, index payloads) are
 
 On build, counts, lengths, sizes, offsets (V2 ``block_offset``/``bitmap_body_offset``, the
 container's ``head_length``/``start``/``length``) and the DV ``crc`` are derived; pass any value
-for them (or omit them).  Exported numpy dtypes: ``hash_index.HASH_DTYPE``,
-``bitmap_index.ENTRIES_DTYPES[key_kind]`` / ``V1_ENTRY_*``, ``bitmap_index.INDEX_BLOCK_ENTRIES_DTYPES``, ...
-(see each module's ``__all__``).
+for them (or omit them); optional (``if``) fields may be omitted too.  Exported numpy dtypes:
+``hash_index.HASHES_DTYPE`` (alias ``HASH_DTYPE``) = ``>i4``; ``bitmap_index.ENTRIES_DTYPES[key_kind]``
+(V1 entries: ``key``, ``offset``) and ``bitmap_index.INDEX_BLOCK_ENTRIES_DTYPES[key_kind]`` (V2
+entries: ``key``, ``offset``, ``length``) - ``None`` for ``string`` keys; ``range_bitmap.DICTIONARY_OFFSETS_DTYPE``,
+``range_bitmap.BSI_HEADER_SLICE_REFS_DTYPES``, ``roaring32.*`` (see each module's ``__all__``).
+
+Top-level objects are ``_runtime.Struct`` (a ``construct.Struct`` whose results carry no ``_io``
+and whose ``build`` joins bulk fields with a single copy).  Arrays of flat records (DV entries,
+string-keyed V1/V2 entries, range-bitmap chunk headers, 64-bit DV buckets) are parsed and built by
+generated straight-line functions (``_runtime.FastArray``, see ``tools/fastgen.py``); they produce
+the same Containers the Construct tree does.
 
 Errors: stock Construct errors plus ``_runtime.CodecError`` (with ``offset``/``expected``/``kind``);
 ``paimon_codec.formats`` translates both into ``paimon_codec.errors``.

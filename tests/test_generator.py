@@ -1,0 +1,117 @@
+"""tools/generate.py: ``--check`` passes on the committed state, fails after any schema edit, and
+says clearly when node is missing; the Kaitai expression translator."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tools"))
+
+import kexpr  # noqa: E402
+
+GENERATE = [sys.executable, str(REPO / "tools" / "generate.py")]
+HAVE_NODE = shutil.which("node") is not None and (REPO / "tools" / "node_modules" / "kaitai-struct-compiler").is_dir()
+
+
+def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*GENERATE, *args], capture_output=True, text=True, env=env, timeout=600)
+
+
+@pytest.mark.skipif(not HAVE_NODE, reason="node / kaitai-struct-compiler not installed (npm ci --prefix tools)")
+def test_check_passes_on_committed_state():
+    r = run("--check")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "up to date" in r.stdout
+
+
+@pytest.mark.skipif(not HAVE_NODE, reason="node / kaitai-struct-compiler not installed (npm ci --prefix tools)")
+@pytest.mark.parametrize(("schema", "edit"), [
+    ("hash_index", lambda s: s.replace("type: s4", "type: u4")),                      # a type change
+    ("bloom_filter", lambda s: s.replace("doc: k, the number", "doc: K, the number")),  # only a doc string
+    ("bitmap_index", lambda s: s + "\n"),                        # whitespace only (the schema digest changes)
+])
+def test_check_fails_after_schema_edit(tmp_path, schema, edit):
+    schemas = tmp_path / "schemas"
+    shutil.copytree(REPO / "schemas", schemas)
+    p = schemas / f"{schema}.ksy"
+    before = p.read_text()
+    after = edit(before)
+    assert after != before
+    p.write_text(after)
+    r = run("--check", "--schemas", str(schemas))
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "out of date" in r.stdout
+    assert f"{schema}" in r.stdout
+
+
+@pytest.mark.skipif(not HAVE_NODE, reason="node / kaitai-struct-compiler not installed")
+def test_check_detects_missing_and_extra_files(tmp_path):
+    schemas = tmp_path / "schemas"
+    shutil.copytree(REPO / "schemas", schemas)
+    (schemas / "extra_format.ksy").write_text(
+        "meta:\n  id: extra_format\n  endian: be\nseq:\n  - id: x\n    type: u1\n    doc: a byte\n")
+    r = run("--check", "--schemas", str(schemas))
+    assert r.returncode == 1
+    assert "missing: generated/construct/extra_format.py" in r.stdout
+
+
+def test_check_without_node_says_so(tmp_path):
+    env = dict(os.environ, PATH=str(tmp_path))  # neither node nor dot on PATH
+    r = run("--check", env=env)
+    assert r.returncode != 0
+    assert "node is not installed" in r.stdout + r.stderr
+
+
+def test_generate_into_fresh_tree_matches_committed(tmp_path):
+    """The Construct codecs regenerate byte-identically (no node needed for this part)."""
+    sys.path.insert(0, str(REPO / "tools"))
+    import generate  # noqa: PLC0415
+
+    generate.gen_construct(REPO / "schemas", tmp_path)
+    for p in sorted(tmp_path.glob("*.py")):
+        assert p.read_text() == (REPO / "generated" / "construct" / p.name).read_text(), p.name
+
+
+@pytest.mark.parametrize(("src", "want"), [
+    ("a + b * 2", "(this['a'] + (this['b'] * 2))"),
+    ("x / 8", "(this['x'] // 8)"),
+    ("c ? 1 : 2", "(1 if this['c'] else 2)"),
+    ("not (a == 1) and b != 2", "((not (this['a'] == 1)) and (this['b'] != 2))"),
+    ("_parent.items[_index].len", "this['_']['items'][this['_index']]['len']"),
+    ("items.length", "len(this['items'])"),
+    ("_io.size - _io.pos", "(_rt.io_size(this['_io']) - this['_io'].tell())"),
+    ('kind == "string"', "(this['kind'] == 'string')"),
+    ("(cookie & 0xffff) == 12347", "((this['cookie'] & 0xffff) == 12347)"),
+])
+def test_kaitai_expressions_translate(src, want):
+    def resolve(name: str) -> str:
+        return {"_parent": "this['_']", "_index": "this['_index']", "_io": "this['_io']"}.get(name, f"this[{name!r}]")
+
+    assert kexpr.emit(kexpr.parse(src), resolve) == want
+
+
+def test_kaitai_expression_errors():
+    with pytest.raises(kexpr.ExprError):
+        kexpr.parse("a +")
+    with pytest.raises(kexpr.ExprError):
+        kexpr.parse("a $ b")
+
+
+def test_every_schema_field_has_doc():
+    import yaml
+
+    for p in sorted((REPO / "schemas").glob("*.ksy")):
+        d = yaml.safe_load(p.read_text())
+        types = {"<root>": d, **(d.get("types") or {})}
+        for tname, t in types.items():
+            for f in t.get("seq", []) or []:
+                assert f.get("doc"), f"{p.name}: {tname}.{f['id']} has no doc"
+            for n, i in (t.get("instances") or {}).items():
+                assert i.get("doc"), f"{p.name}: {tname}.{n} has no doc"
