@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 from ..errors import InvalidPredicateError, UnsupportedTypeError
 from ..types import DataType
 from ..values import Timestamp, decimal_unscaled, from_json, timestamp_key
+from .keys import KeyCodec
 
 __all__ = ["RangeKeyCodec", "range_key_codec"]
 
@@ -34,6 +35,7 @@ _INT_WIDTH = {
     "TIMESTAMP_WITHOUT_TIME_ZONE": 8, "TIMESTAMP_WITH_LOCAL_TIME_ZONE": 8, "DECIMAL": 8,
 }
 _BE_INT = {1: ">i1", 2: ">i2", 4: ">i4", 8: ">i8"}
+_MAPPED = (*_INT_WIDTH, "FLOAT", "DOUBLE", "BOOLEAN", "CHAR", "VARCHAR")
 
 
 def _float_sortable(bits: np.ndarray, double: bool) -> np.ndarray:
@@ -67,6 +69,7 @@ class RangeKeyCodec:
             raise UnsupportedTypeError(f"{dtype}: timestamp precision > 6 is not supported by this index")
         if root == "DECIMAL" and (dtype.precision or 10) > 18:
             raise UnsupportedTypeError(f"{dtype}: DECIMAL precision > 18 is not supported by this index")
+        self._mapper = KeyCodec(dtype, raw_float_bits=True) if root in _MAPPED else None
         if self.is_string:
             self.width: int | None = None
         elif self.is_float:
@@ -82,69 +85,23 @@ class RangeKeyCodec:
     def column(self, values: Any) -> tuple[np.ndarray, Any, Any]:
         """Map a column to ``(valid_mask, sortable, raw)``.
 
-        Fixed keys: ``sortable`` is an int64 array (order image), ``raw`` the int64 stored value (raw
-        bits for floats).  Strings: ``sortable`` is a pyarrow binary array (nulls kept), ``raw`` None.
+        The value mapping itself is the shared :class:`paimon_codec.fileindex.keys.KeyCodec`
+        (``raw_float_bits=True``: the range bitmap keeps NaN payloads).  Fixed keys: ``sortable`` is
+        an int64 array (order image, every NaN equal), ``raw`` the int64 stored value (raw bits for
+        floats).  Strings: ``sortable`` is a pyarrow binary array (nulls kept), ``raw`` None.
         """
+        keys, valid = self._mapper.map_array(values)
+        valid = np.asarray(valid, dtype=bool)
         if self.is_string:
-            arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(
-                list(values), type=pa.string())
-            if isinstance(arr, pa.ChunkedArray):
-                arr = arr.combine_chunks()
-            if pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type):
-                arr = arr.cast(pa.binary() if pa.types.is_string(arr.type) else pa.large_binary())
-            elif not (pa.types.is_binary(arr.type) or pa.types.is_large_binary(arr.type)):
-                raise UnsupportedTypeError(f"cannot index a {arr.type} column as {self.dtype}")
-            valid = np.asarray(arr.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
-            return valid, arr, None
-        raw, valid = self._fixed_values(values)
+            if isinstance(keys, pa.ChunkedArray):
+                keys = keys.combine_chunks()
+            if valid.size and not valid.all():
+                keys = pc.if_else(pa.array(valid), keys, pa.scalar(None, type=keys.type))
+            return valid, keys, None
+        raw = np.asarray(keys).astype(np.int64)
+        if self.is_float and self.width == 4:
+            raw &= 0xFFFFFFFF  # stored as unsigned 32-bit raw bits
         return valid, self.sortable(raw), raw
-
-    def _fixed_values(self, values: Any) -> tuple[np.ndarray, np.ndarray]:
-        r = self.root
-        if isinstance(values, pa.ChunkedArray):
-            values = values.combine_chunks()
-        if isinstance(values, np.ndarray) and values.dtype != object:
-            valid = np.ones(len(values), dtype=bool)
-            if self.is_float:
-                a = values.astype(np.float32 if r == "FLOAT" else np.float64)
-                return (a.view(np.uint32).astype(np.int64) if r == "FLOAT" else a.view(np.int64)), valid
-            return values.astype(np.int64), valid
-        if isinstance(values, pa.Array):
-            valid = np.asarray(values.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
-            t = values.type
-            if self.is_float:
-                npt = np.float32 if r == "FLOAT" else np.float64
-                a = values.cast(pa.float32() if r == "FLOAT" else pa.float64()).fill_null(0)
-                a = np.asarray(a.to_numpy(zero_copy_only=False), dtype=npt)
-                return (a.view(np.uint32).astype(np.int64) if r == "FLOAT" else a.view(np.int64)), valid
-            if pa.types.is_timestamp(t):
-                unit_micros = self.dtype.precision is not None and self.dtype.precision > 3
-                target = "us" if unit_micros else "ms"
-                ints = values.cast(pa.int64()).fill_null(0).to_numpy(zero_copy_only=False)
-                factor = {"s": 1_000_000, "ms": 1000, "us": 1, "ns": 0}[t.unit]
-                if factor == 0:
-                    micros = np.floor_divide(ints, 1000)
-                else:
-                    micros = ints * factor
-                return (micros if target == "us" else np.floor_divide(micros, 1000)), valid
-            if pa.types.is_date32(t) or pa.types.is_time32(t) or pa.types.is_boolean(t) or \
-                    pa.types.is_integer(t):
-                return np.asarray(values.cast(pa.int64()).fill_null(0).to_numpy(zero_copy_only=False),
-                                  dtype=np.int64), valid
-            values = values.to_pylist()
-        vals = list(values)
-        valid = np.fromiter((v is not None for v in vals), dtype=bool, count=len(vals))
-        if self.is_float:
-            npt = np.float32 if r == "FLOAT" else np.float64
-            a = np.array([0.0 if v is None else v for v in vals], dtype=npt)
-            return (a.view(np.uint32).astype(np.int64) if r == "FLOAT" else a.view(np.int64)), valid
-        if self.dtype.is_timestamp or r == "DECIMAL":
-            out = np.fromiter((0 if v is None else self.scalar(v) for v in vals), dtype=np.int64, count=len(vals))
-            return out, valid
-        if self.is_bool:
-            return np.array([bool(v) if v is not None else False for v in vals], dtype=np.int64), valid
-        out = pa.array(vals, type=pa.int64()).fill_null(0).to_numpy(zero_copy_only=False)
-        return np.asarray(out, dtype=np.int64), valid
 
     def sortable(self, raw: np.ndarray) -> np.ndarray:
         """Order images (int64) of fixed-width stored values."""
