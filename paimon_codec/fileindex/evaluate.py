@@ -73,14 +73,43 @@ def _collapses(dtype: DataType | None, literals: Sequence[Any]) -> bool:
     return False
 
 
+def _all_rows(reader: FileIndexReader) -> FileIndexResult:
+    """Every row, nulls included, as a bitmap when the reader can say so (IS NULL OR IS NOT NULL)."""
+    return reader.visit_is_null().or_(reader.visit_is_not_null())
+
+
+def _includes_nulls_in_negation(reader: FileIndexReader) -> bool:
+    """Bitmap indexes answer <> / NOT IN with the complement over all rows, nulls included (§12.8)."""
+    try:
+        from .bitmap import BitmapIndexReader
+    except ImportError:  # pragma: no cover - bitmap module missing from a partial build
+        return False
+    return isinstance(reader, BitmapIndexReader)
+
+
+def _collapsed_negation(reader: FileIndexReader, op: str, lits: tuple) -> FileIndexResult:
+    """``<>`` / ``NOT IN`` when the index key cannot tell the literal(s) from neighbouring values.
+
+    If no row holds a collapsed key, nothing can be mistaken for a literal and the reader's
+    complement is exact (Java's answer; rebuilt from IS [NOT] NULL for bitmap readers that
+    conservatively said REMAIN).  Otherwise the rows holding the key stay in: ``<> v OR = v``.
+    """
+    values = list(lits)
+    eq = reader.visit_equal(values[0]) if op == "neq" else reader.visit_in(values)
+    neq = reader.visit_not_equal(values[0]) if op == "neq" else reader.visit_not_in(values)
+    if isinstance(eq, BitmapResult) and not eq.remain():
+        if neq is REMAIN and _includes_nulls_in_negation(reader):
+            return _all_rows(reader)
+        return neq
+    return neq.or_(eq)
+
+
 def visit_leaf(reader: FileIndexReader, leaf: Leaf, dtype: DataType | None = None) -> FileIndexResult:
     """Ask one reader about one (bound) leaf, soundly for collapsed timestamp keys."""
     op, lits = leaf.op, leaf.literals
     if _collapses(dtype, lits):
-        if op == "neq":
-            return reader.visit_not_equal(lits[0]).or_(reader.visit_equal(lits[0]))
-        if op == "not_in":
-            return reader.visit_not_in(list(lits)).or_(reader.visit_in(list(lits)))
+        if op in ("neq", "not_in"):
+            return _collapsed_negation(reader, op, lits)
         if op == "lt":
             return reader.visit_lte(lits[0])
         if op == "gt":
