@@ -28,7 +28,6 @@ SAMPLE_SCHEMA = "id INT NOT NULL, status STRING, region STRING, amount BIGINT, t
 SAMPLE_OPTIONS = {
     "file-index.bitmap.columns": "status,region",
     "file-index.bloom-filter.columns": "id",
-    "file-index.bloom-filter.id.items": "5000",
     "file-index.in-manifest-threshold": "500 b",
     "deletion-vectors.enabled": "true",
     "file.format": "parquet",
@@ -137,11 +136,12 @@ def write_sample_table(warehouse: str | os.PathLike, *, database: str = "demo", 
     for sub in ("schema", "snapshot", "manifest", "bucket-0", "index"):
         os.makedirs(os.path.join(path, sub), exist_ok=True)
     row_type = parse_row_type(SAMPLE_SCHEMA)
+    options = dict(SAMPLE_OPTIONS, **{"file-index.bloom-filter.id.items": str(max(rows_per_file, 1))})
     now = int(time.time() * 1000)
     schema_json = {"version": 3, "id": 0,
                    "fields": [{"id": i, "name": f.name, "type": str(f.type)} for i, f in enumerate(row_type)],
                    "highestFieldId": len(row_type) - 1, "partitionKeys": [], "primaryKeys": [],
-                   "options": dict(SAMPLE_OPTIONS), "timeMillis": now}
+                   "options": options, "timeMillis": now}
     atomic_write_bytes(os.path.join(path, "schema", "schema-0"), json.dumps(schema_json, indent=2).encode())
     rng = np.random.default_rng(seed)
     entries, dvs, total = [], {}, 0
@@ -151,10 +151,10 @@ def write_sample_table(warehouse: str | os.PathLike, *, database: str = "demo", 
         file_path = os.path.join(path, "bucket-0", name)
         with atomic_write(file_path) as fh:
             pq.write_table(data, fh, compression="zstd")
-        writer = FileIndexWriter(row_type, SAMPLE_OPTIONS)
+        writer = FileIndexWriter(row_type, options)
         writer.write_table(data)
         container = writer.serialize()
-        place = placement(container, SAMPLE_OPTIONS, name)
+        place = placement(container, options, name)
         if place.index_file_name:
             atomic_write_bytes(os.path.join(path, "bucket-0", place.index_file_name), container)
         empty_stats = {"_MIN_VALUES": _EMPTY_ROW, "_MAX_VALUES": _EMPTY_ROW, "_NULL_COUNTS": []}
