@@ -155,3 +155,22 @@ def test_murmur_rows_and_errors():
         KeyEncoder(["ARRAY<INT>"])
     with pytest.raises(CorruptDataError):
         read_hash_index(b"\x00\x00\x00\x01\x02")
+
+
+def test_dynamic_assigner_rules():
+    # only buckets this assigner owns (bucket % 2 == 1), filled to the target in ascending order
+    a = DynamicBucketAssigner(2, num_assigners=2, assign_id=1)
+    assert a.assign_many([10, 11, 12, 13, 10, 14]).tolist() == [1, 1, 3, 3, 1, 5]
+    # max-buckets reached: new keys go to an existing bucket, abs(hash % count) among the sorted ids
+    b = DynamicBucketAssigner(1, max_buckets=2)
+    assert b.assign_many([100, 101]).tolist() == [0, 1]
+    assert b.assign(7) == 7 % 2 and b.assign(-8) == 0
+    # loaded buckets: known hashes keep their bucket, partly filled buckets take new keys first
+    c = DynamicBucketAssigner(3)
+    c.load(4, np.array([1, 2], dtype=np.int32))
+    c.load(0, np.array([3, 4, 5], dtype=np.int32))
+    assert c.assign_many([2, 5, 99, 98, 97]).tolist() == [4, 0, 4, 1, 1]
+    # partitions are independent
+    d = DynamicBucketAssigner(1)
+    assert [d.assign(1, b"p1"), d.assign(2, b"p1"), d.assign(3, b"p2")] == [0, 1, 0]
+    assert {k: v.tolist() for k, v in d.bucket_hashes(b"p1").items()} == {0: [1], 1: [2]}

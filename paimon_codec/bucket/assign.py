@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import bisect
 import os
 from collections.abc import Iterable
 
@@ -62,12 +63,18 @@ def assigner_channel(partition_hash: int, key_hash: int, num_channels: int, num_
 
 
 class _PartitionIndex:
-    __slots__ = ("hash_to_bucket", "non_full", "total")
+    __slots__ = ("hash_to_bucket", "non_full", "order", "total")
 
     def __init__(self) -> None:
         self.hash_to_bucket: dict[int, int] = {}
         self.non_full: dict[int, int] = {}  # bucket -> rows, candidates for new keys
+        self.order: list[int] = []  # the keys of non_full, ascending
         self.total: set[int] = set()
+
+    def add_candidate(self, bucket: int, rows: int) -> None:
+        if bucket not in self.non_full:
+            bisect.insort(self.order, bucket)
+        self.non_full[bucket] = rows
 
 
 class DynamicBucketAssigner:
@@ -108,7 +115,7 @@ class DynamicBucketAssigner:
         idx = self._index(partition)
         idx.hash_to_bucket.update(dict.fromkeys(arr.tolist(), int(bucket)))
         if self._is_mine(bucket):
-            idx.non_full[bucket] = idx.non_full.get(bucket, 0) + int(arr.size)
+            idx.add_candidate(bucket, idx.non_full.get(bucket, 0) + int(arr.size))
             idx.total.add(bucket)
 
     # ------------------------------------------------------------------------------ assigning
@@ -118,19 +125,21 @@ class DynamicBucketAssigner:
         known = idx.hash_to_bucket.get(hash_code)
         if known is not None:
             return known
-        for bucket in sorted(idx.non_full):
+        while idx.order:
+            bucket = idx.order[0]
             rows = idx.non_full[bucket]
             if rows < self.target_row_num:
                 idx.non_full[bucket] = rows + 1
                 idx.hash_to_bucket[hash_code] = bucket
                 return bucket
-            del idx.non_full[bucket]
+            del idx.non_full[bucket]  # full: no longer a candidate
+            idx.order.pop(0)
         limit = (MAX_BUCKETS_CAP if self.max_buckets == -1 else min(self.max_buckets, MAX_BUCKETS_CAP)) - 1
         max_existing = max(idx.total) if idx.total else -1
         if not idx.total or max_existing < limit:
             for bucket in range(limit + 1):
                 if self._is_mine(bucket) and bucket not in idx.total:
-                    idx.non_full[bucket] = 1
+                    idx.add_candidate(bucket, 1)
                     idx.total.add(bucket)
                     idx.hash_to_bucket[hash_code] = bucket
                     return bucket
