@@ -13,7 +13,7 @@ values), default options (16 kb chunks).
 * top-100   - ``ORDER BY col DESC LIMIT 100`` (strict) via O'Neil over the slices; baseline:
               ``np.argpartition`` + tie handling.  Checked equal.
 
-Medians of several rounds.  Prints a markdown table and writes ``benchmarks/results/range_bitmap.md``.
+Medians of several rounds, ours and the baseline timed alternately.  Prints a markdown table and writes ``benchmarks/results/range_bitmap.md``.
 There is no Java workload for range bitmaps in the anchor harness (W1-W7 cover bitmap, bloom, DV,
 hash and container), so no Java column.
 
@@ -49,6 +49,20 @@ def median_time(fn, rounds: int) -> tuple[float, object]:
         out = fn()
         times.append(time.perf_counter() - t)
     return statistics.median(times), out
+
+
+def paired(ours, base, rounds: int) -> tuple[float, object, float, object]:
+    """Medians of ``ours`` and ``base`` timed alternately (the machine is shared: alternating keeps
+    both exposed to the same load)."""
+    t_o, t_b, out_o, out_b = [], [], None, None
+    for _ in range(rounds):
+        t = time.perf_counter()
+        out_o = ours()
+        t_o.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        out_b = base()
+        t_b.append(time.perf_counter() - t)
+    return statistics.median(t_o), out_o, statistics.median(t_b), out_b
 
 
 def make_queries(rng: np.random.Generator, col: np.ndarray) -> list[tuple[str, int, int]]:
@@ -92,8 +106,8 @@ def numpy_top(col: np.ndarray, k: int) -> np.ndarray:
 
 def run_case(name: str, col: np.ndarray, rounds: int, rng: np.random.Generator) -> list[dict]:
     rows = []
-    build_t, payload = median_time(lambda: _build(col), rounds)
-    uniq_t, _ = median_time(lambda: np.unique(col, return_inverse=True), rounds)
+    build_t, payload, uniq_t, _ = paired(lambda: _build(col), lambda: np.unique(col, return_inverse=True),
+                                         rounds)
     rows.append({"case": name, "op": "build 1M rows", "ours": build_t, "base": uniq_t,
                  "base_name": "np.unique(return_inverse)", "note": f"{len(payload):,} bytes"})
     open_t, reader = median_time(lambda: RangeBitmapReader(ByteSource(payload), "BIGINT"), rounds)
@@ -104,8 +118,8 @@ def run_case(name: str, col: np.ndarray, rounds: int, rng: np.random.Generator) 
     # warm the reader (slices and directory loaded once; every query still walks the slices)
     for q in queries[:3]:
         answer(reader, q)
-    q_t, ours = median_time(lambda: [answer(reader, q) for q in queries], rounds)
-    s_t, base = median_time(lambda: [scan(col, q) for q in queries], rounds)
+    q_t, ours, s_t, base = paired(lambda: [answer(reader, q) for q in queries],
+                                  lambda: [scan(col, q) for q in queries], rounds)
     for o, b in zip(ours, base, strict=True):
         assert len(o) == b.size
     for o, b in list(zip(ours, base, strict=True))[:20]:
@@ -119,8 +133,8 @@ def run_case(name: str, col: np.ndarray, rounds: int, rng: np.random.Generator) 
     rows.append({"case": name, "op": "50 predicates, fresh reader each", "ours": fresh_t,
                  "base": None, "base_name": "-", "note": "open + directory + slices per query"})
 
-    top_t, top = median_time(lambda: top_n_rows(reader, K, True, False, True), rounds)
-    np_t, ref = median_time(lambda: numpy_top(col, K), rounds)
+    top_t, top, np_t, ref = paired(lambda: top_n_rows(reader, K, True, False, True),
+                                   lambda: numpy_top(col, K), rounds)
     assert np.array_equal(np.frombuffer(top.to_array(), dtype=np.uint32), ref)
     rows.append({"case": name, "op": f"top-{K} (DESC, strict)", "ours": top_t, "base": np_t,
                  "base_name": "np.argpartition", "note": "same rows"})
@@ -153,7 +167,7 @@ def main() -> None:
     lines = [
         "# Range-bitmap index vs numpy scan (1M BIGINT rows)",
         "",
-        f"Medians of {rounds} rounds, same run, same machine. Ratio = numpy / ours (> 1: the index is faster).",
+        f"Medians of {rounds} rounds (ours and numpy timed alternately), same run, same machine. Ratio = numpy / ours (> 1: the index is faster).",
         "",
         "| column | operation | range bitmap | numpy baseline | baseline | ratio | note |",
         "|---|---|---:|---:|---|---:|---|",
