@@ -224,6 +224,11 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         return ScanPlan(table, None, row_type, pred, tasks, report)
     pk = schema.is_primary_key_table
     dv_table = schema.deletion_vectors_enabled
+    if pk and not dv_table:
+        # rows of such tables are only correct after a merge by key (sequence numbers, merge engine)
+        raise UnsupportedTypeError("primary-key tables without deletion-vectors.enabled need a merge-on-read "
+                                   "scan, which is not supported", path=table.path,
+                                   expected="an append table or a primary-key table with deletion vectors")
     for f in table.live_files(snapshot):
         report.files_total += 1
         report.rows_total += f.row_count
