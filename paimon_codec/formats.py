@@ -36,6 +36,7 @@ from typing import Any
 import construct
 import numpy as np
 
+from . import codec_runtime as _rt
 from .errors import (
     CorruptDataError,
     PaimonCodecError,
@@ -43,7 +44,6 @@ from .errors import (
     UnsupportedTypeError,
     UnsupportedVersionError,
 )
-from .generated.construct import _runtime as _rt
 
 __all__ = [
     "FORMATS",

@@ -46,12 +46,12 @@ for them (or omit them); optional (``if``) fields may be omitted too.  Exported 
 entries: ``key``, ``offset``, ``length``) - ``None`` for ``string`` keys; ``range_bitmap.DICTIONARY_OFFSETS_DTYPE``,
 ``range_bitmap.BSI_HEADER_SLICE_REFS_DTYPES``, ``roaring32.*`` (see each module's ``__all__``).
 
-Top-level objects are ``_runtime.Struct`` (a ``construct.Struct`` whose results carry no ``_io``
+Top-level objects are ``paimon_codec.codec_runtime.Struct`` (a ``construct.Struct`` whose results carry no ``_io``
 and whose ``build`` joins bulk fields with a single copy).  Arrays of flat records (DV entries,
 string-keyed V1/V2 entries, range-bitmap chunk headers, 64-bit DV buckets) are parsed and built by
-generated straight-line functions (``_runtime.FastArray``, see ``tools/fastgen.py``); they produce
+generated straight-line functions (``paimon_codec.codec_runtime.FastArray``, see ``tools/fastgen.py``); they produce
 the same Containers the Construct tree does.
 
-Errors: stock Construct errors plus ``_runtime.CodecError`` (with ``offset``/``expected``/``kind``);
+Errors: stock Construct errors plus ``paimon_codec.codec_runtime.CodecError`` (with ``offset``/``expected``/``kind``);
 ``paimon_codec.formats`` translates both into ``paimon_codec.errors``.
 """

@@ -21,8 +21,8 @@ import numpy as np
 import numpy as _np
 from construct import *  # noqa: F403
 
-from . import _runtime as _rt
-from ._runtime import _C, _L, _bad, _count, _short, _utf
+from paimon_codec import codec_runtime as _rt
+from paimon_codec.codec_runtime import _C, _L, _bad, _count, _short, _utf
 from . import paimon_key as _m_paimon_key
 
 __all__ = ["V1Entry", "V2Entry", "IndexBlock", "BlockHead", "BitmapIndexV2Head", "IndexBlocks", "BitmapIndex", "LAYOUT", "INDEX_BLOCK_ENTRIES_DTYPES", "ENTRIES_DTYPES"]

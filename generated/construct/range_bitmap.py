@@ -20,8 +20,8 @@ import numpy as np
 import numpy as _np
 from construct import *  # noqa: F403
 
-from . import _runtime as _rt
-from ._runtime import _C, _L, _bad, _count, _short, _utf
+from paimon_codec import codec_runtime as _rt
+from paimon_codec.codec_runtime import _C, _L, _bad, _count, _short, _utf
 from . import paimon_key as _m_paimon_key
 
 __all__ = ["RangeBitmapHeader", "DictionaryHeader", "Chunk", "Chunks", "Dictionary", "SliceRef", "BsiHeader", "BitSlicedIndex", "RangeBitmap", "LAYOUT", "DICTIONARY_OFFSETS_DTYPE", "BSI_HEADER_SLICE_REFS_DTYPES"]

@@ -17,8 +17,8 @@ import numpy as np
 import numpy as _np
 from construct import *  # noqa: F403
 
-from . import _runtime as _rt
-from ._runtime import _C, _L, _bad, _count, _short, _utf
+from paimon_codec import codec_runtime as _rt
+from paimon_codec.codec_runtime import _C, _L, _bad, _count, _short, _utf
 from . import roaring32 as _m_roaring32
 
 __all__ = ["Bucket", "Roaring64", "LAYOUT"]

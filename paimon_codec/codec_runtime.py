@@ -1,4 +1,7 @@
-"""Runtime support for the generated Construct codecs (copied verbatim by tools/generate.py).
+"""Runtime support for the generated Construct codecs in ``generated/construct``.
+
+Hand-written library code: every generated module imports it (``from paimon_codec import
+codec_runtime as _rt``), so there is exactly one copy.
 
 Everything the Kaitai-to-Construct translation needs beyond stock Construct lives here:
 bounded substreams that remember their absolute base offset, build-time measurement of sized
@@ -944,7 +947,7 @@ def _plain_one(v: Any, layout: dict, f: dict) -> Any:
     if isinstance(v, (int, float, str, bytes, bool)):
         return v
     if f.get("embedded") == "roaring32_bytes":
-        from . import roaring32 as _r32  # noqa: PLC0415 - import cycle otherwise
+        from .generated.construct import roaring32 as _r32  # noqa: PLC0415 - import cycle otherwise
         return _r32.Roaring32.build(kaitai_to_plain(v, _r32.LAYOUT, "roaring32"))
     cls = type(v).__name__
     tl = f.get("types", {})
@@ -956,5 +959,5 @@ def _plain_one(v: Any, layout: dict, f: dict) -> Any:
         modname, tname = tname.split(".", 1)
         import importlib  # noqa: PLC0415
 
-        mod_layout = importlib.import_module(f"{__package__}.{modname}").LAYOUT
+        mod_layout = importlib.import_module(f"{__package__}.generated.construct.{modname}").LAYOUT
     return kaitai_to_plain(v, mod_layout, tname)
