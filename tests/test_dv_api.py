@@ -15,10 +15,10 @@ from paimon_codec.dv.apply import and_not, evaluate_with_deletion_vector, filter
 from paimon_codec.dv.delete_map import delete_map_ranges, encode_delete_map, read_delete_map, write_delete_map
 from paimon_codec.dv.deletion_vector import DeletionVector
 from paimon_codec.dv.index_file import encode_dv_files, read_dv_index
-from paimon_codec.dv.memory_size import parse_memory_size
 from paimon_codec.errors import InvalidOptionError, PaimonCodecError
 from paimon_codec.fileindex.result import REMAIN, SKIP, BitmapResult
 from paimon_codec.fileio import ByteSource
+from paimon_codec.memory_size import parse_memory_size
 
 
 def test_construction_and_queries():
@@ -69,7 +69,7 @@ def test_sparse_64bit_keys_are_read():
     # rewrite with only the non-empty keys (sparse), as other writers may
     import struct
 
-    from paimon_codec.dv.roaring_io import serialize_optimized
+    from paimon_codec.roaring import serialize_optimized
     parts = dense.parts()
     body = [raw[4:8], struct.pack("<q", len(parts))]
     for k, bm in parts.items():

@@ -13,8 +13,8 @@ from paimon_codec.dv.delete_map import encode_delete_map, read_delete_map
 from paimon_codec.dv.deletion_vector import MAGIC_64, DeletionVector
 from paimon_codec.dv.index_file import encode_dv_files, read_deletion_vector, read_dv_index, read_entry
 from paimon_codec.dv.puffin import encode_puffin, read_puffin
-from paimon_codec.dv.roaring_io import portable_size
 from paimon_codec.errors import PaimonCodecError
+from paimon_codec.roaring import portable_size
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 positions = st.lists(st.integers(0, 2**31 - 1), max_size=300) | st.lists(st.integers(0, 200_000), max_size=3000)

@@ -10,6 +10,7 @@ Typical use::
     back = read_deletion_vector(metas[0].path, r.offset, r.length)   # reads only that entry
 """
 
+from ..memory_size import parse_memory_size
 from .apply import and_not, evaluate_with_deletion_vector, filter_arrow, selected_positions
 from .delete_map import encode_delete_map, read_delete_map, write_delete_map
 from .deletion_vector import MAGIC_32, MAGIC_64, DeletionVector
@@ -24,7 +25,6 @@ from .index_file import (
     read_entry,
     write_dv_index,
 )
-from .memory_size import parse_memory_size
 from .puffin import encode_puffin, read_puffin, write_puffin
 
 __all__ = [

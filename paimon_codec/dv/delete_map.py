@@ -19,8 +19,8 @@ from construct import ConstructError
 from ..errors import CorruptDataError, TruncatedDataError
 from ..fileio import ByteSource, atomic_write_bytes
 from ..generated.construct.delete_map import DeleteMap
+from ..roaring import deserialize_exact
 from .deletion_vector import MAGIC_32, DeletionVector
-from .roaring_io import deserialize_exact
 
 __all__ = ["encode_delete_map", "write_delete_map", "read_delete_map", "delete_map_ranges"]
 

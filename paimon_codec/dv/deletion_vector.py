@@ -24,7 +24,7 @@ import numpy as np
 from pyroaring import BitMap, BitMap64
 
 from ..errors import CorruptDataError, PaimonCodecError, TruncatedDataError
-from .roaring_io import EMPTY_PORTABLE, deserialize_exact, serialize_optimized
+from ..roaring import EMPTY_PORTABLE, deserialize_exact, serialize_optimized
 
 __all__ = [
     "DeletionVector",

@@ -25,9 +25,9 @@ from typing import BinaryIO
 
 from ..errors import ChecksumMismatchError, CorruptDataError, TruncatedDataError, UnsupportedVersionError
 from ..fileio import ByteSource, atomic_write_bytes
+from ..memory_size import parse_memory_size
 from .checksum import crc32
 from .deletion_vector import DeletionVector, bin_kind
-from .memory_size import parse_memory_size
 
 __all__ = [
     "VERSION",

@@ -27,9 +27,9 @@ from pyroaring import BitMap
 from ..errors import CorruptDataError, UnsupportedVersionError
 from ..fileio import ByteSource
 from ..generated.construct import bsi as _generated_bsi
+from ..roaring import bitmap_of, portable_size, read_bitmap, serialize_optimized
 from ..types import DataType, parse_type
 from ._range_keys import RangeKeyCodec
-from ._roaring import bitmap_of, portable_size, read_bitmap, serialize_optimized
 from .reader import FileIndexReader
 from .result import REMAIN, BitmapResult, FileIndexResult
 from .topn import oneil_top_k
@@ -60,7 +60,7 @@ class _SignedPart:
             raise CorruptDataError(f"{label} bsi max {self.max} < min {self.min}", path=src.path,
                                    offset=src.base + offset)
         pos = offset + 17
-        size = portable_size(src, pos, f"{label} bsi ebm")
+        size = portable_size(src, pos, what=f"{label} bsi ebm")
         self._ebm_at = (pos, size)
         pos += size
         self.slice_count = struct.unpack(">i", src.read(pos, 4, f"{label} bsi slice count"))[0]
@@ -70,7 +70,7 @@ class _SignedPart:
         pos += 4
         self._slice_at = []
         for i in range(self.slice_count):
-            size = portable_size(src, pos, f"{label} bsi slice {i}")
+            size = portable_size(src, pos, what=f"{label} bsi slice {i}")
             self._slice_at.append((pos, size))
             pos += size
         self.end = pos

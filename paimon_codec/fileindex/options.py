@@ -9,12 +9,12 @@ and has a type the index can hold.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidOptionError, UnsupportedTypeError
+from ..memory_size import parse_memory_size  # re-exported: its home is paimon_codec.memory_size
 from ..types import DataType, RowType, parse_row_type
 
 __all__ = [
@@ -39,15 +39,6 @@ PER_INDEX_OPTIONS: dict[str, dict[str, str | None]] = {
 DEFAULT_IN_MANIFEST_THRESHOLD = 500
 _GLOBAL_KEYS = {"file-index.in-manifest-threshold", "file-index.read.enabled"}
 
-_UNITS = {
-    "": 1, "b": 1, "bytes": 1,
-    "k": 1 << 10, "kb": 1 << 10, "kibibytes": 1 << 10,
-    "m": 1 << 20, "mb": 1 << 20, "mebibytes": 1 << 20,
-    "g": 1 << 30, "gb": 1 << 30, "gibibytes": 1 << 30,
-    "t": 1 << 40, "tb": 1 << 40, "tebibytes": 1 << 40,
-}
-_SIZE_RE = re.compile(r"^\s*(\d+)\s*([A-Za-z]*)\s*$")
-
 _INTEGRAL = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "DATE", "TIME_WITHOUT_TIME_ZONE"}
 _TS = {"TIMESTAMP_WITHOUT_TIME_ZONE", "TIMESTAMP_WITH_LOCAL_TIME_ZONE"}
 _SUPPORTED_ROOTS = {
@@ -56,26 +47,6 @@ _SUPPORTED_ROOTS = {
     "range-bitmap": _INTEGRAL | _TS | {"FLOAT", "DOUBLE", "BOOLEAN", "CHAR", "VARCHAR", "DECIMAL"},
     "bsi": _INTEGRAL | _TS | {"DECIMAL"},
 }
-
-
-def parse_memory_size(text: str | int) -> int:
-    """Paimon ``MemorySize.parse``: ``"16kb"``, ``"500 b"``, ``"1 gb"``, ``"42"`` -> bytes."""
-    if isinstance(text, int) and not isinstance(text, bool):
-        if text < 0:
-            raise InvalidOptionError(f"negative memory size {text}")
-        return text
-    m = _SIZE_RE.match(str(text))
-    if not m:
-        raise InvalidOptionError(f"cannot parse memory size {text!r}", expected="a number with an optional "
-                                 "unit b, kb, mb, gb or tb")
-    unit = m.group(2).lower()
-    if unit not in _UNITS:
-        raise InvalidOptionError(f"unknown memory unit {m.group(2)!r} in {text!r}",
-                                 expected="one of " + ", ".join(u for u in _UNITS if u))
-    value = int(m.group(1)) * _UNITS[unit]
-    if value >= 1 << 63:
-        raise InvalidOptionError(f"memory size {text!r} does not fit in a long")
-    return value
 
 
 def check_index_type(index_type: str, dtype: DataType, column: str = "?") -> None:

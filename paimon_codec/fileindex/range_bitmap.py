@@ -16,7 +16,6 @@ EBM and the slices the O'Neil comparison walks (each read once and cached).  Lit
 from __future__ import annotations
 
 import bisect
-import re
 import struct
 from collections.abc import Sequence
 from functools import cached_property
@@ -30,9 +29,10 @@ from ..errors import CorruptDataError, InvalidOptionError, UnsupportedVersionErr
 from ..fileio import ByteSource
 from ..formats import key_kind_for, translate_error
 from ..generated.construct import range_bitmap as _codec
+from ..memory_size import parse_memory_size
+from ..roaring import bitmap_of, read_bitmap, serialize_optimized
 from ..types import DataType, parse_type
 from ._range_keys import RangeKeyCodec, serialized_strings, sorted_unique_strings
-from ._roaring import bitmap_of, read_bitmap, serialize_optimized
 from .reader import FileIndexReader
 from .result import REMAIN, BitmapResult, FileIndexResult
 from .topn import oneil_top_k
@@ -55,26 +55,6 @@ MAX_DECODED_ROWS = 50_000_000  # row_codes()/describe() allocate per row
 
 
 # ------------------------------------------------------------------------------------------ options
-_UNITS = {"": 1, "b": 1, "bytes": 1, "k": 1 << 10, "kb": 1 << 10, "kibibytes": 1 << 10,
-          "m": 1 << 20, "mb": 1 << 20, "mebibytes": 1 << 20, "g": 1 << 30, "gb": 1 << 30,
-          "gibibytes": 1 << 30, "t": 1 << 40, "tb": 1 << 40, "tebibytes": 1 << 40}
-
-
-def _parse_memory_size(text: str | int) -> int:
-    try:
-        from .options import parse_memory_size  # engineer B's parser, when present
-    except ImportError:
-        parse_memory_size = None
-    if parse_memory_size is not None:
-        return int(parse_memory_size(text))
-    if isinstance(text, int):
-        return text
-    m = re.fullmatch(r"\s*(\d+)\s*([a-zA-Z]*)\s*", str(text))
-    if not m or m.group(2).lower() not in _UNITS:
-        raise InvalidOptionError(f"cannot parse memory size {text!r}")
-    return int(m.group(1)) * _UNITS[m.group(2).lower()]
-
-
 def chunk_size_of(dtype: DataType, options: dict | None) -> int:
     """``chunk-size`` option (per-index options dict) with Paimon's per-type default."""
     options = options or {}
@@ -84,7 +64,7 @@ def chunk_size_of(dtype: DataType, options: dict | None) -> int:
             value = v
     if value is None:
         return 0 if dtype.root in _ONE_KEY_PER_CHUNK else DEFAULT_CHUNK_SIZE
-    size = _parse_memory_size(value)
+    size = parse_memory_size(value)
     if size < 0 or size > 2**31 - 1:
         raise InvalidOptionError(f"chunk-size {value!r} out of range")
     return size
