@@ -1,11 +1,20 @@
 """Index-aware scans of Paimon tables on Spark.
 
 ``scan(spark, table_path, where=...)`` plans on the driver (metadata, file indexes, deletion
-vectors: :func:`paimon_codec.table.plan.plan_scan`), then Spark reads only the surviving files,
-one task per file: each task gets the file path and its serialized row selection and reads just
-those rows (and just the Parquet row groups holding them) with pyarrow in ``mapInArrow``.  The
-predicate is applied again in Spark because index answers are supersets.  Tasks carry only paths
-and bytes, so the same code runs on a cluster whose executors see the table's file system.
+vectors: :func:`paimon_codec.table.plan.plan_scan`), then Spark reads only the surviving files:
+
+* files read whole (the index kept every row and no deletion vector applies) go to Spark's own
+  Parquet/ORC reader in one ``spark.read`` (vectorised, in the JVM, row groups pruned by the
+  residual filter's statistics; see :mod:`.native` for when a file qualifies);
+* files with a row selection are read one task per file: each task gets the file path and its
+  serialized selection and reads just those rows (and just the Parquet row groups holding them)
+  with pyarrow in ``mapInArrow``.
+
+The two parts are unioned and the predicate is applied again in Spark because index answers are
+supersets.  ``order_by`` + ``limit`` push top-N down to range-bitmap indexes (see
+:func:`paimon_codec.table.plan.plan_scan`); Spark then sorts and limits the candidate rows.  Tasks
+carry only paths and bytes, so the same code runs on a cluster whose executors see the table's
+file system.
 """
 
 from __future__ import annotations
@@ -16,9 +25,10 @@ from typing import Any
 import pyarrow as pa
 
 from ..table import PaimonTable
-from ..table.plan import PlanReport, ScanPlan, plan_scan
+from ..table.plan import FileTask, PlanReport, ScanPlan, SortKey, plan_scan
 from ..table.read import arrow_schema
 from .filters import to_spark_column
+from .native import native_dataframe, native_readable
 from .types import spark_schema
 
 __all__ = ["scan", "plan_dataframe", "read_plan_tasks"]
@@ -54,33 +64,80 @@ def read_plan_tasks(schema_bytes: bytes):
     return read
 
 
-def plan_dataframe(spark, plan: ScanPlan):
-    """A DataFrame of the plan's selected rows (no residual filter), one Spark partition per file."""
+def _arrow_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
+    """The selected rows of ``tasks`` read by pyarrow in ``mapInArrow``, one Spark partition per file."""
+    tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
+    aschema = _with_timezone(arrow_schema(plan.row_type), tz)
+    rows = [(t.path, t.file_format, t.selection_bytes(), t.primary_key_file) for t in tasks]
+    try:
+        rdd = spark.sparkContext.parallelize(rows, len(rows))
+        task_df = spark.createDataFrame(rdd, _TASK_COLUMNS)
+    except Exception:  # Spark Connect has no SparkContext: fall back to a round-robin repartition
+        task_df = spark.createDataFrame(rows, _TASK_COLUMNS).repartition(len(rows))
+    return task_df.mapInArrow(read_plan_tasks(aschema.serialize().to_pybytes()), spark_schema(plan.row_type))
+
+
+def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True):
+    """A DataFrame of the plan's selected rows (no residual filter).
+
+    With ``native`` (default) files read whole go through Spark's own reader where it gives the same
+    rows (:func:`.native.native_readable`); the rest (and every file with a row selection) are read
+    by pyarrow, one Spark partition per file.
+    """
     sschema = spark_schema(plan.row_type)
     if not plan.tasks:
         return spark.createDataFrame([], sschema)
-    tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
-    aschema = _with_timezone(arrow_schema(plan.row_type), tz)
-    rows = [(t.path, t.file_format, t.selection_bytes(), t.primary_key_file) for t in plan.tasks]
-    try:
-        rdd = spark.sparkContext.parallelize(rows, len(rows))
-        tasks = spark.createDataFrame(rdd, _TASK_COLUMNS)
-    except Exception:  # Spark Connect has no SparkContext: fall back to a round-robin repartition
-        tasks = spark.createDataFrame(rows, _TASK_COLUMNS).repartition(len(rows))
-    return tasks.mapInArrow(read_plan_tasks(aschema.serialize().to_pybytes()), sschema)
+    groups: dict[tuple[str, bool], list[str]] = {}
+    arrow_tasks: list[FileTask] = []
+    for t in plan.tasks:
+        if native and t.selection is None and native_readable(t.path, t.file_format, plan.row_type,
+                                                              t.primary_key_file):
+            groups.setdefault((t.file_format, t.primary_key_file), []).append(t.path)
+        else:
+            arrow_tasks.append(t)
+    parts = [native_dataframe(spark, plan.row_type, paths, fmt, pk) for (fmt, pk), paths in groups.items()]
+    if arrow_tasks:
+        parts.append(_arrow_dataframe(spark, plan, arrow_tasks))
+    df = parts[0]
+    for part in parts[1:]:
+        df = df.unionByName(part)
+    return df
+
+
+def _sort_columns(keys: list[SortKey]) -> list:
+    from pyspark.sql import functions as F
+
+    out = []
+    for k in keys:
+        c = F.col("`" + k.column.replace("`", "``") + "`")
+        if k.descending:
+            out.append(c.desc_nulls_first() if k.nulls_come_first else c.desc_nulls_last())
+        else:
+            out.append(c.asc_nulls_first() if k.nulls_come_first else c.asc_nulls_last())
+    return out
 
 
 def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, snapshot_id: int | None = None,
-         *, use_indexes: bool = True) -> tuple[Any, PlanReport]:
+         *, use_indexes: bool = True, order_by: Any = None, limit: int | None = None,
+         nulls_first: bool | None = None, native: bool = True) -> tuple[Any, PlanReport]:
     """Rows of ``table_path`` (latest snapshot, or ``snapshot_id``) satisfying ``where``.
 
     ``where``: SQL-like text (``"cat = 'A' AND code IN (1, 2)"``), a predicate object
     (``paimon_codec.fileindex.predicate.col("cat") == "A"``), a JSON predicate (dict or text), or
-    ``None`` for every row.  Returns ``(DataFrame, PlanReport)``.
+    ``None`` for every row.  ``order_by``: ``"col"``, ``"col DESC"``, ``("col", "desc")`` or a list of
+    those; ``nulls_first`` overrides Spark's default null ordering (first ascending, last
+    descending); ``limit``: at most that many rows.  ``ORDER BY ... LIMIT n`` is answered from
+    range-bitmap indexes when every file to read has one (``report.topn_pushed``).  ``native=False``
+    reads every file through the per-file Arrow path.  Returns ``(DataFrame, PlanReport)``.
     """
     table = table_path if isinstance(table_path, PaimonTable) else PaimonTable(table_path)
-    plan = plan_scan(table, where, snapshot_id, use_indexes=use_indexes)
-    df = plan_dataframe(spark, plan)
+    plan = plan_scan(table, where, snapshot_id, use_indexes=use_indexes, order_by=order_by, limit=limit,
+                     nulls_first=nulls_first)
+    df = plan_dataframe(spark, plan, native=native)
     if plan.predicate is not None:
         df = df.filter(to_spark_column(plan.predicate, plan.row_type))
+    if plan.order_by:
+        df = df.orderBy(*_sort_columns(plan.order_by))
+    if plan.limit is not None:
+        df = df.limit(plan.limit)
     return df, plan.report

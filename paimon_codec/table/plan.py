@@ -11,6 +11,12 @@ For every live data file of a snapshot the planner
 
 The result is a list of :class:`FileTask` (path + row selection) and a :class:`PlanReport`.  Index
 results are supersets, so a reader must still apply the predicate to the rows it reads.
+
+Top-N (``order_by`` + ``limit``) is pushed down to range-bitmap indexes when every file to read
+has one on the first sort column and the file's selection is exact (no predicate, or a predicate
+every leaf of which the file's indexes answer exactly): each file's selection shrinks to its own
+top-``limit`` candidate rows (:func:`paimon_codec.fileindex.topn.top_n_rows`, ties kept unless the
+sort has a single key), whose union holds the global answer; the reader still sorts and limits.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from ..fileio import ByteSource
 from ..types import RowType
 from .table import LiveDataFile, PaimonTable
 
-__all__ = ["FileTask", "PlanReport", "ScanPlan", "plan_scan", "as_predicate"]
+__all__ = ["FileTask", "PlanReport", "ScanPlan", "SortKey", "plan_scan", "as_predicate", "parse_order_by"]
 
 
 @dataclass
@@ -71,6 +77,11 @@ class PlanReport:
     bytes_total: int = 0
     bytes_read: int = 0
     index_bytes_read: int = 0
+    rows_read: int = 0
+    order_by: str | None = None
+    limit: int | None = None
+    topn_pushed: bool = False
+    topn_note: str | None = None
     files: list[dict] = field(default_factory=list)
     index_notes: list[str] = field(default_factory=list)
 
@@ -88,6 +99,23 @@ class PlanReport:
                 f"bytes, {self.index_bytes_read} index bytes")
 
 
+@dataclass(frozen=True)
+class SortKey:
+    """One ``ORDER BY`` key; ``nulls_first`` defaults to Spark's rule (first ascending, last descending)."""
+
+    column: str
+    descending: bool = False
+    nulls_first: bool | None = None
+
+    @property
+    def nulls_come_first(self) -> bool:
+        return (not self.descending) if self.nulls_first is None else self.nulls_first
+
+    def __str__(self) -> str:
+        return (f"{self.column} {'DESC' if self.descending else 'ASC'} "
+                f"NULLS {'FIRST' if self.nulls_come_first else 'LAST'}")
+
+
 @dataclass
 class ScanPlan:
     table: PaimonTable
@@ -96,6 +124,40 @@ class ScanPlan:
     predicate: Any
     tasks: list[FileTask]
     report: PlanReport
+    order_by: list[SortKey] = field(default_factory=list)
+    limit: int | None = None
+
+
+def parse_order_by(order_by: Any, row_type: RowType, nulls_first: bool | None = None) -> list[SortKey]:
+    """Sort keys from ``"col"``, ``"col DESC"``, ``("col", "desc")``, a :class:`SortKey` or a list of them.
+
+    ``nulls_first`` (when given) applies to every key without its own null ordering.
+    """
+    if order_by is None:
+        return []
+    items = [order_by] if isinstance(order_by, (str, SortKey)) or (
+        isinstance(order_by, tuple) and len(order_by) == 2 and isinstance(order_by[1], str)
+        and order_by[1].strip().lower() in ("asc", "desc")) else list(order_by)
+    keys: list[SortKey] = []
+    for item in items:
+        if isinstance(item, SortKey):
+            key = item
+        elif isinstance(item, str):
+            parts = item.split()
+            if not parts or len(parts) > 2 or (len(parts) == 2 and parts[1].lower() not in ("asc", "desc")):
+                raise InvalidPredicateError(f"bad ORDER BY item {item!r}", expected="'col' or 'col ASC|DESC'")
+            key = SortKey(parts[0], len(parts) == 2 and parts[1].lower() == "desc")
+        elif isinstance(item, (tuple, list)) and len(item) == 2 and str(item[1]).lower() in ("asc", "desc"):
+            key = SortKey(str(item[0]), str(item[1]).lower() == "desc")
+        else:
+            raise InvalidPredicateError(f"bad ORDER BY item {item!r}", expected="'col' or ('col', 'asc'|'desc')")
+        if key.column not in row_type.names:
+            raise InvalidPredicateError(f"ORDER BY unknown column {key.column!r}",
+                                        expected="one of " + ", ".join(row_type.names))
+        if key.nulls_first is None and nulls_first is not None:
+            key = SortKey(key.column, key.descending, bool(nulls_first))
+        keys.append(key)
+    return keys
 
 
 def as_predicate(where: Any, row_type: RowType):
@@ -209,19 +271,109 @@ def _result_kind(result) -> str:
     return result.to_json()["kind"]
 
 
+# -- top-N pushdown -------------------------------------------------------------------------------------
+_RANGE_EXACT_OPS = {"eq", "neq", "lt", "lte", "gt", "gte", "between", "in", "not_in", "is_null", "is_not_null"}
+_BITMAP_EXACT_OPS = {"eq", "in", "is_null", "is_not_null"}
+_FLOATS = {"FLOAT", "DOUBLE"}
+
+
+def _keys_exact(dtype) -> bool:
+    """Index keys equal SQL values: no float (-0.0 vs 0.0) and no timestamp finer than micros."""
+    if dtype.root in _FLOATS:
+        return False
+    return not (dtype.is_timestamp and (dtype.precision or 6) > 6)
+
+
+def _answered_exactly(pred: Any, index_types_of, row_type: RowType) -> bool:
+    """True when the file's indexes answer ``pred`` with exactly the matching rows (not a superset)."""
+    children = getattr(pred, "children", None)
+    if children is not None:
+        return all(_answered_exactly(c, index_types_of, row_type) for c in children)
+    column = getattr(pred, "column", None)
+    if column is None or column not in row_type.names or any(v is None for v in pred.literals):
+        return False
+    if not _keys_exact(row_type.field(column).type):
+        return False
+    types = index_types_of(column)
+    return ("range-bitmap" in types and pred.op in _RANGE_EXACT_OPS) or \
+        ("bitmap" in types and pred.op in _BITMAP_EXACT_OPS)
+
+
+def _index_source(f: LiveDataFile) -> ByteSource | None:
+    if f.embedded_index:
+        return ByteSource(f.embedded_index, path=f"{f.path} (embedded index)")
+    if f.index_path and os.path.exists(f.index_path):
+        return ByteSource(f.index_path)
+    return None
+
+
+def _push_topn(items: list[tuple[FileTask, LiveDataFile, Any]], pred: Any, keys: list[SortKey], limit: int,
+               row_type: RowType, report: PlanReport) -> str | None:
+    """Shrink every task's selection to its top-``limit`` candidates; a reason string when not pushed."""
+    from ..fileindex import registry
+    from ..fileindex.container import FileIndexContainerReader
+    from ..fileindex.topn import top_n_rows
+
+    first = keys[0]
+    dtype = row_type.field(first.column).type
+    if dtype.root in _FLOATS and len(keys) > 1:
+        return "FLOAT/DOUBLE indexes order -0.0 before 0.0, which a secondary sort key may tell apart"
+    new: list[BitMap | None] = []
+    index_bytes = 0
+    for task, f, result in items:
+        if task.primary_key_file:
+            return "primary-key files may hold retraction rows"
+        source = _index_source(f)
+        if source is None:
+            return f"{os.path.basename(f.path)} has no file index"
+        with source:
+            container = FileIndexContainerReader(source, path=source.path)
+            if "range-bitmap" not in container.index_types(first.column):
+                return f"{os.path.basename(f.path)} has no range-bitmap index on {first.column}"
+            if pred is not None and not (hasattr(result, "bitmap")
+                                         and _answered_exactly(pred, container.index_types, row_type)):
+                return f"the indexes of {os.path.basename(f.path)} do not answer the predicate exactly"
+            payload = container.slice(first.column, "range-bitmap")
+            if payload is None:  # empty index (no rows / no values): every selected row stays a candidate
+                new.append(task.selection)
+                continue
+            reader = registry.create_reader("range-bitmap", payload, dtype)
+            rows = top_n_rows(reader, limit, first.descending, first.nulls_come_first, len(keys) == 1,
+                              task.selection)
+            index_bytes += source.bytes_read
+        new.append(BitMap(rows))
+    report.index_bytes_read += index_bytes
+    for (task, _, _), selection in zip(items, new, strict=True):
+        if selection is not None and len(selection) == task.row_count:
+            selection = None
+        task.selection = selection
+    return None
+
+
 def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | None = None,
-              *, use_indexes: bool = True) -> ScanPlan:
-    """Plan a scan of ``table`` (latest snapshot unless ``snapshot_id``) for predicate ``where``."""
+              *, use_indexes: bool = True, order_by: Any = None, limit: int | None = None,
+              nulls_first: bool | None = None) -> ScanPlan:
+    """Plan a scan of ``table`` (latest snapshot unless ``snapshot_id``) for predicate ``where``.
+
+    With ``order_by`` and ``limit`` the plan pushes top-N down to range-bitmap indexes where it can
+    (``report.topn_pushed``; ``report.topn_note`` says why not); the reader must still sort and limit.
+    """
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise InvalidPredicateError(f"limit must be a non-negative integer, got {limit!r}")
     if not isinstance(table, PaimonTable):
         table = PaimonTable(table)
     snapshot = table.snapshot(snapshot_id)
     schema = table.schema_of(snapshot)
     row_type = schema.fields
     pred = as_predicate(where, row_type)
+    keys = parse_order_by(order_by, row_type, nulls_first)
     report = PlanReport(table.name, snapshot.id if snapshot else None, None if pred is None else str(pred))
+    report.order_by = ", ".join(str(k) for k in keys) or None
+    report.limit = limit
     tasks: list[FileTask] = []
     if snapshot is None:
-        return ScanPlan(table, None, row_type, pred, tasks, report)
+        return ScanPlan(table, None, row_type, pred, tasks, report, keys, limit)
+    topn_items: list[tuple[FileTask, LiveDataFile, Any]] = []
     pk = schema.is_primary_key_table
     dv_table = schema.deletion_vectors_enabled
     if pk and not dv_table:
@@ -280,10 +432,25 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
             selection = None
         task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, pk)
         tasks.append(task)
+        topn_items.append((task, f, result))
         report.files_read += 1
         report.rows_selected += task.selected_rows
         report.bytes_read += f.meta.file_size
         detail["decision"] = "read"
         detail["rows_selected"] = task.selected_rows
-    return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report)
+        detail["_task"] = task
+    if keys and limit is not None:
+        if not use_indexes:
+            report.topn_note = "indexes disabled"
+        elif topn_items:
+            report.topn_note = _push_topn(topn_items, pred, keys, limit, row_type, report)
+            report.topn_pushed = report.topn_note is None
+            if report.topn_pushed:  # files without a candidate row need no read at all
+                tasks = [t for t in tasks if t.selection is None or len(t.selection)]
+    for detail in report.files:
+        task = detail.pop("_task", None)
+        if task is not None and report.topn_pushed:
+            detail["rows_topn_candidates"] = task.selected_rows
+    report.rows_read = sum(t.selected_rows for t in tasks)
+    return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit)
 

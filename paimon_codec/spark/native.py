@@ -1,0 +1,95 @@
+"""Reading whole data files with Spark's own Parquet / ORC readers.
+
+A file whose scan keeps every row (the index answered REMAIN and no deletion vector removed rows)
+needs no row selection, so Spark's vectorised reader is the fastest way to read it: it runs in the
+JVM, prunes row groups with the residual filter's statistics and skips the Python worker round
+trip.  It is used only where it gives exactly the rows the Arrow path
+(:func:`paimon_codec.table.read.read_file_rows`) gives: the file's footer must hold every table
+column with the same physical meaning (same Arrow type after pyarrow decoding, or a timestamp of the
+same time-zone kind in millis or micros).  TIME columns (which Spark has no type for), nested
+types, nanosecond or INT96 timestamps and paths Spark would treat as globs go through the Arrow path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pyarrow as pa
+
+from ..table.read import VALUE_KIND_COLUMN, arrow_type
+from ..types import RowType
+
+__all__ = ["native_readable", "native_dataframe"]
+
+_GLOB_CHARS = set("*?[]{}\\")
+_NESTED = {"ARRAY", "MAP", "ROW", "MULTISET"}
+
+
+def _compatible(file_type: pa.DataType, table_type: pa.DataType, file_format: str) -> bool:
+    if file_type == table_type:
+        return True
+    if pa.types.is_timestamp(file_type) and pa.types.is_timestamp(table_type) and file_format == "parquet":
+        # Spark reads INT64 millis/micros timestamps; the UTC-adjusted flag must match the column kind
+        return file_type.unit in ("ms", "us") and (file_type.tz is None) == (table_type.tz is None)
+    return False
+
+
+def _file_schema(path: str, file_format: str) -> pa.Schema | None:
+    try:
+        if file_format == "parquet":
+            import pyarrow.parquet as pq
+
+            return pq.read_schema(path)
+        if file_format == "orc":
+            from pyarrow import orc
+
+            return orc.ORCFile(path).schema
+    except (OSError, pa.ArrowException):
+        return None  # let the Arrow path report the problem with the file's path
+    return None
+
+
+def native_readable(path: str, file_format: str, row_type: RowType, primary_key_file: bool = False) -> bool:
+    """Whether Spark's reader gives exactly this file's rows as the table's columns (reads the footer)."""
+    if file_format not in ("parquet", "orc") or _GLOB_CHARS & set(path):
+        return False
+    if any(f.type.root in _NESTED or f.type.root == "TIME_WITHOUT_TIME_ZONE" for f in row_type):
+        return False
+    schema = _file_schema(path, file_format)
+    if schema is None:
+        return False
+    names = set(schema.names)
+    if len(names) != len(schema.names):
+        return False
+    if primary_key_file:
+        if VALUE_KIND_COLUMN not in names or schema.field(VALUE_KIND_COLUMN).type != pa.int8():
+            return False
+    for f in row_type:
+        if f.name in names and not _compatible(schema.field(f.name).type, arrow_type(f.type), file_format):
+            return False
+    return True
+
+
+def native_dataframe(spark, row_type: RowType, paths: Sequence[str], file_format: str,
+                     primary_key_files: bool = False) -> Any:
+    """One DataFrame of every row of ``paths`` (files of one format), with the table's columns.
+
+    Primary-key files also carry ``_VALUE_KIND``; their retraction rows (UPDATE_BEFORE, DELETE)
+    are dropped, as the Arrow path does.
+    """
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+
+    from .types import spark_schema
+
+    schema = spark_schema(row_type)
+    read_schema = schema
+    if primary_key_files:
+        read_schema = T.StructType([*schema.fields, T.StructField(VALUE_KIND_COLUMN, T.ByteType(), True)])
+    reader = spark.read.schema(read_schema)
+    df = reader.parquet(*paths) if file_format == "parquet" else reader.orc(*paths)
+    if primary_key_files:
+        kind = F.col(VALUE_KIND_COLUMN)
+        df = df.filter(kind.isNull() | ~kind.isin(1, 3)).drop(VALUE_KIND_COLUMN)
+    return df
