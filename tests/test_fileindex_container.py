@@ -149,3 +149,50 @@ def test_fuzz_container_head(cut, flips):
 
 def test_magic_constant():
     assert struct.pack(">q", MAGIC).hex() == "00054e4ed01a35ae"
+
+
+def _generated_obj(r: FileIndexContainerReader) -> dict:
+    return {"magic": None, "version": 1, "redundant": b"",
+            "columns": [{"column_name": c, "indexes": [{"index_type": t, "payload": r.read_payload(c, t)}
+                                                       for t in idx]} for c, idx in r.columns.items()]}
+
+
+@pytest.mark.parametrize("case", LATEST, ids=[c["case"] for c in LATEST])
+def test_writer_mirror_equals_generated_build(case):
+    """write_container mirrors schemas/file_index.ksy: same bytes as the generated FileIndex.build."""
+    from paimon_codec.generated.construct.file_index import FileIndex
+
+    data = case["file"].read_bytes()
+    r = FileIndexContainerReader(data)
+    assert FileIndex.build(_generated_obj(r)) == data
+    rebuilt = write_container([(c, [(t, r.read_payload(c, t)) for t in idx]) for c, idx in r.columns.items()])
+    assert rebuilt == data
+
+
+def test_head_codec_is_the_generated_one_without_payloads():
+    from paimon_codec.fileindex.container import HEAD_CODEC
+    from paimon_codec.generated.construct.file_index import FileIndex
+
+    for case in LATEST:
+        data = case["file"].read_bytes()
+        full = FileIndex.parse(data)
+        head = HEAD_CODEC.parse(data)
+        assert head.head_length == full.head_length and len(head.columns) == len(full.columns)
+        for hc, fc in zip(head.columns, full.columns, strict=True):
+            assert hc.column_name == fc.column_name
+            assert [(i.index_type, i.start, i.length) for i in hc.indexes] == \
+                [(i.index_type, i.start, i.length) for i in fc.indexes]
+            assert "payload" not in hc.indexes[0] and "payload" in fc.indexes[0]
+
+
+@given(st.lists(st.tuples(st.text(max_size=6), st.lists(st.tuples(st.text(max_size=5),
+                                                                  st.one_of(st.none(), st.binary(max_size=9))),
+                                                        max_size=3)), max_size=4))
+@settings(max_examples=100, deadline=None)
+def test_writer_mirror_equals_generated_build_random(columns):
+    from paimon_codec.generated.construct.file_index import FileIndex
+
+    obj = {"magic": None, "version": 1, "redundant": b"",
+           "columns": [{"column_name": c, "indexes": [{"index_type": t, "payload": p} for t, p in idx]}
+                       for c, idx in columns]}
+    assert write_container(columns) == FileIndex.build(obj)

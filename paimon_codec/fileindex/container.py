@@ -4,17 +4,29 @@
 writeUTF(name), int32 index_count, per index: writeUTF(type), int32 start, int32 length |
 int32 redundant_length=0 | body``.  Starts are absolute; ``start=-1, length=0`` marks an empty
 index (EMPTY_INDEX_FLAG).  Strings are Java *modified* UTF-8.
+
+The layout lives in ``schemas/file_index.ksy``.  The head is parsed by the generated
+``file_index`` codec (:data:`HEAD_CODEC`: the generated ``FileIndex`` without its positioned
+``payload`` instance, so opening a container reads only the head).  Heads are built by
+:func:`write_container`, a straight-line mirror of the same schema (the generated Construct
+build costs ~15x more per container, and writing containers is a hot path of every data-file
+write); ``tests/test_fileindex_container.py`` proves it byte-identical to ``FileIndex.build``.
 """
 
 from __future__ import annotations
 
-import re
+import copy
 import struct
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..errors import CorruptDataError, PaimonCodecError, TruncatedDataError, UnsupportedVersionError
+import construct
+
+from .. import codec_runtime as _rt
+from ..errors import CorruptDataError, PaimonCodecError, TruncatedDataError
 from ..fileio import ByteSource
+from ..formats import translate_error
+from ..generated.construct import file_index as _fi
 from ..types import DataType, parse_type
 from . import registry
 from .reader import EmptyFileIndexReader, FileIndexReader
@@ -23,6 +35,7 @@ __all__ = [
     "MAGIC",
     "VERSION",
     "EMPTY_INDEX_FLAG",
+    "HEAD_CODEC",
     "encode_modified_utf8",
     "decode_modified_utf8",
     "write_container",
@@ -32,29 +45,48 @@ __all__ = [
 MAGIC = 1493475289347502
 VERSION = 1
 EMPTY_INDEX_FLAG = -1
-_HEAD = struct.Struct(">qii")
-_NON_BMP = re.compile("[\U00010000-\U0010FFFF]")
+_PREFIX = 16  # magic, version, head_length
 
 
-def _to_surrogates(m: re.Match) -> str:
-    cp = ord(m.group(0)) - 0x10000
-    return chr(0xD800 + (cp >> 10)) + chr(0xDC00 + (cp & 0x3FF))
+def _head_codec() -> construct.Construct:
+    """The generated ``FileIndex`` minus the positioned ``payload`` of each index entry.
+
+    Every field codec is the generated one; only the Kaitai instance that jumps into the body is
+    left out (Construct instances are eager, Kaitai's are lazy).
+    """
+    entry = _rt.Struct(*(sc for sc in _fi.IndexEntry.subcons if sc.name != "payload"))
+
+    def replace(struct_: construct.Construct, field: str, inner: construct.Construct) -> construct.Construct:
+        subcons = []
+        for sc in struct_.subcons:
+            if sc.name == field:
+                arr = copy.copy(sc.subcon)  # the generated CheckedArray (count + size check)
+                arr.subcon = inner
+                sc = field / arr
+            subcons.append(sc)
+        return _rt.Struct(*subcons)
+
+    return replace(_fi.FileIndex, "columns", replace(_fi.Column, "indexes", entry))
+
+
+#: Parses a whole head (``head_length`` bytes from the start of the container).
+HEAD_CODEC = _head_codec()
+#: Parses magic, version and head_length (the first 16 bytes).
+_PREFIX_CODEC = _rt.Struct(*_fi.FileIndex.subcons[:3])
 
 
 def encode_modified_utf8(text: str) -> bytes:
     """Java ``DataOutput.writeUTF`` payload (without the 2-byte length)."""
     if text.isascii() and "\x00" not in text:
         return text.encode("ascii")
-    data = _NON_BMP.sub(_to_surrogates, text).encode("utf-8", "surrogatepass")
-    return data.replace(b"\x00", b"\xc0\x80")
+    return _rt.mutf8_encode(text)
 
 
 def decode_modified_utf8(data: bytes) -> str:
     """Inverse of :func:`encode_modified_utf8` (surrogate pairs joined back)."""
     try:
-        text = data.replace(b"\xc0\x80", b"\x00").decode("utf-8", "surrogatepass")
-        return text.encode("utf-16-be", "surrogatepass").decode("utf-16-be", "surrogatepass")
-    except UnicodeError as exc:
+        return _rt.mutf8_decode(data)
+    except (ValueError, UnicodeError) as exc:
         raise CorruptDataError(f"bad modified UTF-8 string {data[:40]!r}") from exc
 
 
@@ -62,7 +94,13 @@ def _utf(text: str) -> bytes:
     data = encode_modified_utf8(text)
     if len(data) > 0xFFFF:
         raise CorruptDataError(f"name of {len(data)} bytes does not fit writeUTF (max 65535)")
-    return struct.pack(">H", len(data)) + data
+    return len(data).to_bytes(2, "big") + data
+
+
+# Mirrors schemas/file_index.ksy (file_index head, column, index_entry) for the write hot path.
+_HEAD = struct.Struct(">qii")
+_I32 = struct.Struct(">i")
+_ENTRY = struct.Struct(">ii")
 
 
 def write_container(columns: Iterable[tuple[str, Iterable[tuple[str, bytes | None]]]]) -> bytes:
@@ -75,18 +113,18 @@ def write_container(columns: Iterable[tuple[str, Iterable[tuple[str, bytes | Non
     head_length = 20 + 4
     for n, idx in names:
         head_length += len(n) + 4 + sum(len(t) + 8 for t, _ in idx)
-    parts = [_HEAD.pack(MAGIC, VERSION, head_length), struct.pack(">i", len(names))]
+    parts = [_HEAD.pack(MAGIC, VERSION, head_length), _I32.pack(len(names))]
     body: list[bytes] = []
     pos = head_length
     for n, idx in names:
         parts.append(n)
-        parts.append(struct.pack(">i", len(idx)))
+        parts.append(_I32.pack(len(idx)))
         for t, payload in idx:
             parts.append(t)
             if payload is None:
-                parts.append(struct.pack(">ii", EMPTY_INDEX_FLAG, 0))
+                parts.append(_ENTRY.pack(EMPTY_INDEX_FLAG, 0))
             else:
-                parts.append(struct.pack(">ii", pos, len(payload)))
+                parts.append(_ENTRY.pack(pos, len(payload)))
                 body.append(payload)
                 pos += len(payload)
                 if pos > 0x7FFFFFFF:
@@ -115,76 +153,45 @@ class FileIndexContainerReader:
 
     def _parse_head(self) -> None:
         src = self.source
-        if len(src) < 16:
+        if len(src) < _PREFIX:
             raise TruncatedDataError(f"file index container of {len(src)} bytes is shorter than its "
                                      "16-byte header", offset=src.base, expected="at least 24 bytes")
-        magic, version, head_length = _HEAD.unpack(src.read(0, 16, "container header"))
-        if magic != MAGIC:
-            raise CorruptDataError(f"not a file index file: magic {magic}", offset=src.base,
-                                   expected=f"magic {MAGIC}")
-        if version != VERSION:
-            raise UnsupportedVersionError(f"file index container version {version}", offset=src.base + 8,
-                                          expected=f"version {VERSION}")
+        prefix = src.read(0, _PREFIX, "container header")
+        try:
+            head_length = _PREFIX_CODEC.parse(prefix).head_length
+        except construct.ConstructError as exc:
+            raise self._translated(exc) from None
         if head_length < 24 or head_length > len(src):
             raise CorruptDataError(f"head length {head_length} outside [24, {len(src)}]", offset=src.base + 12)
-        self.version = version
+        head_bytes = prefix + src.read(_PREFIX, head_length - _PREFIX, "container head")
+        try:
+            head = HEAD_CODEC.parse_stream(_rt.SubStream(head_bytes, src.base))
+        except construct.ConstructError as exc:
+            raise self._translated(exc) from None
+        self.version = head.version
         self.head_length = head_length
-        head = src.read(16, head_length - 16, "container head")
-        end = len(head)
-        pos = 0
-
-        def need(n: int, what: str) -> None:
-            if pos + n > end:
-                raise TruncatedDataError(f"{what} runs past the head ({head_length} bytes)",
-                                         offset=src.base + 16 + pos)
-
-        def utf(what: str) -> str:
-            nonlocal pos
-            need(2, what)
-            n = int.from_bytes(head[pos:pos + 2], "big")
-            need(2 + n, what)
-            s = decode_modified_utf8(head[pos + 2:pos + 2 + n])
-            pos += 2 + n
-            return s
-
-        need(4, "column count")
-        count = int.from_bytes(head[0:4], "big", signed=True)
-        pos = 4
-        if count < 0 or count * 10 > end:
-            raise CorruptDataError(f"column count {count} does not fit in the head", offset=src.base + 16)
         columns: dict[str, dict[str, tuple[int, int]]] = {}
         order: list[tuple[str, str]] = []
         total = len(src)
-        for _ in range(count):
-            name = utf("column name")
-            need(4, "index count")
-            n_idx = int.from_bytes(head[pos:pos + 4], "big", signed=True)
-            pos += 4
-            if n_idx < 0 or n_idx * 10 > end - pos:
-                raise CorruptDataError(f"index count {n_idx} of column {name!r} does not fit in the head",
-                                       offset=src.base + 16 + pos - 4)
+        for col in head.columns:
+            name = col.column_name
             entry = columns.setdefault(name, {})
-            for _ in range(n_idx):
-                itype = utf("index type")
-                need(8, "index start/length")
-                start, length = struct.unpack_from(">ii", head, pos)
+            for idx in col.indexes:
+                itype, start, length = idx.index_type, idx.start, idx.length
                 if start == EMPTY_INDEX_FLAG:
                     if length != 0:
                         raise CorruptDataError(f"empty index of {name!r}/{itype} with length {length}",
-                                               offset=src.base + 16 + pos)
+                                               offset=src.base + _PREFIX)
                 elif start < head_length or length < 0 or start + length > total:
                     raise CorruptDataError(f"index {name!r}/{itype} at [{start}, {start + length}) lies outside "
-                                           f"the body [{head_length}, {total})", offset=src.base + 16 + pos)
-                pos += 8
+                                           f"the body [{head_length}, {total})", offset=src.base + _PREFIX)
                 entry[itype] = (start, length)
                 order.append((name, itype))
-        need(4, "redundant length")
-        redundant = int.from_bytes(head[pos:pos + 4], "big", signed=True)
-        if redundant < 0 or pos + 4 + redundant > end:
-            raise CorruptDataError(f"redundant length {redundant} does not fit in the head",
-                                   offset=src.base + 16 + pos)
         self.columns = columns
         self.order = order
+
+    def _translated(self, exc: construct.ConstructError) -> PaimonCodecError:
+        return translate_error(exc, self.path, "file index container head")
 
     def __contains__(self, column: str) -> bool:
         return column in self.columns
