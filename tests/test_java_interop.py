@@ -478,9 +478,6 @@ def test_java_reads_our_bitmap_with_colliding_keys(java):
         assert got.to_json() == BitmapResult(want).to_json(), key
 
 
-@pytest.mark.xfail(strict=True, reason="tree bins of java.util.HashMap (>= 8 keys colliding in one bucket at "
-                   "capacity >= 64) are not emulated by fileindex.javamap (FORMATS §2.7): V1 entry and body "
-                   "order differ from Java's for such keys; the payload is still correct")
 def test_bitmap_v1_payload_identical_to_java_colliding_keys(java):
     _, values = _colliding_int_column()
     assert _our_payload("bitmap", "INT", values, {"version": "1"}) == java.build_index("bitmap", "INT", values)
@@ -777,9 +774,11 @@ def test_java_filters_a_table_we_wrote_with_v1_bitmaps(java, tmp_path, monkeypat
         assert set(our_files) <= set(kept), sql
 
 
-@pytest.mark.xfail(strict=False, reason="paimon_codec.spark.sample writes bitmap V2 (the newest default) into a "
-                   "table it calls Paimon 0.9: Java 0.9's filtered read fails with 'read index file fail, your "
-                   "plugin version is lower than 2'")
 def test_java_filters_the_sample_table_as_written(java, tmp_path, monkeypatch):
-    _write_sample(tmp_path, monkeypatch, None)
-    _read_with_java(java, tmp_path, {"op": "equal", "col": "status", "literal": "REFUNDED"})
+    """The default sample claims Paimon 0.9 and writes bitmap V1 explicitly: Java 0.9's filtered read
+    uses its indexes and returns exactly the matching rows, keeping every file our planner reads."""
+    path = _write_sample(tmp_path, monkeypatch, None)
+    _, rows, kept = _read_with_java(java, tmp_path, {"op": "equal", "col": "status", "literal": "REFUNDED"})
+    ours, our_files = _our_table_rows(path, "status = 'REFUNDED'")
+    assert _java_rows(rows) == [r for r in ours if r[1] == "REFUNDED"] and rows
+    assert set(our_files) <= set(kept)

@@ -1,10 +1,17 @@
 """A small Paimon append table written by this library (for the demo and the benchmark).
 
-Writes everything a filesystem-catalog reader needs, in Paimon 0.9's on-disk formats: Parquet data
-files, their file-index containers (bitmap + bloom filter; embedded in the manifest or as
-``<data file>.index`` by ``file-index.in-manifest-threshold``), deletion vectors for some files
-(``DELETION_VECTORS`` index file + index manifest), a manifest, manifest lists, a snapshot, the
-schema and the LATEST / EARLIEST hints.  Data is generated from a seed, so every run is identical.
+Writes everything a filesystem-catalog reader needs: Parquet data files, their file-index
+containers (embedded in the manifest or as ``<data file>.index`` by
+``file-index.in-manifest-threshold``), deletion vectors for some files (``DELETION_VECTORS`` index
+file + index manifest), a manifest, manifest lists, a snapshot, the schema and the LATEST / EARLIEST
+hints.  Data is generated from a seed, so every run is identical.
+
+Two variants, chosen by ``paimon_version``:
+
+* ``"0.9"`` (default): only what Paimon 0.9 reads - bitmap indexes in the V1 layout (the table
+  options say ``file-index.bitmap.<col>.version = 1`` explicitly) and a bloom filter;
+* ``"latest"``: Paimon >= 1.3 - bitmap V2, plus range-bitmap indexes on ``amount`` and ``ts``
+  (range predicates and top-N); ``amount`` is null in every 97th row so null ordering matters.
 """
 
 from __future__ import annotations
@@ -22,12 +29,26 @@ import pyarrow.parquet as pq
 from ..fileio import atomic_write, atomic_write_bytes
 from ..types import parse_row_type
 
-__all__ = ["write_sample_table", "SAMPLE_SCHEMA", "SAMPLE_OPTIONS"]
+__all__ = ["write_sample_table", "sample_options", "SAMPLE_SCHEMA", "SAMPLE_OPTIONS", "SAMPLE_OPTIONS_LATEST",
+           "SAMPLE_VERSIONS"]
 
 SAMPLE_SCHEMA = "id INT NOT NULL, status STRING, region STRING, amount BIGINT, ts TIMESTAMP(3)"
+SAMPLE_VERSIONS = ("0.9", "latest")
+# Paimon 0.9: bitmap V1 (0.9 fails on V2: "plugin version is lower than 2") and bloom filters only
 SAMPLE_OPTIONS = {
     "file-index.bitmap.columns": "status,region",
+    "file-index.bitmap.status.version": "1",
+    "file-index.bitmap.region.version": "1",
     "file-index.bloom-filter.columns": "id",
+    "file-index.in-manifest-threshold": "500 b",
+    "deletion-vectors.enabled": "true",
+    "file.format": "parquet",
+}
+# newest Paimon: bitmap V2 (its default) and range bitmaps for range predicates and top-N
+SAMPLE_OPTIONS_LATEST = {
+    "file-index.bitmap.columns": "status,region",
+    "file-index.bloom-filter.columns": "id",
+    "file-index.range-bitmap.columns": "amount,ts",
     "file-index.in-manifest-threshold": "500 b",
     "deletion-vectors.enabled": "true",
     "file.format": "parquet",
@@ -82,7 +103,16 @@ def _write_avro(path: str, schema: dict, records: list[dict]) -> int:
     return os.path.getsize(path)
 
 
-def _file_rows(k: int, n: int, start_id: int, rng: np.random.Generator) -> pa.Table:
+def sample_options(paimon_version: str = "0.9") -> dict[str, str]:
+    """The sample table's options for a Paimon version (``"0.9"`` or ``"latest"``)."""
+    if paimon_version not in SAMPLE_VERSIONS:
+        from ..errors import InvalidOptionError
+
+        raise InvalidOptionError(f"unknown sample paimon_version {paimon_version!r}", expected="'0.9' or 'latest'")
+    return dict(SAMPLE_OPTIONS if paimon_version == "0.9" else SAMPLE_OPTIONS_LATEST)
+
+
+def _file_rows(k: int, n: int, start_id: int, rng: np.random.Generator, null_amounts: bool = False) -> pa.Table:
     ids = np.arange(start_id, start_id + n, dtype=np.int32)
     status = _STATUSES[rng.integers(0, len(_STATUSES), n)]
     if k % 3 == 1:  # refunds only ever land in every third file: the bitmap index skips the others
@@ -90,9 +120,11 @@ def _file_rows(k: int, n: int, start_id: int, rng: np.random.Generator) -> pa.Ta
     status[rng.random(n) < 0.01] = None
     region = _REGIONS[rng.integers(0, len(_REGIONS) - (1 if k % 2 else 0), n)]  # APAC only in even files
     amount = rng.integers(1, 100_000, n).astype(np.int64)
+    amount_nulls = (ids % 97 == 0) if null_amounts else None
     ts = (1_700_000_000_000 + ids.astype(np.int64) * 1000).astype("datetime64[ms]")
     return pa.table({"id": pa.array(ids, pa.int32()), "status": pa.array(status.tolist(), pa.string()),
-                     "region": pa.array(region.tolist(), pa.string()), "amount": pa.array(amount, pa.int64()),
+                     "region": pa.array(region.tolist(), pa.string()),
+                     "amount": pa.array(amount, pa.int64(), mask=amount_nulls),
                      "ts": pa.array(ts, pa.timestamp("ms"))})
 
 
@@ -122,11 +154,12 @@ def _value_stats(row_type, table: pa.Table) -> dict:
 
 def write_sample_table(warehouse: str | os.PathLike, *, database: str = "demo", table: str = "orders",
                        files: int = 4, rows_per_file: int = 2500, seed: int = 7,
-                       deleted_every: int = 10) -> str:
+                       deleted_every: int = 10, paimon_version: str = "0.9") -> str:
     """Write a one-snapshot append table under ``<warehouse>/<database>.db/<table>``; returns its path.
 
     File 0 (and every fourth after it) gets a deletion vector deleting every ``deleted_every``-th row
-    (0 = no deletion vectors).
+    (0 = no deletion vectors).  ``paimon_version``: ``"0.9"`` (readable and filterable by Paimon 0.9)
+    or ``"latest"`` (bitmap V2 and range-bitmap indexes; see the module docstring).
     """
     from ..dv.deletion_vector import DeletionVector
     from ..dv.index_file import write_dv_index
@@ -136,7 +169,8 @@ def write_sample_table(warehouse: str | os.PathLike, *, database: str = "demo", 
     for sub in ("schema", "snapshot", "manifest", "bucket-0", "index"):
         os.makedirs(os.path.join(path, sub), exist_ok=True)
     row_type = parse_row_type(SAMPLE_SCHEMA)
-    options = dict(SAMPLE_OPTIONS, **{"file-index.bloom-filter.id.items": str(max(rows_per_file, 1))})
+    options = dict(sample_options(paimon_version),
+                   **{"file-index.bloom-filter.id.items": str(max(rows_per_file, 1))})
     now = int(time.time() * 1000)
     schema_json = {"version": 3, "id": 0,
                    "fields": [{"id": i, "name": f.name, "type": str(f.type)} for i, f in enumerate(row_type)],
@@ -146,12 +180,12 @@ def write_sample_table(warehouse: str | os.PathLike, *, database: str = "demo", 
     rng = np.random.default_rng(seed)
     entries, dvs, total = [], {}, 0
     for k in range(files):
-        data = _file_rows(k, rows_per_file, total, rng)
+        data = _file_rows(k, rows_per_file, total, rng, null_amounts=paimon_version != "0.9")
         name = f"data-{_uuid(rng)}-0.parquet"
         file_path = os.path.join(path, "bucket-0", name)
         with atomic_write(file_path) as fh:
             pq.write_table(data, fh, compression="zstd")
-        writer = FileIndexWriter(row_type, options)
+        writer = FileIndexWriter(row_type, options, paimon_version=paimon_version)
         writer.write_table(data)
         container = writer.serialize()
         place = placement(container, options, name)
