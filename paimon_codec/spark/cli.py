@@ -13,6 +13,8 @@ from typing import Any
 __all__ = ["register"]
 
 DEMO_WHERE = "status = 'REFUNDED' AND region = 'EU'"
+DEMO_RANGE_WHERE = "amount BETWEEN 99900 AND 99999 AND region = 'EU'"
+DEMO_TOPN = ("amount", True, 5)  # ORDER BY amount DESC LIMIT 5
 
 
 def _json_value(v: Any) -> Any:
@@ -45,13 +47,18 @@ def _print_report(report: dict, out=None) -> None:
     out = out or sys.stdout
     keys = ["files_total", "files_skipped_by_index", "files_skipped_by_partition",
             "files_skipped_by_deletion_vectors", "files_skipped_level0", "files_read", "rows_total",
-            "rows_deleted", "rows_selected", "bytes_total", "bytes_read", "index_bytes_read"]
+            "rows_deleted", "rows_selected", "rows_read", "bytes_total", "bytes_read", "index_bytes_read"]
     print("plan report:", file=out)
     for k in keys:
-        print(f"  {k:34s} {report[k]}", file=out)
+        print(f"  {k:34s} {report.get(k)}", file=out)
+    if report.get("order_by") and report.get("limit") is not None:
+        how = "pushed down to range-bitmap indexes" if report.get("topn_pushed") else \
+            f"not pushed down ({report.get('topn_note')})"
+        print(f"  {'top-N':34s} ORDER BY {report['order_by']} LIMIT {report['limit']}: {how}", file=out)
     for f in report.get("files", []):
+        extra = f", {f['rows_topn_candidates']} top-N candidates" if "rows_topn_candidates" in f else ""
         print(f"  - {f['path']}: {f.get('decision')} (index {f.get('index_result', '-')}, "
-              f"{f.get('rows_selected', 0)}/{f['row_count']} rows)", file=out)
+              f"{f.get('rows_selected', 0)}/{f['row_count']} rows{extra})", file=out)
 
 
 def _print_rows(rows: list[dict], limit: int, out=None) -> None:
@@ -76,7 +83,12 @@ def cmd_scan(args) -> int:
     from .session import get_spark
 
     spark = get_spark(args.master)
-    df, report = scan(spark, args.table, _predicate_arg(args), args.snapshot)
+    order_by = None
+    if args.order_by:
+        order_by = [(c.strip(), "desc" if args.desc else "asc") for c in args.order_by.split(",") if c.strip()]
+    nulls_first = None if args.nulls is None else args.nulls == "first"
+    df, report = scan(spark, args.table, _predicate_arg(args), args.snapshot, order_by=order_by,
+                      limit=args.limit if order_by else None, nulls_first=nulls_first)
     rows = _rows(df)
     rep = report.to_json()
     if args.json:
@@ -122,12 +134,23 @@ def cmd_demo(args) -> int:
 
     keep = args.warehouse is not None
     warehouse = args.warehouse or tempfile.mkdtemp(prefix="paimon-codec-demo-")
-    table = write_sample_table(warehouse)
-    print(f"sample table written to {table}")
+    table = write_sample_table(warehouse, paimon_version="latest")
+    print(f"sample table written to {table} (newest Paimon formats: bitmap V2, bloom filter, range bitmaps)")
     spark = get_spark(args.master)
     where = args.where or DEMO_WHERE
     print(f"\nindexed scan: WHERE {where}\n")
     df, report = scan(spark, table, where)
+    _print_rows(_rows(df), args.limit)
+    print()
+    _print_report(report.to_json())
+    print(f"\nrange predicate (range-bitmap index): WHERE {DEMO_RANGE_WHERE}\n")
+    df, report = scan(spark, table, DEMO_RANGE_WHERE)
+    _print_rows(_rows(df), args.limit)
+    print()
+    _print_report(report.to_json(with_files=False))
+    column, desc, k = DEMO_TOPN
+    print(f"\ntop-N: ORDER BY {column} {'DESC' if desc else 'ASC'} LIMIT {k}\n")
+    df, report = scan(spark, table, order_by=[(column, "desc" if desc else "asc")], limit=k)
     _print_rows(_rows(df), args.limit)
     print()
     _print_report(report.to_json())
@@ -149,7 +172,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     g.add_argument("--predicate-json", help="JSON predicate (text or path)")
     p.add_argument("--snapshot", type=int, default=None, help="snapshot id (default: latest)")
     p.add_argument("--json", action="store_true", help='print {"rows": [...], "report": {...}}')
-    p.add_argument("--limit", type=int, default=50, help="rows to print without --json")
+    p.add_argument("--order-by", default=None, metavar="COL[,COL...]",
+                   help="sort the rows; with --limit, top-N is pushed down to range-bitmap indexes")
+    p.add_argument("--desc", action="store_true", help="descending --order-by")
+    p.add_argument("--nulls", choices=["first", "last"], default=None,
+                   help="null ordering (default: first ascending, last descending)")
+    p.add_argument("--limit", type=int, default=50,
+                   help="with --order-by: LIMIT of the query; otherwise rows to print without --json")
     p.add_argument("--master", default=None, help="Spark master URL (default: local)")
     p.set_defaults(func=cmd_scan)
 
