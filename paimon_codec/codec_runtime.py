@@ -583,13 +583,40 @@ def to_array(obj: Any, dt: np.dtype) -> np.ndarray:
 
 
 def switch_dtype(value: Any, table: dict) -> str | None:
+    """The dtype of a Kaitai ``switch-on`` field for the switch value (None: not fixed-size)."""
     return table.get(value)
 
 
+#: Marks a record field that is left out for these parameters (a Kaitai ``if`` that is false).
+ABSENT = "absent"
+
+
+def present_if(condition: bool, dtype: Any) -> Any:
+    """The dtype of an ``if`` field: ``dtype`` when the condition holds, else :data:`ABSENT`."""
+    return dtype if condition else ABSENT
+
+
 def record_dtype(fields: list) -> np.dtype | None:
+    """Record dtype of ``(name, dtype)`` fields; None when any field is not fixed-size.
+
+    Fields whose dtype is :data:`ABSENT` are not part of the record.
+    """
     if any(f is None for _, f in fields):
         return None
-    return np.dtype([(n, f) for n, f in fields])
+    return np.dtype([(n, f) for n, f in fields if not (isinstance(f, str) and f == ABSENT)])
+
+
+#: Key kinds of the key-typed formats (the values of their ``key_kind`` parameter).
+KEY_KINDS = ("int8", "int16", "int32", "int64", "float32", "float64", "bool", "string")
+
+
+def per_key_kind(dtype_of: Callable[[Any], Any]) -> dict[str, np.dtype | None]:
+    """``{key_kind: dtype}`` of a key-kind dependent dtype (``dtype_of`` takes a context)."""
+    out = {}
+    for kind in KEY_KINDS:
+        dt = dtype_of(FakeKindContext(kind))
+        out[kind] = None if dt is None else np.dtype(dt)
+    return out
 
 
 def cumulative_offsets(ctx: Container, items: list, subcon: Callable[[], Construct]) -> list[int]:

@@ -114,6 +114,7 @@ types:
         doc: chunk headers in key order
   chunk:
     doc: one chunk header (fixed-length keys, or variable-length keys for strings)
+    -dtypes: CHUNK_DTYPES
     params:
       - id: key_kind
         type: str

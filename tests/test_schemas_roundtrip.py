@@ -342,3 +342,24 @@ def test_numpy_arrays_are_bulk():
     assert bitmap_index.ENTRIES_DTYPES["int32"] == np.dtype([("key", ">i4"), ("offset", ">i4")])
     assert bitmap_index.ENTRIES_DTYPES["string"] is None
     assert bitmap_index.INDEX_BLOCK_ENTRIES_DTYPES["int64"].names == ("key", "offset", "length")
+
+
+@pytest.mark.parametrize("kind", ["int8", "int16", "int32", "int64", "float32", "float64", "bool", "string"])
+def test_range_bitmap_chunk_dtype_matches_the_chunk_codec(kind):
+    """CHUNK_DTYPES[kind] reads the bytes the Chunk codec writes (fixed-length kinds; None for strings)."""
+    from paimon_codec.generated.construct import range_bitmap
+
+    dt = range_bitmap.CHUNK_DTYPES[kind]
+    key = {"string": "abc", "float32": 1.5, "float64": -2.25, "bool": 1}.get(kind, -7)
+    fixed = kind != "string"
+    head = {"version": 1, "key": key, "code": 11, "keys_offset": 24, "size": 3,
+            "offsets_length": None if fixed else 12, "keys_length": 40, "fixed_length": 8 if fixed else None}
+    data = range_bitmap.Chunk.build(head, key_kind=kind)
+    if not fixed:
+        assert dt is None
+        return
+    assert dt.itemsize == len(data)
+    rec = np.frombuffer(data * 2, dtype=dt)
+    assert "offsets_length" not in dt.names
+    for name in dt.names:
+        assert rec[name].tolist() == [head[name]] * 2, name

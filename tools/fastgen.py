@@ -217,7 +217,7 @@ class FastGen:
             L.append(f"{ind}if {cnt} < 0 or {cnt} * {ms} > {end} - p: _count({f['id']!r}, {cnt}, {ms}, {end} - p, p)")
         else:
             cnt = None
-        if dt is not None and dt.startswith("'"):
+        if dt is not None and "this" not in dt:  # one dtype for every parse
             dv = self.var("dt")
             L.append(f"{ind}{dv} = _np.dtype({dt})")
             if cnt is None:

@@ -24,6 +24,9 @@ Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
 * ``-plain: mutf8`` on a type / ``-plain-embedded`` + ``-construct-embedded`` in ``meta``: how the
   type is presented when embedded, for the Kaitai-to-plain normaliser.
 * ``-dtype-name: NAME`` on a repeated field: extra alias for the exported numpy dtype.
+* ``-dtypes: NAME`` on a type: export ``NAME``, the numpy record dtype of the type (per key kind when
+  it has parameters; an ``if`` on parameters only keeps or drops its field) - for semantic code that
+  decodes many such records at once; parsing is not changed by it.
 """
 
 from __future__ import annotations
@@ -50,7 +53,6 @@ import kexpr  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ROOT / "tools"
 TEMPLATES = TOOLS / "templates"
-KEY_KINDS = ["int8", "int16", "int32", "int64", "float32", "float64", "bool", "string"]
 
 _PRIM = re.compile(r"^(?P<k>[us])(?P<n>[1248])(?P<e>le|be)?$|^f(?P<fn>[48])(?P<fe>le|be)?$")
 
@@ -284,7 +286,8 @@ class ConstructGen:
             code = f"_rt.Sized({size}, {code}, {name!r})"
         return code
 
-    def dtype_of(self, t: TypeInfo, ty: object, env: dict[str, str] | None = None) -> str | None:
+    def dtype_of(self, t: TypeInfo, ty: object, env: dict[str, str] | None = None,
+                 param_ifs: bool = False) -> str | None:
         """Python code (in the caller's context) of the numpy dtype of ``ty`` or None if not fixed."""
         p = prim(ty, t.endian)
         if p:
@@ -304,34 +307,60 @@ class ConstructGen:
                 sub_env[pn] = self.expr(t, a)
             else:
                 return None
+        return self.type_dtype(u, sub_env, param_ifs)
+
+    def type_dtype(self, u: TypeInfo, env: dict[str, str], param_ifs: bool = False) -> str | None:
+        """Code of the numpy record dtype of type ``u`` whose parameters are the codes in ``env``.
+
+        With ``param_ifs``, a field whose ``if`` depends on parameters only is kept when the
+        condition holds and left out of the record otherwise (``_rt.present_if``).
+        """
         if u.instances():
             return None
         fields = []
         for f in u.seq():
-            if any(k in f for k in ("if", "repeat", "size", "size-eos", "contents", "valid", "-build")):
+            if any(k in f for k in ("repeat", "size", "size-eos", "contents", "valid", "-build")):
                 return None
             fty = f.get("type")
             if isinstance(fty, dict):
                 on = kexpr.bare_name(fty["switch-on"])
-                if on not in sub_env:
+                if on not in env:
                     return None
                 table = {}
                 for k, v in fty["cases"].items():
-                    d = self.dtype_of(u, v, sub_env)
+                    d = self.dtype_of(u, v, env, param_ifs)
                     if d is not None and not d.startswith("'"):
                         return None
                     table[self._case_key(k)] = d if d is not None else "None"
                 items = ", ".join(f"{k}: {v}" for k, v in table.items())
-                fields.append((f["id"], f"_rt.switch_dtype({sub_env[on]}, {{{items}}})"))
+                d = f"_rt.switch_dtype({env[on]}, {{{items}}})"
             else:
-                d = self.dtype_of(u, fty, sub_env)
+                d = self.dtype_of(u, fty, env, param_ifs)
                 if d is None:
                     return None
-                fields.append((f["id"], d))
+            if "if" in f:
+                cond = self.param_expr(f["if"], env) if param_ifs else None
+                if cond is None:
+                    return None
+                d = f"_rt.present_if({cond}, {d})"
+            fields.append((f["id"], d))
         if self.unwrap_field(u) and len(fields) == 1:
             return fields[0][1]
         inner = ", ".join(f"({n!r}, {d})" for n, d in fields)
         return f"_rt.record_dtype([{inner}])"
+
+    @staticmethod
+    def param_expr(src: object, env: dict[str, str]) -> str | None:
+        """Code of a Kaitai expression over parameters only (names resolved by ``env``), else None."""
+        def resolve(name: str) -> str:
+            if name not in env:
+                raise KeyError(name)
+            return env[name]
+
+        try:
+            return kexpr.emit(kexpr.parse(src), resolve)
+        except KeyError:
+            return None
 
     def min_size(self, t: TypeInfo, ty: object, depth: int = 0) -> int:
         p = prim(ty, t.endian)
@@ -362,9 +391,14 @@ class ConstructGen:
             elem = self.base_code(t, f)
             count = None if rep != "expr" else self.lam(t, f["repeat-expr"])
             dt = self.dtype_of(t, ty) if ty is not None and "size" not in f else None
-            fa = self.fast.array_functions(t, f, f"{t.name}_{name}") if isinstance(ty, str) and not prim(
-                ty, t.endian) else None
-            if fa is not None:
+            numpy = dt is not None and rep in ("expr", "eos")
+            static = numpy and "this" not in dt  # no parameter in the dtype: one dtype for every parse
+            fa = None
+            if not static and isinstance(ty, str) and not prim(ty, t.endian):
+                fa = self.fast.array_functions(t, f, f"{t.name}_{name}")
+            if static:
+                fallback = None  # the numpy array always applies
+            elif fa is not None:
                 self.fast_src += fa[1]
                 u = self.m.resolve(t.sid, parse_ref(ty)[0])
                 kw = ", ".join(f"{p!r}: lambda this: {self.expr(t, a)}"
@@ -375,13 +409,12 @@ class ConstructGen:
             elif rep == "eos":
                 fallback = f"_rt.UntilEof({elem}, {name!r})"
             else:
-                pred = self.expr(t, f["repeat-until"]).replace("obj_", "obj_")
+                pred = self.expr(t, f["repeat-until"])
                 fallback = f"_rt.RepeatUntilProgress(lambda obj_, lst_, this: {pred}, {elem}, {name!r})"
-            if dt is not None and rep in ("expr", "eos"):
-                static = dt.startswith("'")
+            if numpy:
                 self.dtype_exports.append((t.name, name, static, dt, f.get("-dtype-name")))
                 dcode = dt if static else f"lambda this: {dt}"
-                code = f"_rt.NumpyArray({dcode}, {count}, {name!r}, fallback={fallback if not static else None})"
+                code = f"_rt.NumpyArray({dcode}, {count}, {name!r}, fallback={fallback})"
             else:
                 code = fallback
         else:
@@ -512,17 +545,27 @@ class ConstructGen:
         dtypes = []
         for tname, fname, static, dt, alias in self.dtype_exports:
             base = (fname if tname == self.sid else f"{tname}_{fname}").upper()
+            doc = "numpy dtype of each element"
             if static:
-                dtypes.append({"name": f"{base}_DTYPE", "code": f"np.dtype({dt})", "alias": alias})
+                dtypes.append({"name": f"{base}_DTYPE", "code": f"np.dtype({dt})", "alias": alias, "doc": doc})
             else:
-                dtypes.append({"name": f"{base}_DTYPES", "dynamic": True, "code": dt, "alias": alias})
+                dtypes.append({"name": f"{base}_DTYPES", "dynamic": True, "code": dt, "alias": alias, "doc": doc})
+        for t in types:
+            export = t.d.get("-dtypes")
+            if export:
+                code = self.type_dtype(t, {p: f"this[{p!r}]" for p in t.params}, param_ifs=True)
+                if code is None:
+                    raise ValueError(f"{t.sid}.{t.name}: -dtypes on a type without a fixed-size form")
+                dtypes.append({"name": export, "dynamic": bool(t.params), "alias": None,
+                               "code": code if t.params else f"np.dtype({code})",
+                               "doc": f"numpy record dtype of one {t.name} (``if`` fields left out when false)"})
         meta = self.schema.get("meta", {})
         fast = "\n".join(f"{k} = _struct.Struct({v!r})" for k, v in sorted(self.fast.structs.items()))
         fast += "\n\n\n" + "\n".join(self.fast_src) if self.fast_src else ""
         return env.get_template("construct_module.py.j2").render(fast=fast,
             sid=self.sid, title=meta.get("title", self.sid), doc=str(self.schema.get("doc", "")).strip(),
             schema_rel=schema_rel, imports=imports, blocks=blocks, layout=layout, dtypes=dtypes,
-            root=camel(self.sid), params=self.m.types[(self.sid, self.sid)].params, key_kinds=KEY_KINDS,
+            root=camel(self.sid), params=self.m.types[(self.sid, self.sid)].params,
             types=[t.cname for t in types],
         )
 

@@ -44,7 +44,7 @@ for them (or omit them); optional (``if``) fields may be omitted too.  Exported 
 ``hash_index.HASHES_DTYPE`` (alias ``HASH_DTYPE``) = ``>i4``; ``bitmap_index.ENTRIES_DTYPES[key_kind]``
 (V1 entries: ``key``, ``offset``) and ``bitmap_index.INDEX_BLOCK_ENTRIES_DTYPES[key_kind]`` (V2
 entries: ``key``, ``offset``, ``length``) - ``None`` for ``string`` keys; ``range_bitmap.DICTIONARY_OFFSETS_DTYPE``,
-``range_bitmap.BSI_HEADER_SLICE_REFS_DTYPES``, ``roaring32.*`` (see each module's ``__all__``).
+``range_bitmap.BSI_HEADER_SLICE_REFS_DTYPE``, ``range_bitmap.CHUNK_DTYPES[key_kind]`` (fixed-length chunk headers; ``None`` for ``string``), ``roaring32.*`` (see each module's ``__all__``).
 
 Top-level objects are ``paimon_codec.codec_runtime.Struct`` (a ``construct.Struct`` whose results carry no ``_io``
 and whose ``build`` joins bulk fields with a single copy).  Arrays of flat records (DV entries,

@@ -413,25 +413,7 @@ LAYOUT = {'bitmap_index': {'fields': [{'name': 'version'},
                          {'name': 'length'}]}}
 
 #: numpy dtype of each element, per key kind (None: not fixed-size, parsed element by element).
-INDEX_BLOCK_ENTRIES_DTYPES = {
-    "int8": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4'), ('length', '>i4')]))(_rt.FakeKindContext("int8")),
-    "int16": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4'), ('length', '>i4')]))(_rt.FakeKindContext("int16")),
-    "int32": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4'), ('length', '>i4')]))(_rt.FakeKindContext("int32")),
-    "int64": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4'), ('length', '>i4')]))(_rt.FakeKindContext("int64")),
-    "float32": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4'), ('length', '>i4')]))(_rt.FakeKindContext("float32")),
-    "float64": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4'), ('length', '>i4')]))(_rt.FakeKindContext("float64")),
-    "bool": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4'), ('length', '>i4')]))(_rt.FakeKindContext("bool")),
-    "string": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4'), ('length', '>i4')]))(_rt.FakeKindContext("string")),
-}
+INDEX_BLOCK_ENTRIES_DTYPES = _rt.per_key_kind(lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4'), ('length', '>i4')]))
 
 #: numpy dtype of each element, per key kind (None: not fixed-size, parsed element by element).
-ENTRIES_DTYPES = {
-    "int8": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4')]))(_rt.FakeKindContext("int8")),
-    "int16": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4')]))(_rt.FakeKindContext("int16")),
-    "int32": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4')]))(_rt.FakeKindContext("int32")),
-    "int64": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4')]))(_rt.FakeKindContext("int64")),
-    "float32": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4')]))(_rt.FakeKindContext("float32")),
-    "float64": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4')]))(_rt.FakeKindContext("float64")),
-    "bool": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4')]))(_rt.FakeKindContext("bool")),
-    "string": (lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4')]))(_rt.FakeKindContext("string")),
-}
+ENTRIES_DTYPES = _rt.per_key_kind(lambda this: _rt.record_dtype([('key', _rt.switch_dtype(this['_']['key_kind'], {'int8': 'i1', 'int16': '>i2', 'int32': '>i4', 'int64': '>i8', 'float32': '>f4', 'float64': '>f8', 'bool': 'u1', 'string': None})), ('offset', '>i4')]))

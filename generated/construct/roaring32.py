@@ -21,79 +21,7 @@ from construct import *  # noqa: F403
 from paimon_codec import codec_runtime as _rt
 from paimon_codec.codec_runtime import _C, _L, _bad, _count, _short, _utf
 
-__all__ = ["ContainerHeader", "Run", "Container", "Roaring32", "LAYOUT", "CONTAINER_VALUES_DTYPE", "CONTAINER_BITMAP_DTYPE", "CONTAINER_RUNS_DTYPES", "DESCRIPTIVE_HEADER_DTYPES", "OFFSETS_DTYPE"]
-
-# --- fast path: straight-line parsers/builders for arrays of flat records (see tools/fastgen.py)
-_S_le_H = _struct.Struct('<H')
-
-
-def _fp_container_runs(buf, p, end, count):
-    lst = _L()
-    if count is None:
-        while p < end:
-            _p0 = p
-            o1 = _C()
-            if p + 2 > end: _short('start', 2, end - p, p)
-            o1['start'] = _S_le_H.unpack_from(buf, p)[0]
-            p += 2
-            if p + 2 > end: _short('length_minus_1', 2, end - p, p)
-            o1['length_minus_1'] = _S_le_H.unpack_from(buf, p)[0]
-            p += 2
-            lst.append(o1)
-            if p <= _p0: _bad('container_runs', p, 'progress', 'corrupt', p)
-    else:
-        if count < 0 or count * 4 > end - p: _count('runs', count, 4, end - p, p)
-        for _i in range(count):
-            o1 = _C()
-            if p + 2 > end: _short('start', 2, end - p, p)
-            o1['start'] = _S_le_H.unpack_from(buf, p)[0]
-            p += 2
-            if p + 2 > end: _short('length_minus_1', 2, end - p, p)
-            o1['length_minus_1'] = _S_le_H.unpack_from(buf, p)[0]
-            p += 2
-            lst.append(o1)
-    return lst, p
-
-
-def _fb_container_runs(items, out):
-    for b2 in items:
-        out += _S_le_H.pack(b2['start'])
-        out += _S_le_H.pack(b2['length_minus_1'])
-
-
-def _fp_roaring32_descriptive_header(buf, p, end, count):
-    lst = _L()
-    if count is None:
-        while p < end:
-            _p0 = p
-            o3 = _C()
-            if p + 2 > end: _short('key', 2, end - p, p)
-            o3['key'] = _S_le_H.unpack_from(buf, p)[0]
-            p += 2
-            if p + 2 > end: _short('cardinality_minus_1', 2, end - p, p)
-            o3['cardinality_minus_1'] = _S_le_H.unpack_from(buf, p)[0]
-            p += 2
-            lst.append(o3)
-            if p <= _p0: _bad('roaring32_descriptive_header', p, 'progress', 'corrupt', p)
-    else:
-        if count < 0 or count * 4 > end - p: _count('descriptive_header', count, 4, end - p, p)
-        for _i in range(count):
-            o3 = _C()
-            if p + 2 > end: _short('key', 2, end - p, p)
-            o3['key'] = _S_le_H.unpack_from(buf, p)[0]
-            p += 2
-            if p + 2 > end: _short('cardinality_minus_1', 2, end - p, p)
-            o3['cardinality_minus_1'] = _S_le_H.unpack_from(buf, p)[0]
-            p += 2
-            lst.append(o3)
-    return lst, p
-
-
-def _fb_roaring32_descriptive_header(items, out):
-    for b4 in items:
-        out += _S_le_H.pack(b4['key'])
-        out += _S_le_H.pack(b4['cardinality_minus_1'])
-
+__all__ = ["ContainerHeader", "Run", "Container", "Roaring32", "LAYOUT", "CONTAINER_VALUES_DTYPE", "CONTAINER_BITMAP_DTYPE", "CONTAINER_RUNS_DTYPE", "DESCRIPTIVE_HEADER_DTYPE", "OFFSETS_DTYPE"]
 
 # container_header: key and cardinality of one container
 ContainerHeader = _rt.Struct(
@@ -112,7 +40,7 @@ Container = _rt.Struct(
     'values' / _rt.If(lambda this: ((not ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1))) and (this['_']['_']['descriptive_header'][this['_']['idx']]['cardinality_minus_1'] < 4096)), _rt.NumpyArray('<u2', lambda this: (this['_']['_']['descriptive_header'][this['_']['idx']]['cardinality_minus_1'] + 1), 'values', fallback=None)),
     'bitmap' / _rt.If(lambda this: ((not ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1))) and (this['_']['_']['descriptive_header'][this['_']['idx']]['cardinality_minus_1'] >= 4096)), _rt.NumpyArray('<u8', 1024, 'bitmap', fallback=None)),
     'num_runs' / _rt.If(lambda this: ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1)), Rebuild(Int16ul, lambda this: len(this['runs']))),
-    'runs' / _rt.If(lambda this: ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1)), _rt.NumpyArray(lambda this: _rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]), lambda this: this['num_runs'], 'runs', fallback=_rt.FastArray(lambda this: this['num_runs'], _fp_container_runs, _fb_container_runs, 'runs', {}))),
+    'runs' / _rt.If(lambda this: ((((this['_']['_']['cookie'] & 0xffff) == 12347)) and (((this['_']['_']['run_flags'][(this['_']['idx'] >> 3)] >> (this['_']['idx'] & 7)) & 1) == 1)), _rt.NumpyArray(_rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]), lambda this: this['num_runs'], 'runs', fallback=None)),
 )
 
 # roaring32: FORMATS.md 0. Used for inspection and cross-checks; embedded in other formats the Construct
@@ -120,7 +48,7 @@ Roaring32 = _rt.Struct(
     'cookie' / _rt.Valid(Int32ul, lambda obj_, this: (((obj_ & 0xffff) == 12347) or (obj_ == 12346)), '(_ & 0xffff) == 12347 or _ == 12346', 'cookie', 'corrupt'),
     'container_count' / _rt.If(lambda this: ((this['cookie'] & 0xffff) != 12347), Int32ul),
     'run_flags' / _rt.If(lambda this: ((this['cookie'] & 0xffff) == 12347), _rt.SizedBytes(lambda this: ((((this['cookie'] >> 16) + 1) + 7) // 8), 'run_flags')),
-    'descriptive_header' / _rt.NumpyArray(lambda this: _rt.record_dtype([('key', '<u2'), ('cardinality_minus_1', '<u2')]), lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), 'descriptive_header', fallback=_rt.FastArray(lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), _fp_roaring32_descriptive_header, _fb_roaring32_descriptive_header, 'descriptive_header', {})),
+    'descriptive_header' / _rt.NumpyArray(_rt.record_dtype([('key', '<u2'), ('cardinality_minus_1', '<u2')]), lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), 'descriptive_header', fallback=None),
     'offsets' / _rt.If(lambda this: (((this['cookie'] & 0xffff) != 12347) or (((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])) >= 4)), _rt.NumpyArray('<u4', lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), 'offsets', fallback=None)),
     'containers' / _rt.CheckedArray(lambda this: ((((this['cookie'] >> 16) + 1) if ((this['cookie'] & 0xffff) == 12347) else this['container_count'])), _rt.WithParams(Container, idx=lambda this: this['_index']), 1, 'containers'),
 )
@@ -150,29 +78,11 @@ CONTAINER_VALUES_DTYPE = np.dtype('<u2')
 #: numpy dtype of each element.
 CONTAINER_BITMAP_DTYPE = np.dtype('<u8')
 
-#: numpy dtype of each element, per key kind (None: not fixed-size, parsed element by element).
-CONTAINER_RUNS_DTYPES = {
-    "int8": (lambda this: _rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]))(_rt.FakeKindContext("int8")),
-    "int16": (lambda this: _rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]))(_rt.FakeKindContext("int16")),
-    "int32": (lambda this: _rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]))(_rt.FakeKindContext("int32")),
-    "int64": (lambda this: _rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]))(_rt.FakeKindContext("int64")),
-    "float32": (lambda this: _rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]))(_rt.FakeKindContext("float32")),
-    "float64": (lambda this: _rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]))(_rt.FakeKindContext("float64")),
-    "bool": (lambda this: _rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]))(_rt.FakeKindContext("bool")),
-    "string": (lambda this: _rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]))(_rt.FakeKindContext("string")),
-}
+#: numpy dtype of each element.
+CONTAINER_RUNS_DTYPE = np.dtype(_rt.record_dtype([('start', '<u2'), ('length_minus_1', '<u2')]))
 
-#: numpy dtype of each element, per key kind (None: not fixed-size, parsed element by element).
-DESCRIPTIVE_HEADER_DTYPES = {
-    "int8": (lambda this: _rt.record_dtype([('key', '<u2'), ('cardinality_minus_1', '<u2')]))(_rt.FakeKindContext("int8")),
-    "int16": (lambda this: _rt.record_dtype([('key', '<u2'), ('cardinality_minus_1', '<u2')]))(_rt.FakeKindContext("int16")),
-    "int32": (lambda this: _rt.record_dtype([('key', '<u2'), ('cardinality_minus_1', '<u2')]))(_rt.FakeKindContext("int32")),
-    "int64": (lambda this: _rt.record_dtype([('key', '<u2'), ('cardinality_minus_1', '<u2')]))(_rt.FakeKindContext("int64")),
-    "float32": (lambda this: _rt.record_dtype([('key', '<u2'), ('cardinality_minus_1', '<u2')]))(_rt.FakeKindContext("float32")),
-    "float64": (lambda this: _rt.record_dtype([('key', '<u2'), ('cardinality_minus_1', '<u2')]))(_rt.FakeKindContext("float64")),
-    "bool": (lambda this: _rt.record_dtype([('key', '<u2'), ('cardinality_minus_1', '<u2')]))(_rt.FakeKindContext("bool")),
-    "string": (lambda this: _rt.record_dtype([('key', '<u2'), ('cardinality_minus_1', '<u2')]))(_rt.FakeKindContext("string")),
-}
+#: numpy dtype of each element.
+DESCRIPTIVE_HEADER_DTYPE = np.dtype(_rt.record_dtype([('key', '<u2'), ('cardinality_minus_1', '<u2')]))
 
 #: numpy dtype of each element.
 OFFSETS_DTYPE = np.dtype('<u4')

@@ -147,6 +147,17 @@ def _dictionary_bytes(chunk_count: int, offsets: np.ndarray, chunks: bytes, keys
     return head + offsets.astype(">i4").tobytes() + chunks + keys
 
 
+def _chunk_dtype(codec: RangeKeyCodec) -> np.dtype:
+    """The generated fixed-length chunk header record, with a float key read as its raw IEEE bits
+    (u4 / i8: how range keys of FLOAT / DOUBLE columns are ordered and stored here)."""
+    dt = _codec.CHUNK_DTYPES[key_kind_for(codec.dtype)]
+    if not codec.is_float:
+        return dt
+    bits = np.dtype(">u4" if codec.width == 4 else ">i8")
+    return np.dtype({"names": dt.names, "formats": [bits if n == "key" else dt[n] for n in dt.names],
+                     "offsets": [dt.fields[n][1] for n in dt.names], "itemsize": dt.itemsize})
+
+
 def _fixed_dictionary(codec: RangeKeyCodec, keys: np.ndarray, chunk_size: int) -> bytes:
     """Fixed-length chunks: each holds a first key (in its header) + up to chunk_size // width keys."""
     width = codec.width
@@ -158,11 +169,9 @@ def _fixed_dictionary(codec: RangeKeyCodec, keys: np.ndarray, chunk_size: int) -
     sizes = np.minimum(per, card - firsts) - 1
     keys_length = sizes * width
     keys_offset = np.concatenate(([0], np.cumsum(keys_length)[:-1])) if count else keys_length
-    key_fmt = ">u4" if codec.is_float and width == 4 else {1: ">i1", 2: ">i2", 4: ">i4", 8: ">i8"}[width]
-    rec = np.zeros(count, dtype=[("v", "u1"), ("key", key_fmt), ("code", ">i4"), ("keys_offset", ">i4"),
-                                 ("size", ">i4"), ("keys_length", ">i4"), ("fixed_length", ">i4")])
-    rec["v"] = 1
-    rec["key"] = keys[firsts].astype(np.uint32 if key_fmt == ">u4" else np.int64)
+    rec = np.zeros(count, dtype=_chunk_dtype(codec))
+    rec["version"] = 1
+    rec["key"] = keys[firsts].astype(np.uint32 if rec.dtype["key"] == np.dtype(">u4") else np.int64)
     rec["code"] = firsts
     rec["keys_offset"] = keys_offset
     rec["size"] = sizes
@@ -387,14 +396,10 @@ class RangeBitmapReader(FileIndexReader):
         d = self._dict_src
         w = self.codec.width
         if w is not None:
-            hsize = 1 + w + 20
-            if n and np.array_equal(offsets, np.arange(n) * hsize) and len(area) >= n * hsize:
-                key_fmt = ">u4" if self.codec.is_float and w == 4 else {1: ">i1", 2: ">i2", 4: ">i4",
-                                                                       8: ">i8"}[w]
-                rec = np.frombuffer(area, count=n, dtype=[
-                    ("v", "u1"), ("key", key_fmt), ("code", ">i4"), ("keys_offset", ">i4"), ("size", ">i4"),
-                    ("keys_length", ">i4"), ("fixed_length", ">i4")])
-                if np.any(rec["v"] > 1):
+            dt = _chunk_dtype(self.codec)
+            if n and np.array_equal(offsets, np.arange(n) * dt.itemsize) and len(area) >= n * dt.itemsize:
+                rec = np.frombuffer(area, count=n, dtype=dt)
+                if np.any(rec["version"] > 1):
                     raise UnsupportedVersionError("chunk version > 1", path=d.path, offset=d.base)
                 if np.any(rec["fixed_length"] != w) or np.any(rec["keys_length"] != rec["size"] * w):
                     raise CorruptDataError(f"fixed-length chunk with a key width other than {w}",
