@@ -9,16 +9,18 @@ for numbers, times and float bits (FORMATS.md §3).  Building and probing are ve
 from __future__ import annotations
 
 import math
-import struct
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import xxhash
 
-from ..errors import CorruptDataError, InvalidOptionError, UnsupportedTypeError
+from ..errors import CorruptDataError, InvalidOptionError, PaimonCodecError, UnsupportedTypeError
 from ..fileio import ByteSource
+from ..formats import translate_error
+from ..generated.construct import bloom_filter as _codec
 from ..types import DataType, parse_type
 from .keys import KeyCodec
 from .reader import FileIndexReader
@@ -44,6 +46,12 @@ _SUPPORTED = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "DATE", "TIME_WITHOUT_
               "TIMESTAMP_WITHOUT_TIME_ZONE", "TIMESTAMP_WITH_LOCAL_TIME_ZONE", "FLOAT", "DOUBLE",
               "CHAR", "VARCHAR", "BINARY", "VARBINARY"}
 _M64 = 0xFFFFFFFFFFFFFFFF
+_CHUNK = 32768  # values per kernel pass: (k, chunk) intp positions stay within L2/L3
+_U64 = np.uint64
+# Thomas Wang's shift-add steps written as wrapping multiplications (mod 2**64):
+# ~k + (k << 21) = k * (2**21 - 1) - 1;  k + (k << 3) + (k << 8) = k * 265;
+# k + (k << 2) + (k << 4) = k * 21;  k + (k << 31) = k * (2**31 + 1).
+_MUL_21, _MUL_265, _MUL_21B, _MUL_31 = (1 << 21) - 1, 265, 21, (1 << 31) + 1
 
 
 def _java_round(x: float) -> int:
@@ -63,48 +71,44 @@ def bloom_sizing(items: int, fpp: float) -> tuple[int, int]:
     return nb, k
 
 
+def _sar(x: int, n: int) -> int:
+    """Arithmetic right shift of an unsigned 64-bit pattern, result as an unsigned pattern."""
+    return ((x - (1 << 64)) >> n) & _M64 if x >> 63 else x >> n
+
+
 def wang_hash64(k: int) -> int:
     """Thomas Wang's 64-bit mix with arithmetic right shifts, as a signed int64."""
-    k &= _M64
-
-    def sar(x: int, n: int) -> int:
-        return ((x - (1 << 64) if x >> 63 else x) >> n) & _M64
-
-    k = (~k + (k << 21)) & _M64
-    k ^= sar(k, 24)
-    k = (k + (k << 3) + (k << 8)) & _M64
-    k ^= sar(k, 14)
-    k = (k + (k << 2) + (k << 4)) & _M64
-    k ^= sar(k, 28)
-    k = (k + (k << 31)) & _M64
+    k = (k * _MUL_21 - 1) & _M64
+    k ^= _sar(k, 24)
+    k = (k * _MUL_265) & _M64
+    k ^= _sar(k, 14)
+    k = (k * _MUL_21B) & _M64
+    k ^= _sar(k, 28)
+    k = (k * _MUL_31) & _M64
     return k - (1 << 64) if k >> 63 else k
 
 
-def wang_hash64_array(values: np.ndarray) -> np.ndarray:
-    """Vectorised :func:`wang_hash64` of an int64 array (wrap-around arithmetic, in place)."""
-    k = np.array(values, dtype=np.int64)  # a copy we may overwrite
-    t = np.empty_like(k)
-    with np.errstate(over="ignore"):
-        np.left_shift(k, 21, out=t)
-        np.invert(k, out=k)
-        k += t
-        np.right_shift(k, 24, out=t)
-        k ^= t
-        np.left_shift(k, 3, out=t)
-        t += k
-        k <<= 8
-        k += t
-        np.right_shift(k, 14, out=t)
-        k ^= t
-        np.left_shift(k, 2, out=t)
-        t += k
-        k <<= 4
-        k += t
-        np.right_shift(k, 28, out=t)
-        k ^= t
-        np.left_shift(k, 31, out=t)
-        k += t
+def _wang_inplace(k: np.ndarray, scratch: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`wang_hash64` over int64 ``k``, overwriting it (``scratch``: same shape)."""
+    u = k.view(np.uint64)
+    u *= _U64(_MUL_21)
+    u -= _U64(1)
+    np.right_shift(k, 24, out=scratch)  # int64: arithmetic shift
+    k ^= scratch
+    u *= _U64(_MUL_265)
+    np.right_shift(k, 14, out=scratch)
+    k ^= scratch
+    u *= _U64(_MUL_21B)
+    np.right_shift(k, 28, out=scratch)
+    k ^= scratch
+    u *= _U64(_MUL_31)
     return k
+
+
+def wang_hash64_array(values: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`wang_hash64` of an int64 array (wrap-around arithmetic)."""
+    k = np.array(values, dtype=np.int64)  # a copy we may overwrite
+    return _wang_inplace(k, np.empty_like(k))
 
 
 def _check_type(dtype: DataType) -> None:
@@ -129,26 +133,39 @@ class _Hasher:
         assert self.codec is not None
         return wang_hash64(int(self.codec.map_value(v)))  # type: ignore[arg-type]
 
-    def hash_array(self, values: Any) -> np.ndarray:
-        """Hashes of the non-null values of a column, as int64."""
+    def prehash_array(self, values: Any) -> tuple[np.ndarray, bool]:
+        """``(int64 array, mixed)`` for the non-null values of a column.
+
+        Strings/binary give their finished XXH64 hashes (``mixed`` False); every other type gives
+        its int64 keys, still to be mixed by Wang's hash (``mixed`` True) - the bloom kernels mix
+        them chunk by chunk while the chunk is in cache.
+        """
         if self.binary:
             if isinstance(values, pa.ChunkedArray):
                 values = values.combine_chunks()
             if isinstance(values, pa.Array):
+                if isinstance(values.type, pa.DictionaryType):
+                    values = values.dictionary_decode()
                 if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
-                    values = values.cast(pa.binary())
+                    values = values.cast(pa.large_binary() if pa.types.is_large_string(values.type)
+                                         else pa.binary())
                 items = values.drop_null().to_pylist()
             else:
                 items = [v if isinstance(v, (bytes, bytearray)) else str(v).encode("utf-8", "surrogatepass")
                          for v in values if v is not None]
-            out = np.fromiter((xxhash.xxh64_intdigest(b) for b in items), dtype=np.uint64, count=len(items))
-            return out.view(np.int64)
+            digest = xxhash.xxh64_intdigest
+            return np.array([digest(b) for b in items], dtype=np.uint64).view(np.int64), False
         assert self.codec is not None
         keys, valid = self.codec.map_array(values)
         keys = np.asarray(keys)
         if not valid.all():
             keys = keys[valid]
-        return wang_hash64_array(keys.astype(np.int64))
+        return keys.astype(np.int64, copy=False), True
+
+    def hash_array(self, values: Any) -> np.ndarray:
+        """Hashes of the non-null values of a column, as int64."""
+        arr, mixed = self.prehash_array(values)
+        return wang_hash64_array(arr) if mixed else np.array(arr, dtype=np.int64)
 
 
 def fast_hash(dtype: DataType | str, value: Any) -> int:
@@ -161,21 +178,77 @@ def fast_hash_array(dtype: DataType | str, values: Any) -> np.ndarray:
     return _Hasher(parse_type(dtype)).hash_array(values)
 
 
-def _positions(hashes: np.ndarray, k: int, num_bits: int) -> np.ndarray:
-    """Bit positions (shape ``(k, n)``, uint32) that the k hash functions select for each hash.
-
-    ``c = h1 + i * h2`` wraps like a Java int (done in uint32); negative ``c`` becomes ``~c``.
-    """
-    h = np.asarray(hashes, dtype=np.int64)
-    h1 = h.astype(np.uint32)  # low 32 bits
-    h2 = (h.view(np.uint64) >> np.uint64(32)).astype(np.uint32)
-    out = np.empty((k, len(h)), dtype=np.uint32)
-    c = h1.copy()
-    nb = np.uint32(num_bits)
-    for i in range(k):
-        c += h2
-        np.remainder(np.where(c >= np.uint32(0x80000000), ~c, c), nb, out=out[i])
+def _scalar_positions(h: int, k: int, num_bits: int) -> list[int]:
+    """Bit positions of one hash, in pure ints (one value does not pay numpy's call overhead)."""
+    h &= _M64
+    h1, h2 = h & 0xFFFFFFFF, h >> 32
+    out = []
+    for i in range(1, k + 1):
+        c = (h1 + i * h2) & 0xFFFFFFFF
+        if c & 0x80000000:
+            c ^= 0xFFFFFFFF
+        out.append(c % num_bits)
     return out
+
+
+_LO, _HI = (0, 1) if sys.byteorder == "little" else (1, 0)  # uint32 halves of an int64
+
+
+class _PositionKernel:
+    """Bit positions of many hashes, a chunk at a time, in preallocated buffers.
+
+    For a hash h: ``h1`` = low 32 bits, ``h2`` = high 32 bits; for i in 1..k ``c = h1 + i * h2``
+    wraps like a Java int, a negative ``c`` becomes ``~c``, and the position is ``c % num_bits``.
+    In uint32, ``c`` is negative as an int exactly when ``c >= 2**31``, and then ``~c < 2**31 <= c``:
+    the folded value is ``min(c, ~c)``.  It is non-negative, so the remainder runs in uint32 as
+    ``c - (c // n) * n`` (numpy divides uint32 by a scalar with a precomputed reciprocal; its
+    remainder loop is several times slower).  Positions come out as intp, shape ``(k, m)``, which is
+    what fancy indexing wants without a conversion pass.
+    """
+
+    def __init__(self, k: int, num_bits: int, size: int) -> None:
+        self.k = k
+        self.nb = np.uint32(num_bits)
+        self.chunk = max(1, min(_CHUNK, size))
+        c = self.chunk
+        self._h = np.empty(c, dtype=np.int64)
+        self._t = np.empty(c, dtype=np.int64)
+        self._h2 = np.empty(c, dtype=np.uint32)
+        self._c = np.empty(c, dtype=np.uint32)
+        self._f = np.empty(c, dtype=np.uint32)
+        self._q = np.empty(c, dtype=np.uint32)
+        self._pos = np.empty((k, c), dtype=np.intp)
+
+    def chunks(self, values: np.ndarray, mixed: bool) -> Iterator[tuple[int, np.ndarray]]:
+        """``(start, positions)`` per chunk of ``values`` (int64 hashes, or keys when ``mixed``).
+
+        ``positions`` is a view of an internal buffer, valid until the next chunk.
+        """
+        n = len(values)
+        for start in range(0, n, self.chunk):
+            m = min(self.chunk, n - start)
+            h = self._h[:m]
+            h[...] = values[start:start + m]
+            if mixed:
+                _wang_inplace(h, self._t[:m])
+            yield start, self._positions(h)
+
+    def _positions(self, h: np.ndarray) -> np.ndarray:
+        m = len(h)
+        halves = h.view(np.uint32)
+        c, h2, f, q = self._c[:m], self._h2[:m], self._f[:m], self._q[:m]
+        c[...] = halves[_LO::2]
+        h2[...] = halves[_HI::2]
+        pos = self._pos[:, :m]
+        nb = self.nb
+        for i in range(self.k):
+            c += h2
+            np.invert(c, out=f)
+            np.minimum(c, f, out=f)
+            np.floor_divide(f, nb, out=q)
+            q *= nb
+            np.subtract(f, q, out=pos[i], casting="unsafe")
+        return pos
 
 
 def _options(options: Mapping[str, Any] | None) -> tuple[int, float]:
@@ -188,6 +261,10 @@ def _options(options: Mapping[str, Any] | None) -> tuple[int, float]:
     return items, fpp
 
 
+def _codec_error(exc: Exception, source: ByteSource, what: str) -> PaimonCodecError:
+    return translate_error(exc, source.path, what).with_base_offset(source.base)
+
+
 class BloomFilterWriter:
     """Collects values of one column and serializes Paimon's bloom-filter payload."""
 
@@ -198,34 +275,55 @@ class BloomFilterWriter:
         self._hasher = _Hasher(self.dtype)
         items, fpp = _options(options)
         self.num_bits, self.num_hash_functions = bloom_sizing(items, fpp)
-        self._bits = np.zeros(self.num_bits // 8, dtype=np.uint8)
+        self._buf = bytearray(self.num_bits // 8)  # the bit set; scalar writes set bits here
+        self._bits = np.frombuffer(self._buf, dtype=np.uint8)  # writable numpy view of _buf
+        self._empty = True
 
     def add_hashes(self, hashes: np.ndarray) -> None:
-        if len(hashes) == 0:
+        """Add finished 64-bit hashes (int64)."""
+        self._add(np.asarray(hashes, dtype=np.int64), mixed=False)
+
+    def _add(self, values: np.ndarray, mixed: bool) -> None:
+        n = len(values)
+        if n == 0:
             return
-        pos = _positions(hashes, self.num_hash_functions, self.num_bits).ravel()
-        if len(pos) < 4096:
-            np.bitwise_or.at(self._bits, pos >> 3, (1 << (pos & 7)).astype(np.uint8))
-            return
-        bits = np.zeros(self.num_bits, dtype=np.bool_) if not self._bits.any() else \
-            np.unpackbits(self._bits, bitorder="little").view(np.bool_)
-        bits[pos] = True
-        self._bits = np.packbits(bits, bitorder="little")
+        k, nb = self.num_hash_functions, self.num_bits
+        kernel = _PositionKernel(k, nb, n)
+        if n * k * 64 < nb:  # a few values: OR their bits into the packed set (``.at`` handles repeats)
+            for _, pos in kernel.chunks(values, mixed):
+                np.bitwise_or.at(self._bits, pos >> 3, np.left_shift(1, pos & 7).astype(np.uint8))
+        else:  # many values: scatter into one byte per bit, then pack
+            dense = (np.zeros(nb, dtype=np.bool_) if self._empty
+                     else np.unpackbits(self._bits, bitorder="little").view(np.bool_))
+            for _, pos in kernel.chunks(values, mixed):
+                dense[pos] = True
+            self._bits[:] = np.packbits(dense, bitorder="little")
+        self._empty = False
 
     def write_array(self, values: Any) -> None:
         """Add a whole column (pyarrow / numpy / list); nulls are ignored."""
-        self.add_hashes(self._hasher.hash_array(values))
+        arr, mixed = self._hasher.prehash_array(values)
+        self._add(arr, mixed)
 
     def write(self, value: Any) -> None:
-        if value is not None:
-            self.add_hashes(np.array([self._hasher.hash_value(value)], dtype=np.int64))
+        if value is None:
+            return
+        buf = self._buf
+        for p in _scalar_positions(self._hasher.hash_value(value), self.num_hash_functions, self.num_bits):
+            buf[p >> 3] |= 1 << (p & 7)
+        self._empty = False
 
     def serialize(self) -> bytes:
-        return struct.pack(">i", self.num_hash_functions) + self._bits.tobytes()
+        return _codec.BloomFilter.build({"num_hash_functions": self.num_hash_functions,
+                                         "bit_set": bytes(self._buf)})
 
 
 class BloomFilterReader(FileIndexReader):
-    """Answers Equal / In from a bloom-filter payload: SKIP when a bit is clear, else REMAIN."""
+    """Answers Equal / In from a bloom-filter payload: SKIP when a bit is clear, else REMAIN.
+
+    The 4-byte header is parsed on open; the bit set is read (and parsed by the generated codec)
+    on the first probe.
+    """
 
     def __init__(self, source: ByteSource | bytes, dtype: DataType | str,
                  options: Mapping[str, Any] | None = None) -> None:
@@ -235,10 +333,13 @@ class BloomFilterReader(FileIndexReader):
         if len(self.source) < 4:
             raise CorruptDataError("bloom-filter payload shorter than its 4-byte header",
                                    path=self.source.path, offset=self.source.base)
+        self._bit_set: bytes | None = None
         self._bits_arr: np.ndarray | None = None
-        self._unpacked: np.ndarray | None = None
         head = self.source.read(0, 4, "bloom-filter hash count")
-        self.num_hash_functions = struct.unpack(">i", head)[0]
+        try:
+            self.num_hash_functions = _codec.BloomFilter.parse(head).num_hash_functions
+        except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
+            raise _codec_error(exc, self.source, "bloom-filter header") from None
         self.num_bits = (len(self.source) - 4) * 8
         if self.num_hash_functions <= 0 or self.num_bits <= 0:
             raise CorruptDataError(f"bloom-filter with {self.num_hash_functions} hash functions and "
@@ -247,39 +348,54 @@ class BloomFilterReader(FileIndexReader):
             raise CorruptDataError(f"bloom-filter claims {self.num_hash_functions} hash functions for "
                                    f"{self.num_bits} bits", path=self.source.path, offset=self.source.base)
 
+    def _load(self) -> bytes:
+        if self._bit_set is None:
+            data = self.source.read(0, len(self.source), "bloom-filter payload")
+            try:
+                self._bit_set = bytes(_codec.BloomFilter.parse(data).bit_set)
+            except Exception as exc:  # noqa: BLE001
+                raise _codec_error(exc, self.source, "bloom-filter payload") from None
+        return self._bit_set
+
     @property
     def _bits(self) -> np.ndarray:
         if self._bits_arr is None:
-            self._bits_arr = np.frombuffer(self.source.read(4, len(self.source) - 4, "bloom-filter bits"),
-                                           dtype=np.uint8)
+            self._bits_arr = np.frombuffer(self._load(), dtype=np.uint8)
         return self._bits_arr
+
+    def _test(self, values: np.ndarray, mixed: bool) -> np.ndarray:
+        """Membership of each value: gather the byte of every probe bit, shift it down, AND across k."""
+        n = len(values)
+        out = np.empty(n, dtype=np.bool_)
+        if n == 0:
+            return out
+        bits = self._bits
+        kernel = _PositionKernel(self.num_hash_functions, self.num_bits, n)
+        c, k = kernel.chunk, self.num_hash_functions
+        byte_idx = np.empty((k, c), dtype=np.intp)
+        shift = np.empty((k, c), dtype=np.uint8)
+        got = np.empty((k, c), dtype=np.uint8)
+        for start, pos in kernel.chunks(values, mixed):
+            m = pos.shape[1]
+            bi, sh, g = byte_idx[:, :m], shift[:, :m], got[:, :m]
+            np.right_shift(pos, 3, out=bi)
+            np.bitwise_and(pos, 7, out=sh, casting="unsafe")
+            np.take(bits, bi, out=g, mode="clip")  # positions are < num_bits by construction
+            np.right_shift(g, sh, out=g)
+            r = out[start:start + m].view(np.uint8)
+            r[...] = g[0]
+            for i in range(1, k):
+                r &= g[i]
+            r &= 1
+        return out
 
     def test_hashes(self, hashes: np.ndarray) -> np.ndarray:
         """Vectorised membership test: True where the filter may contain the hash."""
-        hashes = np.asarray(hashes, dtype=np.int64)
-        if len(hashes) < 4096:
-            pos = _positions(hashes, self.num_hash_functions, self.num_bits)
-            hit = (self._bits[pos >> 3] >> (pos & 7).astype(np.uint8)) & 1
-            return hit.all(axis=0)
-        if self._unpacked is None:
-            self._unpacked = np.unpackbits(self._bits, bitorder="little").view(np.bool_)
-        pos = _positions(hashes, self.num_hash_functions, self.num_bits)
-        result = self._unpacked[pos[0]]
-        for i in range(1, self.num_hash_functions):
-            result &= self._unpacked[pos[i]]
-        return result
+        return self._test(np.asarray(hashes, dtype=np.int64), mixed=False)
 
     def test_hash(self, h: int) -> bool:
-        bits = self._bits
-        h &= _M64
-        h1 = h & 0xFFFFFFFF
-        h2 = h >> 32
-        nb = self.num_bits
-        for i in range(1, self.num_hash_functions + 1):
-            c = (h1 + i * h2) & 0xFFFFFFFF
-            if c & 0x80000000:
-                c = ~c & 0x7FFFFFFF
-            p = c % nb
+        bits = self._load()
+        for p in _scalar_positions(h, self.num_hash_functions, self.num_bits):
             if not (bits[p >> 3] >> (p & 7)) & 1:
                 return False
         return True
@@ -289,7 +405,8 @@ class BloomFilterReader(FileIndexReader):
 
     def might_contain_many(self, values: Sequence[Any] | np.ndarray | pa.Array) -> np.ndarray:
         """Batch probe of non-null values (bool array in input order, nulls dropped)."""
-        return self.test_hashes(self._hasher.hash_array(values))
+        arr, mixed = self._hasher.prehash_array(values)
+        return self._test(arr, mixed)
 
     def visit_equal(self, literal: Any) -> FileIndexResult:
         if literal is None:
