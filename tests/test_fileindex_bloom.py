@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
 import pytest
 from _fileindex_cases import (
     cases_09,
@@ -17,6 +18,7 @@ from conftest import latest_cases, load_json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import paimon_codec.fileindex.bloom as bloom_mod
 from paimon_codec.errors import CorruptDataError, InvalidOptionError, PaimonCodecError, UnsupportedTypeError
 from paimon_codec.fileindex.bloom import (
     BloomFilterReader,
@@ -28,6 +30,7 @@ from paimon_codec.fileindex.bloom import (
     wang_hash64_array,
 )
 from paimon_codec.fileindex.container import FileIndexContainerReader
+from paimon_codec.fileio import ByteSource
 from paimon_codec.types import parse_type
 from paimon_codec.values import from_json
 
@@ -153,3 +156,113 @@ def test_fuzz_random_payloads(data):
         r.might_contain_many(["a", "b"])
     except PaimonCodecError:
         pass
+
+
+def _reference_bits(hashes, k, num_bits):
+    """Java's BloomFilter64.addHash, transcribed with Python ints (slow, obviously right)."""
+    bits = bytearray(num_bits // 8)
+    for h in hashes:
+        h1 = ((h & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
+        h2 = (((h >> 32) & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
+        for i in range(1, k + 1):
+            c = ((h1 + i * h2 + 0x80000000) & 0xFFFFFFFF) - 0x80000000
+            if c < 0:
+                c = ~c
+            p = c % num_bits
+            bits[p >> 3] |= 1 << (p & 7)
+    return bytes(bits)
+
+
+_EDGE_HASHES = [0, -1, 1 << 31, (1 << 31) - 1, -(1 << 63), (1 << 63) - 1, 0x7FFFFFFF80000000,
+                0x80000000_7FFFFFFF - (1 << 64), 0xFFFFFFFF, 1 << 32]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-(2**63), 2**63 - 1), max_size=40),
+       st.integers(1, 2000), st.sampled_from([0.5, 0.1, 0.01, 0.001]), st.integers(1, 9))
+def test_kernels_match_java_arithmetic(hashes, items, fpp, chunk):
+    hashes = hashes + _EDGE_HASHES
+    num_bits, k = bloom_sizing(items, fpp)
+    expected = _reference_bits(hashes, k, num_bits)
+    arr = np.array(hashes, dtype=np.int64)
+    old = bloom_mod._CHUNK
+    bloom_mod._CHUNK = chunk  # many chunk boundaries
+    try:
+        opts = {"items": str(items), "fpp": str(fpp)}
+        dense = BloomFilterWriter("BIGINT", opts)
+        dense.add_hashes(np.tile(arr, max(1, num_bits // (len(arr) * k))))  # large batch: scatter + pack path
+        small = BloomFilterWriter("BIGINT", opts)
+        for part in np.array_split(arr, 5):
+            small.add_hashes(part)
+        scalar_w = BloomFilterWriter("BIGINT", opts)
+        for h in hashes:
+            for p in bloom_mod._scalar_positions(h, k, num_bits):
+                scalar_w._buf[p >> 3] |= 1 << (p & 7)
+        for w in (dense, small, scalar_w):
+            assert w.serialize()[4:] == expected
+        r = BloomFilterReader(dense.serialize(), "BIGINT")
+        probes = np.concatenate([arr, arr ^ np.int64(0x5DEECE66D)])
+        batch = r.test_hashes(probes)
+        assert batch.tolist() == [r.test_hash(int(h)) for h in probes]
+        assert batch[:len(arr)].all()
+    finally:
+        bloom_mod._CHUNK = old
+
+
+def test_write_paths_agree_across_chunks(monkeypatch):
+    monkeypatch.setattr(bloom_mod, "_CHUNK", 1000)
+    rng = np.random.default_rng(7)
+    values = rng.integers(-(2**63), 2**63 - 1, 5000, dtype=np.int64)
+    opts = {"items": "3000", "fpp": "0.02"}
+    batch = BloomFilterWriter("BIGINT", opts)
+    batch.write_array(values)
+    one_by_one = BloomFilterWriter("BIGINT", opts)
+    for v in values.tolist():
+        one_by_one.write(v)
+    mixed = BloomFilterWriter("BIGINT", opts)
+    mixed.write_array(values[:10])  # few values: packed OR path
+    mixed.write_array(values[10:4000])  # many: dense path on a non-empty filter
+    for v in values[4000:].tolist():
+        mixed.write(v)
+    assert batch.serialize() == one_by_one.serialize() == mixed.serialize()
+    r = BloomFilterReader(batch.serialize(), "BIGINT")
+    assert r.might_contain_many(values).all()
+    probes = rng.integers(-(2**63), 2**63 - 1, 3000, dtype=np.int64)
+    assert r.might_contain_many(probes).tolist() == [r.visit_equal(int(p)).remain() for p in probes.tolist()]
+    assert r.visit_in([int(probes[0]), int(values[17])]).kind == "REMAIN"
+
+
+def test_strings_batch_equals_scalar_and_large_strings():
+    words = [f"w{i}-é" for i in range(300)]
+    w = BloomFilterWriter("STRING", {"items": "200", "fpp": "0.05"})
+    w.write_array(pa.array(words[:150], type=pa.large_string()))
+    w.write_array(pa.chunked_array([pa.array(words[150:], type=pa.string())]))
+    v = BloomFilterWriter("STRING", {"items": "200", "fpp": "0.05"})
+    for s in words:
+        v.write(s)
+    assert w.serialize() == v.serialize()
+    r = BloomFilterReader(w.serialize(), "STRING")
+    assert r.might_contain_many(pa.array(words + [None])).all()
+    assert len(r.might_contain_many(pa.array(words + [None]))) == len(words)
+
+
+def test_reader_reads_header_only_until_probed():
+    w = BloomFilterWriter("INT", {"items": "1000", "fpp": "0.01"})
+    w.write_array(np.arange(100, dtype=np.int32))
+    payload = w.serialize()
+    src = ByteSource(b"\x00" * 10 + payload, base=10, length=len(payload))
+    r = BloomFilterReader(src, "INT")
+    assert src.bytes_read == 4 and r.num_hash_functions == w.num_hash_functions
+    assert r.visit_equal(5).kind == "REMAIN"
+    assert src.bytes_read >= len(payload)
+
+
+def test_serialize_goes_through_generated_codec():
+    from paimon_codec.generated.construct.bloom_filter import BloomFilter
+
+    w = BloomFilterWriter("BIGINT", {"items": "64", "fpp": "0.1"})
+    w.write_array(np.arange(64, dtype=np.int64))
+    parsed = BloomFilter.parse(w.serialize())
+    assert parsed.num_hash_functions == w.num_hash_functions
+    assert len(parsed.bit_set) * 8 == w.num_bits
+    assert BloomFilter.build(parsed) == w.serialize()
