@@ -3,7 +3,11 @@
 ``inspect`` detects the format where the bytes allow it (container magic, DV file version byte +
 first magic, single DV entry magic) and otherwise needs ``--format``; key-typed payloads
 (``bitmap``, ``range-bitmap``) also need ``--key-kind`` (or ``--type`` with a Paimon type).  It
-prints the decoded structure; byte fields are shown as their length and a hex prefix.  Bad input
+prints the decoded structure; byte fields are shown as their length and a hex prefix.  For a
+file-index container, ``--schema "a INT, b STRING"`` (or a JSON list of ``{"name", "type"}``) also
+decodes each index payload with its own codec (bitmap with the column's key kind, bloom-filter,
+range-bitmap, bsi); payloads of columns the schema does not name, and of other index types, stay
+bytes.  Bad input
 exits non-zero with a one-line message (the CLI turns :class:`~paimon_codec.errors.PaimonCodecError`
 into ``paimon-codec: error: ...``).
 """
@@ -17,8 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from . import formats as F
+from .errors import InvalidOptionError, PaimonCodecError
+from .types import DataType, RowType, parse_row_type
 
-__all__ = ["register", "cmd_formats", "cmd_inspect", "render_text"]
+__all__ = ["register", "cmd_formats", "cmd_inspect", "decode_container", "render_text", "SLICE_FORMATS"]
+
+#: file-index ``index_type`` -> the format (codec) of its payload
+SLICE_FORMATS = {"bitmap": "bitmap", "bloom-filter": "bloom-filter", "range-bitmap": "range-bitmap", "bsi": "bsi"}
 
 
 def register(subparsers: Any) -> None:
@@ -31,6 +40,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--format", choices=sorted(F.FORMATS), help="format (detected from the bytes when possible)")
     p.add_argument("--key-kind", choices=F.KEY_KINDS, help="key kind of bitmap / range-bitmap payloads")
     p.add_argument("--type", dest="data_type", help="Paimon column type of the payload (instead of --key-kind)")
+    p.add_argument("--schema", help='file-index containers: row type ("a INT, b STRING" or JSON) to decode '
+                   "each index payload with its codec")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--hex-bytes", type=int, default=32, help="hex prefix length of byte fields (default 32)")
     p.add_argument("--max-items", type=int, default=20, help="list items shown in text output (default 20)")
@@ -70,9 +81,14 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         raise F.PaimonCodecError("cannot tell the format from the bytes", path=str(path),
                                  expected="--format " + "|".join(F.FORMATS))
     spec = F.get(name)
-    key_kind = args.key_kind or (F.key_kind_for(args.data_type) if args.data_type else None)
-    decoded = spec.parse(data, str(path), key_kind)
-    decoded = _shorten(decoded, args.hex_bytes)
+    if args.schema is not None:
+        if name != "file-index":
+            raise InvalidOptionError(f"--schema applies to file-index containers, not to {name}", path=str(path),
+                                     expected="--format file-index")
+        decoded = decode_container(data, parse_row_type(args.schema), str(path), hex_prefix=args.hex_bytes)
+    else:
+        key_kind = args.key_kind or (F.key_kind_for(args.data_type) if args.data_type else None)
+        decoded = F.plain(spec.decode(data, str(path), key_kind), hex_prefix=args.hex_bytes)
     if args.json:
         json.dump({"path": str(path), "format": name, "size": len(data), "structure": decoded}, sys.stdout,
                   indent=1)
@@ -84,14 +100,45 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
-def _shorten(obj: Any, n: int) -> Any:
-    if isinstance(obj, dict):
-        if set(obj) == {"length", "hex"}:
-            return {"length": obj["length"], "hex": obj["hex"][: 2 * n]}
-        return {k: _shorten(v, n) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_shorten(v, n) for v in obj]
-    return obj
+def decode_container(data: bytes, row_type: RowType | str, path: str | None = None, *,
+                     hex_prefix: int = 32) -> dict:
+    """Plain (JSON-able) view of a file-index container with every index payload decoded.
+
+    Each payload whose column ``row_type`` names and whose index type has a codec
+    (:data:`SLICE_FORMATS`) is replaced by its decoded structure and the entry gains
+    ``payload_format``; other payloads stay ``{"length", "hex"}``.  A damaged payload raises the
+    codec's error with its offset in the whole file.
+    """
+    row_type = parse_row_type(row_type)
+    container = F.get("file-index").decode(data, path)
+    out = F.plain(container, hex_prefix=hex_prefix)
+    for column, shown in zip(container["columns"], out["columns"], strict=True):
+        dtype = _column_type(row_type, column["column_name"])
+        for index, entry in zip(column["indexes"], shown["indexes"], strict=True):
+            fmt = SLICE_FORMATS.get(index["index_type"])
+            if dtype is None or fmt is None or index["payload"] is None:
+                continue
+            spec = F.get(fmt)
+            key_kind = F.key_kind_for(dtype) if spec.needs_key_kind else None
+            try:
+                payload = spec.decode(index["payload"], path, key_kind)
+            except PaimonCodecError as e:
+                raise e.with_base_offset(index["start"]) from None
+            entry["payload_format"] = fmt
+            entry["payload"] = F.plain(payload, hex_prefix=hex_prefix)
+    return out
+
+
+def _column_type(row_type: RowType, column: str) -> DataType | None:
+    """Type of an indexed column; ``m[k]`` (a map sub-column index) has the map's value type."""
+    if column in row_type.names:
+        return row_type.field(column).type
+    base, bracket, _ = column.partition("[")
+    if bracket and column.endswith("]") and base in row_type.names:
+        mtype = row_type.field(base).type
+        if mtype.root == "MAP" and len(mtype.children) == 2:
+            return mtype.children[1]
+    return None
 
 
 def render_text(obj: Any, indent: int = 1, max_items: int = 20) -> list[str]:
