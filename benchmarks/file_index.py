@@ -16,30 +16,31 @@ operation (< 1 means paimon-codec is faster), written to ``benchmarks/results/fi
 from __future__ import annotations
 
 import argparse
-import gc
 import json
-import os
-import shutil
-import statistics
-import subprocess
 import sys
-import time
-import zlib
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+from _harness import (
+    IMPL,
+    RESULTS,
+    below,
+    crc32_hex,
+    environment,
+    gen,
+    markdown_table,
+    parse_only,
+    result_line,
+    run_java,
+    same_as_java,
+    timed,
+    write_result,
+)
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+from paimon_codec.fileindex.bitmap import BitmapIndexReader, BitmapIndexWriter
+from paimon_codec.fileindex.bloom import BloomFilterReader, BloomFilterWriter
+from paimon_codec.fileindex.container import FileIndexContainerReader, write_container
 
-from paimon_codec import __version__  # noqa: E402
-from paimon_codec.fileindex.bitmap import BitmapIndexReader, BitmapIndexWriter  # noqa: E402
-from paimon_codec.fileindex.bloom import BloomFilterReader, BloomFilterWriter  # noqa: E402
-from paimon_codec.fileindex.container import FileIndexContainerReader, write_container  # noqa: E402
-from paimon_codec.fileio import atomic_write_bytes  # noqa: E402
-
-GAMMA = np.uint64(0x9E3779B97F4A7C15)
 W1_BLOB = {"bytes": 2_152_900, "crc32": "2d3d1360"}
 W2_BLOB = {"bytes": 8_000_010, "crc32": "c315d408"}
 W4_BLOB = {"bytes": 1_198_137, "crc32": "402a312f"}
@@ -64,49 +65,10 @@ JAVA_REF_OPS = {"W3a": 20, "W3b": 1000, "W3a.reuse": 1000, "W3b.reuse": 1000, "W
 WARMUP, ROUNDS = 3, 7
 
 
-def gen(seed: int, start: int, count: int) -> np.ndarray:
-    z = np.uint64(seed) + np.arange(start + 1, start + count + 1, dtype=np.uint64) * GAMMA
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-def below(seed: int, start: int, count: int, n: int) -> np.ndarray:
-    return (gen(seed, start, count) % np.uint64(n)).astype(np.int64)
-
-
-def crc(data: bytes) -> str:
-    return f"{zlib.crc32(data):08x}"
-
-
-def timed(fn, warmup: int, rounds: int) -> tuple[list[float], object]:
-    result = None
-    for _ in range(warmup):
-        gc.collect()
-        result = fn()
-    times = []
-    for _ in range(rounds):
-        gc.collect()
-        t0 = time.perf_counter()
-        result = fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    return times, result
-
-
 def line(workload: str, times: list[float], *, blob: bytes, ops: int, check, variant: str, what: str) -> dict:
-    med = statistics.median(times)
-    out = {"workload": workload, "impl": f"paimon-codec-{__version__}", "median_ms": round(med, 3),
-           "min_ms": round(min(times), 3), "max_ms": round(max(times), 3), "bytes": len(blob), "ops": ops}
-    if ops > 1:
-        out["median_us_per_op"] = round(med * 1000 / ops, 4)
-    if check is not None:
-        out["check"] = check
-    out["crc32"] = crc(blob)
-    out.update({"warmup": WARMUP, "rounds": ROUNDS, "rounds_ms": [round(t, 3) for t in times],
-                "variant": variant, "what": what})
-    exp = EXPECTED[workload]
-    out["checks_ok"] = exp["bytes"] == len(blob) and exp["crc32"] == out["crc32"] and exp["check"] == check
-    return out
+    return result_line(workload, times, ops=ops, nbytes=len(blob), check=check, crc=crc32_hex(blob),
+                       variant=variant, what=what, warmup=WARMUP, rounds=ROUNDS, impl=IMPL,
+                       expected=EXPECTED[workload])
 
 
 def build_bitmap(dtype: str, values) -> bytes:
@@ -229,38 +191,12 @@ def run_python(only: set[str]) -> list[dict]:
     return res
 
 
-def run_java(only: set[str]) -> dict[str, dict]:
-    anchor = Path(os.environ.get("PAIMON_ANCHOR", HERE.parent.parent / "shared" / "anchors" / "java-bench"))
-    script = anchor / "run.sh"
-    if not script.exists() or not shutil.which("java") or not shutil.which("javac"):
-        print(f"# Java harness not available ({script}); Python only", file=sys.stderr)
-        return {}
-    env = dict(os.environ)
-    cached = Path.home() / ".cache" / "paimon-codec" / "jars" / "paimon-python-java-bridge-0.9.0.jar"
-    if "PAIMON_JAR" not in env and cached.exists():
-        env["PAIMON_JAR"] = str(cached)
-    proc = subprocess.run(["bash", str(script), "--only", ",".join(sorted(only))], capture_output=True,
-                          text=True, env=env, check=False)
-    if proc.returncode != 0:
-        print(f"# Java harness failed (exit {proc.returncode}): {proc.stderr.strip()[-500:]}", file=sys.stderr)
-        return {}
-    out = {}
-    for text in proc.stdout.splitlines():
-        if text.startswith("{"):
-            obj = json.loads(text)
-            if "workload" in obj:
-                out[obj["workload"]] = obj
-    return out
-
-
 def _per_op_ms(median_ms: float, ops: int) -> float:
     return median_ms / max(ops, 1)
 
 
 def markdown(py: list[dict], java: dict[str, dict]) -> str:
-    rows = ["| workload | ops | paimon-codec median | Java 0.9 median | ours / Java (per op) | bytes | crc32 | check "
-            "| checks match |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |"]
+    rows = []
     for r in py:
         w = r["workload"]
         j = java.get(w)
@@ -273,11 +209,11 @@ def markdown(py: list[dict], java: dict[str, dict]) -> str:
             theirs = JAVA_REF_MS[w] / JAVA_REF_OPS.get(w, 1)
             jm = f"({JAVA_REF_MS[w]:.1f} ms ref.)"
             ratio = f"({ours / theirs:.3f} vs ref.)"
-        same = r["checks_ok"] and (j is None or (j.get("bytes") == r["bytes"] and j.get("crc32") == r["crc32"]
-                                                 and j.get("check") == r.get("check")))
-        rows.append(f"| {w} | {r['ops']} | {r['median_ms']:.2f} ms | {jm} | {ratio} | {r['bytes']} | {r['crc32']} | "
-                    f"{r.get('check', '-')} | {'yes' if same else 'NO'} |")
-    return "\n".join(rows)
+        rows.append([w, r["ops"], f"{r['median_ms']:.2f} ms", jm, ratio, r["bytes"], r["crc32"],
+                     r.get("check", "-"), "yes" if same_as_java(r, j) else "NO"])
+    return markdown_table(["workload", "ops", "paimon-codec median", "Java 0.9 median", "ours / Java (per op)",
+                           "bytes", "crc32", "check", "checks match"],
+                          ["---", "---:", "---:", "---:", "---:", "---:", "---", "---:", "---"], rows)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -287,13 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default=",".join(EXPECTED))
     ap.add_argument("--rounds", type=int, default=ROUNDS)
     ap.add_argument("--warmup", type=int, default=WARMUP)
-    ap.add_argument("--output", default=str(HERE / "results" / "file_index.md"))
+    ap.add_argument("--output", default=str(RESULTS / "file_index.md"))
     args = ap.parse_args(argv)
     WARMUP, ROUNDS = args.warmup, args.rounds
-    only = {w.strip() for w in args.only.split(",") if w.strip()}
-    unknown = only - set(EXPECTED)
-    if unknown:
-        ap.error(f"unknown workloads {sorted(unknown)}")
+    only = parse_only(args.only, EXPECTED, ap.error)
     py = run_python(only)
     for r in py:
         print(json.dumps(r))
@@ -301,16 +234,14 @@ def main(argv: list[str] | None = None) -> int:
     for j in java.values():
         print(json.dumps(j))
     table = markdown(py, java)
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    header = (f"# File-index workloads (W1-W4, W7)\n\npaimon-codec {__version__}, Python {sys.version.split()[0]}, "
-              f"numpy {np.__version__}; {os.cpu_count()} CPUs, load average {load:.1f} at the end; "
+    header = (f"# File-index workloads (W1-W4, W7)\n\n{environment()} at the end; "
               f"{WARMUP} warm-up + {ROUNDS} timed rounds, median.  Java = Paimon 0.9.0 via "
               f"`shared/anchors/java-bench/run.sh` in the same run"
               f"{'' if java else ' (not run: reference medians from its README in parentheses)'}.  "
               "Ratio < 1: paimon-codec is faster.\n\n")
     print()
     print(table)
-    atomic_write_bytes(args.output, (header + table + "\n").encode("utf-8"))
+    write_result(args.output, header + table + "\n")
     return 0 if all(r["checks_ok"] for r in py) else 1
 
 

@@ -15,29 +15,33 @@ written to ``benchmarks/results/table_index.md``.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
-import os
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
-import zlib
 from pathlib import Path
 
 import numpy as np
+from _harness import (
+    IMPL,
+    RESULTS,
+    below,
+    crc32_hex,
+    environment,
+    gen,
+    markdown_table,
+    parse_only,
+    result_line,
+    run_java,
+    same_as_java,
+    timed,
+    write_result,
+)
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+from paimon_codec.bucket.hash_index import read_hash_index, write_hash_index
+from paimon_codec.dv.deletion_vector import DeletionVector
+from paimon_codec.dv.index_file import read_deletion_vectors, write_dv_index
 
-from paimon_codec import __version__  # noqa: E402
-from paimon_codec.bucket.hash_index import read_hash_index, write_hash_index  # noqa: E402
-from paimon_codec.dv.deletion_vector import DeletionVector  # noqa: E402
-from paimon_codec.dv.index_file import read_deletion_vectors, write_dv_index  # noqa: E402
-
-GAMMA = np.uint64(0x9E3779B97F4A7C15)
 EXPECTED = {  # workloads.md §4 (Java 0.9.0)
     "W5.build": {"bytes": -1, "crc32": None, "check": 9_950_069},
     "W5.write": {"bytes": 20_048_139, "crc32": "0b189625", "check": 9_950_069},
@@ -49,51 +53,9 @@ EXPECTED = {  # workloads.md §4 (Java 0.9.0)
 JAVA_TARGET_MS = {"W5.build": 880.0, "W5.write": 1000.0, "W5.read": 78.0, "W6.write": 93.0, "W6.read": 67.0}
 
 
-def gen(seed: int, start: int, count: int) -> np.ndarray:
-    z = np.uint64(seed) + np.arange(start + 1, start + count + 1, dtype=np.uint64) * GAMMA
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-def below(seed: int, start: int, count: int, n: int) -> np.ndarray:
-    return (gen(seed, start, count) % np.uint64(n)).astype(np.int64)
-
-
-def timed(fn, warmup: int, rounds: int, setup=None) -> tuple[list[float], object]:
-    """Run ``fn`` warmup + rounds times; ``setup`` (untimed) runs before each round."""
-    result = None
-    for _ in range(warmup):
-        if setup:
-            setup()
-        gc.collect()
-        result = fn()
-    times = []
-    for _ in range(rounds):
-        if setup:
-            setup()
-        gc.collect()
-        t0 = time.perf_counter()
-        result = fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    return times, result
-
-
 def line(workload: str, times: list[float], *, nbytes: int, ops: int, check, crc: str | None, what: str) -> dict:
-    med = statistics.median(times)
-    out = {"workload": workload, "impl": f"paimon-codec-{__version__}", "median_ms": round(med, 3),
-           "min_ms": round(min(times), 3), "max_ms": round(max(times), 3), "bytes": nbytes, "ops": ops}
-    if ops > 1:
-        out["median_us_per_op"] = round(med * 1000 / ops, 4)
-    if check is not None:
-        out["check"] = check
-    if crc is not None:
-        out["crc32"] = crc
-    out.update({"warmup": WARMUP, "rounds": ROUNDS, "rounds_ms": [round(t, 3) for t in times],
-                "variant": "batch", "what": what})
-    exp = EXPECTED[workload]
-    out["checks_ok"] = (exp["bytes"] == nbytes and exp["crc32"] == crc and exp["check"] == check)
-    return out
+    return result_line(workload, times, ops=ops, nbytes=nbytes, check=check, crc=crc, variant="batch", what=what,
+                       warmup=WARMUP, rounds=ROUNDS, impl=IMPL, expected=EXPECTED[workload])
 
 
 WARMUP, ROUNDS = 3, 7
@@ -131,7 +93,7 @@ def run_python(tmp: Path, only: set[str]) -> list[dict]:
         assert len(metas) == 1
         path = dv_dir / metas[0].file_name
         data = path.read_bytes()
-        crc = f"{zlib.crc32(data):08x}"
+        crc = crc32_hex(data)
         back = read_deletion_vectors(path, metas[0].ranges)
         check = sum(d.cardinality for d in back.values())
         if "W5.write" in only:
@@ -151,7 +113,7 @@ def run_python(tmp: Path, only: set[str]) -> list[dict]:
         hpath = tmp / "w6" / "index-w6-0"
         times, _ = timed(lambda: write_hash_index(hpath, hashes), WARMUP, ROUNDS)
         data = hpath.read_bytes()
-        crc = f"{zlib.crc32(data):08x}"
+        crc = crc32_hex(data)
         if "W6.write" in only:
             results.append(line("W6.write", times, nbytes=len(data), ops=1, check=None, crc=crc,
                                 what="write 10M int32 hashes as a HASH index file (numpy byteswap)"))
@@ -164,46 +126,20 @@ def run_python(tmp: Path, only: set[str]) -> list[dict]:
     return results
 
 
-def run_java(only: set[str]) -> dict[str, dict]:
-    anchor = Path(os.environ.get("PAIMON_ANCHOR", HERE.parent.parent / "shared" / "anchors" / "java-bench"))
-    script = anchor / "run.sh"
-    if not script.exists() or not shutil.which("java") or not shutil.which("javac"):
-        print(f"# Java harness not available ({script}); Python only", file=sys.stderr)
-        return {}
-    env = dict(os.environ)
-    cached = Path.home() / ".cache" / "paimon-codec" / "jars" / "paimon-python-java-bridge-0.9.0.jar"
-    if "PAIMON_JAR" not in env and cached.exists():
-        env["PAIMON_JAR"] = str(cached)
-    wanted = ",".join(sorted(only))
-    proc = subprocess.run(["bash", str(script), "--only", wanted], capture_output=True, text=True, env=env,
-                          check=False)
-    if proc.returncode != 0:
-        print(f"# Java harness failed (exit {proc.returncode}): {proc.stderr.strip()[-500:]}", file=sys.stderr)
-        return {}
-    out = {}
-    for text in proc.stdout.splitlines():
-        if text.startswith("{"):
-            obj = json.loads(text)
-            if "workload" in obj:
-                out[obj["workload"]] = obj
-    return out
-
-
 def markdown(py: list[dict], java: dict[str, dict]) -> str:
-    rows = ["| workload | paimon-codec median ms | Java 0.9 median ms (same run) | speed-up, same run "
-            "(Java / Python) | speed-up vs published warmed Java | bytes | crc32 | check | checks match |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |"]
+    rows = []
     for r in py:
         j = java.get(r["workload"])
         jm = f"{j['median_ms']:.1f}" if j else "not run"
         ratio = f"{j['median_ms'] / r['median_ms']:.2f}x" if j else "-"
         ref = JAVA_TARGET_MS[r["workload"]]
-        ratio += f" | {ref / r['median_ms']:.2f}x (of {ref:.0f} ms)"
-        same = r["checks_ok"] and (j is None or (j.get("bytes") == r["bytes"] and j.get("crc32") == r.get("crc32")
-                                                 and j.get("check") == r.get("check")))
-        rows.append(f"| {r['workload']} | {r['median_ms']:.1f} | {jm} | {ratio} | {r['bytes']} | "
-                    f"{r.get('crc32', '-')} | {r.get('check', '-')} | {'yes' if same else 'NO'} |")
-    return "\n".join(rows)
+        rows.append([r["workload"], f"{r['median_ms']:.1f}", jm, ratio,
+                     f"{ref / r['median_ms']:.2f}x (of {ref:.0f} ms)", r["bytes"], r.get("crc32", "-"),
+                     r.get("check", "-"), "yes" if same_as_java(r, j) else "NO"])
+    return markdown_table(["workload", "paimon-codec median ms", "Java 0.9 median ms (same run)",
+                           "speed-up, same run (Java / Python)", "speed-up vs published warmed Java", "bytes",
+                           "crc32", "check", "checks match"],
+                          ["---", "---:", "---:", "---:", "---:", "---:", "---", "---:", "---"], rows)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,13 +149,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="W5.build,W5.write,W5.read,W6.write,W6.read")
     ap.add_argument("--rounds", type=int, default=ROUNDS)
     ap.add_argument("--warmup", type=int, default=WARMUP)
-    ap.add_argument("--output", default=str(HERE / "results" / "table_index.md"))
+    ap.add_argument("--output", default=str(RESULTS / "table_index.md"))
     args = ap.parse_args(argv)
     WARMUP, ROUNDS = args.warmup, args.rounds
-    only = {w.strip() for w in args.only.split(",") if w.strip()}
-    unknown = only - set(EXPECTED)
-    if unknown:
-        ap.error(f"unknown workloads {sorted(unknown)}")
+    only = parse_only(args.only, EXPECTED, ap.error)
     java = {} if args.no_java else run_java(only)
     for j in java.values():
         print(json.dumps(j))
@@ -228,16 +161,14 @@ def main(argv: list[str] | None = None) -> int:
     for r in py:
         print(json.dumps(r))
     table = markdown(py, java)
-    header = (f"# Table-index workloads (W5, W6)\n\npaimon-codec {__version__}, Python {sys.version.split()[0]}, "
-              f"numpy {np.__version__}; {os.cpu_count()} CPUs; {WARMUP} warm-up + {ROUNDS} timed rounds, "
+    header = (f"# Table-index workloads (W5, W6)\n\n{environment()}; {WARMUP} warm-up + {ROUNDS} timed rounds, "
               f"median.  Java = Paimon 0.9.0 via `shared/anchors/java-bench/run.sh` in the same run "
               f"(run first, one JVM per workload){'' if java else ' - not run this time'}; 'published warmed "
               f"Java' = the anchor's recorded medians (java-bench/results, quiet machine).  Speed-up > 1 means "
               f"paimon-codec is faster.  Timings on a shared 2-core machine are noisy; the checks are exact.\n\n")
     print()
     print(table)
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.output).write_text(header + table + "\n", encoding="utf-8")
+    write_result(args.output, header + table + "\n")
     return 0 if all(r["checks_ok"] for r in py) else 1
 
 
