@@ -21,65 +21,33 @@ ratios (ours / baseline) and writes it to ``benchmarks/results/predicate_eval.md
 from __future__ import annotations
 
 import argparse
-import gc
 import json
-import os
-import shutil
-import statistics
-import subprocess
 import sys
-import time
-import zlib
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from _harness import (
+    RESULTS,
+    below,
+    crc32_hex,
+    emit,
+    markdown_table,
+    result_line,
+    run_java,
+    timed,
+    write_result,
+)
 
 from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, Leaf, evaluate, parse_where
 from paimon_codec.types import parse_row_type
 
-HERE = Path(__file__).resolve().parent
-JAVA_BENCH = Path(os.environ.get("PAIMON_JAVA_BENCH", HERE.parent.parent / "shared" / "anchors" / "java-bench"))
-GAMMA = np.uint64(0x9E3779B97F4A7C15)
-
-
-def gen(seed: int, start: int, count: int) -> np.ndarray:
-    with np.errstate(over="ignore"):
-        z = np.uint64(seed) + np.arange(start + 1, start + count + 1, dtype=np.uint64) * GAMMA
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
-
-
-def below(seed: int, start: int, count: int, n: int) -> np.ndarray:
-    return (gen(seed, start, count) % np.uint64(n)).astype(np.int64)
-
-
-def timed(fn, warmup: int = 3, rounds: int = 7) -> tuple[list[float], object]:
-    out = None
-    for _ in range(warmup):
-        gc.collect()
-        out = fn()
-    times = []
-    for _ in range(rounds):
-        gc.collect()
-        t0 = time.perf_counter()
-        out = fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return times, out
-
 
 def line(workload: str, impl: str, times: list[float], ops: int, check, data: bytes | None, what: str,
          **extra) -> dict:
-    med = statistics.median(times)
-    rec = {"workload": workload, "impl": impl, "median_ms": round(med, 3), "min_ms": round(min(times), 3),
-           "max_ms": round(max(times), 3), "ops": ops, "median_us_per_op": round(med * 1000 / ops, 4),
-           "check": check, "bytes": -1 if data is None else len(data),
-           "crc32": None if data is None else f"{zlib.crc32(data):08x}", "rounds_ms": [round(t, 3) for t in times],
-           "what": what, **extra}
-    print(json.dumps(rec), flush=True)
-    return rec
+    """Print and return one record (``bytes`` -1 / no ``crc32`` for baselines without a blob)."""
+    return emit(result_line(workload, times, ops=ops, nbytes=-1 if data is None else len(data), check=check,
+                            crc=None if data is None else crc32_hex(data), what=what, impl=impl, **extra))
 
 
 # ------------------------------------------------------------------------------------------ W7
@@ -190,30 +158,14 @@ def bench_p2() -> list[dict]:
 
 # ------------------------------------------------------------------------------------------ Java
 def java_w7() -> list[dict]:
-    run_sh = JAVA_BENCH / "run.sh"
-    if not shutil.which("java") or not run_sh.exists():
-        print("java or the Java harness not found: skipping the Java baseline", file=sys.stderr)
-        return []
-    proc = subprocess.run(["bash", str(run_sh), "--only", "W7.lookup"], capture_output=True, text=True, timeout=900)
-    if proc.returncode != 0:
-        print(f"Java harness failed ({proc.returncode}): {proc.stderr[-500:]}", file=sys.stderr)
-        return []
-    out = []
-    for raw in proc.stdout.splitlines():
-        raw = raw.strip()
-        if raw.startswith("{"):
-            rec = json.loads(raw)
-            if rec.get("workload") == "W7.lookup":
-                print(json.dumps(rec), flush=True)
-                out.append(rec)
-    return out
+    rec = run_java(["W7.lookup"], timeout=900).get("W7.lookup")
+    return [emit(rec)] if rec else []
 
 
 def table(records: list[dict]) -> str:
     base_impl = {"W7.lookup": ["paimon-java-0.9", "numpy-scan"], "P1.prune": ["pyarrow-scan"],
                  "P2.parse": ["json.loads"]}
-    rows = ["| workload | impl | variant | median ms | µs/op | check | ratio vs baseline (ours / base) |",
-            "| --- | --- | --- | ---: | ---: | --- | --- |"]
+    rows = []
     for rec in records:
         ratios = []
         if rec["impl"] == "paimon-codec":
@@ -221,15 +173,18 @@ def table(records: list[dict]) -> str:
                 base = next((r for r in records if r["workload"] == rec["workload"] and r["impl"] == b), None)
                 if base:
                     ratios.append(f"{rec['median_ms'] / base['median_ms']:.2f}x vs {b}")
-        rows.append(f"| {rec['workload']} | {rec['impl']} | {rec.get('variant', '')} | {rec['median_ms']:.3f} | "
-                    f"{rec['median_us_per_op']:.2f} | {rec.get('check')} | {'; '.join(ratios)} |")
-    return "\n".join(rows)
+        rows.append([rec["workload"], rec["impl"], rec.get("variant", ""), f"{rec['median_ms']:.3f}",
+                     f"{rec['median_us_per_op']:.2f}", rec.get("check"), "; ".join(ratios)])
+    return markdown_table(["workload", "impl", "variant", "median ms", "µs/op", "check",
+                           "ratio vs baseline (ours / base)"],
+                          ["---", "---", "---", "---:", "---:", "---", "---"], rows)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--no-java", action="store_true", help="skip the Paimon Java baseline")
     ap.add_argument("--only", default="W7,P1,P2", help="comma list of W7, P1, P2")
+    ap.add_argument("--output", default=str(RESULTS / "predicate_eval.md"))
     args = ap.parse_args(argv)
     only = set(args.only.split(","))
     records: list[dict] = []
@@ -248,13 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     md = table(records)
     print()
     print(md)
-    out = HERE / "results" / "predicate_eval.md"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    from paimon_codec.fileio import atomic_write_bytes
-
     header = ("# Predicate evaluation benchmark\n\n`python benchmarks/predicate_eval.py` - medians of 7 rounds "
               "after 3 warm-ups, same machine and run for every row.\n\n")
-    atomic_write_bytes(out, (header + md + "\n").encode("utf-8"))
+    write_result(args.output, header + md + "\n")
     return 0
 
 
