@@ -371,19 +371,20 @@ class FastGen:
         ret = f"{o}[{uw!r}]" if uw else o
         prm = "".join(f", {pn}" for pn in u.params)
         ms = max(1, self.cgf(owner).min_size(owner, ty))
+        # one loop: a field repeats either until the end of its (sub)stream or a counted number of times
+        if f.get("repeat") == "eos":
+            loop = ["    while p < end:", "        _p0 = p"]
+            tail = [f"        if p <= _p0: _bad({fname!r}, p, 'progress', 'corrupt', p)"]
+        else:
+            loop = [f"    if count < 0 or count * {ms} > end - p: _count({f['id']!r}, count, {ms}, end - p, p)",
+                    "    for _i in range(count):"]
+            tail = []
         src = [f"def _fp_{fname}(buf, p, end, count{prm}):",
                "    lst = _L()",
-               "    if count is None:",
-               "        while p < end:",
-               "            _p0 = p",
-               *["    " + ln for ln in body],
-               f"            lst.append({ret})",
-               f"            if p <= _p0: _bad({fname!r}, p, 'progress', 'corrupt', p)",
-               "    else:",
-               f"        if count < 0 or count * {ms} > end - p: _count({f['id']!r}, count, {ms}, end - p, p)",
-               "        for _i in range(count):",
-               *["    " + ln for ln in body],
-               f"            lst.append({ret})",
+               *loop,
+               *body,
+               f"        lst.append({ret})",
+               *tail,
                "    return lst, p",
                "",
                "",

@@ -39,117 +39,60 @@ _S_be_q = _struct.Struct('>q')
 
 def _fp_index_block_entries(buf, p, end, count, key_kind):
     lst = _L()
-    if count is None:
-        while p < end:
-            _p0 = p
-            o1 = _C()
-            prm2 = key_kind
-            o3 = _C()
-            sw4 = prm2
-            if sw4 == 'int8':
-                if p + 1 > end: _short('value', 1, end - p, p)
-                o3['value'] = _S_b.unpack_from(buf, p)[0]
-                p += 1
-            elif sw4 == 'int16':
-                if p + 2 > end: _short('value', 2, end - p, p)
-                o3['value'] = _S_be_h.unpack_from(buf, p)[0]
-                p += 2
-            elif sw4 == 'int32':
-                if p + 4 > end: _short('value', 4, end - p, p)
-                o3['value'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-            elif sw4 == 'int64':
-                if p + 8 > end: _short('value', 8, end - p, p)
-                o3['value'] = _S_be_q.unpack_from(buf, p)[0]
-                p += 8
-            elif sw4 == 'float32':
-                if p + 4 > end: _short('value', 4, end - p, p)
-                o3['value'] = _S_be_f.unpack_from(buf, p)[0]
-                p += 4
-            elif sw4 == 'float64':
-                if p + 8 > end: _short('value', 8, end - p, p)
-                o3['value'] = _S_be_d.unpack_from(buf, p)[0]
-                p += 8
-            elif sw4 == 'bool':
-                if p + 1 > end: _short('value', 1, end - p, p)
-                o3['value'] = _S_B.unpack_from(buf, p)[0]
-                p += 1
-            elif sw4 == 'string':
-                o5 = _C()
-                if p + 4 > end: _short('len', 4, end - p, p)
-                o5['len'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-                n6 = o5['len']
-                if n6 < 0 or p + n6 > end: _short('value', n6, end - p, p)
-                o5['value'] = _utf(buf, p, n6, 'UTF-8', 'value')
-                p += n6
-                o3['value'] = o5['value']
-            else:
-                o3['value'] = None
-            o1['key'] = o3['value']
-            if p + 4 > end: _short('offset', 4, end - p, p)
-            o1['offset'] = _S_be_i.unpack_from(buf, p)[0]
+    if count < 0 or count * 8 > end - p: _count('entries', count, 8, end - p, p)
+    for _i in range(count):
+        o1 = _C()
+        prm2 = key_kind
+        o3 = _C()
+        sw4 = prm2
+        if sw4 == 'int8':
+            if p + 1 > end: _short('value', 1, end - p, p)
+            o3['value'] = _S_b.unpack_from(buf, p)[0]
+            p += 1
+        elif sw4 == 'int16':
+            if p + 2 > end: _short('value', 2, end - p, p)
+            o3['value'] = _S_be_h.unpack_from(buf, p)[0]
+            p += 2
+        elif sw4 == 'int32':
+            if p + 4 > end: _short('value', 4, end - p, p)
+            o3['value'] = _S_be_i.unpack_from(buf, p)[0]
             p += 4
-            if p + 4 > end: _short('length', 4, end - p, p)
-            o1['length'] = _S_be_i.unpack_from(buf, p)[0]
+        elif sw4 == 'int64':
+            if p + 8 > end: _short('value', 8, end - p, p)
+            o3['value'] = _S_be_q.unpack_from(buf, p)[0]
+            p += 8
+        elif sw4 == 'float32':
+            if p + 4 > end: _short('value', 4, end - p, p)
+            o3['value'] = _S_be_f.unpack_from(buf, p)[0]
             p += 4
-            lst.append(o1)
-            if p <= _p0: _bad('index_block_entries', p, 'progress', 'corrupt', p)
-    else:
-        if count < 0 or count * 8 > end - p: _count('entries', count, 8, end - p, p)
-        for _i in range(count):
-            o1 = _C()
-            prm2 = key_kind
-            o3 = _C()
-            sw4 = prm2
-            if sw4 == 'int8':
-                if p + 1 > end: _short('value', 1, end - p, p)
-                o3['value'] = _S_b.unpack_from(buf, p)[0]
-                p += 1
-            elif sw4 == 'int16':
-                if p + 2 > end: _short('value', 2, end - p, p)
-                o3['value'] = _S_be_h.unpack_from(buf, p)[0]
-                p += 2
-            elif sw4 == 'int32':
-                if p + 4 > end: _short('value', 4, end - p, p)
-                o3['value'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-            elif sw4 == 'int64':
-                if p + 8 > end: _short('value', 8, end - p, p)
-                o3['value'] = _S_be_q.unpack_from(buf, p)[0]
-                p += 8
-            elif sw4 == 'float32':
-                if p + 4 > end: _short('value', 4, end - p, p)
-                o3['value'] = _S_be_f.unpack_from(buf, p)[0]
-                p += 4
-            elif sw4 == 'float64':
-                if p + 8 > end: _short('value', 8, end - p, p)
-                o3['value'] = _S_be_d.unpack_from(buf, p)[0]
-                p += 8
-            elif sw4 == 'bool':
-                if p + 1 > end: _short('value', 1, end - p, p)
-                o3['value'] = _S_B.unpack_from(buf, p)[0]
-                p += 1
-            elif sw4 == 'string':
-                o5 = _C()
-                if p + 4 > end: _short('len', 4, end - p, p)
-                o5['len'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-                n6 = o5['len']
-                if n6 < 0 or p + n6 > end: _short('value', n6, end - p, p)
-                o5['value'] = _utf(buf, p, n6, 'UTF-8', 'value')
-                p += n6
-                o3['value'] = o5['value']
-            else:
-                o3['value'] = None
-            o1['key'] = o3['value']
-            if p + 4 > end: _short('offset', 4, end - p, p)
-            o1['offset'] = _S_be_i.unpack_from(buf, p)[0]
+        elif sw4 == 'float64':
+            if p + 8 > end: _short('value', 8, end - p, p)
+            o3['value'] = _S_be_d.unpack_from(buf, p)[0]
+            p += 8
+        elif sw4 == 'bool':
+            if p + 1 > end: _short('value', 1, end - p, p)
+            o3['value'] = _S_B.unpack_from(buf, p)[0]
+            p += 1
+        elif sw4 == 'string':
+            o5 = _C()
+            if p + 4 > end: _short('len', 4, end - p, p)
+            o5['len'] = _S_be_i.unpack_from(buf, p)[0]
             p += 4
-            if p + 4 > end: _short('length', 4, end - p, p)
-            o1['length'] = _S_be_i.unpack_from(buf, p)[0]
-            p += 4
-            lst.append(o1)
+            n6 = o5['len']
+            if n6 < 0 or p + n6 > end: _short('value', n6, end - p, p)
+            o5['value'] = _utf(buf, p, n6, 'UTF-8', 'value')
+            p += n6
+            o3['value'] = o5['value']
+        else:
+            o3['value'] = None
+        o1['key'] = o3['value']
+        if p + 4 > end: _short('offset', 4, end - p, p)
+        o1['offset'] = _S_be_i.unpack_from(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('length', 4, end - p, p)
+        o1['length'] = _S_be_i.unpack_from(buf, p)[0]
+        p += 4
+        lst.append(o1)
     return lst, p
 
 
@@ -186,111 +129,57 @@ def _fb_index_block_entries(items, out, key_kind):
 
 def _fp_bitmap_index_entries(buf, p, end, count, key_kind):
     lst = _L()
-    if count is None:
-        while p < end:
-            _p0 = p
-            o17 = _C()
-            prm18 = key_kind
-            o19 = _C()
-            sw20 = prm18
-            if sw20 == 'int8':
-                if p + 1 > end: _short('value', 1, end - p, p)
-                o19['value'] = _S_b.unpack_from(buf, p)[0]
-                p += 1
-            elif sw20 == 'int16':
-                if p + 2 > end: _short('value', 2, end - p, p)
-                o19['value'] = _S_be_h.unpack_from(buf, p)[0]
-                p += 2
-            elif sw20 == 'int32':
-                if p + 4 > end: _short('value', 4, end - p, p)
-                o19['value'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-            elif sw20 == 'int64':
-                if p + 8 > end: _short('value', 8, end - p, p)
-                o19['value'] = _S_be_q.unpack_from(buf, p)[0]
-                p += 8
-            elif sw20 == 'float32':
-                if p + 4 > end: _short('value', 4, end - p, p)
-                o19['value'] = _S_be_f.unpack_from(buf, p)[0]
-                p += 4
-            elif sw20 == 'float64':
-                if p + 8 > end: _short('value', 8, end - p, p)
-                o19['value'] = _S_be_d.unpack_from(buf, p)[0]
-                p += 8
-            elif sw20 == 'bool':
-                if p + 1 > end: _short('value', 1, end - p, p)
-                o19['value'] = _S_B.unpack_from(buf, p)[0]
-                p += 1
-            elif sw20 == 'string':
-                o21 = _C()
-                if p + 4 > end: _short('len', 4, end - p, p)
-                o21['len'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-                n22 = o21['len']
-                if n22 < 0 or p + n22 > end: _short('value', n22, end - p, p)
-                o21['value'] = _utf(buf, p, n22, 'UTF-8', 'value')
-                p += n22
-                o19['value'] = o21['value']
-            else:
-                o19['value'] = None
-            o17['key'] = o19['value']
-            if p + 4 > end: _short('offset', 4, end - p, p)
-            o17['offset'] = _S_be_i.unpack_from(buf, p)[0]
+    if count < 0 or count * 4 > end - p: _count('entries', count, 4, end - p, p)
+    for _i in range(count):
+        o17 = _C()
+        prm18 = key_kind
+        o19 = _C()
+        sw20 = prm18
+        if sw20 == 'int8':
+            if p + 1 > end: _short('value', 1, end - p, p)
+            o19['value'] = _S_b.unpack_from(buf, p)[0]
+            p += 1
+        elif sw20 == 'int16':
+            if p + 2 > end: _short('value', 2, end - p, p)
+            o19['value'] = _S_be_h.unpack_from(buf, p)[0]
+            p += 2
+        elif sw20 == 'int32':
+            if p + 4 > end: _short('value', 4, end - p, p)
+            o19['value'] = _S_be_i.unpack_from(buf, p)[0]
             p += 4
-            lst.append(o17)
-            if p <= _p0: _bad('bitmap_index_entries', p, 'progress', 'corrupt', p)
-    else:
-        if count < 0 or count * 4 > end - p: _count('entries', count, 4, end - p, p)
-        for _i in range(count):
-            o17 = _C()
-            prm18 = key_kind
-            o19 = _C()
-            sw20 = prm18
-            if sw20 == 'int8':
-                if p + 1 > end: _short('value', 1, end - p, p)
-                o19['value'] = _S_b.unpack_from(buf, p)[0]
-                p += 1
-            elif sw20 == 'int16':
-                if p + 2 > end: _short('value', 2, end - p, p)
-                o19['value'] = _S_be_h.unpack_from(buf, p)[0]
-                p += 2
-            elif sw20 == 'int32':
-                if p + 4 > end: _short('value', 4, end - p, p)
-                o19['value'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-            elif sw20 == 'int64':
-                if p + 8 > end: _short('value', 8, end - p, p)
-                o19['value'] = _S_be_q.unpack_from(buf, p)[0]
-                p += 8
-            elif sw20 == 'float32':
-                if p + 4 > end: _short('value', 4, end - p, p)
-                o19['value'] = _S_be_f.unpack_from(buf, p)[0]
-                p += 4
-            elif sw20 == 'float64':
-                if p + 8 > end: _short('value', 8, end - p, p)
-                o19['value'] = _S_be_d.unpack_from(buf, p)[0]
-                p += 8
-            elif sw20 == 'bool':
-                if p + 1 > end: _short('value', 1, end - p, p)
-                o19['value'] = _S_B.unpack_from(buf, p)[0]
-                p += 1
-            elif sw20 == 'string':
-                o21 = _C()
-                if p + 4 > end: _short('len', 4, end - p, p)
-                o21['len'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-                n22 = o21['len']
-                if n22 < 0 or p + n22 > end: _short('value', n22, end - p, p)
-                o21['value'] = _utf(buf, p, n22, 'UTF-8', 'value')
-                p += n22
-                o19['value'] = o21['value']
-            else:
-                o19['value'] = None
-            o17['key'] = o19['value']
-            if p + 4 > end: _short('offset', 4, end - p, p)
-            o17['offset'] = _S_be_i.unpack_from(buf, p)[0]
+        elif sw20 == 'int64':
+            if p + 8 > end: _short('value', 8, end - p, p)
+            o19['value'] = _S_be_q.unpack_from(buf, p)[0]
+            p += 8
+        elif sw20 == 'float32':
+            if p + 4 > end: _short('value', 4, end - p, p)
+            o19['value'] = _S_be_f.unpack_from(buf, p)[0]
             p += 4
-            lst.append(o17)
+        elif sw20 == 'float64':
+            if p + 8 > end: _short('value', 8, end - p, p)
+            o19['value'] = _S_be_d.unpack_from(buf, p)[0]
+            p += 8
+        elif sw20 == 'bool':
+            if p + 1 > end: _short('value', 1, end - p, p)
+            o19['value'] = _S_B.unpack_from(buf, p)[0]
+            p += 1
+        elif sw20 == 'string':
+            o21 = _C()
+            if p + 4 > end: _short('len', 4, end - p, p)
+            o21['len'] = _S_be_i.unpack_from(buf, p)[0]
+            p += 4
+            n22 = o21['len']
+            if n22 < 0 or p + n22 > end: _short('value', n22, end - p, p)
+            o21['value'] = _utf(buf, p, n22, 'UTF-8', 'value')
+            p += n22
+            o19['value'] = o21['value']
+        else:
+            o19['value'] = None
+        o17['key'] = o19['value']
+        if p + 4 > end: _short('offset', 4, end - p, p)
+        o17['offset'] = _S_be_i.unpack_from(buf, p)[0]
+        p += 4
+        lst.append(o17)
     return lst, p
 
 

@@ -31,29 +31,16 @@ _S_le_i = _struct.Struct('<i')
 
 def _fp_dv64_bin_bitmaps(buf, p, end, count):
     lst = _L()
-    if count is None:
-        while p < end:
-            _p0 = p
-            o1 = _C()
-            if p + 4 > end: _short('key', 4, end - p, p)
-            o1['key'] = _S_le_i.unpack_from(buf, p)[0]
-            p += 4
-            n2 = _rt.roaring32_size(buf, p, end)
-            o1['roaring'] = bytes(buf[p:p + n2])
-            p += n2
-            lst.append(o1)
-            if p <= _p0: _bad('dv64_bin_bitmaps', p, 'progress', 'corrupt', p)
-    else:
-        if count < 0 or count * 12 > end - p: _count('bitmaps', count, 12, end - p, p)
-        for _i in range(count):
-            o1 = _C()
-            if p + 4 > end: _short('key', 4, end - p, p)
-            o1['key'] = _S_le_i.unpack_from(buf, p)[0]
-            p += 4
-            n2 = _rt.roaring32_size(buf, p, end)
-            o1['roaring'] = bytes(buf[p:p + n2])
-            p += n2
-            lst.append(o1)
+    if count < 0 or count * 12 > end - p: _count('bitmaps', count, 12, end - p, p)
+    for _i in range(count):
+        o1 = _C()
+        if p + 4 > end: _short('key', 4, end - p, p)
+        o1['key'] = _S_le_i.unpack_from(buf, p)[0]
+        p += 4
+        n2 = _rt.roaring32_size(buf, p, end)
+        o1['roaring'] = bytes(buf[p:p + n2])
+        p += n2
+        lst.append(o1)
     return lst, p
 
 

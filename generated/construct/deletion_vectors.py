@@ -32,107 +32,56 @@ _S_le_q = _struct.Struct('<q')
 
 def _fp_deletion_vectors_entries(buf, p, end, count):
     lst = _L()
-    if count is None:
-        while p < end:
-            _p0 = p
-            o1 = _C()
-            if p + 4 > end: _short('size', 4, end - p, p)
-            o1['size'] = _S_be_i.unpack_from(buf, p)[0]
-            p += 4
-            n2 = o1['size']
-            if n2 < 0 or p + n2 > end: _short('bin', n2, end - p, p)
-            end3 = p + n2
-            o4 = _C()
-            if p + 4 > end3: _short('magic', 4, end3 - p, p)
-            o4['magic'] = _S_be_I.unpack_from(buf, p)[0]
-            p += 4
-            if o4['magic'] not in (1581511376, 3520280932,): _bad('magic', o4['magic'], '1581511376 or 3520280932', 'corrupt', p)
-            sw5 = o4['magic']
-            if sw5 == 1581511376:
-                o6 = _C()
-                n7 = end3 - p
-                o6['roaring'] = bytes(buf[p:p + n7])
-                p += n7
-                o4['bitmap'] = o6
-            elif sw5 == 3520280932:
-                o8 = _C()
-                if p + 8 > end3: _short('bitmap_count', 8, end3 - p, p)
-                o8['bitmap_count'] = _S_le_q.unpack_from(buf, p)[0]
-                p += 8
-                cnt9 = o8['bitmap_count']
-                if cnt9 < 0 or cnt9 * 12 > end3 - p: _count('bitmaps', cnt9, 12, end3 - p, p)
-                lst10 = _L()
-                for _i in range(cnt9):
-                    o12 = _C()
-                    if p + 4 > end3: _short('key', 4, end3 - p, p)
-                    o12['key'] = _S_le_i.unpack_from(buf, p)[0]
-                    p += 4
-                    n13 = _rt.roaring32_size(buf, p, end3)
-                    o12['roaring'] = bytes(buf[p:p + n13])
-                    p += n13
-                    el11 = o12
-                    lst10.append(el11)
-                o8['bitmaps'] = lst10
-                o4['bitmap'] = o8
-            else:
-                o4['bitmap'] = None
-            o1['bin'] = o4
-            p = end3
-            if p + 4 > end: _short('crc', 4, end - p, p)
-            o1['crc'] = _S_be_i.unpack_from(buf, p)[0]
-            p += 4
-            lst.append(o1)
-            if p <= _p0: _bad('deletion_vectors_entries', p, 'progress', 'corrupt', p)
-    else:
-        if count < 0 or count * 8 > end - p: _count('entries', count, 8, end - p, p)
-        for _i in range(count):
-            o1 = _C()
-            if p + 4 > end: _short('size', 4, end - p, p)
-            o1['size'] = _S_be_i.unpack_from(buf, p)[0]
-            p += 4
-            n2 = o1['size']
-            if n2 < 0 or p + n2 > end: _short('bin', n2, end - p, p)
-            end3 = p + n2
-            o4 = _C()
-            if p + 4 > end3: _short('magic', 4, end3 - p, p)
-            o4['magic'] = _S_be_I.unpack_from(buf, p)[0]
-            p += 4
-            if o4['magic'] not in (1581511376, 3520280932,): _bad('magic', o4['magic'], '1581511376 or 3520280932', 'corrupt', p)
-            sw5 = o4['magic']
-            if sw5 == 1581511376:
-                o6 = _C()
-                n7 = end3 - p
-                o6['roaring'] = bytes(buf[p:p + n7])
-                p += n7
-                o4['bitmap'] = o6
-            elif sw5 == 3520280932:
-                o8 = _C()
-                if p + 8 > end3: _short('bitmap_count', 8, end3 - p, p)
-                o8['bitmap_count'] = _S_le_q.unpack_from(buf, p)[0]
-                p += 8
-                cnt9 = o8['bitmap_count']
-                if cnt9 < 0 or cnt9 * 12 > end3 - p: _count('bitmaps', cnt9, 12, end3 - p, p)
-                lst10 = _L()
-                for _i in range(cnt9):
-                    o12 = _C()
-                    if p + 4 > end3: _short('key', 4, end3 - p, p)
-                    o12['key'] = _S_le_i.unpack_from(buf, p)[0]
-                    p += 4
-                    n13 = _rt.roaring32_size(buf, p, end3)
-                    o12['roaring'] = bytes(buf[p:p + n13])
-                    p += n13
-                    el11 = o12
-                    lst10.append(el11)
-                o8['bitmaps'] = lst10
-                o4['bitmap'] = o8
-            else:
-                o4['bitmap'] = None
-            o1['bin'] = o4
-            p = end3
-            if p + 4 > end: _short('crc', 4, end - p, p)
-            o1['crc'] = _S_be_i.unpack_from(buf, p)[0]
-            p += 4
-            lst.append(o1)
+    while p < end:
+        _p0 = p
+        o1 = _C()
+        if p + 4 > end: _short('size', 4, end - p, p)
+        o1['size'] = _S_be_i.unpack_from(buf, p)[0]
+        p += 4
+        n2 = o1['size']
+        if n2 < 0 or p + n2 > end: _short('bin', n2, end - p, p)
+        end3 = p + n2
+        o4 = _C()
+        if p + 4 > end3: _short('magic', 4, end3 - p, p)
+        o4['magic'] = _S_be_I.unpack_from(buf, p)[0]
+        p += 4
+        if o4['magic'] not in (1581511376, 3520280932,): _bad('magic', o4['magic'], '1581511376 or 3520280932', 'corrupt', p)
+        sw5 = o4['magic']
+        if sw5 == 1581511376:
+            o6 = _C()
+            n7 = end3 - p
+            o6['roaring'] = bytes(buf[p:p + n7])
+            p += n7
+            o4['bitmap'] = o6
+        elif sw5 == 3520280932:
+            o8 = _C()
+            if p + 8 > end3: _short('bitmap_count', 8, end3 - p, p)
+            o8['bitmap_count'] = _S_le_q.unpack_from(buf, p)[0]
+            p += 8
+            cnt9 = o8['bitmap_count']
+            if cnt9 < 0 or cnt9 * 12 > end3 - p: _count('bitmaps', cnt9, 12, end3 - p, p)
+            lst10 = _L()
+            for _i in range(cnt9):
+                o12 = _C()
+                if p + 4 > end3: _short('key', 4, end3 - p, p)
+                o12['key'] = _S_le_i.unpack_from(buf, p)[0]
+                p += 4
+                n13 = _rt.roaring32_size(buf, p, end3)
+                o12['roaring'] = bytes(buf[p:p + n13])
+                p += n13
+                el11 = o12
+                lst10.append(el11)
+            o8['bitmaps'] = lst10
+            o4['bitmap'] = o8
+        else:
+            o4['bitmap'] = None
+        o1['bin'] = o4
+        p = end3
+        if p + 4 > end: _short('crc', 4, end - p, p)
+        o1['crc'] = _S_be_i.unpack_from(buf, p)[0]
+        p += 4
+        lst.append(o1)
+        if p <= _p0: _bad('deletion_vectors_entries', p, 'progress', 'corrupt', p)
     return lst, p
 
 

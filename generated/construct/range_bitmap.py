@@ -38,159 +38,82 @@ _S_be_q = _struct.Struct('>q')
 
 def _fp_chunks_chunks(buf, p, end, count, key_kind):
     lst = _L()
-    if count is None:
-        while p < end:
-            _p0 = p
-            o1 = _C()
-            if p + 1 > end: _short('version', 1, end - p, p)
-            o1['version'] = _S_B.unpack_from(buf, p)[0]
+    while p < end:
+        _p0 = p
+        o1 = _C()
+        if p + 1 > end: _short('version', 1, end - p, p)
+        o1['version'] = _S_B.unpack_from(buf, p)[0]
+        p += 1
+        prm2 = key_kind
+        o3 = _C()
+        sw4 = prm2
+        if sw4 == 'int8':
+            if p + 1 > end: _short('value', 1, end - p, p)
+            o3['value'] = _S_b.unpack_from(buf, p)[0]
             p += 1
-            prm2 = key_kind
-            o3 = _C()
-            sw4 = prm2
-            if sw4 == 'int8':
-                if p + 1 > end: _short('value', 1, end - p, p)
-                o3['value'] = _S_b.unpack_from(buf, p)[0]
-                p += 1
-            elif sw4 == 'int16':
-                if p + 2 > end: _short('value', 2, end - p, p)
-                o3['value'] = _S_be_h.unpack_from(buf, p)[0]
-                p += 2
-            elif sw4 == 'int32':
-                if p + 4 > end: _short('value', 4, end - p, p)
-                o3['value'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-            elif sw4 == 'int64':
-                if p + 8 > end: _short('value', 8, end - p, p)
-                o3['value'] = _S_be_q.unpack_from(buf, p)[0]
-                p += 8
-            elif sw4 == 'float32':
-                if p + 4 > end: _short('value', 4, end - p, p)
-                o3['value'] = _S_be_f.unpack_from(buf, p)[0]
-                p += 4
-            elif sw4 == 'float64':
-                if p + 8 > end: _short('value', 8, end - p, p)
-                o3['value'] = _S_be_d.unpack_from(buf, p)[0]
-                p += 8
-            elif sw4 == 'bool':
-                if p + 1 > end: _short('value', 1, end - p, p)
-                o3['value'] = _S_B.unpack_from(buf, p)[0]
-                p += 1
-            elif sw4 == 'string':
-                o5 = _C()
-                if p + 4 > end: _short('len', 4, end - p, p)
-                o5['len'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-                n6 = o5['len']
-                if n6 < 0 or p + n6 > end: _short('value', n6, end - p, p)
-                o5['value'] = _utf(buf, p, n6, 'UTF-8', 'value')
-                p += n6
-                o3['value'] = o5['value']
-            else:
-                o3['value'] = None
-            o1['key'] = o3['value']
-            if p + 4 > end: _short('code', 4, end - p, p)
-            o1['code'] = _S_be_i.unpack_from(buf, p)[0]
+        elif sw4 == 'int16':
+            if p + 2 > end: _short('value', 2, end - p, p)
+            o3['value'] = _S_be_h.unpack_from(buf, p)[0]
+            p += 2
+        elif sw4 == 'int32':
+            if p + 4 > end: _short('value', 4, end - p, p)
+            o3['value'] = _S_be_i.unpack_from(buf, p)[0]
             p += 4
-            if p + 4 > end: _short('keys_offset', 4, end - p, p)
-            o1['keys_offset'] = _S_be_i.unpack_from(buf, p)[0]
+        elif sw4 == 'int64':
+            if p + 8 > end: _short('value', 8, end - p, p)
+            o3['value'] = _S_be_q.unpack_from(buf, p)[0]
+            p += 8
+        elif sw4 == 'float32':
+            if p + 4 > end: _short('value', 4, end - p, p)
+            o3['value'] = _S_be_f.unpack_from(buf, p)[0]
             p += 4
-            if p + 4 > end: _short('size', 4, end - p, p)
-            o1['size'] = _S_be_i.unpack_from(buf, p)[0]
-            p += 4
-            if (key_kind == 'string'):
-                if p + 4 > end: _short('offsets_length', 4, end - p, p)
-                o1['offsets_length'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-            else:
-                o1['offsets_length'] = None
-            if p + 4 > end: _short('keys_length', 4, end - p, p)
-            o1['keys_length'] = _S_be_i.unpack_from(buf, p)[0]
-            p += 4
-            if (key_kind != 'string'):
-                if p + 4 > end: _short('fixed_length', 4, end - p, p)
-                o1['fixed_length'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-            else:
-                o1['fixed_length'] = None
-            lst.append(o1)
-            if p <= _p0: _bad('chunks_chunks', p, 'progress', 'corrupt', p)
-    else:
-        if count < 0 or count * 17 > end - p: _count('chunks', count, 17, end - p, p)
-        for _i in range(count):
-            o1 = _C()
-            if p + 1 > end: _short('version', 1, end - p, p)
-            o1['version'] = _S_B.unpack_from(buf, p)[0]
+        elif sw4 == 'float64':
+            if p + 8 > end: _short('value', 8, end - p, p)
+            o3['value'] = _S_be_d.unpack_from(buf, p)[0]
+            p += 8
+        elif sw4 == 'bool':
+            if p + 1 > end: _short('value', 1, end - p, p)
+            o3['value'] = _S_B.unpack_from(buf, p)[0]
             p += 1
-            prm2 = key_kind
-            o3 = _C()
-            sw4 = prm2
-            if sw4 == 'int8':
-                if p + 1 > end: _short('value', 1, end - p, p)
-                o3['value'] = _S_b.unpack_from(buf, p)[0]
-                p += 1
-            elif sw4 == 'int16':
-                if p + 2 > end: _short('value', 2, end - p, p)
-                o3['value'] = _S_be_h.unpack_from(buf, p)[0]
-                p += 2
-            elif sw4 == 'int32':
-                if p + 4 > end: _short('value', 4, end - p, p)
-                o3['value'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-            elif sw4 == 'int64':
-                if p + 8 > end: _short('value', 8, end - p, p)
-                o3['value'] = _S_be_q.unpack_from(buf, p)[0]
-                p += 8
-            elif sw4 == 'float32':
-                if p + 4 > end: _short('value', 4, end - p, p)
-                o3['value'] = _S_be_f.unpack_from(buf, p)[0]
-                p += 4
-            elif sw4 == 'float64':
-                if p + 8 > end: _short('value', 8, end - p, p)
-                o3['value'] = _S_be_d.unpack_from(buf, p)[0]
-                p += 8
-            elif sw4 == 'bool':
-                if p + 1 > end: _short('value', 1, end - p, p)
-                o3['value'] = _S_B.unpack_from(buf, p)[0]
-                p += 1
-            elif sw4 == 'string':
-                o5 = _C()
-                if p + 4 > end: _short('len', 4, end - p, p)
-                o5['len'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-                n6 = o5['len']
-                if n6 < 0 or p + n6 > end: _short('value', n6, end - p, p)
-                o5['value'] = _utf(buf, p, n6, 'UTF-8', 'value')
-                p += n6
-                o3['value'] = o5['value']
-            else:
-                o3['value'] = None
-            o1['key'] = o3['value']
-            if p + 4 > end: _short('code', 4, end - p, p)
-            o1['code'] = _S_be_i.unpack_from(buf, p)[0]
+        elif sw4 == 'string':
+            o5 = _C()
+            if p + 4 > end: _short('len', 4, end - p, p)
+            o5['len'] = _S_be_i.unpack_from(buf, p)[0]
             p += 4
-            if p + 4 > end: _short('keys_offset', 4, end - p, p)
-            o1['keys_offset'] = _S_be_i.unpack_from(buf, p)[0]
+            n6 = o5['len']
+            if n6 < 0 or p + n6 > end: _short('value', n6, end - p, p)
+            o5['value'] = _utf(buf, p, n6, 'UTF-8', 'value')
+            p += n6
+            o3['value'] = o5['value']
+        else:
+            o3['value'] = None
+        o1['key'] = o3['value']
+        if p + 4 > end: _short('code', 4, end - p, p)
+        o1['code'] = _S_be_i.unpack_from(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('keys_offset', 4, end - p, p)
+        o1['keys_offset'] = _S_be_i.unpack_from(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('size', 4, end - p, p)
+        o1['size'] = _S_be_i.unpack_from(buf, p)[0]
+        p += 4
+        if (key_kind == 'string'):
+            if p + 4 > end: _short('offsets_length', 4, end - p, p)
+            o1['offsets_length'] = _S_be_i.unpack_from(buf, p)[0]
             p += 4
-            if p + 4 > end: _short('size', 4, end - p, p)
-            o1['size'] = _S_be_i.unpack_from(buf, p)[0]
+        else:
+            o1['offsets_length'] = None
+        if p + 4 > end: _short('keys_length', 4, end - p, p)
+        o1['keys_length'] = _S_be_i.unpack_from(buf, p)[0]
+        p += 4
+        if (key_kind != 'string'):
+            if p + 4 > end: _short('fixed_length', 4, end - p, p)
+            o1['fixed_length'] = _S_be_i.unpack_from(buf, p)[0]
             p += 4
-            if (key_kind == 'string'):
-                if p + 4 > end: _short('offsets_length', 4, end - p, p)
-                o1['offsets_length'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-            else:
-                o1['offsets_length'] = None
-            if p + 4 > end: _short('keys_length', 4, end - p, p)
-            o1['keys_length'] = _S_be_i.unpack_from(buf, p)[0]
-            p += 4
-            if (key_kind != 'string'):
-                if p + 4 > end: _short('fixed_length', 4, end - p, p)
-                o1['fixed_length'] = _S_be_i.unpack_from(buf, p)[0]
-                p += 4
-            else:
-                o1['fixed_length'] = None
-            lst.append(o1)
+        else:
+            o1['fixed_length'] = None
+        lst.append(o1)
+        if p <= _p0: _bad('chunks_chunks', p, 'progress', 'corrupt', p)
     return lst, p
 
 
