@@ -23,11 +23,13 @@ import struct
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import construct
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from pyroaring import BitMap
 
+from .. import codec_runtime as _rt
 from ..errors import (
     CorruptDataError,
     InvalidOptionError,
@@ -38,6 +40,8 @@ from ..errors import (
     UnsupportedVersionError,
 )
 from ..fileio import ByteSource
+from ..formats import translate_error
+from ..generated.construct import bitmap_index as _gen
 from ..types import DataType, parse_type
 from .javamap import hashmap_order
 from .keys import KeyCodec
@@ -73,6 +77,85 @@ def _bitmap_of_rows(rows: np.ndarray) -> BitMap:
     return BitMap(a)
 
 
+# ---------------------------------------------------------------------------------------- layout
+# Every byte layout is schemas/bitmap_index.ksy; these are the generated pieces this module uses.
+#: version .. null_bitmap_length of the generated ``BitmapIndex`` (the fixed head).
+_FIXED_HEAD = _rt.Struct(*_gen.BitmapIndex.subcons[:6])
+#: an int32 field of the generated codec (``index_block_count``, ``bitmap_body_offset``, ``entry_count``).
+_INT32 = _gen.BitmapIndexV2Head.subcons[0].subcon.subcon  # Renamed(Rebuild(Int32sb))
+_KEY_KIND = {"byte": "int8", "short": "int16", "int": "int32", "long": "int64", "float": "float32",
+             "double": "float64", "boolean": "bool", "string": "string"}
+
+
+def _records_dtype(generated: np.dtype, codec: KeyCodec) -> np.dtype:
+    """A generated record dtype with its ``key`` field read as the codec's comparator integers
+    (float keys as raw bits, same offsets and size)."""
+    fields = {name: (codec.be_dtype if name == "key" else generated.fields[name][0], generated.fields[name][1])
+              for name in generated.names}
+    return np.dtype({"names": list(generated.names), "formats": [f for f, _ in fields.values()],
+                     "offsets": [o for _, o in fields.values()], "itemsize": generated.itemsize})
+
+
+def _v1_dtype(codec: KeyCodec) -> np.dtype:
+    """``v1_entry`` (key, offset); ``block_head`` (key, block_offset) has the same layout."""
+    return _records_dtype(_gen.ENTRIES_DTYPES[_KEY_KIND[codec.kind]], codec)
+
+
+def _v2_dtype(codec: KeyCodec) -> np.dtype:
+    """``v2_entry`` (key, offset, length)."""
+    return _records_dtype(_gen.INDEX_BLOCK_ENTRIES_DTYPES[_KEY_KIND[codec.kind]], codec)
+
+
+def _int32(value: int) -> bytes:
+    return _INT32.build(value)
+
+
+# String-keyed records (``v1_entry`` / ``block_head`` / ``v2_entry`` with a ``string`` key) are
+# walked here, mirroring schemas/bitmap_index.ksy: the generated parser builds a Container and
+# decodes every key to ``str`` per record (several times slower on this hot path: every fresh
+# V1 reader walks its whole dictionary).  ``tests/test_fileindex_bitmap.py`` checks the walk
+# against the generated codec on the golden payloads.  A numpy pointer-doubling walk was measured
+# too: slower than this loop up to at least 1,000 records.
+_I32_FROM = struct.Struct(">i").unpack_from
+
+
+def _chain(data: bytes, count: int, tail: int) -> tuple[np.ndarray, int]:
+    """Starts of the first ``count`` records ``int32 n | n bytes | tail bytes`` laid back to back
+    from offset 0 of ``data``, and the offset where the walk stopped (the end of the last record,
+    or of the last one that fits).  Fewer than ``count`` starts means the records run past
+    ``data`` or a length is negative (the caller tells which)."""
+    size = len(data)
+    fixed = 4 + tail
+    starts: list[int] = []
+    append = starts.append
+    unpack = _I32_FROM
+    pos = 0
+    try:  # a blind walk (the fastest loop); the records are checked afterwards, vectorised
+        for _ in range(count):
+            n = unpack(data, pos)[0]
+            append(pos)
+            pos += n + fixed
+    except struct.error:  # ran past the data (or before it): checked below
+        pass
+    st = np.array(starts, dtype=np.int64)
+    ends = np.append(st[1:], pos) if len(st) == count else st[1:]
+    bad = np.flatnonzero((ends - st[:len(ends)] < fixed) | (ends > size))
+    if len(bad):
+        st = st[:bad[0]]
+    elif len(ends) < len(st):  # the last record's length could not be read
+        st = st[:len(ends)]
+    return st, int(st[-1] + fixed + _I32_FROM(data, int(st[-1]))[0]) if len(st) else 0
+
+
+def _int32_at(data: bytes, positions: np.ndarray) -> np.ndarray:
+    """Big-endian int32 at each of ``positions`` (all inside ``data``)."""
+    if not len(positions):
+        return np.zeros(0, np.int64)
+    view = np.ndarray((len(data) - 3,), dtype=">i4", buffer=data, strides=(1,))
+    return view[positions].astype(np.int64)
+
+
+
 def _parse_options(options: Mapping[str, Any] | None) -> tuple[int, int]:
     options = options or {}
     try:
@@ -89,14 +172,19 @@ def _parse_options(options: Mapping[str, Any] | None) -> tuple[int, int]:
 
 # ---------------------------------------------------------------------------------------- packing
 def _pack_records(codec: KeyCodec, keys: np.ndarray | pa.Array, fields: Sequence[np.ndarray]) -> bytes:
-    """Concatenate ``key, int32 field...`` records (keys in the given order) - vectorised."""
+    """Concatenate ``key, int32 field...`` records (keys in the given order) - vectorised.
+
+    One field: ``v1_entry`` / ``block_head``; two: ``v2_entry``.  Fixed-size keys use the generated
+    record dtypes; string keys are packed by this numpy mirror of the same records (the generated
+    builder encodes them one Python step at a time).
+    """
     n = len(keys)
     if codec.kind != "string":
-        dt = np.dtype([("k", codec.be_dtype)] + [(f"f{i}", ">i4") for i in range(len(fields))])
+        dt = _v1_dtype(codec) if len(fields) == 1 else _v2_dtype(codec)
         rec = np.empty(n, dtype=dt)
-        rec["k"] = keys
-        for i, f in enumerate(fields):
-            rec[f"f{i}"] = f
+        rec["key"] = keys
+        for name, f in zip(dt.names[1:], fields, strict=True):
+            rec[name] = f
         return rec.tobytes()
     if n == 0:
         return b""
@@ -306,14 +394,13 @@ def _serialize(self: BitmapIndexWriter) -> bytes:
             body_len += len(data)
     if body_len > 0x7FFFFFFF:
         raise InvalidOptionError("bitmap index body exceeds 2 GiB")
-    head = struct.pack(">bii?", self.version, n, nd, has_null)
+    head = {"version": self.version, "row_count": n, "has_null_value": int(has_null),
+            "null_value_offset": null_offset if has_null else None,
+            "null_bitmap_length": len(null_bytes) if has_null and self.version == 2 else None}
     if self.version == 1:
-        if has_null:
-            head += struct.pack(">i", null_offset)
+        head["entries"] = range(nd)  # the count non_null_bitmap_number is derived from
         entries = _pack_records(codec, _take_keys(enc.dict_keys, hm_codes), [offsets[hm_codes]])
-        return b"".join([head, entries, *body])
-    if has_null:
-        head += struct.pack(">ii", null_offset, len(null_bytes))
+        return b"".join([_FIXED_HEAD.build(head), entries, *body])
     srt = enc.sorted
     sorted_keys = _take_keys(enc.dict_keys, srt)
     blocks = _v2_blocks(codec, sorted_keys, self.block_size)
@@ -324,68 +411,17 @@ def _serialize(self: BitmapIndexWriter) -> bytes:
     pos = 0
     for (s, e), b in zip(blocks, block_bytes, strict=True):
         block_offsets.append(pos)
-        block_parts.append(struct.pack(">i", e - s))
+        block_parts.append(_int32(e - s))
         block_parts.append(b)
         pos += 4 + len(b)
     firsts = np.array([s for s, _ in blocks], dtype=np.int64)
     directory = _pack_records(codec, _take_keys(sorted_keys, firsts), [np.array(block_offsets, np.int64)])
-    return b"".join([head, struct.pack(">i", len(blocks)), directory, struct.pack(">i", pos),
-                     *block_parts, *body])
+    head["index_blocks"] = {"blocks": [{"entries": range(e - s)} for s, e in blocks]}  # derives the key count
+    return b"".join([_FIXED_HEAD.build(head), _int32(len(blocks)), directory, _int32(pos), *block_parts, *body])
 
 
 
 # ---------------------------------------------------------------------------------------- reader
-_STRUCT_I32 = struct.Struct(">i")
-
-
-class _Cursor:
-    """Sequential reads from a ByteSource in chunks (for variable-length keys of unknown total size)."""
-
-    def __init__(self, source: ByteSource, pos: int, chunk: int = 4096) -> None:
-        self.source, self.pos, self.chunk = source, pos, chunk
-        self._buf = b""
-        self._buf_start = pos
-
-    def _ensure(self, n: int) -> None:
-        have = self._buf_start + len(self._buf) - self.pos
-        if have >= n:
-            return
-        start = self._buf_start + len(self._buf)
-        want = max(n - have, self.chunk)
-        want = min(want, len(self.source) - start)
-        if want < n - have:
-            raise TruncatedDataError(f"bitmap index ends inside a field of {n} bytes",
-                                     path=self.source.path, offset=self.source.base + self.pos)
-        keep = self._buf[self.pos - self._buf_start:]
-        self._buf = keep + self.source.read(start, want, "bitmap index head")
-        self._buf_start = self.pos
-        self.chunk = min(self.chunk * 2, 1 << 20)
-
-    def int32(self) -> int:
-        self._ensure(4)
-        v = _STRUCT_I32.unpack_from(self._buf, self.pos - self._buf_start)[0]
-        self.pos += 4
-        return v
-
-    def key(self, codec: KeyCodec) -> int | bytes:
-        if codec.kind == "string":
-            n = self.int32()
-            if n < 0 or n > len(self.source) - self.pos:
-                raise CorruptDataError(f"string key length {n} exceeds the remaining "
-                                       f"{len(self.source) - self.pos} bytes",
-                                       path=self.source.path, offset=self.source.base + self.pos - 4)
-            self._ensure(n)
-            off = self.pos - self._buf_start
-            self.pos += n
-            return self._buf[off:off + n]
-        size = codec.fixed_size
-        assert size is not None
-        self._ensure(size)
-        off = self.pos - self._buf_start
-        self.pos += size
-        return int.from_bytes(self._buf[off:off + size], "big", signed=True)
-
-
 def _corrupt(msg: str, source: ByteSource, offset: int = 0) -> CorruptDataError:
     return CorruptDataError(msg, path=source.path, offset=source.base + offset)
 
@@ -467,22 +503,19 @@ class BitmapIndexReader(FileIndexReader):
         if version not in (1, 2):
             raise _corrupt(f"bad bitmap index version byte {version}", src)
         self.version = version
-        fixed = src.read(1, 9, "bitmap index header")
-        self.row_count, self.non_null_bitmap_number, has_null = struct.unpack(">iib", fixed)
-        self.has_null_value = has_null != 0
+        head_bytes = src.read(0, min(len(src), 18), "bitmap index header")
+        stream = _rt.SubStream(head_bytes, src.base)
+        try:
+            head = _FIXED_HEAD.parse_stream(stream)
+        except construct.ConstructError as exc:
+            raise translate_error(exc, src.path, "bitmap index header") from None
+        pos = stream.tell()
+        self.row_count, self.non_null_bitmap_number = head.row_count, head.non_null_bitmap_number
+        self.has_null_value = head.has_null_value != 0
         if self.row_count < 0 or self.non_null_bitmap_number < 0:
             raise _corrupt(f"negative row count {self.row_count} or key count {self.non_null_bitmap_number}", src, 1)
-        pos = 10
-        self.null_value_offset = 0
-        self.null_bitmap_length = -1
-        if self.has_null_value:
-            if version == 1:
-                self.null_value_offset = _STRUCT_I32.unpack(src.read(pos, 4, "null value offset"))[0]
-                pos += 4
-            else:
-                self.null_value_offset, self.null_bitmap_length = struct.unpack(
-                    ">ii", src.read(pos, 8, "null value offset/length"))
-                pos += 8
+        self.null_value_offset = head.null_value_offset if self.has_null_value else 0
+        self.null_bitmap_length = head.null_bitmap_length if head.null_bitmap_length is not None else -1
         nd = self.non_null_bitmap_number
         min_entry = (self.codec.fixed_size or 4) + 4
         if nd * min_entry > len(src) - pos:
@@ -494,31 +527,24 @@ class BitmapIndexReader(FileIndexReader):
             else:
                 self.body_start = -1  # known after the dictionary is parsed
             return
-        block_count = _STRUCT_I32.unpack(src.read(pos, 4, "index block count"))[0]
+        block_count = self._int32(pos, "index block count")
         pos += 4
         if block_count < 0 or block_count * min_entry > len(src) - pos or block_count > nd or \
                 (nd > 0 and block_count == 0):
             raise _corrupt(f"bad index block count {block_count} for {nd} keys", src, pos - 4)
         codec = self.codec
         if codec.kind != "string":
-            ks = codec.fixed_size
-            dt = np.dtype([("k", codec.be_dtype), ("o", ">i4")])
-            raw = np.frombuffer(src.read(pos, block_count * (ks + 4), "index block directory"), dtype=dt)
-            pos += block_count * (ks + 4)
-            self._block_first = codec.sort_keys(raw["k"].astype(codec.np_dtype))
-            self._block_first_keys = raw["k"].astype(codec.np_dtype)
-            block_offsets = raw["o"].astype(np.int64)
+            dt = _v1_dtype(codec)  # block_head: key, block_offset
+            raw = np.frombuffer(src.read(pos, block_count * dt.itemsize, "index block directory"), dtype=dt)
+            pos += block_count * dt.itemsize
+            self._block_first_keys = raw["key"].astype(codec.np_dtype)
+            self._block_first = codec.sort_keys(self._block_first_keys)
+            block_offsets = raw["offset"].astype(np.int64)
         else:
-            cur = _Cursor(src, pos, chunk=min(4096, max(64, block_count * 32)))
-            firsts, offs = [], []
-            for _ in range(block_count):
-                firsts.append(cur.key(codec))
-                offs.append(cur.int32())
-            pos = cur.pos
+            firsts, block_offsets, pos = self._string_directory(pos, block_count)
             self._block_first = firsts  # bytes compare like the comparator
             self._block_first_keys = firsts
-            block_offsets = np.array(offs, dtype=np.int64)
-        body_offset = _STRUCT_I32.unpack(src.read(pos, 4, "bitmap body offset"))[0]
+        body_offset = self._int32(pos, "bitmap body offset")
         pos += 4
         self.index_block_start = pos
         self.body_start = pos + body_offset
@@ -532,16 +558,52 @@ class BitmapIndexReader(FileIndexReader):
         if codec.kind != "string" and block_count > 1 and np.any(np.diff(self._block_first) <= 0):
             raise _corrupt("index block first keys are not sorted", src, self.index_block_start)
 
+    def _int32(self, pos: int, what: str) -> int:
+        return _INT32.parse(self.source.read(pos, 4, what))
+
+    def _string_records(self, start: int, count: int, tail: int, what: str) -> tuple[bytes, np.ndarray, int]:
+        """Bytes from ``start`` holding ``count`` string-keyed records, their starts and their end.
+
+        Reads a guess, and more while the records run past what was read (never past the payload).
+        """
+        src = self.source
+        avail = len(src) - start
+        size = min(avail, max(4096, count * 24))
+        data = src.read(start, size, what)
+        found: list[np.ndarray] = []
+        done, end = 0, 0
+        while True:
+            starts, stop = _chain(data[end:] if end else data, count - done, tail)
+            found.append(starts + end)
+            done += len(starts)
+            end += stop
+            if done == count:
+                return data, np.concatenate(found) if len(found) > 1 else found[0], end
+            if size == avail or (end + 4 <= size and _int32_at(data, np.array([end]))[0] < 0):
+                raise _corrupt(f"{what} runs past the payload or holds a negative length", src, start + end)
+            # the records run past what was read: read more, continue the chain where it stopped
+            size = min(avail, max(size * 2, end + 4096))
+            data = data + src.read(start + len(data), size - len(data), what)
+
+    def _string_directory(self, pos: int, block_count: int) -> tuple[list[bytes], np.ndarray, int]:
+        """The V2 block directory of string keys (``block_head`` records: key, block_offset)."""
+        if block_count == 0:
+            return [], np.zeros(0, np.int64), pos
+        data, st, end = self._string_records(pos, block_count, 4, "index block directory")
+        lens = _int32_at(data, st)
+        firsts = [data[s + 4:s + 4 + n] for s, n in zip(st.tolist(), lens.tolist(), strict=True)]
+        return firsts, _int32_at(data, st + 4 + lens), pos + end
+
     # ------------------------------------------------------------------ dictionary access
     def _load_v1(self) -> tuple:
         if self._v1 is not None:
             return self._v1
         src, codec, nd = self.source, self.codec, self.non_null_bitmap_number
         if codec.kind != "string":
-            dt = np.dtype([("k", codec.be_dtype), ("o", ">i4")])
+            dt = _v1_dtype(codec)
             raw = np.frombuffer(src.read(self._dict_start, nd * dt.itemsize, "bitmap dictionary"), dtype=dt)
-            keys = raw["k"].astype(codec.np_dtype)
-            offsets = raw["o"].astype(np.int64)
+            keys = raw["key"].astype(codec.np_dtype)
+            offsets = raw["offset"].astype(np.int64)
             table: Any = _FixedTable(codec.sort_keys(keys), (offsets,), already_sorted=False)
             file_keys: Any = keys
         else:
@@ -561,41 +623,12 @@ class BitmapIndexReader(FileIndexReader):
         return self._v1
 
     def _walk_string_dictionary(self) -> tuple:
-        """Entry starts of a V1 string dictionary (one tight loop), offsets gathered with numpy."""
-        src, nd = self.source, self.non_null_bitmap_number
-        avail = len(src) - self._dict_start
-        size = min(avail, max(4096, nd * 32))
-        data = src.read(self._dict_start, size, "bitmap dictionary")
-        unpack = _STRUCT_I32.unpack_from
-        starts: list[int] = []
-        append = starts.append
-        pos = 0
-        while True:
-            try:
-                for _ in range(nd - len(starts)):
-                    n = unpack(data, pos)[0]
-                    append(pos)
-                    pos += n + 8
-                if pos <= len(data) or size == avail:
-                    break
-            except struct.error:
-                if size == avail:
-                    raise _corrupt("bitmap dictionary runs past the payload", src,
-                                   self._dict_start + pos) from None
-            # the chunk ended inside the dictionary: read more (the walk resumes where it stopped)
-            size = min(avail, max(size * 2, pos + 4096))
-            data = data + src.read(self._dict_start + len(data), size - len(data), "bitmap dictionary")
-        st = np.array(starts, dtype=np.int64)
-        ends = np.append(st[1:], pos)
-        lens = ends - st - 8
-        if pos > len(data) or (nd and lens.min() < 0):
-            raise _corrupt("bitmap dictionary entry lengths are inconsistent", src, self._dict_start)
-        raw = np.frombuffer(data, dtype=np.uint8)
-        at = (st + 4 + lens)[:, None] + np.arange(4)
-        offsets = raw[at].astype(np.uint32) @ np.array([1 << 24, 1 << 16, 1 << 8, 1], dtype=np.uint32) \
-            if nd else np.zeros(0, np.uint32)
-        offsets = offsets.astype(np.uint32).view(np.int32).astype(np.int64)
-        self.body_start = self._dict_start + pos
+        """Entry starts of a V1 string dictionary (vectorised, see :func:`_chain`), offsets gathered."""
+        nd = self.non_null_bitmap_number
+        data, st, end = self._string_records(self._dict_start, nd, 4, "bitmap dictionary")
+        lens = _int32_at(data, st)
+        offsets = _int32_at(data, st + 4 + lens)
+        self.body_start = self._dict_start + end
         self._v1_data = data
         self._v1_starts = st
         self._v1_lens = lens
@@ -630,7 +663,7 @@ class BitmapIndexReader(FileIndexReader):
     def _find_string_once(self, key: bytes, offsets: np.ndarray) -> tuple[int, int] | None:
         """Locate one key by searching its serialized bytes and checking the hit is an entry start."""
         data, st = self._v1_data, self._v1_starts
-        pattern = struct.pack(">i", len(key)) + key
+        pattern = _int32(len(key)) + key
         limit = self.body_start - self._dict_start
         p = data.find(pattern, 0, limit)
         while p >= 0:
@@ -648,29 +681,33 @@ class BitmapIndexReader(FileIndexReader):
         start = self.index_block_start + int(self._block_offsets[i])
         size = int(self._block_ends[i] - self._block_offsets[i])
         data = src.read(start, size, "index block")
-        count = _STRUCT_I32.unpack_from(data, 0)[0]
         if codec.kind != "string":
-            dt = np.dtype([("k", codec.be_dtype), ("o", ">i4"), ("l", ">i4")])
-            if count < 0 or 4 + count * dt.itemsize != size:
-                raise _corrupt(f"index block {i} holds {count} entries but is {size} bytes", src, start)
-            raw = np.frombuffer(data, dtype=dt, offset=4, count=count)
-            sk = codec.sort_keys(raw["k"].astype(codec.np_dtype))
-            if count > 1 and np.any(np.diff(sk) <= 0):
+            try:
+                parsed = _gen.IndexBlock.parse(data, key_kind=_KEY_KIND[codec.kind])
+            except construct.ConstructError as exc:
+                raise _corrupt(f"index block {i}: {translate_error(exc, None, 'index block')}", src, start) from None
+            raw = parsed.entries.view(_v2_dtype(codec))
+            if 4 + len(raw) * raw.dtype.itemsize != size:
+                raise _corrupt(f"index block {i} holds {len(raw)} entries but is {size} bytes", src, start)
+            sk = codec.sort_keys(raw["key"].astype(codec.np_dtype))
+            if len(raw) > 1 and np.any(np.diff(sk) <= 0):
                 raise _corrupt(f"index block {i} keys are not sorted", src, start)
-            blk = _FixedTable(sk, (raw["o"].astype(np.int64), raw["l"].astype(np.int64)), already_sorted=True)
+            blk = _FixedTable(sk, (raw["offset"].astype(np.int64), raw["length"].astype(np.int64)),
+                              already_sorted=True)
         else:
+            count = _INT32.parse(data[:4]) if size >= 4 else -1
             if count < 0 or count * 12 > size - 4:
                 raise _corrupt(f"index block {i} holds {count} entries but is {size} bytes", src, start)
+            body = data[4:]
+            st, end = _chain(body, count, 8)
+            if len(st) != count or end != size - 4:
+                raise _corrupt(f"index block {i} entries do not fill the block", src, start + 4 + end)
+            lens = _int32_at(body, st)
+            offs = _int32_at(body, st + 4 + lens).tolist()
+            lns = _int32_at(body, st + 8 + lens).tolist()
             blk = {}
-            p = 4
-            for _ in range(count):
-                n = _STRUCT_I32.unpack_from(data, p)[0] if p + 4 <= size else -1
-                if n < 0 or p + 12 + n > size:
-                    raise _corrupt(f"index block {i} entry overruns the block", src, start + p)
-                k = data[p + 4:p + 4 + n]
-                o, ln = struct.unpack_from(">ii", data, p + 4 + n)
-                blk[k] = (o, ln)
-                p += 12 + n
+            for s_, n, o, ln in zip(st.tolist(), lens.tolist(), offs, lns, strict=True):
+                blk[body[s_ + 4:s_ + 4 + n]] = (o, ln)
         self._blocks[i] = blk
         return blk
 
@@ -816,10 +853,10 @@ class BitmapIndexReader(FileIndexReader):
                 entries = [[codec.to_python(k), o, ln] for k, (o, ln) in blk.items()]
             else:
                 start = self.index_block_start + int(self._block_offsets[i])
-                dt = np.dtype([("k", codec.be_dtype), ("o", ">i4"), ("l", ">i4")])
+                dt = _v2_dtype(codec)
                 raw = np.frombuffer(self.source.read(start + 4, len(blk.keys) * dt.itemsize), dtype=dt)
                 entries = [[codec.to_python(k), o, ln] for k, o, ln in
-                           zip(raw["k"].tolist(), raw["o"].tolist(), raw["l"].tolist(), strict=True)]
+                           zip(raw["key"].tolist(), raw["offset"].tolist(), raw["length"].tolist(), strict=True)]
             first = self._block_first_keys[i]
             blocks.append({"first_key": codec.to_python(first if isinstance(first, bytes) else int(first)),
                            "offset": int(self._block_offsets[i]), "entries": entries})
