@@ -17,25 +17,20 @@ Medians of several rounds, ours and the baseline timed alternately.  Prints a ma
 There is no Java workload for range bitmaps in the anchor harness (W1-W7 cover bitmap, bloom, DV,
 hash and container), so no Java column.
 
-    .venv/bin/python benchmarks/range_bitmap.py [--quick]
+    .venv/bin/python benchmarks/range_bitmap.py [--quick] [--output PATH]
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
-import sys
-import time
-from pathlib import Path
 
 import numpy as np
+from _harness import RESULTS, alternate, markdown_table, timed, write_result
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from paimon_codec.fileindex.range_bitmap import RangeBitmapReader, RangeBitmapWriter  # noqa: E402
-from paimon_codec.fileindex.topn import top_n_rows  # noqa: E402
-from paimon_codec.fileio import ByteSource  # noqa: E402
+from paimon_codec.fileindex.range_bitmap import RangeBitmapReader, RangeBitmapWriter
+from paimon_codec.fileindex.topn import top_n_rows
+from paimon_codec.fileio import ByteSource
 
 N = 1_000_000
 QUERIES = 1_000
@@ -43,26 +38,16 @@ K = 100
 
 
 def median_time(fn, rounds: int) -> tuple[float, object]:
-    times, out = [], None
-    for _ in range(rounds):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), out
+    """Median seconds of ``rounds`` runs (no warm-up) and the last result."""
+    times, out = timed(fn, warmup=0, rounds=rounds, collect=False)
+    return statistics.median(times) / 1000, out
 
 
 def paired(ours, base, rounds: int) -> tuple[float, object, float, object]:
-    """Medians of ``ours`` and ``base`` timed alternately (the machine is shared: alternating keeps
-    both exposed to the same load)."""
-    t_o, t_b, out_o, out_b = [], [], None, None
-    for _ in range(rounds):
-        t = time.perf_counter()
-        out_o = ours()
-        t_o.append(time.perf_counter() - t)
-        t = time.perf_counter()
-        out_b = base()
-        t_b.append(time.perf_counter() - t)
-    return statistics.median(t_o), out_o, statistics.median(t_b), out_b
+    """Medians (seconds) of ``ours`` and ``base`` timed alternately (the machine is shared: alternating
+    keeps both exposed to the same load), with their last results."""
+    (t_o, t_b), (out_o, out_b) = alternate([ours, base], rounds)
+    return statistics.median(t_o) / 1000, out_o, statistics.median(t_b) / 1000, out_b
 
 
 def make_queries(rng: np.random.Generator, col: np.ndarray) -> list[tuple[str, int, int]]:
@@ -153,10 +138,11 @@ def fmt(t: float | None) -> str:
     return f"{t * 1e3:,.2f} ms" if t >= 1e-3 else f"{t * 1e6:,.1f} µs"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer rounds")
-    args = ap.parse_args()
+    ap.add_argument("--output", default=str(RESULTS / "range_bitmap.md"))
+    args = ap.parse_args(argv)
     rounds = 3 if args.quick else 5
     rng = np.random.default_rng(20260601)
     high = rng.integers(0, 10**9, N, dtype=np.int64)
@@ -164,25 +150,19 @@ def main() -> None:
     rows = run_case("high-card (~1M distinct)", high, rounds, rng)
     rows += run_case("low-card (1,000 distinct)", low, rounds, rng)
 
-    lines = [
+    intro = [
         "# Range-bitmap index vs numpy scan (1M BIGINT rows)",
         "",
         f"Medians of {rounds} rounds (ours and numpy timed alternately), same run, same machine. Ratio = numpy / ours (> 1: the index is faster).",
         "",
-        "| column | operation | range bitmap | numpy baseline | baseline | ratio | note |",
-        "|---|---|---:|---:|---|---:|---|",
     ]
-    for r in rows:
-        ratio = f"{r['base'] / r['ours']:.2f}x" if r["base"] else "-"
-        lines.append(f"| {r['case']} | {r['op']} | {fmt(r['ours'])} | {fmt(r['base'])} | {r['base_name']} | "
-                     f"{ratio} | {r['note']} |")
-    table = "\n".join(lines) + "\n"
+    cells = [[r["case"], r["op"], fmt(r["ours"]), fmt(r["base"]), r["base_name"],
+              f"{r['base'] / r['ours']:.2f}x" if r["base"] else "-", r["note"]] for r in rows]
+    table = "\n".join(intro) + "\n" + markdown_table(
+        ["column", "operation", "range bitmap", "numpy baseline", "baseline", "ratio", "note"],
+        ["---", "---", "---:", "---:", "---", "---:", "---"], cells) + "\n"
     print(table)
-    out = ROOT / "benchmarks" / "results" / "range_bitmap.md"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    from paimon_codec.fileio import atomic_write_bytes
-
-    atomic_write_bytes(out, table.encode("utf-8"))
+    write_result(args.output, table)
 
 
 if __name__ == "__main__":
