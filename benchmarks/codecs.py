@@ -20,31 +20,22 @@ from __future__ import annotations
 import argparse
 import struct
 import sys
-import time
 import zlib
-from pathlib import Path
 
 import numpy as np
+from _harness import RESULTS, alternate, markdown_table, write_result
 from pyroaring import BitMap
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from paimon_codec.generated.construct.bitmap_index import BitmapIndex  # noqa: E402
-from paimon_codec.generated.construct.deletion_vectors import DeletionVectors  # noqa: E402
-from paimon_codec.generated.construct.hash_index import HashIndex  # noqa: E402
+from paimon_codec.generated.construct.bitmap_index import BitmapIndex
+from paimon_codec.generated.construct.deletion_vectors import DeletionVectors
+from paimon_codec.generated.construct.hash_index import HashIndex
 
 
 def best_pair(fn, base, repeat: int) -> tuple[float, float]:
-    """Best-of-``repeat`` times of ``fn`` and ``base``, measured alternately (the machine is shared,
+    """Best-of-``repeat`` seconds of ``fn`` and ``base``, measured alternately (the machine is shared,
     so alternating keeps both exposed to the same load)."""
-    a, b = [], []
-    for _ in range(repeat):
-        for f, out in ((fn, a), (base, b)):
-            t = time.perf_counter()
-            f()
-            out.append(time.perf_counter() - t)
-    return min(a), min(b)
+    (a, b), _ = alternate([fn, base], repeat)
+    return min(a) / 1000, min(b) / 1000
 
 
 def measure(case: str, size: int, parse, parse_base, build, build_base, repeat: int, limit) -> dict:
@@ -210,15 +201,16 @@ def run(quick: bool = False) -> list[dict]:
 
 
 def table(rows: list[dict]) -> str:
-    lines = ["| case | bytes | parse (ms) | baseline parse (ms) | ratio | build (ms) | baseline build (ms) | ratio | target |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    cells = []
     for r in rows:
         rp, rb = r["parse"] / r["parse_base"], r["build"] / r["build_base"]
         target = "-" if r["limit"] is None else (f"<= {r['limit']:g}x " + (
             "met" if max(rp, rb) <= r["limit"] else "MISSED"))
-        lines.append(f"| {r['case']} | {r['size']:,} | {r['parse'] * 1e3:.2f} | {r['parse_base'] * 1e3:.2f} | "
-                     f"{rp:.2f}x | {r['build'] * 1e3:.2f} | {r['build_base'] * 1e3:.2f} | {rb:.2f}x | {target} |")
-    return "\n".join(lines)
+        cells.append([r["case"], f"{r['size']:,}", f"{r['parse'] * 1e3:.2f}", f"{r['parse_base'] * 1e3:.2f}",
+                      f"{rp:.2f}x", f"{r['build'] * 1e3:.2f}", f"{r['build_base'] * 1e3:.2f}", f"{rb:.2f}x", target])
+    return markdown_table(["case", "bytes", "parse (ms)", "baseline parse (ms)", "ratio", "build (ms)",
+                           "baseline build (ms)", "ratio", "target"],
+                          ["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---"], cells)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -229,11 +221,10 @@ def main(argv: list[str] | None = None) -> int:
     text = table(run(args.quick))
     print(text)
     if not args.no_save and not args.quick:
-        out = ROOT / "benchmarks" / "results" / "codecs.md"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text("# Codec benchmark (`benchmarks/codecs.py`)\n\nRatios are generated codec time / "
-                       "hand-written struct+numpy baseline time, same run, best of several repeats.\n\n"
-                       + text + "\n")
+        write_result(RESULTS / "codecs.md",
+                     "# Codec benchmark (`benchmarks/codecs.py`)\n\nRatios are generated codec time / "
+                     "hand-written struct+numpy baseline time, same run, best of several repeats.\n\n"
+                     + text + "\n")
     return 0
 
 
