@@ -245,14 +245,21 @@ def evaluate(
         if column is None or column not in indexed:
             return REMAIN
         dtype = column_type(row_type, column)
-        key = (column, dtype)
-        readers = cache.get(key)
-        if readers is None:
-            if options is None:
-                readers = list(container_reader.readers_for(column, dtype))  # type: ignore[arg-type]
-            else:
-                readers = list(container_reader.readers_for(column, dtype, options))  # type: ignore[arg-type]
-            cache[key] = readers
+        # keyed by column, then type (a DataType hashes all its fields: look it up only on a miss)
+        hit = cache.get(column)
+        if hit is not None and hit[0] is dtype:
+            readers = hit[1]
+        else:
+            readers = cache.get((column, dtype))
+            if readers is None:
+                if options is None:
+                    readers = list(container_reader.readers_for(column, dtype))  # type: ignore[arg-type]
+                else:
+                    readers = list(container_reader.readers_for(column, dtype, options))  # type: ignore[arg-type]
+                cache[(column, dtype)] = readers
+            cache[column] = (dtype, readers)
+        if len(readers) == 1:
+            return visit_leaf(readers[0], leaf, dtype)
         return _combine_readers(readers, leaf, dtype)
 
     bound = predicate.bind(row_type)
