@@ -71,19 +71,17 @@ def bloom_sizing(items: int, fpp: float) -> tuple[int, int]:
     return nb, k
 
 
-def _sar(x: int, n: int) -> int:
-    """Arithmetic right shift of an unsigned 64-bit pattern, result as an unsigned pattern."""
-    return ((x - (1 << 64)) >> n) & _M64 if x >> 63 else x >> n
+_SIGN_FILL = {n: ((1 << n) - 1) << (64 - n) for n in (14, 24, 28)}  # bits an arithmetic shift copies in
 
 
 def wang_hash64(k: int) -> int:
     """Thomas Wang's 64-bit mix with arithmetic right shifts, as a signed int64."""
     k = (k * _MUL_21 - 1) & _M64
-    k ^= _sar(k, 24)
+    k ^= (k >> 24) | _SIGN_FILL[24] if k >> 63 else k >> 24
     k = (k * _MUL_265) & _M64
-    k ^= _sar(k, 14)
+    k ^= (k >> 14) | _SIGN_FILL[14] if k >> 63 else k >> 14
     k = (k * _MUL_21B) & _M64
-    k ^= _sar(k, 28)
+    k ^= (k >> 28) | _SIGN_FILL[28] if k >> 63 else k >> 28
     k = (k * _MUL_31) & _M64
     return k - (1 << 64) if k >> 63 else k
 
@@ -181,13 +179,11 @@ def fast_hash_array(dtype: DataType | str, values: Any) -> np.ndarray:
 def _scalar_positions(h: int, k: int, num_bits: int) -> list[int]:
     """Bit positions of one hash, in pure ints (one value does not pay numpy's call overhead)."""
     h &= _M64
-    h1, h2 = h & 0xFFFFFFFF, h >> 32
+    c, h2 = h & 0xFFFFFFFF, h >> 32
     out = []
-    for i in range(1, k + 1):
-        c = (h1 + i * h2) & 0xFFFFFFFF
-        if c & 0x80000000:
-            c ^= 0xFFFFFFFF
-        out.append(c % num_bits)
+    for _ in range(k):
+        c = (c + h2) & 0xFFFFFFFF
+        out.append((c ^ 0xFFFFFFFF if c & 0x80000000 else c) % num_bits)
     return out
 
 
@@ -394,8 +390,14 @@ class BloomFilterReader(FileIndexReader):
         return self._test(np.asarray(hashes, dtype=np.int64), mixed=False)
 
     def test_hash(self, h: int) -> bool:
-        bits = self._load()
-        for p in _scalar_positions(h, self.num_hash_functions, self.num_bits):
+        """Scalar probe with pure ints, stopping at the first clear bit."""
+        bits = self._bit_set if self._bit_set is not None else self._load()
+        nb = self.num_bits
+        h &= _M64
+        c, h2 = h & 0xFFFFFFFF, h >> 32
+        for _ in range(self.num_hash_functions):
+            c = (c + h2) & 0xFFFFFFFF
+            p = (c ^ 0xFFFFFFFF if c & 0x80000000 else c) % nb
             if not (bits[p >> 3] >> (p & 7)) & 1:
                 return False
         return True
