@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import array
 import struct
-from collections.abc import Callable
 
 import numpy as np
 from pyroaring import BitMap
@@ -64,14 +63,22 @@ def serialize_optimized(bm: BitMap) -> bytes:
     return bm.serialize()
 
 
-def _bounded_reader(buf: bytes | memoryview, end: int, what: str, path: str | None,
-                    base: int) -> Callable[[int, int, str], bytes | memoryview]:
-    def read(pos: int, size: int, part: str) -> bytes | memoryview:
-        if pos + size > end:
-            raise TruncatedDataError(f"{what} {part} runs past the end of the data", path=path,
-                                     offset=base + pos, expected=f"{size} bytes")
-        return buf[pos:pos + size]
-    return read
+def _header_shape(cookie: int, count: int | None, *, what: str, path: str | None, offset: int
+                  ) -> tuple[int, int, int, bool]:
+    """``(containers, bytes before the key/cardinality header, run-flag bytes, offset header?)``.
+
+    ``count`` is the u32 after a no-run cookie (None when not needed).  RoaringFormatSpec.
+    """
+    if cookie & 0xFFFF == _SERIAL_COOKIE:
+        n = (cookie >> 16) + 1
+        return n, 4 + (n + 7) // 8, (n + 7) // 8, n >= _NO_OFFSET_THRESHOLD
+    if cookie == _SERIAL_COOKIE_NO_RUN:
+        if count is None or count > _MAX_CONTAINERS:
+            raise CorruptDataError(f"{what} claims {count} containers", path=path, offset=offset,
+                                   expected=f"at most {_MAX_CONTAINERS}")
+        return count, 8, 0, True
+    raise CorruptDataError(f"{what}: bad roaring cookie {cookie:#x}", path=path, offset=offset,
+                           expected="12346 or 12347 in the low 16 bits")
 
 
 def portable_size(data: bytes | memoryview | ByteSource, start: int = 0, end: int | None = None, *,
@@ -79,61 +86,59 @@ def portable_size(data: bytes | memoryview | ByteSource, start: int = 0, end: in
     """Byte size of the portable Roaring32 bitmap at ``data[start:]`` (validated against ``end``).
 
     ``data`` is a buffer (``end`` defaults to its length; ``path``/``base`` place errors in a file) or
-    a :class:`ByteSource` (bounded by its window; only the header bytes are read).  O(1) container
-    work when the offset header is present (only the last container is sized); otherwise (run
-    containers and fewer than 4 containers) walks at most three containers.
+    a :class:`ByteSource` (bounded by its window; only the header and at most three run counts are
+    read, so the read stays lazy).  O(1) container work when the offset header is present (only the
+    last container is sized); otherwise (run containers, fewer than 4 containers) walks at most three.
     """
     if isinstance(data, ByteSource):
-        read = lambda pos, size, part: data.read(pos, size, f"{what} {part}")  # noqa: E731
-        end, path, base = data.length, data.path, data.base
+        path, base, end = data.path, data.base, data.length
+        head = data.read(start, min(8, max(end - start, 0)), what)
     else:
         end = len(data) if end is None else end
-        read = _bounded_reader(memoryview(data), end, what, path, base)
-    (cookie,) = _U32.unpack(read(start, 4, "cookie"))
-    pos = start + 4
-    if cookie & 0xFFFF == _SERIAL_COOKIE:
-        n = (cookie >> 16) + 1
-        run_flags = bytes(read(pos, (n + 7) // 8, "run flags"))
-        pos += (n + 7) // 8
-        has_offsets = n >= _NO_OFFSET_THRESHOLD
-    elif cookie == _SERIAL_COOKIE_NO_RUN:
-        (n,) = _U32.unpack(read(pos, 4, "container count"))
-        pos += 4
-        run_flags = b""
-        has_offsets = True
-        if n > _MAX_CONTAINERS:
-            raise CorruptDataError(f"{what} claims {n} containers", path=path, offset=base + start,
-                                   expected=f"at most {_MAX_CONTAINERS}")
+        head = data[start:min(start + 8, end)]
+    if len(head) < 4:
+        raise TruncatedDataError(f"{what} cookie runs past the end of the data", path=path,
+                                 offset=base + start, expected="4 bytes")
+    (cookie,) = _U32.unpack_from(head, 0)
+    count = _U32.unpack_from(head, 4)[0] if len(head) == 8 else None
+    if cookie == _SERIAL_COOKIE_NO_RUN and count is None:
+        raise TruncatedDataError(f"{what} container count runs past the end of the data", path=path,
+                                 offset=base + start + 4, expected="4 bytes")
+    n, desc_at, nflags, has_offsets = _header_shape(cookie, count, what=what, path=path, offset=base + start)
+    header_len = desc_at + 4 * n + (4 * n if has_offsets else 0)
+    if start + header_len > end:
+        raise TruncatedDataError(f"{what} header of {n} containers runs past the end of the data", path=path,
+                                 offset=base + start, expected=f"{header_len} bytes")
+    if isinstance(data, ByteSource):
+        header = data.read(start, header_len, what + " header")
+        fetch2 = lambda pos: data.read(pos, 2, what + " run count")  # noqa: E731
     else:
-        raise CorruptDataError(f"{what}: bad roaring cookie {cookie:#x}", path=path, offset=base + start,
-                               expected="12346 or 12347 in the low 16 bits")
-    if pos + 4 * n > end:
-        raise TruncatedDataError(f"{what}: {n} container headers run past the end of the data", path=path,
-                                 offset=base + pos, expected=f"{4 * n} bytes")
-    header = bytes(read(pos, 4 * n, "key/cardinality header"))
-    pos += 4 * n
+        header = memoryview(data)[start:start + header_len]
+        fetch2 = None
     if n == 0:
-        return pos - start
+        return header_len
+    flags = header[4:4 + nflags]
 
-    def container_size(i: int, cpos: int) -> int:
-        if run_flags and run_flags[i >> 3] >> (i & 7) & 1:
-            (nruns,) = _U16.unpack(read(cpos, 2, "run count"))
-            return 2 + 4 * nruns
-        (card_minus_1,) = _U16.unpack_from(header, 4 * i + 2)
+    def container_size(i: int, rel: int) -> int:
+        if nflags and flags[i >> 3] >> (i & 7) & 1:
+            if start + rel + 2 > end:
+                raise TruncatedDataError(f"{what} run count runs past the end of the data", path=path,
+                                         offset=base + start + rel, expected="2 bytes")
+            two = data[start + rel:start + rel + 2] if fetch2 is None else fetch2(start + rel)
+            return 2 + 4 * _U16.unpack_from(two, 0)[0]
+        card_minus_1 = _U16.unpack_from(header, desc_at + 4 * i + 2)[0]
         return 8192 if card_minus_1 >= 4096 else 2 * (card_minus_1 + 1)
 
     if has_offsets:
-        (last,) = _U32.unpack(read(pos + 4 * (n - 1), 4, "container offsets"))
-        data_start = pos + 4 * n - start
-        if last < data_start:
+        (last,) = _U32.unpack_from(header, header_len - 4)
+        if last < header_len:
             raise CorruptDataError(f"{what}: container offset points into the header", path=path,
-                                   offset=base + pos, expected=f"at least {data_start}")
-        total = last + container_size(n - 1, start + last)
+                                   offset=base + start + header_len - 4, expected=f"at least {header_len}")
+        total = last + container_size(n - 1, last)
     else:
-        cpos = pos
+        total = header_len
         for i in range(n):
-            cpos += container_size(i, cpos)
-        total = cpos - start
+            total += container_size(i, total)
     if start + total > end:
         raise TruncatedDataError(f"{what} containers run past the end of the data", path=path,
                                  offset=base + start, expected=f"{total} bytes")

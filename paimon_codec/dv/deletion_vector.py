@@ -19,12 +19,15 @@ from __future__ import annotations
 import array
 import struct
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from pyroaring import BitMap, BitMap64
 
 from ..errors import CorruptDataError, PaimonCodecError, TruncatedDataError
-from ..roaring import EMPTY_PORTABLE, deserialize_exact, serialize_optimized
+from ..formats import translate_error
+from ..generated.construct.deletion_vector import DvBin
+from ..roaring import EMPTY_PORTABLE, portable_size, read_bitmap, serialize_optimized
 
 __all__ = [
     "DeletionVector",
@@ -33,12 +36,16 @@ __all__ = [
     "MAX_POSITION_32",
     "MAX_POSITION_64",
     "bin_kind",
+    "bin_length",
 ]
 
 MAGIC_32 = 1581511376  # written big-endian: 5e 43 f2 d0
 MAGIC_64 = 1681511377  # written little-endian: d1 d3 39 64
 _MAGIC_32_BYTES = struct.pack(">i", MAGIC_32)
 _MAGIC_64_BYTES = struct.pack("<i", MAGIC_64)
+#: The magics as the generated ``DvBin`` reads them (one big-endian u4 before the switch).
+_MAGIC_32_U4BE = int.from_bytes(_MAGIC_32_BYTES, "big")
+_MAGIC_64_U4BE = int.from_bytes(_MAGIC_64_BYTES, "big")
 MAX_POSITION_32 = 2**31 - 1
 #: Largest position a 64-bit vector may hold (Paimon / Iceberg: key <= 0x7FFFFFFE, plus the low bits).
 MAX_POSITION_64 = (0x7FFFFFFE << 32) | 0x80000000
@@ -286,68 +293,80 @@ class DeletionVector:
         return f"DeletionVector(kind={kind}, cardinality={self.cardinality})"
 
     # ------------------------------------------------------------------ bins
-    def serialize(self) -> bytes:
-        """The bin (magic + bitmap) exactly as Paimon writes it; run-optimises the bitmaps in place."""
+    def to_bin(self) -> dict[str, Any]:
+        """This vector as a generated ``DvBin`` object (roaring payloads as run-optimised bytes).
+
+        64-bit vectors list every key from 0 to the largest, empty bitmaps included (dense), as the
+        schema and Paimon / Iceberg write them.  Run-optimises the bitmaps in place.
+        """
         if not self.bitmap64:
             keys = [k for k, bm in self._parts.items() if len(bm)]
             if keys and keys != [0]:
                 raise PaimonCodecError("a 32-bit deletion vector cannot hold positions >= 2**32")
-            return _MAGIC_32_BYTES + serialize_optimized(self._parts.get(0, BitMap()))
+            return {"magic": _MAGIC_32_U4BE, "bitmap": {"roaring": serialize_optimized(self._parts.get(0, BitMap()))}}
         parts = self.parts()
         count = (max(parts) + 1) if parts else 0
-        out = [_MAGIC_64_BYTES, struct.pack("<q", count)]
-        for key in range(count):
-            out.append(struct.pack("<i", key))
-            bm = parts.get(key)
-            out.append(serialize_optimized(bm) if bm is not None else EMPTY_PORTABLE)
-        return b"".join(out)
+        buckets = [{"key": key, "roaring": serialize_optimized(parts[key]) if key in parts else EMPTY_PORTABLE}
+                   for key in range(count)]
+        return {"magic": _MAGIC_64_U4BE, "bitmap": {"bitmaps": buckets}}
+
+    def serialize(self) -> bytes:
+        """The bin (magic + bitmap) exactly as Paimon writes it; run-optimises the bitmaps in place."""
+        return DvBin.build(self.to_bin())
 
     @classmethod
-    def deserialize(cls, data: bytes | memoryview, *, path: str | None = None, base: int = 0) -> DeletionVector:
-        """Decode a bin (magic + bitmap); the whole of ``data`` must be consumed."""
-        buf = memoryview(data)
-        if len(buf) < 4:
-            raise TruncatedDataError("deletion vector shorter than its magic", path=path, offset=base,
-                                     expected="at least 4 bytes")
-        kind = bin_kind(bytes(buf[:4]), path=path, offset=base)
-        if kind == "32":
-            bm, size = deserialize_exact(buf, 4, path=path, base=base)
-            if 4 + size != len(buf):
-                raise CorruptDataError(f"{len(buf) - 4 - size} stray bytes after the bitmap", path=path,
+    def from_bin(cls, obj: Mapping[str, Any], *, path: str | None = None, base: int = 0) -> DeletionVector:
+        """Decode a parsed ``DvBin`` (``base`` = file offset of its magic, for error messages).
+
+        Checks what the layout alone cannot: a 32-bit roaring payload is exactly one bitmap (pyroaring
+        ignores trailing bytes), 64-bit keys ascend within ``[0, 0x7FFFFFFE]``.
+        """
+        bitmap = obj["bitmap"]
+        if obj["magic"] == _MAGIC_32_U4BE:
+            data = bitmap["roaring"]
+            size = portable_size(data, path=path, base=base + 4)
+            if size != len(data):
+                raise CorruptDataError(f"{len(data) - size} stray bytes after the bitmap", path=path,
                                        offset=base + 4 + size, expected=f"bin of {4 + size} bytes")
+            bm = read_bitmap(data, what="deletion vector bitmap", offset=base + 4, path=path)
             dv = cls(bitmap64=False)
             if len(bm):
                 dv._parts[0] = bm
             return dv
-        return cls._deserialize_64(buf, path=path, base=base)
-
-    @classmethod
-    def _deserialize_64(cls, buf: memoryview, *, path: str | None, base: int) -> DeletionVector:
-        if len(buf) < 12:
-            raise TruncatedDataError("64-bit deletion vector shorter than its header", path=path,
-                                     offset=base, expected="at least 12 bytes")
-        (count,) = struct.unpack_from("<q", buf, 4)
-        # every bitmap takes at least 4 (key) + 8 (empty bitmap) bytes: refuse counts the data cannot hold
-        if count < 0 or count > (len(buf) - 12) // 12:
-            raise CorruptDataError(f"64-bit deletion vector claims {count} bitmaps", path=path,
-                                   offset=base + 4, expected=f"at most {(len(buf) - 12) // 12}")
-        pos, last_key = 12, -1
-        dv = cls(bitmap64=True)
-        for _ in range(count):
-            if pos + 4 > len(buf):
-                raise TruncatedDataError("64-bit deletion vector ends inside a key", path=path,
-                                         offset=base + pos, expected="4 bytes")
-            (key,) = struct.unpack_from("<i", buf, pos)
+        dv, last_key, pos = cls(bitmap64=True), -1, base + 12
+        for bucket in bitmap["bitmaps"]:
+            key, data = bucket["key"], bucket["roaring"]
             if key <= last_key or key > _MAX_KEY_64:
                 raise CorruptDataError(f"64-bit deletion vector key {key} out of order or range", path=path,
-                                       offset=base + pos, expected=f"ascending keys in [0, {_MAX_KEY_64}]")
-            bm, size = deserialize_exact(buf, pos + 4, path=path, base=base)
+                                       offset=pos, expected=f"ascending keys in [0, {_MAX_KEY_64}]")
+            bm = read_bitmap(data, what="64-bit deletion vector bitmap", offset=pos + 4, path=path)
             if len(bm):
                 dv._parts[key] = bm
-            pos += 4 + size
+            pos += 4 + len(data)
             last_key = key
-        if pos != len(buf):
-            raise CorruptDataError(f"{len(buf) - pos} stray bytes after the last bitmap", path=path,
-                                   offset=base + pos, expected=f"bin of {pos} bytes")
         return dv
 
+    @classmethod
+    def deserialize(cls, data: bytes | memoryview, *, path: str | None = None, base: int = 0) -> DeletionVector:
+        """Decode a bin (magic + bitmap); the whole of ``data`` must be consumed."""
+        if len(data) < 4:
+            raise TruncatedDataError("deletion vector shorter than its magic", path=path, offset=base,
+                                     expected="at least 4 bytes")
+        bin_kind(bytes(data[:4]), path=path, offset=base)
+        try:
+            obj = DvBin.parse(bytes(data))
+        except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
+            raise translate_error(exc, path, "deletion vector").with_base_offset(base) from None
+        used = bin_length(obj)
+        if used != len(data):
+            raise CorruptDataError(f"{len(data) - used} stray bytes after the last bitmap", path=path,
+                                   offset=base + used, expected=f"bin of {used} bytes")
+        return cls.from_bin(obj, path=path, base=base)
+
+
+def bin_length(obj: Mapping[str, Any]) -> int:
+    """Byte length of a parsed or to-be-built ``DvBin`` (what the entry's ``size`` field holds)."""
+    bitmap = obj["bitmap"]
+    if obj["magic"] == _MAGIC_32_U4BE:
+        return 4 + len(bitmap["roaring"])
+    return 12 + sum(4 + len(b["roaring"]) for b in bitmap["bitmaps"])

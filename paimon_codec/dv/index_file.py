@@ -12,22 +12,36 @@ version byte (Paimon 0.9).  Each file is written atomically.  The writer returns
 Readers verify everything Java's newest reader does *and* the CRC-32 (which Java skipped until
 2026-09): version byte, magic, ``size`` against the recorded length, and the checksum.  One data
 file's vector is read from its ``(offset, length)`` alone - only those bytes are read.
+
+Framing is the generated codecs' (``schemas/deletion_vectors.ksy`` / ``deletion_vector.ksy``): whole
+files are parsed and built by ``DeletionVectors`` (its build derives every ``size`` and ``crc``), one
+entry read by range by the ``DeletionVector`` entry codec.  When a generated parse fails, a checksum
+mismatch found on the way to the failure is reported instead (Java checks the CRC before it decodes a
+bin), see :func:`_raise_first_bad_frame`.
 """
 
 from __future__ import annotations
 
 import os
-import struct
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
-from ..errors import ChecksumMismatchError, CorruptDataError, TruncatedDataError, UnsupportedVersionError
+from ..errors import (
+    ChecksumMismatchError,
+    CorruptDataError,
+    PaimonCodecError,
+    TruncatedDataError,
+    UnsupportedVersionError,
+)
 from ..fileio import ByteSource, atomic_write_bytes
+from ..formats import translate_error
+from ..generated.construct.deletion_vector import DeletionVector as EntryCodec
+from ..generated.construct.deletion_vectors import DeletionVectors as FileCodec
 from ..memory_size import parse_memory_size
 from .checksum import crc32
-from .deletion_vector import DeletionVector, bin_kind
+from .deletion_vector import MAGIC_32, DeletionVector, bin_kind, bin_length
 
 __all__ = [
     "VERSION",
@@ -51,7 +65,6 @@ __all__ = [
 VERSION = 1
 INDEX_TYPE = "DELETION_VECTORS"
 DEFAULT_TARGET_SIZE = 2 * 1024 * 1024
-_INT = struct.Struct(">i")
 _MAX_INT = 2**31 - 1
 
 DvInput = Mapping[str, DeletionVector] | Iterable[tuple[str, DeletionVector]]
@@ -91,16 +104,27 @@ def range_length(size: int, kind: str) -> int:
     return size + 8 if kind == "64" else size
 
 
+def _kind_of(bin_obj: Mapping[str, Any]) -> str:
+    return "32" if bin_obj["magic"] == MAGIC_32 else "64"
+
+
 def encode_entry(dv: DeletionVector) -> bytes:
     """``size | bin | crc32`` of one vector (the bytes Paimon appends to an index file)."""
-    data = dv.serialize()
-    if len(data) > _MAX_INT:
-        raise CorruptDataError(f"deletion vector of {len(data)} bytes does not fit an int size field")
-    return b"".join((_INT.pack(len(data)), data, struct.pack(">I", crc32(data))))
+    bin_obj = dv.to_bin()
+    if bin_length(bin_obj) > _MAX_INT:
+        raise CorruptDataError(f"deletion vector of {bin_length(bin_obj)} bytes does not fit an int size field")
+    return EntryCodec.build({"bin": bin_obj})
 
 
 def _items(dvs: DvInput) -> Iterator[tuple[str, DeletionVector]]:
     return iter(dvs.items()) if isinstance(dvs, Mapping) else iter(dvs)
+
+
+def _build_file(entries: list[dict], size: int) -> bytes:
+    data = FileCodec.build({"version": VERSION, "entries": entries})
+    if len(data) != size:  # the ranges were computed from bin_length: they must match what was built
+        raise PaimonCodecError(f"built deletion-vector file has {len(data)} bytes, its ranges say {size}")
+    return data
 
 
 def encode_dv_files(dvs: DvInput, *, target_size: int | str | None = DEFAULT_TARGET_SIZE
@@ -111,23 +135,24 @@ def encode_dv_files(dvs: DvInput, *, target_size: int | str | None = DEFAULT_TAR
     """
     target = None if target_size is None else parse_memory_size(target_size)
     files: list[tuple[bytes, list[DeletionFileRange]]] = []
-    chunks: list[bytes] = [bytes([VERSION])]
+    entries: list[dict] = []
     ranges: list[DeletionFileRange] = []
     pos = 1
     for name, dv in _items(dvs):
-        entry = encode_entry(dv)
-        size = len(entry) - 8
-        kind = "64" if dv.bitmap64 else "32"
+        bin_obj = dv.to_bin()
+        size = bin_length(bin_obj)
+        if size > _MAX_INT:
+            raise CorruptDataError(f"deletion vector of {size} bytes does not fit an int size field")
         if pos > _MAX_INT:
             raise CorruptDataError(f"index file offset {pos} does not fit an int range offset")
-        ranges.append(DeletionFileRange(str(name), pos, range_length(size, kind), dv.cardinality))
-        chunks.append(entry)
-        pos += len(entry)
+        ranges.append(DeletionFileRange(str(name), pos, range_length(size, _kind_of(bin_obj)), dv.cardinality))
+        entries.append({"bin": bin_obj})
+        pos += size + 8
         if target is not None and pos > target:
-            files.append((b"".join(chunks), ranges))
-            chunks, ranges, pos = [bytes([VERSION])], [], 1
+            files.append((_build_file(entries, pos), ranges))
+            entries, ranges, pos = [], [], 1
     if ranges or not files:
-        files.append((b"".join(chunks), ranges))
+        files.append((_build_file(entries, pos), ranges))
     return files
 
 
@@ -202,34 +227,86 @@ def _source(data: ByteSource | bytes | bytearray | memoryview | BinaryIO | str |
     return ByteSource(data, path=path), True
 
 
-def _decode_entry(buf: memoryview, pos: int, *, path: str | None, base: int = 0,
-                  expected_length: int | None = None, verify_crc: bool = True) -> DvEntry:
-    """Decode the entry whose size field is at ``buf[pos]`` (``base`` = file offset of ``buf[0]``)."""
-    end = len(buf)
-    if pos + 8 > end:
-        raise TruncatedDataError("deletion-vector entry header runs past the end", path=path,
-                                 offset=base + pos, expected="4-byte size and 4-byte magic")
-    (size,) = _INT.unpack_from(buf, pos)
-    kind = bin_kind(bytes(buf[pos + 4:pos + 8]), path=path, offset=base + pos + 4)
-    if size < 4 or pos + 4 + size + 4 > end:
-        raise TruncatedDataError(f"deletion-vector size {size} runs past the end", path=path,
-                                 offset=base + pos, expected=f"at most {max(end - pos - 8, 0)} bytes")
+def _check_crc(buf: bytes | memoryview, pos: int, size: int, stored: int, *, path: str | None,
+               base: int) -> None:
+    """Compare the CRC-32 of the bin at ``buf[pos + 4:]`` with ``stored`` (entry at file offset ``base + pos``)."""
+    actual = crc32(memoryview(buf)[pos + 4:pos + 4 + size])
+    if actual != stored & 0xFFFFFFFF:
+        raise ChecksumMismatchError(
+            f"deletion-vector checksum mismatch: stored {stored & 0xFFFFFFFF:08x}, computed {actual:08x} "
+            f"(checksum field at offset {base + pos + 4 + size})", path=path, offset=base + pos,
+            expected=f"crc32 {actual:08x}")
+
+
+def _raise_first_bad_frame(buf: bytes | memoryview, pos: int, end: int, *, path: str | None, base: int) -> None:
+    """After a failed generated parse: raise for the first entry with a bad magic or CRC, if any.
+
+    Java checks the magic and the CRC of an entry before it decodes its bin, so a flipped bit
+    inside a 64-bit bin is a checksum error, not the structural error the bin's parse ran into.
+    Walks only the ``size`` and ``crc`` frames (error path only); returns if every whole frame is fine.
+    """
+    while pos + 8 <= end:
+        size = int.from_bytes(buf[pos:pos + 4], "big", signed=True)
+        bin_kind(bytes(buf[pos + 4:pos + 8]), path=path, offset=base + pos + 4)
+        if size < 4 or pos + 8 + size > end:
+            return
+        _check_crc(buf, pos, size, int.from_bytes(buf[pos + 4 + size:pos + 8 + size], "big"), path=path, base=base)
+        pos += 8 + size
+
+
+def _entry_of(obj: Mapping[str, Any], buf: bytes | memoryview, pos: int, *, path: str | None, base: int,
+              expected_length: int | None, verify_crc: bool) -> DvEntry:
+    """A parsed ``size | bin | crc`` at ``buf[pos]`` -> DvEntry (length, CRC, then the bin checked)."""
+    size, bin_obj = obj["size"], obj["bin"]
+    kind = _kind_of(bin_obj)
     if expected_length is not None and range_length(size, kind) != expected_length:
         want = expected_length - 8 if kind == "64" else expected_length
         raise CorruptDataError(f"deletion-vector size {size} does not match the recorded length "
                                f"{expected_length} ({kind}-bit)", path=path, offset=base + pos,
                                expected=f"size {want}")
-    data = buf[pos + 4:pos + 4 + size]
-    (stored,) = struct.unpack_from(">I", buf, pos + 4 + size)
     if verify_crc:
-        actual = crc32(data)
-        if actual != stored:
-            raise ChecksumMismatchError(
-                f"deletion-vector checksum mismatch: stored {stored:08x}, computed {actual:08x} "
-                f"(checksum field at offset {base + pos + 4 + size})", path=path, offset=base + pos,
-                expected=f"crc32 {actual:08x}")
-    dv = DeletionVector.deserialize(data, path=path, base=base + pos + 4)
-    return DvEntry(base + pos, size, kind, stored, dv)
+        _check_crc(buf, pos, size, obj["crc"], path=path, base=base)
+    used = bin_length(bin_obj)
+    if used != size:
+        raise CorruptDataError(f"{size - used} stray bytes after the last bitmap", path=path,
+                               offset=base + pos + 4 + used, expected=f"bin of {used} bytes")
+    dv = DeletionVector.from_bin(bin_obj, path=path, base=base + pos + 4)
+    return DvEntry(base + pos, size, kind, obj["crc"] & 0xFFFFFFFF, dv)
+
+
+def _decode_entry(buf: bytes | memoryview, pos: int = 0, *, path: str | None, base: int = 0,
+                  expected_length: int | None = None, verify_crc: bool = True) -> DvEntry:
+    """Decode the one entry at ``buf[pos:]`` with the generated entry codec (``base`` = file offset of buf[0])."""
+    try:
+        obj = EntryCodec.parse(bytes(buf[pos:]))
+    except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
+        err = translate_error(exc, path, "deletion-vector entry").with_base_offset(base + pos)
+        if verify_crc:
+            _raise_first_bad_frame(buf, pos, pos + 8 + max(int.from_bytes(buf[pos:pos + 4], "big", signed=True), 0)
+                                   if len(buf) >= pos + 4 else len(buf), path=path, base=base)
+        raise err from None
+    return _entry_of(obj, buf, pos, path=path, base=base, expected_length=expected_length, verify_crc=verify_crc)
+
+
+def _parse_file(buf: bytes, *, path: str | None, verify_crc: bool) -> list[tuple[int, Any]]:
+    """The whole file through the generated ``DeletionVectors`` codec -> ``[(offset, entry), ...]``."""
+    if not buf:
+        raise TruncatedDataError("empty deletion-vector index file", path=path, offset=0, expected="version byte 1")
+    if buf[0] != VERSION:
+        raise UnsupportedVersionError(f"deletion-vector index file version {buf[0]}", path=path, offset=0,
+                                      expected=f"version {VERSION}")
+    try:
+        obj = FileCodec.parse(buf)
+    except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
+        err = translate_error(exc, path, "deletion-vector index file")
+        if verify_crc:
+            _raise_first_bad_frame(buf, 1, len(buf), path=path, base=0)
+        raise err from None
+    out, pos = [], 1
+    for entry in obj["entries"]:
+        out.append((pos, entry))
+        pos += entry["size"] + 8
+    return out
 
 
 def read_dv_index(data: ByteSource | bytes | BinaryIO | str | os.PathLike, *, path: str | None = None,
@@ -237,19 +314,10 @@ def read_dv_index(data: ByteSource | bytes | BinaryIO | str | os.PathLike, *, pa
     """Read every entry of a DV index file (version byte, then entries to the end)."""
     src, owned = _source(data, path)
     try:
-        buf = memoryview(src.read_all())
+        buf = src.read_all()
         path = src.path
-        if not buf:
-            raise TruncatedDataError("empty deletion-vector index file", path=path, offset=0,
-                                     expected="version byte 1")
-        if buf[0] != VERSION:
-            raise UnsupportedVersionError(f"deletion-vector index file version {buf[0]}", path=path,
-                                          offset=0, expected=f"version {VERSION}")
-        entries, pos = [], 1
-        while pos < len(buf):
-            entry = _decode_entry(buf, pos, path=path, verify_crc=verify_crc)
-            entries.append(entry)
-            pos += entry.size + 8
+        entries = [_entry_of(e, buf, pos, path=path, base=0, expected_length=None, verify_crc=verify_crc)
+                   for pos, e in _parse_file(buf, path=path, verify_crc=verify_crc)]
         return DvIndexFile(VERSION, entries, path)
     finally:
         if owned:
@@ -261,7 +329,7 @@ def read_entry(data: ByteSource | bytes | BinaryIO | str | os.PathLike, *, path:
     """Read a stand-alone ``size | bin | crc32`` entry (the whole input must be that one entry)."""
     src, owned = _source(data, path)
     try:
-        buf = memoryview(src.read_all())
+        buf = src.read_all()
         entry = _decode_entry(buf, 0, path=src.path, verify_crc=verify_crc)
         if entry.size + 8 != len(buf):
             raise CorruptDataError(f"{len(buf) - entry.size - 8} stray bytes after the entry", path=src.path,
@@ -274,22 +342,24 @@ def read_entry(data: ByteSource | bytes | BinaryIO | str | os.PathLike, *, path:
 
 def read_deletion_vector(data: ByteSource | bytes | BinaryIO | str | os.PathLike, offset: int, length: int, *,
                          path: str | None = None, verify_crc: bool = True) -> DeletionVector:
-    """Read one data file's vector from its recorded ``(offset, length)``, reading only that entry."""
+    """Read one data file's vector from its recorded ``(offset, length)``, reading only that entry.
+
+    The magic (4 bytes after ``offset``) says how ``length`` maps to the entry's extent (FORMATS §6.3);
+    the entry itself is decoded by the generated entry codec.
+    """
     src, owned = _source(data, path)
     try:
         if offset < 1 or length < 4:
             raise CorruptDataError(f"invalid deletion-vector range ({offset}, {length})", path=src.path,
                                    offset=offset, expected="offset >= 1 and length >= 4")
         head = src.read(offset, 8, "deletion-vector entry header")
-        (size,) = _INT.unpack_from(head, 0)
         kind = bin_kind(head[4:8], path=src.path, offset=src.base + offset + 4)
-        if range_length(size, kind) != length:
-            want = length - 8 if kind == "64" else length
-            raise CorruptDataError(f"deletion-vector size {size} does not match the recorded length "
-                                   f"{length} ({kind}-bit)", path=src.path, offset=src.base + offset,
-                                   expected=f"size {want}")
-        rest = src.read(offset + 8, size, "deletion-vector bin and checksum")
-        return _decode_entry(memoryview(head + rest), 0, path=src.path, base=src.base + offset,
+        extent = length if kind == "64" else length + 8
+        if extent < 12:
+            raise CorruptDataError(f"invalid deletion-vector length {length} for a {kind}-bit vector",
+                                   path=src.path, offset=src.base + offset, expected="a whole entry")
+        entry = head + src.read(offset + 8, extent - 8, "deletion-vector bin and checksum")
+        return _decode_entry(entry, 0, path=src.path, base=src.base + offset, expected_length=length,
                              verify_crc=verify_crc).dv
     finally:
         if owned:
@@ -301,23 +371,22 @@ def read_deletion_vectors(data: ByteSource | bytes | BinaryIO | str | os.PathLik
                           verify_crc: bool = True) -> dict[str, DeletionVector]:
     """``readAllDeletionVectors``: every recorded range of one index file -> ``{data file: vector}``.
 
-    The file is read once; the version byte, every size against its length, and every CRC are checked.
+    The file is read and framed once (generated ``DeletionVectors``); every range must start at an
+    entry, and its size against its length and its CRC are checked.
     """
     src, owned = _source(data, path)
     try:
-        buf = memoryview(src.read_all())
-        if not buf or buf[0] != VERSION:
-            raise UnsupportedVersionError(
-                f"deletion-vector index file version {buf[0] if buf else 'missing'}", path=src.path,
-                offset=0, expected=f"version {VERSION}")
+        buf = src.read_all()
+        by_offset = dict(_parse_file(buf, path=src.path, verify_crc=verify_crc))
         out: dict[str, DeletionVector] = {}
         for r in ranges:
             r = r if isinstance(r, DeletionFileRange) else DeletionFileRange(*r)
-            if r.offset < 1:
-                raise CorruptDataError(f"invalid deletion-vector offset {r.offset}", path=src.path,
-                                       offset=r.offset, expected="offset >= 1")
-            entry = _decode_entry(buf, r.offset, path=src.path, expected_length=r.length, verify_crc=verify_crc)
-            out[r.data_file] = entry.dv
+            entry = by_offset.get(r.offset)
+            if entry is None:
+                raise CorruptDataError(f"no deletion-vector entry starts at offset {r.offset}", path=src.path,
+                                       offset=r.offset, expected="the offset of an entry's size field")
+            out[r.data_file] = _entry_of(entry, buf, r.offset, path=src.path, base=0, expected_length=r.length,
+                                         verify_crc=verify_crc).dv
         return out
     finally:
         if owned:
