@@ -1,6 +1,8 @@
 """Dynamic-bucket HASH index files: a flat array of big-endian int32 key hashes, no header.
 
-Read and written in bulk with numpy (one ``frombuffer`` / one ``astype('>i4')``), never per element.
+Layout and element dtype come from the generated ``hash_index`` codec (``HashIndex`` for in-memory
+bytes, its ``HASHES_DTYPE`` for the file fast paths that read into / write from one numpy array without
+an extra copy); never per element.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import numpy as np
 
 from ..errors import CorruptDataError
 from ..fileio import ByteSource, atomic_write
-from ..generated.construct.hash_index import HASHES_DTYPE
+from ..formats import translate_error
+from ..generated.construct.hash_index import HASHES_DTYPE, HashIndex
 
 __all__ = ["INDEX_TYPE", "HASH_DTYPE", "read_hash_index", "encode_hash_index", "write_hash_index"]
 
@@ -38,7 +41,11 @@ def read_hash_index(data: ByteSource | bytes | bytearray | memoryview | BinaryIO
     if len(raw) % 4:
         raise CorruptDataError(f"hash index of {len(raw)} bytes is not a whole number of int32 values",
                                path=where, offset=len(raw) - len(raw) % 4, expected="a multiple of 4 bytes")
-    return np.frombuffer(raw, dtype=HASH_DTYPE).astype(np.int32)
+    try:
+        hashes = HashIndex.parse(bytes(raw))["hashes"]
+    except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
+        raise translate_error(exc, where, "hash index") from None
+    return hashes.astype(np.int32)
 
 
 def _read_hash_file(path: str | os.PathLike) -> np.ndarray:
@@ -68,7 +75,7 @@ def _to_file_order(hashes: np.ndarray | list[int]) -> np.ndarray:
 
 def encode_hash_index(hashes: np.ndarray | list[int]) -> bytes:
     """The file bytes for ``hashes`` (int32 values; Python ints must fit a signed int32)."""
-    return _to_file_order(hashes).tobytes()
+    return HashIndex.build({"hashes": _to_file_order(hashes)})
 
 
 def write_hash_index(path: str | os.PathLike, hashes: np.ndarray | list[int]) -> int:
