@@ -25,6 +25,7 @@ from ..types import DataType, parse_type
 from .keys import KeyCodec
 from .reader import FileIndexReader
 from .result import REMAIN, SKIP, FileIndexResult
+from .xxh64 import xxh64_binary_array
 
 __all__ = [
     "BloomFilterWriter",
@@ -142,15 +143,12 @@ class _Hasher:
             if isinstance(values, pa.ChunkedArray):
                 values = values.combine_chunks()
             if isinstance(values, pa.Array):
-                if isinstance(values.type, pa.DictionaryType):
-                    values = values.dictionary_decode()
-                if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
-                    values = values.cast(pa.large_binary() if pa.types.is_large_string(values.type)
-                                         else pa.binary())
-                items = values.drop_null().to_pylist()
-            else:
-                items = [v if isinstance(v, (bytes, bytearray)) else str(v).encode("utf-8", "surrogatepass")
-                         for v in values if v is not None]
+                flat = _as_binary(values)
+                if flat is not None:
+                    return xxh64_binary_array(flat).view(np.int64), False
+                values = values.to_pylist()
+            items = [v if isinstance(v, (bytes, bytearray)) else str(v).encode("utf-8", "surrogatepass")
+                     for v in values if v is not None]
             digest = xxhash.xxh64_intdigest
             return np.array([digest(b) for b in items], dtype=np.uint64).view(np.int64), False
         assert self.codec is not None
@@ -164,6 +162,23 @@ class _Hasher:
         """Hashes of the non-null values of a column, as int64."""
         arr, mixed = self.prehash_array(values)
         return wang_hash64_array(arr) if mixed else np.array(arr, dtype=np.int64)
+
+
+def _as_binary(values: pa.Array) -> pa.Array | None:
+    """The non-null values of a string/binary Arrow array as ``binary`` / ``large_binary``, or None
+    when the type has no cast to those (the caller then hashes Python values)."""
+    if isinstance(values.type, pa.DictionaryType):
+        values = values.dictionary_decode()
+    t = values.type
+    if pa.types.is_large_string(t) or pa.types.is_large_binary(t):
+        target = pa.large_binary()
+    elif pa.types.is_string(t) or pa.types.is_binary(t) or pa.types.is_fixed_size_binary(t):
+        target = pa.binary()
+    else:
+        return None
+    if values.null_count:
+        values = values.drop_null()
+    return values if values.type == target else values.cast(target)
 
 
 def fast_hash(dtype: DataType | str, value: Any) -> int:
