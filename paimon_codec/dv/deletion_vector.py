@@ -27,6 +27,7 @@ from pyroaring import BitMap, BitMap64
 from ..errors import CorruptDataError, PaimonCodecError, TruncatedDataError
 from ..formats import translate_error
 from ..generated.construct.deletion_vector import DvBin
+from ..positions import ranges_of
 from ..roaring import EMPTY_PORTABLE, portable_size, read_bitmap, serialize_optimized
 
 __all__ = [
@@ -264,13 +265,7 @@ class DeletionVector:
 
     def ranges(self) -> list[list[int]]:
         """Maximal ``[start, end)`` runs of deleted positions."""
-        arr = self.to_array()
-        if arr.size == 0:
-            return []
-        breaks = np.flatnonzero(np.diff(arr) != 1)
-        starts = np.concatenate(([arr[0]], arr[breaks + 1]))
-        ends = np.concatenate((arr[breaks], [arr[-1]])) + 1
-        return np.stack([starts, ends], axis=1).tolist()
+        return ranges_of(self.to_array())
 
     def to_bitmap(self) -> BitMap | BitMap64:
         """A pyroaring BitMap (only positions < 2**32) or BitMap64 copy of the positions."""
