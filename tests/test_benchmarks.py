@@ -1,0 +1,65 @@
+"""The benchmark scripts' shared harness, and quick runs proving the W4 checks still hold."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import _harness  # noqa: E402
+import file_index  # noqa: E402
+
+
+def test_result_line_checks_and_optional_fields():
+    exp = {"bytes": 3, "crc32": _harness.crc32_hex(b"abc"), "check": 7}
+    rec = _harness.result_line("X", [2.0, 1.0, 3.0], ops=4, nbytes=3, check=7, crc=_harness.crc32_hex(b"abc"),
+                               expected=exp, variant="batch", what="w")
+    assert rec["median_ms"] == 2.0 and rec["min_ms"] == 1.0 and rec["median_us_per_op"] == 500.0
+    assert rec["checks_ok"] is True
+    bad = _harness.result_line("X", [1.0], ops=1, nbytes=3, check=8, crc=exp["crc32"], expected=exp)
+    assert bad["checks_ok"] is False and "median_us_per_op" not in bad
+    bare = _harness.result_line("Y", [1.0], ops=1)
+    assert "check" not in bare and "crc32" not in bare and "checks_ok" not in bare
+    assert json.loads(json.dumps(rec)) == rec
+
+
+def test_timed_and_alternate_run_counts():
+    calls = []
+    times, out = _harness.timed(lambda: calls.append(1) or len(calls), warmup=2, rounds=3,
+                                setup=lambda: calls.append(0))
+    assert len(times) == 3 and out == len(calls) and calls.count(0) == 5
+    order = []
+    (ta, tb), outs = _harness.alternate([lambda: order.append("a") or 1, lambda: order.append("b") or 2], 3)
+    assert order == ["a", "b"] * 3 and len(ta) == len(tb) == 3 and outs == [1, 2]
+
+
+def test_generator_is_splitmix64():
+    def splitmix(seed, i):
+        m = (1 << 64) - 1
+        z = (seed + (i + 1) * 0x9E3779B97F4A7C15) & m
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+        return z ^ (z >> 31)
+
+    got = _harness.gen(401, 5, 10).tolist()
+    assert got == [splitmix(401, i) for i in range(5, 15)]
+    assert _harness.below(7, 0, 50, 13).tolist() == [splitmix(7, i) % 13 for i in range(50)]
+
+
+def test_markdown_table_shape():
+    text = _harness.markdown_table(["a", "b"], ["---", "---:"], [[1, "x"], [2, "y"]])
+    assert text.splitlines() == ["| a | b |", "| --- | ---: |", "| 1 | x |", "| 2 | y |"]
+
+
+def test_file_index_w4_checks_hold(tmp_path, capsys):
+    out = tmp_path / "w4.md"
+    status = file_index.main(["--no-java", "--only", "W4.build,W4.probe", "--rounds", "1", "--warmup", "0",
+                              "--output", str(out)])
+    records = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    assert status == 0 and {r["workload"] for r in records} == {"W4.build", "W4.probe"}
+    assert all(r["checks_ok"] for r in records)
+    assert "| W4.probe |" in out.read_text() and np.isfinite(records[0]["median_ms"])
