@@ -3,7 +3,10 @@
 Payload: ``int32 BE k`` then ``num_bits / 8`` bytes of bit set (bit i = byte ``i >> 3``, mask
 ``1 << (i & 7)``).  Sizing from the options ``items`` / ``fpp``; hashes are XXH64 (seed 0) of the
 bytes for strings/binary and Thomas Wang's 64-bit mix (arithmetic shifts) of the value as int64
-for numbers, times and float bits (FORMATS.md §3).  Building and probing are vectorised with numpy.
+for numbers, times and float bits (FORMATS.md §3).  The payload is parsed and built by the generated
+``bloom_filter`` codec.  Building and probing run chunked numpy kernels (:class:`_PositionKernel`:
+no per-value Python work, scratch buffers reused per chunk); strings are hashed by
+:mod:`.xxh64`; single literals use pure-int arithmetic.
 """
 
 from __future__ import annotations
