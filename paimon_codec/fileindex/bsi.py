@@ -30,9 +30,9 @@ from ..generated.construct import bsi as _generated_bsi
 from ..roaring import bitmap_of, portable_size, read_bitmap, serialize_optimized
 from ..types import DataType, parse_type
 from ._range_keys import RangeKeyCodec
+from .bit_slices import BitSlices, cut_slices
 from .reader import FileIndexReader
 from .result import REMAIN, BitmapResult, FileIndexResult
-from .topn import oneil_top_k
 
 __all__ = ["BsiWriter", "BsiReader", "create_writer", "create_reader"]
 
@@ -95,55 +95,23 @@ class _SignedPart:
     def span(self) -> int:
         return self.max - self.min
 
+    @cached_property
+    def _bits(self) -> BitSlices:
+        return BitSlices(self.span, lambda: self.slice_count, lambda: self.ebm, self.slice)
+
     def lte(self, value: int) -> BitMap:
-        """Rows whose value <= ``value``."""
-        s = value - self.min
-        if s < 0:
-            return BitMap()
-        if s >= self.span:
-            return self.ebm.copy()
-        lt, eq = BitMap(), self.ebm.copy()  # in-place updates on private copies
-        for i in range(self.slice_count - 1, -1, -1):
-            sl = self.slice(i)
-            if (s >> i) & 1:
-                lt |= eq - sl
-                eq &= sl
-            else:
-                eq -= sl
-        lt |= eq
-        return lt
+        """Rows whose value <= ``value`` (``value`` relative to min)."""
+        return self._bits.lte(value - self.min)
 
     def gte(self, value: int) -> BitMap:
         """Rows whose value >= ``value``."""
-        s = value - self.min
-        if s <= 0:
-            return self.ebm.copy()
-        if s > self.span:
-            return BitMap()
-        gt, eq = BitMap(), self.ebm.copy()
-        for i in range(self.slice_count - 1, -1, -1):
-            sl = self.slice(i)
-            if (s >> i) & 1:
-                eq &= sl
-            else:
-                gt |= eq & sl
-                eq -= sl
-        gt |= eq
-        return gt
+        return self._bits.gte(value - self.min)
 
     def eq(self, value: int) -> BitMap:
-        s = value - self.min
-        if s < 0 or s > self.span:
-            return BitMap()
-        eq = self.ebm
-        for i in range(self.slice_count - 1, -1, -1):
-            eq = eq & self.slice(i) if (s >> i) & 1 else eq - self.slice(i)
-            if not eq:
-                break
-        return eq
+        return self._bits.eq(value - self.min)
 
     def top(self, k: int, candidates: BitMap, largest: bool, strict: bool) -> BitMap:
-        return oneil_top_k(self.slice_count, self.slice, candidates & self.ebm, k, largest=largest, strict=strict)
+        return self._bits.top(k, candidates & self.ebm, largest=largest, strict=strict)
 
 
 class _EmptyPart:
@@ -343,8 +311,7 @@ class BsiWriter:
 def _part(rows: np.ndarray, stored: np.ndarray) -> dict:
     """One half: min is always 0 (Paimon's running min starts at 0), slices of the stored values."""
     mx = int(stored.max()) if stored.size else 0
-    slices = [serialize_optimized(bitmap_of(rows[((stored >> i) & 1).astype(bool)]))
-              for i in range(mx.bit_length())]
+    slices = [serialize_optimized(bm) for bm in cut_slices(rows, stored, mx.bit_length())]
     return {"version": VERSION, "min": 0, "max": mx, "ebm": serialize_optimized(bitmap_of(rows)),
             "slices": slices}
 

@@ -33,9 +33,9 @@ from ..memory_size import parse_memory_size
 from ..roaring import bitmap_of, read_bitmap, serialize_optimized
 from ..types import DataType, parse_type
 from ._range_keys import RangeKeyCodec, serialized_strings, sorted_unique_strings
+from .bit_slices import BitSlices, cut_slices
 from .reader import FileIndexReader
 from .result import REMAIN, BitmapResult, FileIndexResult
-from .topn import oneil_top_k
 
 __all__ = [
     "RangeBitmapWriter",
@@ -220,14 +220,9 @@ def _slice_count(cardinality: int) -> int:
 
 def _bsi_bytes(valid: np.ndarray, codes: np.ndarray, cardinality: int) -> bytes:
     slices = _slice_count(cardinality)
-    ebm = serialize_optimized(bitmap_of(np.flatnonzero(valid)))
-    bodies = []
-    nn = np.where(valid, codes, 0)
-    for i in range(slices):
-        if i >= 63 or cardinality == 0:
-            bodies.append(serialize_optimized(BitMap()))
-            continue
-        bodies.append(serialize_optimized(bitmap_of(np.flatnonzero((nn >> i) & 1))))
+    rows = np.flatnonzero(valid)
+    ebm = serialize_optimized(bitmap_of(rows))
+    bodies = [serialize_optimized(bm) for bm in cut_slices(rows, codes[valid], slices)]
     lengths = np.array([len(b) for b in bodies], dtype=np.int64)
     offs = np.concatenate(([0], np.cumsum(lengths)[:-1]))
     index = np.stack([offs, lengths], axis=1).astype(">i4").tobytes()
@@ -565,54 +560,10 @@ class RangeBitmapReader(FileIndexReader):
     def _max_code(self) -> int:
         return self.cardinality - 1
 
-    def _codes_lte(self, c: int) -> BitMap:
-        """Non-null rows whose code <= c (O'Neil)."""
-        if c < 0 or self.cardinality == 0:
-            return BitMap()
-        if c >= self._max_code():
-            return self._ebm.copy()
-        lt, eq = BitMap(), self._ebm.copy()  # in-place updates on private copies
-        for i in range(self.slice_count - 1, -1, -1):
-            sl = self._slice(i)
-            if (c >> i) & 1:
-                lt |= eq - sl
-                eq &= sl
-            else:
-                eq -= sl
-        lt |= eq
-        return lt
-
-    def _codes_gte(self, c: int) -> BitMap:
-        """Non-null rows whose code >= c (O'Neil)."""
-        if self.cardinality == 0 or c > self._max_code():
-            return BitMap()
-        if c <= 0:
-            return self._ebm.copy()
-        gt, eq = BitMap(), self._ebm.copy()
-        for i in range(self.slice_count - 1, -1, -1):
-            sl = self._slice(i)
-            if (c >> i) & 1:
-                eq &= sl
-            else:
-                gt |= eq & sl
-                eq -= sl
-        gt |= eq
-        return gt
-
-    def _codes_eq(self, c: int) -> BitMap:
-        if c < 0 or c > self._max_code():
-            return BitMap()
-        if self.cardinality == 1:
-            return self._ebm.copy()
-        eq = self._ebm.copy()
-        for i in range(self.slice_count - 1, -1, -1):
-            if (c >> i) & 1:
-                eq &= self._slice(i)
-            else:
-                eq -= self._slice(i)
-            if not eq:
-                break
-        return eq
+    @cached_property
+    def _bits(self) -> BitSlices:
+        """O'Neil comparisons of the row codes (reads the BSI header, EBM and slices on use)."""
+        return BitSlices(self._max_code(), lambda: self.slice_count, lambda: self._ebm, self._slice)
 
     def row_codes(self) -> np.ndarray:
         """Code of every row (-1 for null), decoded from all slices (vectorised).
@@ -641,13 +592,13 @@ class RangeBitmapReader(FileIndexReader):
         r = self._lookup(literal)
         if r is None:
             return REMAIN
-        return BitmapResult(self._codes_eq(r) if r >= 0 else BitMap())
+        return BitmapResult(self._bits.eq(r) if r >= 0 else BitMap())
 
     def visit_not_equal(self, literal: Any) -> FileIndexResult:
         r = self._lookup(literal)
         if r is None:
             return REMAIN
-        return BitmapResult(lambda: self._ebm - self._codes_eq(r) if r >= 0 else self._ebm.copy())
+        return BitmapResult(lambda: self._ebm - self._bits.eq(r) if r >= 0 else self._ebm.copy())
 
     def visit_in(self, literals: Sequence[Any]) -> FileIndexResult:
         if any(v is None for v in literals):
@@ -664,7 +615,7 @@ class RangeBitmapReader(FileIndexReader):
         for lit in literals:
             r = self._lookup(lit)
             if r is not None and r >= 0:
-                out |= self._codes_eq(r)
+                out |= self._bits.eq(r)
         return out
 
     def visit_is_null(self) -> FileIndexResult:
@@ -699,10 +650,10 @@ class RangeBitmapReader(FileIndexReader):
             if a > b:
                 return BitMap()
             if a <= 0:
-                return self._codes_lte(b)
+                return self._bits.lte(b)
             if b >= self._max_code():
-                return self._codes_gte(a)
-            return self._codes_gte(a) & self._codes_lte(b)
+                return self._bits.gte(a)
+            return self._bits.gte(a) & self._bits.lte(b)
 
         return BitmapResult(compute)
 
@@ -740,7 +691,7 @@ class RangeBitmapReader(FileIndexReader):
         if k <= 0 or self.cardinality == 0:
             return BitMap()
         cand = self._ebm if found_set is None else self._ebm & found_set
-        return oneil_top_k(self.slice_count, self._slice, cand, k, largest=descending, strict=strict)
+        return self._bits.top(k, cand, largest=descending, strict=strict)
 
     # -- structure
     def describe(self) -> dict:

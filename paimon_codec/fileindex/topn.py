@@ -25,7 +25,7 @@ from pyroaring import BitMap
 
 from ..errors import InvalidPredicateError, PaimonCodecError
 from ..positions import positions_from_json, positions_to_json
-from ._roaring import drop_first, first_n
+from ..roaring import drop_first, first_n
 from .result import BitmapResult
 
 __all__ = ["oneil_top_k", "top_n_rows", "answer_topn_query", "register_topn", "TopNReader"]

@@ -1,0 +1,104 @@
+"""Bit-sliced indexes of unsigned values: cutting the slices and O'Neil's comparisons over them.
+
+Both the deprecated BSI index (each signed half stores ``value - min``) and the range-bitmap index
+(each row stores its dictionary code) keep one bitmap per bit of the stored value (slice ``i`` = the
+rows whose value has bit ``i`` set) beside an existence bitmap (EBM) of the non-null rows.
+
+:class:`BitSlices` answers ``<=``, ``>=``, ``=`` and top-k over such an index from the most
+significant slice down (O'Neil & Quass), reading the EBM, the slice count and each slice only when a
+comparison needs them: the accessors are callables so a reader can keep them lazy and cached.
+:func:`cut_slices` builds the slices of many values at once with numpy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from pyroaring import BitMap
+
+from ..roaring import bitmap_of
+from .topn import oneil_top_k
+
+__all__ = ["BitSlices", "cut_slices"]
+
+
+def cut_slices(rows: np.ndarray, values: np.ndarray, count: int) -> list[BitMap]:
+    """Slice ``i`` (``i < count``) = the ``rows`` whose unsigned ``values`` have bit ``i`` set.
+
+    Bits at 63 and above are never set in a signed 64-bit value: their slices are empty.
+    """
+    rows = np.asarray(rows)
+    values = np.asarray(values, dtype=np.int64)
+    return [bitmap_of(rows[((values >> i) & 1).astype(bool)]) if i < 63 else BitMap() for i in range(count)]
+
+
+class BitSlices:
+    """O'Neil comparisons over a bit-sliced index whose stored values lie in ``[0, max_value]``.
+
+    ``max_value < 0`` means the index holds no value (every comparison answers no row).  Every
+    answer is a fresh bitmap the caller may modify.
+    """
+
+    def __init__(self, max_value: int, slice_count: Callable[[], int], ebm: Callable[[], BitMap],
+                 get_slice: Callable[[int], BitMap]) -> None:
+        self.max_value = max_value
+        self._slice_count = slice_count
+        self._ebm = ebm
+        self._slice = get_slice
+
+    def lte(self, value: int) -> BitMap:
+        """Rows whose stored value is ``<= value``."""
+        if value < 0 or self.max_value < 0:
+            return BitMap()
+        if value >= self.max_value:
+            return self._ebm().copy()
+        lt, eq = BitMap(), self._ebm().copy()  # in-place updates on private copies
+        for i in range(self._slice_count() - 1, -1, -1):
+            sl = self._slice(i)
+            if (value >> i) & 1:
+                lt |= eq - sl
+                eq &= sl
+            else:
+                eq -= sl
+        lt |= eq
+        return lt
+
+    def gte(self, value: int) -> BitMap:
+        """Rows whose stored value is ``>= value``."""
+        if value > self.max_value or self.max_value < 0:
+            return BitMap()
+        if value <= 0:
+            return self._ebm().copy()
+        gt, eq = BitMap(), self._ebm().copy()
+        for i in range(self._slice_count() - 1, -1, -1):
+            sl = self._slice(i)
+            if (value >> i) & 1:
+                eq &= sl
+            else:
+                gt |= eq & sl
+                eq -= sl
+        gt |= eq
+        return gt
+
+    def eq(self, value: int) -> BitMap:
+        """Rows whose stored value is ``value`` (stops early once no row is left)."""
+        if value < 0 or value > self.max_value:
+            return BitMap()
+        eq = self._ebm().copy()
+        if self.max_value == 0:
+            return eq
+        for i in range(self._slice_count() - 1, -1, -1):
+            if (value >> i) & 1:
+                eq &= self._slice(i)
+            else:
+                eq -= self._slice(i)
+            if not eq:
+                break
+        return eq
+
+    def top(self, k: int, candidates: BitMap, *, largest: bool, strict: bool) -> BitMap:
+        """The ``k`` rows of ``candidates`` with the largest (smallest) stored values (see topn)."""
+        if self.max_value < 0:
+            return BitMap()
+        return oneil_top_k(self._slice_count(), self._slice, candidates, k, largest=largest, strict=strict)
