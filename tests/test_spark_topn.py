@@ -29,9 +29,12 @@ def test_native_and_arrow_paths_give_the_same_rows(spark, latest, where):  # noq
     from paimon_codec.spark import scan
 
     native, report = scan(spark, latest, where)
-    arrow, _ = scan(spark, latest, where, native=False)
+    arrow, _ = scan(spark, latest, where, native=False, driver_rows=0)
+    driver, _ = scan(spark, latest, where, native=False, driver_rows=10**9)
+    assert sorted(map(tuple, driver.collect())) == sorted(map(tuple, arrow.collect()))
     assert sorted(map(tuple, native.collect())) == sorted(map(tuple, arrow.collect()))
-    assert native.columns == arrow.columns == ["id", "status", "region", "amount", "ts"]
+    assert native.columns == ["id", "status", "region", "amount", "ts"]
+    assert native.dtypes == arrow.dtypes == driver.dtypes
 
 
 @pytest.mark.skipif(not WAREHOUSE_JSON.exists(), reason="golden warehouse not available")
@@ -46,7 +49,9 @@ def test_native_reader_on_java_written_files(spark, spec):  # noqa: F811
     assert any(t.selection is None and native_readable(t.path, t.file_format, plan.row_type, t.primary_key_file)
                for t in plan.tasks)
     native, _ = scan(spark, table_dir(spec["table"]))
-    arrow, _ = scan(spark, table_dir(spec["table"]), native=False)
+    arrow, _ = scan(spark, table_dir(spec["table"]), native=False, driver_rows=0)
+    driver, _ = scan(spark, table_dir(spec["table"]), native=False, driver_rows=10**9)
+    assert normalize_rows(driver.collect()) == normalize_rows(arrow.collect())
     assert normalize_rows(native.collect()) == normalize_rows(arrow.collect())
 
 
