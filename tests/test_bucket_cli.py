@@ -67,3 +67,25 @@ def test_bucket_cli_errors(capsys, tmp_path):
     (tmp_path / "odd").write_bytes(b"\x00" * 5)
     rc, _, err = _run(capsys, "bucket", "read", tmp_path / "odd")
     assert rc == 2 and "multiple of 4" in err
+
+
+def test_malformed_json_inputs_are_input_errors_in_both_clis(capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("[[1, ")
+    rc, out, err = _run(capsys, "bucket", "hash", "--key-types", "INT", "--keys-json", bad, "--json")
+    assert rc == 2 and out == "" and "invalid JSON" in err and "bad.json" in err
+    rc, out, err = _run(capsys, "dv", "write", "--input", bad, "--output-dir", tmp_path / "out")
+    assert rc == 2 and out == "" and "invalid JSON" in err and not (tmp_path / "out").exists()
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    rc, _, err = _run(capsys, "bucket", "assign", "--key-types", "INT", "--keys-json", deep)
+    assert rc == 2 and "nested" in err
+
+
+def test_json_output_is_one_compact_line(capsys, tmp_path):
+    keys = tmp_path / "k.json"
+    keys.write_text("[[1], [2]]")
+    rc, out, _ = _run(capsys, "bucket", "assign", "--key-types", "INT", "--keys-json", keys, "--json")
+    assert rc == 0 and out.count("\n") == 1 and " " not in out
+    rc, text, _ = _run(capsys, "bucket", "assign", "--key-types", "INT", "--keys-json", keys)
+    assert rc == 0 and text.split() == [str(b) for b in json.loads(out)["buckets"]]

@@ -10,10 +10,9 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any
 
+from ..cli_util import add_action, add_command_group, emit, read_json_file
 from ..errors import CorruptDataError, InvalidOptionError
 from ..values import from_json
 from .assign import DEFAULT_TARGET_ROW_NUM, DynamicBucketAssigner, fixed_buckets
@@ -23,21 +22,9 @@ from .hash_index import read_hash_index
 __all__ = ["register"]
 
 
-def _emit(obj: Any, as_json: bool, text: str) -> None:
-    if as_json:
-        json.dump(obj, sys.stdout, separators=(",", ":"))
-        sys.stdout.write("\n")
-    else:
-        print(text)
-
-
 def _load_keys(path: str, enc: KeyEncoder) -> list[list[Any]]:
     """Keys in the golden value encoding: a list of key lists, or a sidecar with ``keys`` / ``rows``."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            spec = json.load(fh)
-    except json.JSONDecodeError as exc:
-        raise CorruptDataError(f"invalid JSON: {exc}", path=path) from None
+    spec = read_json_file(path)
     if isinstance(spec, dict):
         if "keys" in spec:
             spec = spec["keys"]
@@ -61,7 +48,7 @@ def _load_keys(path: str, enc: KeyEncoder) -> list[list[Any]]:
 
 def _cmd_read(args: argparse.Namespace) -> int:
     hashes = read_hash_index(args.file)
-    _emit({"hashes": hashes.tolist()}, args.json, f"{args.file}: {hashes.size} hash(es)")
+    emit({"hashes": hashes.tolist()}, args.json, f"{args.file}: {hashes.size} hash(es)")
     return 0
 
 
@@ -84,7 +71,7 @@ def _cmd_hash(args: argparse.Namespace) -> int:
     per_n = {n: fixed_buckets(hashes, n).tolist() for n in counts}
     out = [{"binary_row": b.hex(), "hash": int(h), "buckets": {str(n): per_n[n][i] for n in counts}}
            for i, (b, h) in enumerate(zip(encoded, hashes.tolist(), strict=True))]
-    _emit(out, args.json, "\n".join(f"{o['hash']}\t{o['binary_row']}\t{o['buckets']}" for o in out))
+    emit(out, args.json, "\n".join(f"{o['hash']}\t{o['binary_row']}\t{o['buckets']}" for o in out))
     return 0
 
 
@@ -99,28 +86,22 @@ def _cmd_assign(args: argparse.Namespace) -> int:
             raise InvalidOptionError(f"--load expects BUCKET=HASHFILE, got {spec!r}")
         assigner.load(int(bucket), path)
     buckets = assigner.assign_many(enc.hash_many(rows)).tolist()
-    _emit({"buckets": buckets}, args.json, "\n".join(map(str, buckets)))
+    emit({"buckets": buckets}, args.json, "\n".join(map(str, buckets)))
     return 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    bucket = subparsers.add_parser("bucket", help="dynamic-bucket hash index, key hashes, bucket assignment")
-    sub = bucket.add_subparsers(dest="bucket_command", metavar="ACTION")
-    sub.required = True
+    sub = add_command_group(subparsers, "bucket", "dynamic-bucket hash index, key hashes, bucket assignment")
 
-    p = sub.add_parser("read", help="decode a HASH index file")
+    p = add_action(sub, "read", "decode a HASH index file", _cmd_read)
     p.add_argument("file")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_cmd_read)
 
-    p = sub.add_parser("hash", help="BinaryRow bytes, hash and fixed buckets of key rows")
+    p = add_action(sub, "hash", "BinaryRow bytes, hash and fixed buckets of key rows", _cmd_hash)
     p.add_argument("--key-types", required=True, help='e.g. "INT, STRING"')
     p.add_argument("--keys-json", required=True, help="JSON list of keys (golden value encoding)")
     p.add_argument("--buckets", default="", help="comma list of bucket counts, e.g. 1,2,16")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_cmd_hash)
 
-    p = sub.add_parser("assign", help="dynamic bucket of each key, in arrival order")
+    p = add_action(sub, "assign", "dynamic bucket of each key, in arrival order", _cmd_assign)
     p.add_argument("--key-types", required=True)
     p.add_argument("--keys-json", required=True)
     p.add_argument("--target-row-num", type=int, default=DEFAULT_TARGET_ROW_NUM)
@@ -129,5 +110,3 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--assign-id", type=int, default=0)
     p.add_argument("--load", action="append", metavar="BUCKET=HASHFILE",
                    help="existing HASH index file of a bucket (repeatable)")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_cmd_assign)

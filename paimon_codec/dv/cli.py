@@ -12,11 +12,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import sys
 from typing import Any
 
+from ..cli_util import add_action, add_command_group, emit, read_json_file
 from ..errors import CorruptDataError, PaimonCodecError
 from ..positions import positions_to_json
 from .deletion_vector import DeletionVector
@@ -24,14 +23,6 @@ from .index_file import DEFAULT_TARGET_SIZE, read_dv_index, read_entry, write_dv
 from .puffin import read_puffin, write_puffin
 
 __all__ = ["register"]
-
-
-def _emit(obj: Any, as_json: bool, text: str) -> None:
-    if as_json:
-        json.dump(obj, sys.stdout, separators=(",", ":"))
-        sys.stdout.write("\n")
-    else:
-        print(text)
 
 
 def _positions(dv: DeletionVector) -> dict:
@@ -52,16 +43,12 @@ def _cmd_read(args: argparse.Namespace) -> int:
     obj = {"version": version, "entries": [_entry_json(e) for e in entries]}
     lines = [f"{args.file}: version {version}, {len(entries)} deletion vector(s)"]
     lines += [f"  offset {e.offset} length {e.length} {e.kind}-bit cardinality {e.cardinality}" for e in entries]
-    _emit(obj, args.json, "\n".join(lines))
+    emit(obj, args.json, "\n".join(lines))
     return 0
 
 
 def _load_positions_json(path: str, bitmap64: bool) -> list[tuple[str, DeletionVector]]:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            spec = json.load(fh)
-    except json.JSONDecodeError as exc:
-        raise CorruptDataError(f"invalid JSON: {exc}", path=path) from None
+    spec = read_json_file(path)
     if not isinstance(spec, dict):
         raise CorruptDataError("positions input must be an object {data_file: [[start, end), ...]}", path=path)
     out = []
@@ -87,7 +74,7 @@ def _cmd_write(args: argparse.Namespace) -> int:
     metas = write_dv_index(args.output_dir, dvs, target_size=target, name_factory=factory)
     obj = {"files": [{"file_name": m.file_name, "file_size": m.file_size, "row_count": m.row_count,
                       "ranges": [r.to_json() for r in m.ranges]} for m in metas]}
-    _emit(obj, args.json, "\n".join(f"{os.path.join(args.output_dir, m.file_name)}: {m.row_count} DV(s), "
+    emit(obj, args.json, "\n".join(f"{os.path.join(args.output_dir, m.file_name)}: {m.row_count} DV(s), "
                                     f"{m.file_size} bytes" for m in metas))
     return 0
 
@@ -103,7 +90,7 @@ def _cmd_to_puffin(args: argparse.Namespace) -> int:
         dvs = [(n, e.dv) for n, e in zip(names, entries, strict=True)]
     blobs = write_puffin(args.output, dvs)
     obj = {"file": args.output, "blobs": [b.to_json() for b in blobs]}
-    _emit(obj, args.json, f"{args.output}: {len(blobs)} deletion-vector-v1 blob(s)")
+    emit(obj, args.json, f"{args.output}: {len(blobs)} deletion-vector-v1 blob(s)")
     return 0
 
 
@@ -116,23 +103,19 @@ def _cmd_from_puffin(args: argparse.Namespace) -> int:
         metas = write_dv_index(args.output_dir, [(b.referenced_data_file, b.dv) for b in blobs], target_size=None)
         obj["files"] = [{"file_name": m.file_name, "ranges": [r.to_json() for r in m.ranges]} for m in metas]
         text.append(f"wrote {metas[0].file_name} ({metas[0].row_count} DVs)")
-    _emit(obj, args.json, "\n".join(text))
+    emit(obj, args.json, "\n".join(text))
     return 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    dv = subparsers.add_parser("dv", help="deletion-vector index files (read, write, Puffin interop)")
-    sub = dv.add_subparsers(dest="dv_command", metavar="ACTION")
-    sub.required = True
+    sub = add_command_group(subparsers, "dv", "deletion-vector index files (read, write, Puffin interop)")
 
-    p = sub.add_parser("read", help="decode a DV index file (or one entry) and verify its checksums")
+    p = add_action(sub, "read", "decode a DV index file (or one entry) and verify its checksums", _cmd_read)
     p.add_argument("file")
     p.add_argument("--entry", action="store_true", help="FILE is a single size|bin|crc32 entry")
     p.add_argument("--no-crc", action="store_true", help="do not verify the CRC-32s (as Java <= 2.0 did)")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_cmd_read)
 
-    p = sub.add_parser("write", help="write DV index files from {data_file: [[start, end), ...]}")
+    p = add_action(sub, "write", "write DV index files from {data_file: [[start, end), ...]}", _cmd_write)
     p.add_argument("--input", required=True, help="positions JSON, data files in write order")
     p.add_argument("--output-dir", required=True)
     p.add_argument("--bitmap64", action="store_true", help="64-bit (Iceberg-compatible) bins")
@@ -140,18 +123,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="roll to a new file past this size (MemorySize, default 2 mb)")
     p.add_argument("--single-file", action="store_true", help="never roll (bucketed-table writer)")
     p.add_argument("--name-prefix", help="name files PREFIX-<n> instead of index-<uuid>-<n>")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_cmd_write)
 
-    p = sub.add_parser("to-puffin", help="export deletion vectors as an Iceberg Puffin file")
+    p = add_action(sub, "to-puffin", "export deletion vectors as an Iceberg Puffin file", _cmd_to_puffin)
     p.add_argument("input", help="positions JSON ({data_file: ranges}) or a DV index file")
     p.add_argument("--output", required=True)
     p.add_argument("--names", help="comma list of data file names for a DV index file's entries")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_cmd_to_puffin)
 
-    p = sub.add_parser("from-puffin", help="import deletion-vector-v1 blobs from a Puffin file")
+    p = add_action(sub, "from-puffin", "import deletion-vector-v1 blobs from a Puffin file", _cmd_from_puffin)
     p.add_argument("file")
     p.add_argument("--output-dir", help="also write them as one 64-bit Paimon DV index file here")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_cmd_from_puffin)
