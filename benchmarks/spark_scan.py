@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
 import time
+
+from _harness import RESULTS, timed, write_result
 
 PREDICATES = [
     ("selective (bitmap prunes files)", "status = 'REFUNDED' AND region = 'EU'"),
@@ -33,13 +36,9 @@ TOPN = [("amount", True, 10), ("amount", False, 100)]
 
 
 def _time(fn, rounds: int) -> tuple[float, object]:
-    fn()  # warm-up
-    times, out = [], None
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
+    """Median seconds of ``rounds`` runs after one warm-up, and the last result."""
+    times, out = timed(fn, warmup=1, rounds=rounds, collect=False)
+    return statistics.median(times) / 1000, out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rows", type=int, default=50_000, help="rows per data file")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--master", default="local[2]")
-    ap.add_argument("--output", default=os.path.join(os.path.dirname(__file__), "results", "spark_scan.md"))
+    ap.add_argument("--output", default=str(RESULTS / "spark_scan.md"))
     args = ap.parse_args(argv)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
@@ -118,12 +117,7 @@ def main(argv: list[str] | None = None) -> int:
               "`PlanReport` (driver-side planning time is included in the scan time)."]
     text = "\n".join(lines) + "\n"
     print(text)
-    os.makedirs(os.path.dirname(args.output), exist_ok=True)
-    from paimon_codec.fileio import atomic_write_bytes
-
-    atomic_write_bytes(args.output, text.encode())
-    import shutil
-
+    write_result(args.output, text)
     shutil.rmtree(wh, ignore_errors=True)
     return 0
 
