@@ -17,7 +17,6 @@ Java's complement (which would drop rows differing only below a microsecond).
 
 from __future__ import annotations
 
-import array
 import bisect
 import struct
 from collections.abc import Mapping, Sequence
@@ -42,6 +41,7 @@ from ..errors import (
 from ..fileio import ByteSource
 from ..formats import translate_error
 from ..generated.construct import bitmap_index as _gen
+from ..roaring import bitmap_of, serialize_optimized
 from ..types import DataType, parse_type
 from .javamap import hashmap_order
 from .keys import KeyCodec
@@ -64,17 +64,8 @@ DEFAULT_BLOCK_SIZE = 16 * 1024
 _EMPTY = BitMap()
 
 
-def serialize_bitmap(bm: BitMap) -> bytes:
-    """Roaring portable bytes exactly as Paimon writes them (after ``runOptimize()``)."""
-    bm.run_optimize()
-    return bm.serialize()
-
-
-def _bitmap_of_rows(rows: np.ndarray) -> BitMap:
-    """BitMap of sorted row positions (fast path through ``array('I')``)."""
-    a = array.array("I")
-    a.frombytes(rows.astype(np.uint32, copy=False).tobytes())
-    return BitMap(a)
+#: Roaring portable bytes exactly as Paimon writes them (after ``runOptimize()``).
+serialize_bitmap = serialize_optimized
 
 
 # ---------------------------------------------------------------------------------------- layout
@@ -354,7 +345,7 @@ def _serialize(self: BitmapIndexWriter) -> bytes:
     nd = len(enc.first_pos)
     null_rows = np.flatnonzero(~valid) if enc.nn is not None else np.zeros(0, np.int64)
     has_null = len(null_rows) > 0
-    null_bytes = serialize_bitmap(_bitmap_of_rows(null_rows)) if has_null else b""
+    null_bytes = serialize_bitmap(bitmap_of(null_rows)) if has_null else b""
     body: list[bytes] = []
     body_len = 0
     if len(null_rows) > 1:
@@ -387,7 +378,7 @@ def _serialize(self: BitmapIndexWriter) -> bytes:
         counts = enc.counts
         for c in multi_hm.tolist():
             s = starts[c]
-            data = serialize_bitmap(_bitmap_of_rows(rows[s:s + counts[c]]))
+            data = serialize_bitmap(bitmap_of(rows[s:s + counts[c]]))
             offsets[c] = body_len
             lengths[c] = len(data)
             body.append(data)
