@@ -35,7 +35,7 @@ from construct import (
     Struct as _CStruct,
 )
 
-__all__ = ["CodecError", "SubStream"]
+__all__ = ["CodecError", "SubStream", "ViewStream"]
 
 
 class CodecError(ConstructError):
@@ -65,6 +65,81 @@ class SubStream(io.BytesIO):
         LAST_READ[0] = self
         LAST_READ[1] = self.base + self.tell()
         return super().read(n)
+
+
+class ViewStream:
+    """Read-only parse stream over a buffer, without copying it (``bytes``, ``bytearray``,
+    ``memoryview`` or anything exporting a contiguous buffer).
+
+    :meth:`read` returns ``bytes`` (what stock Construct fields expect); :meth:`view` returns a
+    read-only ``memoryview`` slice of the input, which is how bulk fields (sized bytes, embedded
+    Roaring32 bitmaps, numpy arrays, substreams) are parsed without a copy.  Parsed bulk fields
+    therefore share memory with the input: a ``bytearray`` input that is changed afterwards changes
+    them too, and cannot be resized while they are alive.  ``base`` is the absolute offset of
+    ``buf[0]`` in the outermost input (for error messages).
+    """
+
+    __slots__ = ("buf", "pos", "size", "base")
+
+    def __init__(self, data: Any, base: int = 0) -> None:
+        mv = data if isinstance(data, memoryview) else memoryview(data)
+        if mv.ndim != 1 or mv.format != "B":
+            mv = mv.cast("B")
+        self.buf = mv.toreadonly() if not mv.readonly else mv
+        self.pos = 0
+        self.size = mv.nbytes
+        self.base = base
+
+    def read(self, n: int | None = -1) -> bytes:
+        LAST_READ[0] = self
+        LAST_READ[1] = self.base + self.pos
+        start = self.pos
+        end = self.size if n is None or n < 0 else min(self.size, start + n)
+        self.pos = max(end, start)
+        return self.buf[start:end].tobytes()
+
+    def view(self, n: int) -> memoryview:
+        """The next ``n`` bytes (fewer at the end) as a read-only memoryview slice of the input."""
+        LAST_READ[0] = self
+        LAST_READ[1] = self.base + self.pos
+        start = self.pos
+        self.pos = max(min(self.size, start + n), start)
+        return self.buf[start:self.pos]
+
+    def tell(self) -> int:
+        return self.pos
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        if whence == io.SEEK_SET:
+            pos = offset
+        elif whence == io.SEEK_CUR:
+            pos = self.pos + offset
+        elif whence == io.SEEK_END:
+            pos = self.size + offset
+        else:
+            raise ValueError(f"invalid whence {whence}")
+        if pos < 0:
+            raise ValueError(f"negative seek position {pos}")
+        self.pos = pos
+        return pos
+
+    def getbuffer(self) -> memoryview:
+        return self.buf
+
+    def getvalue(self) -> bytes:
+        return self.buf.tobytes()
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return False
+
+    def write(self, data: Any) -> int:
+        raise io.UnsupportedOperation("a parse stream is read-only")
 
 
 def abs_pos(stream: Any) -> int:
@@ -104,6 +179,14 @@ def _read(stream: Any, n: int, what: str, path: str) -> bytes:
     return stream_read(stream, n, path)
 
 
+def _view(stream: Any, n: int, what: str, path: str) -> memoryview | bytes:
+    """The next ``n`` bytes: a memoryview slice on a :class:`ViewStream` (no copy), else ``bytes``."""
+    _need(stream, n, what, path)
+    if type(stream) is ViewStream:
+        return stream.view(n)
+    return stream_read(stream, n, path)
+
+
 def _ev(v: Any, ctx: Any) -> Any:
     return v(ctx) if callable(v) else v
 
@@ -129,6 +212,11 @@ class Struct(_CStruct):
         if obj is not None and "_io" in obj:
             obj = {k: v for k, v in obj.items() if k != "_io"}
         return super()._build(obj, stream, context, path)
+
+    def parse(self, data, **contextkw):
+        """Parse from a :class:`ViewStream` over ``data``: the input is not copied, and bulk fields
+        (sized bytes, embedded bitmaps, numpy arrays) are read-only views of it."""
+        return self.parse_stream(ViewStream(data), **contextkw)
 
     def build(self, obj, **contextkw):
         """Build into a :class:`BuildStream` (appends are gathered and joined once)."""
@@ -290,8 +378,8 @@ class Sized(Subconstruct):
     def _parse(self, stream, context, path):
         n = remaining(stream) if self.size is None else _ev(self.size, context)
         base = abs_pos(stream)
-        data = _read(stream, n, self.fname, path)
-        sub = SubStream(data, base)
+        data = _view(stream, n, self.fname, path)
+        sub = ViewStream(data, base) if isinstance(data, memoryview) else SubStream(data, base)
         return self.subcon._parsereport(sub, context, path)
 
     def _build(self, obj, stream, context, path):
@@ -314,7 +402,11 @@ class Sized(Subconstruct):
 
 
 class SizedBytes(Construct):
-    """Kaitai ``size: expr`` / ``size-eos`` without a type: a bulk ``bytes`` field (checked first)."""
+    """Kaitai ``size: expr`` / ``size-eos`` without a type: a bulk byte field (checked first).
+
+    Parsed from a :class:`ViewStream` it is a read-only ``memoryview`` of the input (no copy; equal
+    to the same ``bytes``); from other streams it is ``bytes``.  Builds from any bytes-like object.
+    """
 
     def __init__(self, size: Callable | int | None, name: str) -> None:
         super().__init__()
@@ -323,17 +415,26 @@ class SizedBytes(Construct):
 
     def _parse(self, stream, context, path):
         n = remaining(stream) if self.size is None else _ev(self.size, context)
-        return _read(stream, n, self.fname, path)
+        return _view(stream, n, self.fname, path)
 
     def _build(self, obj, stream, context, path):
-        data = bytes(obj) if obj is not None else b""
+        data = byte_string(obj)
         if self.size is not None:
             n = _ev(self.size, context)
             if n != len(data):
                 raise CodecError(f"{self.fname} has {len(data)} bytes but its size field says {n}",
                                  expected=str(len(data)), kind="corrupt", path=path)
-        stream_write(stream, data, len(data), path)
+        stream.write(data)  # bytes-like as it is (stock stream_write takes only bytes)
         return data
+
+
+def byte_string(obj: Any) -> bytes | bytearray | memoryview:
+    """``obj`` as something whose ``len`` is its byte count (views of parsed fields kept as they are)."""
+    if obj is None:
+        return b""
+    if isinstance(obj, (bytes, bytearray)) or (isinstance(obj, memoryview) and obj.ndim == 1 and obj.itemsize == 1):
+        return obj
+    return bytes(obj)
 
 
 class SizedString(Construct):
@@ -553,7 +654,7 @@ class NumpyArray(Construct):
                 raise CodecError(f"{self.fname}: {n} elements of {dt.itemsize} bytes do not fit in the "
                                  f"{left} bytes that remain", offset=abs_pos(stream),
                                  expected=f"at most {left // dt.itemsize} elements", kind="count", path=path)
-        data = stream_read(stream, n * dt.itemsize, path)
+        data = stream.view(n * dt.itemsize) if type(stream) is ViewStream else stream_read(stream, n * dt.itemsize, path)
         return np.frombuffer(data, dtype=dt)
 
     def _build(self, obj, stream, context, path):
@@ -797,7 +898,7 @@ def roaring32_size(buf: bytes | memoryview, pos: int = 0, limit: int | None = No
         n = (cookie >> 16) + 1
         nflags = (n + 7) // 8
         need(p, nflags, "run flags")
-        flags = np.unpackbits(np.frombuffer(bytes(buf[p:p + nflags]), dtype=np.uint8), bitorder="little")[:n]
+        flags = np.unpackbits(np.frombuffer(buf, np.uint8, nflags, p), bitorder="little")[:n]
         p += nflags
         has_offsets = n >= 4
     elif cookie == _NORUN_COOKIE:
@@ -811,7 +912,7 @@ def roaring32_size(buf: bytes | memoryview, pos: int = 0, limit: int | None = No
     else:
         raise CodecError(f"bad roaring cookie {cookie}", offset=pos, expected="12346 or 12347")
     need(p, 4 * n, "container headers")
-    hdr = np.frombuffer(bytes(buf[p:p + 4 * n]), dtype="<u2").reshape(n, 2)
+    hdr = np.frombuffer(buf, "<u2", 2 * n, p).reshape(n, 2)
     card = hdr[:, 1].astype(np.int64) + 1
     p += 4 * n
     if has_offsets:
@@ -837,9 +938,18 @@ def roaring32_size(buf: bytes | memoryview, pos: int = 0, limit: int | None = No
 
 
 class Roaring32Bytes(Construct):
-    """An embedded portable Roaring32 bitmap as raw ``bytes`` (its length found by a header scan)."""
+    """An embedded portable Roaring32 bitmap as raw bytes (its length found by a header scan): a
+    read-only ``memoryview`` of the input when parsed from a :class:`ViewStream`, else ``bytes``."""
 
     def _parse(self, stream, context, path):
+        if type(stream) is ViewStream:  # sized by a header scan in place, returned as a view
+            try:
+                n = roaring32_size(stream.buf, stream.pos, stream.size)
+            except CodecError as e:
+                if e.offset is not None:
+                    e.offset += stream.base
+                raise
+            return stream.view(n)
         base = abs_pos(stream)
         start = stream.tell()
         rest = stream.read()
@@ -853,8 +963,8 @@ class Roaring32Bytes(Construct):
         return stream_read(stream, n, path)
 
     def _build(self, obj, stream, context, path):
-        data = bytes(obj)
-        stream_write(stream, data, len(data), path)
+        data = byte_string(obj)
+        stream.write(data)
         return data
 
 
@@ -904,9 +1014,12 @@ class FastArray(Construct):
     def _parse(self, stream, context, path):
         n = None if self.count is None else _ev(self.count, context)
         kw = {k: fn(context) for k, fn in self.params.items()}
-        pos, end = stream.tell(), io_size(stream)
-        base = getattr(stream, "base", 0)
-        buf = stream.getbuffer()
+        if type(stream) is ViewStream:  # byte fields come back as views of the input
+            pos, end, base, buf = stream.pos, stream.size, stream.base, stream.buf
+        else:  # a BytesIO: its value (shared, not copied, while unmodified) - never a view of its buffer
+            pos, end = stream.tell(), io_size(stream)
+            base = getattr(stream, "base", 0)
+            buf = memoryview(stream.getvalue())
         try:
             lst, newpos = self.parse_fn(buf, pos, end, n, **kw)
         except CodecError as e:
@@ -916,8 +1029,6 @@ class FastArray(Construct):
             raise
         except struct.error as e:
             raise CodecError(f"{self.fname}: {e}", offset=base + pos, kind="corrupt", path=path) from None
-        finally:
-            del buf
         stream.seek(newpos)
         return lst
 
@@ -930,7 +1041,7 @@ class FastArray(Construct):
         kw = {k: fn(context) for k, fn in self.params.items()}
         out = bytearray()
         self.build_fn(obj, out, **kw)
-        stream_write(stream, bytes(out), len(out), path)
+        stream.write(out)  # a BuildStream keeps it as it is (no copy)
         return obj
 
 

@@ -146,14 +146,14 @@ class FormatSpec:
         ``validate`` also checks what the layout alone cannot (bitmap extents inside the body, DV
         CRCs and bitmap sizes), so damaged payloads are reported instead of decoded."""
         kw = self._kw(key_kind)
-        stream = _rt.SubStream(bytes(data), 0)
+        stream = _rt.ViewStream(data)  # no copy: bulk fields come back as read-only views of ``data``
         _rt.LAST_READ[:] = [None, 0]
         try:
             obj = self.codec._parsereport(stream, _context(kw, parsing=True), "(parsing)")
         except Exception as e:  # noqa: BLE001 - every failure becomes one of ours
             raise translate_error(e, path, self.name) from None
-        if self.strict_end and stream.tell() != len(data):
-            raise CorruptDataError(f"{len(data) - stream.tell()} trailing bytes after the {self.name}",
+        if self.strict_end and stream.tell() != stream.size:
+            raise CorruptDataError(f"{stream.size - stream.tell()} trailing bytes after the {self.name}",
                                    path=path, offset=stream.tell(), expected="end of input")
         if validate and self.validator is not None:
             self.validator(obj, path)
@@ -374,13 +374,14 @@ def _first_line(e: BaseException) -> str:
 
 
 def plain(obj: Any, *, full_bytes: bool = False, hex_prefix: int = 32) -> Any:
-    """Construct result -> JSON-able data.  ``bytes`` become ``{"length", "hex"}`` (a prefix unless
+    """Construct result -> JSON-able data.  Byte fields (``bytes`` or the read-only ``memoryview``
+    slices a parse returns) become ``{"length", "hex"}`` (a prefix unless
     ``full_bytes``); numpy arrays become lists (structured arrays: lists of dicts)."""
     if isinstance(obj, dict):
         return {k: plain(v, full_bytes=full_bytes, hex_prefix=hex_prefix) for k, v in obj.items()
                 if not k.startswith("_")}
-    if isinstance(obj, (bytes, bytearray, memoryview)):
-        b = bytes(obj)
+    if isinstance(obj, (bytes, bytearray, memoryview)):  # parsed bulk fields are memoryviews of the input
+        b = obj.tobytes() if isinstance(obj, memoryview) and obj.format != "B" else obj
         return {"length": len(b), "hex": b.hex() if full_bytes else b[:hex_prefix].hex()}
     if isinstance(obj, np.ndarray):
         if obj.dtype.names:

@@ -7,6 +7,10 @@ until-EOF repeats) this module emits one Python function that parses the whole a
 builds it, with every nested type inlined.  The functions produce / accept exactly what the
 Construct tree does (Containers, numpy arrays for fixed-size repeats) and derive counts, sizes and
 ``-build`` values the same way; the Construct tree stays the reference and the fallback.
+
+The parse functions get the input as a read-only ``memoryview`` (``buf``): byte fields and embedded
+bitmaps are returned as slices of it and fixed-size repeats as ``np.frombuffer`` views, so bulk data
+is never copied (the runtime's ``FastArray`` hands over a :class:`ViewStream`'s buffer).
 """
 
 from __future__ import annotations
@@ -164,7 +168,7 @@ class FastGen:
                 L.append(f"{ind}{n} = {self.expr(t, size, obj, parent, env)}")
                 L.append(f"{ind}if {n} < 0 or p + {n} > {end}: _short({name!r}, {n}, {end} - p, p)")
             if ty is None:
-                L.append(f"{ind}{tgt} = bytes(buf[p:p + {n}])")
+                L.append(f"{ind}{tgt} = buf[p:p + {n}]")
                 L.append(f"{ind}p += {n}")
                 return L
             if ty == "str":
@@ -192,7 +196,7 @@ class FastGen:
         if u.sid != t.sid and self.m.schemas[u.sid].get("meta", {}).get("-construct-embedded"):
             n = self.var("n")
             L.append(f"{ind}{n} = _rt.roaring32_size(buf, p, {end})")
-            L.append(f"{ind}{tgt} = bytes(buf[p:p + {n}])")
+            L.append(f"{ind}{tgt} = buf[p:p + {n}]")
             L.append(f"{ind}p += {n}")
             return L
         env2: dict[str, str] = {}

@@ -38,7 +38,7 @@ def _fp_dv64_bin_bitmaps(buf, p, end, count):
         o1['key'] = _S_le_i.unpack_from(buf, p)[0]
         p += 4
         n2 = _rt.roaring32_size(buf, p, end)
-        o1['roaring'] = bytes(buf[p:p + n2])
+        o1['roaring'] = buf[p:p + n2]
         p += n2
         lst.append(o1)
     return lst, p

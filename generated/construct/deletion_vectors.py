@@ -50,7 +50,7 @@ def _fp_deletion_vectors_entries(buf, p, end, count):
         if sw5 == 1581511376:
             o6 = _C()
             n7 = end3 - p
-            o6['roaring'] = bytes(buf[p:p + n7])
+            o6['roaring'] = buf[p:p + n7]
             p += n7
             o4['bitmap'] = o6
         elif sw5 == 3520280932:
@@ -67,7 +67,7 @@ def _fp_deletion_vectors_entries(buf, p, end, count):
                 o12['key'] = _S_le_i.unpack_from(buf, p)[0]
                 p += 4
                 n13 = _rt.roaring32_size(buf, p, end3)
-                o12['roaring'] = bytes(buf[p:p + n13])
+                o12['roaring'] = buf[p:p + n13]
                 p += n13
                 el11 = o12
                 lst10.append(el11)

@@ -36,7 +36,7 @@ def _fp_roaring64_buckets(buf, p, end, count):
         o1['key'] = _S_le_I.unpack_from(buf, p)[0]
         p += 4
         n2 = _rt.roaring32_size(buf, p, end)
-        o1['bitmap'] = bytes(buf[p:p + n2])
+        o1['bitmap'] = buf[p:p + n2]
         p += n2
         lst.append(o1)
     return lst, p
