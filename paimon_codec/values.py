@@ -37,6 +37,7 @@ __all__ = [
     "from_json",
     "to_json",
     "decimal_unscaled",
+    "decimal_from_unscaled",
     "timestamp_key",
     "float_from_bits",
     "parse_literal_text",
@@ -87,11 +88,21 @@ def timestamp_key(ts: Timestamp, precision: int) -> int:
     return ts.millis if precision <= 3 else ts.to_micros()
 
 
+# Exact decimal arithmetic whatever the thread's context (its default 28 digits would round or reject
+# DECIMAL(38) values).
+_EXACT = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+
+
 def decimal_unscaled(value: decimal.Decimal | int, scale: int) -> int:
     """Unscaled long of a DECIMAL value at ``scale`` (HALF_UP rounding, as Paimon's Decimal does)."""
     d = decimal.Decimal(value)
-    q = d.scaleb(scale).quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP)
+    q = d.scaleb(scale, _EXACT).quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP, context=_EXACT)
     return int(q)
+
+
+def decimal_from_unscaled(unscaled: int, scale: int) -> decimal.Decimal:
+    """The DECIMAL value of an unscaled integer at ``scale`` (exact, any number of digits)."""
+    return decimal.Decimal(unscaled).scaleb(-scale, _EXACT)
 
 
 def float_from_bits(bits: str | int, double: bool) -> float:
@@ -135,7 +146,7 @@ def from_json(dtype: DataType, value: Any, *, bits: str | int | None = None, hex
         return Timestamp(int(value), 0)
     if r == "DECIMAL":
         if isinstance(value, dict):
-            return decimal.Decimal(int(value["unscaled"])).scaleb(-(dtype.scale or 0))
+            return decimal_from_unscaled(int(value["unscaled"]), dtype.scale or 0)
         return decimal.Decimal(str(value))
     if r == "BOOLEAN":
         if isinstance(value, str):

@@ -5,7 +5,7 @@
 >>> [f.path for f in t.data_files()]          # live data files of the latest snapshot
 """
 
-from .binary_row import decode_binary_row, decode_serialized_row
+from ..binary_row import decode_binary_row, decode_serialized_row
 from .index_manifest import (
     DELETION_VECTORS_INDEX,
     HASH_INDEX,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ..binary_row import decode_serialized_row
 from ..errors import CorruptDataError
-from .binary_row import decode_serialized_row
 from .index_manifest import (
     DELETION_VECTORS_INDEX,
     IndexManifestEntry,
