@@ -36,7 +36,14 @@ Parsed values are Construct ``Container``/``ListContainer`` objects (dicts/lists
 fixed-size elements are numpy arrays instead (``np.frombuffer`` on parse, ``tobytes`` on build):
 hash arrays, V1/V2 entries with fixed-size keys (structured arrays with fields ``key``,
 ``offset`` [, ``length``]), roaring container payloads.  With ``string`` keys they are lists of
-Containers.  Bulk payloads (roaring bitmaps, bloom bit sets, index payloads) are ``bytes``.
+Containers.  Bulk payloads (roaring bitmaps, bloom bit sets, index payloads) are read-only
+``memoryview`` slices of the input and numpy arrays are read-only views of it: ``parse`` wraps the
+input (``bytes``, ``bytearray``, ``memoryview``, any contiguous buffer) in a
+``paimon_codec.codec_runtime.ViewStream`` and copies nothing in bulk.  Views compare equal to the
+same ``bytes``, ``len`` is their byte count, ``bytes(v)`` materialises one, pyroaring's
+``BitMap.deserialize`` and ``zlib.crc32`` take them as they are, and ``build`` accepts them.  They keep
+the input alive and follow it: do not change (or resize) a ``bytearray`` input while a parse result is
+in use.  Parsed from another stream (``parse_stream`` on a ``BytesIO``) they are ``bytes``.
 
 On build, counts, lengths, sizes, offsets (V2 ``block_offset``/``bitmap_body_offset``, the
 container's ``head_length``/``start``/``length``) and the DV ``crc`` are derived; pass any value
