@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyroaring import BitMap
 
-from paimon_codec.fileindex.bit_slices import BitSlices, cut_slices
+from paimon_codec.fileindex.bit_slices import BitSlices, ValueBatches, cut_slices, null_rows
 
 column = st.lists(st.one_of(st.none(), st.integers(0, 300)), max_size=60)
 
@@ -76,3 +76,18 @@ def test_cut_slices_leaves_bits_above_62_empty():
     slices = cut_slices(rows, np.array([(1 << 62) | 1, 2], dtype=np.int64), 64)
     assert slices[0] == BitMap([3]) and slices[1] == BitMap([7]) and slices[62] == BitMap([3])
     assert slices[63] == BitMap()
+
+
+def test_null_rows_are_the_rows_missing_from_the_ebm():
+    assert null_rows(5, BitMap([1, 3])) == BitMap([0, 2, 4])
+    assert null_rows(0, BitMap()) == BitMap()
+
+
+def test_value_batches_keep_row_order_across_single_and_batch_writes():
+    buf = ValueBatches()
+    buf.write(1)
+    buf.write(None)
+    buf.write_batch(np.array([3, 4]))
+    buf.write(5)
+    assert [list(b) for b in buf.batches()] == [[1, None], [3, 4], [5]]
+    assert [list(b) for b in buf.batches()] == [[1, None], [3, 4], [5]]  # idempotent

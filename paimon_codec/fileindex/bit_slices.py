@@ -7,12 +7,14 @@ rows whose value has bit ``i`` set) beside an existence bitmap (EBM) of the non-
 :class:`BitSlices` answers ``<=``, ``>=``, ``=`` and top-k over such an index from the most
 significant slice down (O'Neil & Quass), reading the EBM, the slice count and each slice only when a
 comparison needs them: the accessors are callables so a reader can keep them lazy and cached.
-:func:`cut_slices` builds the slices of many values at once with numpy.
+:func:`cut_slices` builds the slices of many values at once with numpy, and :class:`ValueBatches` is
+the write API both writers share (values one at a time or in batches, kept in row order).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from pyroaring import BitMap
@@ -20,7 +22,7 @@ from pyroaring import BitMap
 from ..roaring import bitmap_of
 from .topn import oneil_top_k
 
-__all__ = ["BitSlices", "cut_slices"]
+__all__ = ["BitSlices", "cut_slices", "null_rows", "ValueBatches"]
 
 
 def cut_slices(rows: np.ndarray, values: np.ndarray, count: int) -> list[BitMap]:
@@ -31,6 +33,14 @@ def cut_slices(rows: np.ndarray, values: np.ndarray, count: int) -> list[BitMap]
     rows = np.asarray(rows)
     values = np.asarray(values, dtype=np.int64)
     return [bitmap_of(rows[((values >> i) & 1).astype(bool)]) if i < 63 else BitMap() for i in range(count)]
+
+
+def null_rows(row_count: int, ebm: BitMap) -> BitMap:
+    """Rows ``[0, row_count)`` missing from the existence bitmap ``ebm``."""
+    bm = BitMap()
+    if row_count:
+        bm.add_range(0, row_count)
+    return bm - ebm
 
 
 class BitSlices:
@@ -102,3 +112,33 @@ class BitSlices:
         if self.max_value < 0:
             return BitMap()
         return oneil_top_k(self._slice_count(), self._slice, candidates, k, largest=largest, strict=strict)
+
+
+class ValueBatches:
+    """Row values written one at a time (:meth:`write`) or many at once (:meth:`write_batch`: a list,
+    numpy or pyarrow array), handed to the encoder as batches in row order by :meth:`batches`."""
+
+    def __init__(self) -> None:
+        self._batches: list[Any] = []
+        self._pending: list[Any] = []
+
+    def write(self, value: Any) -> None:
+        """Append one row value (``None`` = null)."""
+        self._pending.append(value)
+
+    def write_batch(self, values: Any) -> None:
+        """Append many row values at once."""
+        self._flush_pending()
+        self._batches.append(values)
+
+    write_array = write_batch
+
+    def _flush_pending(self) -> None:
+        if self._pending:
+            self._batches.append(self._pending)
+            self._pending = []
+
+    def batches(self) -> list[Any]:
+        """Every value written so far, as batches in row order."""
+        self._flush_pending()
+        return self._batches

@@ -30,7 +30,7 @@ from ..generated.construct import bsi as _generated_bsi
 from ..roaring import bitmap_of, portable_size, read_bitmap, serialize_optimized
 from ..types import DataType, parse_type
 from ._range_keys import RangeKeyCodec
-from .bit_slices import BitSlices, cut_slices
+from .bit_slices import BitSlices, ValueBatches, cut_slices, null_rows
 from .reader import FileIndexReader
 from .result import REMAIN, BitmapResult, FileIndexResult
 
@@ -243,10 +243,7 @@ class BsiReader(FileIndexReader):
 
     # -- top-N (Paimon pushes top-N only to range bitmaps; offered here with the same semantics)
     def null_rows(self) -> BitMap:
-        bm = BitMap()
-        if self.row_count:
-            bm.add_range(0, self.row_count)
-        return bm - self._non_null
+        return null_rows(self.row_count, self._non_null)
 
     def top_values(self, k: int, found_set: BitMap | None, strict: bool, descending: bool) -> BitMap:
         """Non-null rows with the k largest (descending) or smallest values within ``found_set``.
@@ -269,31 +266,16 @@ class BsiReader(FileIndexReader):
 
 
 # ------------------------------------------------------------------------------------------ writer
-class BsiWriter:
+class BsiWriter(ValueBatches):
     """Writer of the deprecated BSI payload (values in row order, ``None`` = null)."""
 
     def __init__(self, dtype: DataType | str, options: dict | None = None) -> None:
+        super().__init__()
         self.dtype = parse_type(dtype) if isinstance(dtype, str) else dtype
         self.codec = _codec(self.dtype)
-        self._batches: list[Any] = []
-        self._pending: list[Any] = []
-
-    def write(self, value: Any) -> None:
-        self._pending.append(value)
-
-    def write_batch(self, values: Any) -> None:
-        if self._pending:
-            self._batches.append(self._pending)
-            self._pending = []
-        self._batches.append(values)
-
-    write_array = write_batch
 
     def serialize(self) -> bytes:
-        if self._pending:
-            self._batches.append(self._pending)
-            self._pending = []
-        cols = [self.codec.column(b) for b in self._batches]
+        cols = [self.codec.column(b) for b in self.batches()]
         valid = np.concatenate([c[0] for c in cols]) if cols else np.zeros(0, bool)
         values = np.concatenate([c[2] for c in cols]) if cols else np.zeros(0, np.int64)
         positive = valid & (values >= 0)

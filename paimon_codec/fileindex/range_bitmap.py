@@ -33,7 +33,7 @@ from ..memory_size import parse_memory_size
 from ..roaring import bitmap_of, read_bitmap, serialize_optimized
 from ..types import DataType, parse_type
 from ._range_keys import RangeKeyCodec, serialized_strings, sorted_unique_strings
-from .bit_slices import BitSlices, cut_slices
+from .bit_slices import BitSlices, ValueBatches, cut_slices, null_rows
 from .reader import FileIndexReader
 from .result import REMAIN, BitmapResult, FileIndexResult
 
@@ -75,37 +75,20 @@ def _as_type(dtype: DataType | str) -> DataType:
 
 
 # ------------------------------------------------------------------------------------------ writer
-class RangeBitmapWriter:
-    """Collects one column's values (in row order, ``None`` = null) and serialises the index."""
+class RangeBitmapWriter(ValueBatches):
+    """Collects one column's values (in row order, ``None`` = null; :meth:`write` / :meth:`write_batch`
+    with a list, numpy or pyarrow array) and serialises the index."""
 
     def __init__(self, dtype: DataType | str, options: dict | None = None) -> None:
+        super().__init__()
         self.dtype = _as_type(dtype)
         self.codec = RangeKeyCodec(self.dtype)
         self.chunk_size = chunk_size_of(self.dtype, options)
-        self._batches: list[Any] = []
-        self._pending: list[Any] = []
-
-    def write(self, value: Any) -> None:
-        """Append one row value."""
-        self._pending.append(value)
-
-    def write_batch(self, values: Sequence[Any] | np.ndarray | pa.Array | pa.ChunkedArray) -> None:
-        """Append many row values at once (list, numpy array or pyarrow array)."""
-        self._flush_pending()
-        self._batches.append(values)
-
-    write_array = write_batch
-
-    def _flush_pending(self) -> None:
-        if self._pending:
-            self._batches.append(self._pending)
-            self._pending = []
 
     # -- encoding
     def _encode(self) -> tuple[np.ndarray, np.ndarray, Any]:
         """``(valid, codes, keys)``; keys = stored int64 values (fixed) or list of bytes (strings)."""
-        self._flush_pending()
-        cols = [self.codec.column(b) for b in self._batches]
+        cols = [self.codec.column(b) for b in self.batches()]
         if self.codec.is_string:
             arrays = [c[1] for c in cols]
             if not arrays:
@@ -681,10 +664,7 @@ class RangeBitmapReader(FileIndexReader):
         return self.null_rows() if self.cardinality == 0 else None
 
     def null_rows(self) -> BitMap:
-        bm = BitMap()
-        if self.row_count:
-            bm.add_range(0, self.row_count)
-        return bm - self._ebm
+        return null_rows(self.row_count, self._ebm)
 
     def top_values(self, k: int, found_set: BitMap | None, strict: bool, descending: bool) -> BitMap:
         """Non-null rows with the k largest (descending) or smallest codes, within ``found_set``."""
