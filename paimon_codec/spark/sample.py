@@ -26,6 +26,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..binary_row import serialize_binary_row
 from ..fileio import atomic_write, atomic_write_bytes
 from ..types import parse_row_type
 
@@ -55,7 +56,7 @@ SAMPLE_OPTIONS_LATEST = {
 }
 _STATUSES = np.array(["NEW", "PAID", "SHIPPED", "DELIVERED"], dtype=object)
 _REGIONS = np.array(["EU", "US", "APAC"], dtype=object)
-_EMPTY_ROW = b"\x00\x00\x00\x00" + b"\x00" * 8  # serialized BinaryRow of arity 0
+_EMPTY_ROW = serialize_binary_row([], [])  # serialized BinaryRow of arity 0
 
 _STATS = lambda name: {"type": "record", "name": name, "fields": [  # noqa: E731
     {"name": "_MIN_VALUES", "type": "bytes"}, {"name": "_MAX_VALUES", "type": "bytes"},
@@ -132,7 +133,6 @@ def _value_stats(row_type, table: pa.Table) -> dict:
     """Min/max BinaryRows and null counts per column (Paimon's full-column value stats)."""
     import pyarrow.compute as pc
 
-    from ..bucket.binary_row import binary_row
     from ..values import Timestamp
 
     mins, maxs, nulls = [], [], []
@@ -147,8 +147,7 @@ def _value_stats(row_type, table: pa.Table) -> dict:
         maxs.append(hi)
         nulls.append(int(col.null_count))
     types = [f.type for f in row_type]
-    arity = len(types).to_bytes(4, "big")
-    return {"_MIN_VALUES": arity + binary_row(types, mins), "_MAX_VALUES": arity + binary_row(types, maxs),
+    return {"_MIN_VALUES": serialize_binary_row(types, mins), "_MAX_VALUES": serialize_binary_row(types, maxs),
             "_NULL_COUNTS": nulls}
 
 
