@@ -14,6 +14,7 @@ modified UTF-8 strings and a self-delimiting Roaring32 byte field.  Errors raise
 
 from __future__ import annotations
 
+import functools
 import io
 import struct
 import zlib
@@ -812,6 +813,15 @@ class RootPointer(Subconstruct):
 
 
 def mutf8_encode(text: str) -> bytes:
+    """Java modified UTF-8 of ``text`` (``DataOutput.writeUTF`` without the length)."""
+    if len(text) <= 64:  # names (columns, index types) repeat in every container a table writes
+        return _mutf8_encode_cached(text)
+    return _mutf8_encode(text)
+
+
+def _mutf8_encode(text: str) -> bytes:
+    if text.isascii() and "\x00" not in text:  # the common case: the bytes are the ASCII bytes
+        return text.encode("ascii")
     out = bytearray()
     for ch in text:
         c = ord(ch)
@@ -849,6 +859,39 @@ def mutf8_decode(data: bytes) -> str:
     return struct.pack(f"<{len(units)}H", *units).decode("utf-16-le", "surrogatepass")
 
 
+def fast_parse_java_utf(buf: Any, p: int, end: int, what: str) -> tuple[str, int]:
+    """``readUTF`` at ``buf[p:end]`` for generated fast parsers: (string, position after it)."""
+    if p + 2 > end:
+        _short(f"{what} (writeUTF length)", 2, end - p, p)
+    n = (buf[p] << 8) | buf[p + 1]
+    if p + 2 + n > end:
+        _short(f"{what} (writeUTF bytes)", n, end - p - 2, p + 2)
+    data = bytes(buf[p + 2:p + 2 + n])
+    try:
+        return mutf8_decode(data), p + 2 + n
+    except ValueError as e:
+        raise CodecError(f"bad modified UTF-8: {e}", offset=p + 2, expected="modified UTF-8",
+                         kind="corrupt") from None
+
+
+def fast_build_java_utf(text: str) -> bytes:
+    """``writeUTF`` bytes of ``text`` (u16 length + modified UTF-8) for generated fast builders."""
+    if len(text) <= 64:
+        return _java_utf_cached(text)
+    return _java_utf(text)
+
+
+def _java_utf(text: str) -> bytes:
+    data = _mutf8_encode(text)
+    if len(data) > 0xFFFF:
+        raise CodecError(f"writeUTF string of {len(data)} bytes", expected="at most 65535 bytes", kind="corrupt")
+    return len(data).to_bytes(2, "big") + data
+
+
+_mutf8_encode_cached = functools.lru_cache(maxsize=4096)(_mutf8_encode)
+_java_utf_cached = functools.lru_cache(maxsize=4096)(_java_utf)
+
+
 class JavaUtf(Construct):
     """``writeUTF``: u16 BE byte length + Java modified UTF-8, presented as ``str``."""
 
@@ -863,11 +906,12 @@ class JavaUtf(Construct):
                              kind="corrupt", path=path) from None
 
     def _build(self, obj, stream, context, path):
-        data = mutf8_encode(obj)
-        if len(data) > 0xFFFF:
-            raise CodecError(f"writeUTF string of {len(data)} bytes", expected="at most 65535 bytes",
-                             kind="corrupt", path=path)
-        stream_write(stream, struct.pack(">H", len(data)) + data, 2 + len(data), path)
+        try:
+            data = fast_build_java_utf(obj)
+        except CodecError as e:
+            e.path = path
+            raise
+        stream_write(stream, data, len(data), path)
         return obj
 
     def _sizeof(self, context, path):
@@ -1099,3 +1143,91 @@ def _plain_one(v: Any, layout: dict, f: dict) -> Any:
 
         mod_layout = importlib.import_module(f"{__package__}.generated.construct.{modname}").LAYOUT
     return kaitai_to_plain(v, mod_layout, tname)
+
+
+# --------------------------------------------------------------------------------------------
+# columnar walks of records with one length-prefixed field (generated ``columns_*`` fast path)
+
+
+class ByteSlices:
+    """The variable-length byte field of records found by a walk: a read-only sequence of
+    ``bytes`` sliced from ``buf`` on demand (``starts``/``lens`` are numpy int64 arrays)."""
+
+    __slots__ = ("buf", "starts", "lens")
+
+    def __init__(self, buf: Any, starts: np.ndarray, lens: np.ndarray) -> None:
+        self.buf, self.starts, self.lens = buf, starts, lens
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, i: int) -> bytes:
+        s = int(self.starts[i])
+        return bytes(self.buf[s:s + int(self.lens[i])])
+
+    def tolist(self) -> list[bytes]:
+        b = self.buf if isinstance(self.buf, bytes) else bytes(self.buf)
+        return [b[s:s + n] for s, n in zip(self.starts.tolist(), self.lens.tolist(), strict=True)]
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, (list, tuple, ByteSlices)) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def index(self, value: bytes) -> int:
+        """Position of the first element equal to ``value`` (ValueError if none), found by a byte
+        search of ``buf`` checked against the element starts - nothing is sliced."""
+        if not isinstance(self.buf, bytes) or not value:
+            return self.tolist().index(value)
+        buf, starts, n = self.buf, self.starts, len(value)
+        lo = int(starts[0]) if len(starts) else 0
+        hi = int(starts[-1] + self.lens[-1]) if len(starts) else 0
+        at = buf.find(value, lo, hi)
+        while at >= 0:
+            i = int(np.searchsorted(starts, at))
+            if i < len(starts) and starts[i] == at and self.lens[i] == n:
+                return i
+            at = buf.find(value, at + 1, hi)
+        raise ValueError(f"{value!r} is not in the records")
+
+
+def _gather(buf: Any, pos: np.ndarray, dtype: str) -> np.ndarray:
+    dt = np.dtype(dtype)
+    if not len(pos):
+        return np.zeros(0, dt.newbyteorder("="))
+    view = np.ndarray((len(buf) - dt.itemsize + 1,), dtype=dt, buffer=buf, strides=(1,))
+    return view[pos].astype(dt.newbyteorder("="))
+
+
+def walk_columns(buf: Any, end: int, count: int, starts: list[int], stop: int, fixed: int, var_at: int,
+                 columns: tuple) -> dict | None:
+    """Columns of ``count`` records found by a blind walk (``starts``, ``stop`` = end of the last).
+
+    Each record is ``fixed`` bytes of fixed-size fields plus one variable field starting ``var_at``
+    bytes into the record.  ``columns``: ``(name, offset, dtype, after_var)`` - a fixed field at
+    ``offset`` (after the variable bytes when ``after_var``), or ``dtype`` None for the variable
+    field itself (a :class:`ByteSlices`).  None when the walk is not a valid chain of records
+    inside ``buf[:end]`` (the caller then parses with checks, which reports where).
+    """
+    if len(starts) != count:
+        return None
+    st = np.array(starts, dtype=np.int64)
+    if count:
+        ends = np.empty_like(st)
+        ends[:-1] = st[1:]
+        ends[-1] = stop
+        lens = ends - st - fixed
+        if stop > end or (lens < 0).any():
+            return None
+    else:
+        lens = st
+    out = {}
+    for name, off, dtype, after in columns:
+        if dtype is None:
+            out[name] = ByteSlices(buf, st + var_at, lens)
+        else:
+            out[name] = _gather(buf, st + off + lens if after else st + off, dtype)
+    return out

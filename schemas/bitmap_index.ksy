@@ -8,6 +8,8 @@ doc: |
   dictionary of key -> offset, no lengths) and V2 (sorted entries packed into index blocks that
   are positioned by a block directory and loadable one at a time). Offsets of bitmaps are
   relative to the bitmap body; a negative offset -1 - p encodes the singleton bitmap {p}.
+-fast-head:
+  bitmap_index_head: null_bitmap_length
 params:
   - id: key_kind
     type: str

@@ -6,6 +6,9 @@ doc: |
   One container per data file, embedded in the manifest or stored as `<data file>.index`
   (FORMATS.md 1). A head lists, per column, each index type with the absolute start and length
   of its payload; the body is the payloads back to back in head order.
+-fast-head:
+  file_index: true
+  file_index_prefix: head_length
 seq:
   - id: magic
     contents: [0x00, 0x05, 0x4e, 0x4e, 0xd0, 0x1a, 0x35, 0xae]
@@ -17,6 +20,7 @@ seq:
     doc: container version, always 1
   - id: head_length
     type: s4
+    -fast-build: seq-size
     -build: "24 + len(this['redundant']) + sum(6 + len(_rt.mutf8_encode(c['column_name'])) + sum(10 + len(_rt.mutf8_encode(i['index_type'])) for i in c['indexes']) for c in this['columns'])"
     doc: size of everything before the body, magic included; equals the absolute body start
   - id: column_count
@@ -36,6 +40,7 @@ seq:
 types:
   java_utf:
     -construct: "_rt.JavaUtf()"
+    -fast-runtime: java_utf
     -plain: mutf8
     doc: DataOutput.writeUTF string - u16 byte length + Java modified UTF-8
     seq:

@@ -27,6 +27,12 @@ Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
 * ``-dtypes: NAME`` on a type: export ``NAME``, the numpy record dtype of the type (per key kind when
   it has parameters; an ``if`` on parameters only keeps or drops its field) - for semantic code that
   decodes many such records at once; parsing is not changed by it.
+* ``-fast-head: {name: last_field | true}`` on a type: emit ``fast_parse_<name>`` /
+  ``fast_build_<name>`` (plain Python, see ``tools/fastgen.py``) for the sequence through
+  ``last_field``; positioned payload instances are skipped on parse and laid out after the sequence
+  on build.  ``-fast-runtime: <name>`` on a ``-construct`` type: the fast path calls
+  ``_rt.fast_parse_<name>`` / ``_rt.fast_build_<name>``.  ``-fast-build: seq-size`` on an integer
+  field: the fast builder patches it with the size of the built sequence.
 """
 
 from __future__ import annotations
@@ -150,6 +156,7 @@ class ConstructGen:
         self._collect_derivations()
         self.fast = fastgen.FastGen(self)
         self.fast_src: list[str] = []
+        self.fast_api: list[str] = []  # public fast-path functions (columns_*, fast_parse_*, fast_build_*)
 
     # -- names and expressions ----------------------------------------------------------------
     def parent_code(self, t: TypeInfo) -> str:
@@ -396,6 +403,10 @@ class ConstructGen:
             fa = None
             if not static and isinstance(ty, str) and not prim(ty, t.endian):
                 fa = self.fast.array_functions(t, f, f"{t.name}_{name}")
+                col = self.fast.columnar_functions(t, f, f"{t.name}_{name}")
+                if col is not None:
+                    self.fast_api.append(col[0])
+                    self.fast_src += col[1]
             if static:
                 fallback = None  # the numpy array always applies
             elif fa is not None:
@@ -559,6 +570,11 @@ class ConstructGen:
                 dtypes.append({"name": export, "dynamic": bool(t.params), "alias": None,
                                "code": code if t.params else f"np.dtype({code})",
                                "doc": f"numpy record dtype of one {t.name} (``if`` fields left out when false)"})
+        for t in types:
+            if t.d.get("-fast-head") is not None:
+                names, src = self.fast.type_functions(t)
+                self.fast_api += names
+                self.fast_src += src
         meta = self.schema.get("meta", {})
         fast = "\n".join(f"{k} = _struct.Struct({v!r})" for k, v in sorted(self.fast.structs.items()))
         fast += "\n\n\n" + "\n".join(self.fast_src) if self.fast_src else ""
@@ -566,7 +582,7 @@ class ConstructGen:
             sid=self.sid, title=meta.get("title", self.sid), doc=str(self.schema.get("doc", "")).strip(),
             schema_rel=schema_rel, imports=imports, blocks=blocks, layout=layout, dtypes=dtypes,
             root=camel(self.sid), params=self.m.types[(self.sid, self.sid)].params,
-            types=[t.cname for t in types],
+            types=[t.cname for t in types], fast_api=self.fast_api,
         )
 
 

@@ -25,7 +25,8 @@ from . import roaring32 as _m_roaring32
 
 __all__ = ["Dv32Bin", "Dv64Bucket", "Dv64Bin", "DvBin", "DeletionVector", "LAYOUT"]
 
-# --- fast path: straight-line parsers/builders for arrays of flat records (see tools/fastgen.py)
+# --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
+# functions (see tools/fastgen.py)
 _S_le_i = _struct.Struct('<i')
 
 

@@ -23,7 +23,8 @@ from . import deletion_vector as _m_deletion_vector
 
 __all__ = ["DeletionVectors", "LAYOUT"]
 
-# --- fast path: straight-line parsers/builders for arrays of flat records (see tools/fastgen.py)
+# --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
+# functions (see tools/fastgen.py)
 _S_be_I = _struct.Struct('>I')
 _S_be_i = _struct.Struct('>i')
 _S_le_i = _struct.Struct('<i')
@@ -42,37 +43,37 @@ def _fp_deletion_vectors_entries(buf, p, end, count):
         if n2 < 0 or p + n2 > end: _short('bin', n2, end - p, p)
         end3 = p + n2
         o4 = _C()
+        _v0 = p
         if p + 4 > end3: _short('magic', 4, end3 - p, p)
         o4['magic'] = _S_be_I.unpack_from(buf, p)[0]
         p += 4
-        if o4['magic'] not in (1581511376, 3520280932,): _bad('magic', o4['magic'], '1581511376 or 3520280932', 'corrupt', p)
-        sw5 = o4['magic']
-        if sw5 == 1581511376:
-            o6 = _C()
-            n7 = end3 - p
-            o6['roaring'] = buf[p:p + n7]
-            p += n7
-            o4['bitmap'] = o6
-        elif sw5 == 3520280932:
-            o8 = _C()
+        if o4['magic'] not in (1581511376, 3520280932,): _bad('magic', o4['magic'], '1581511376 or 3520280932', 'corrupt', _v0)
+        if o4['magic'] == 1581511376:
+            o5 = _C()
+            n6 = end3 - p
+            o5['roaring'] = buf[p:p + n6]
+            p += n6
+            o4['bitmap'] = o5
+        elif o4['magic'] == 3520280932:
+            o7 = _C()
             if p + 8 > end3: _short('bitmap_count', 8, end3 - p, p)
-            o8['bitmap_count'] = _S_le_q.unpack_from(buf, p)[0]
+            o7['bitmap_count'] = _S_le_q.unpack_from(buf, p)[0]
             p += 8
-            cnt9 = o8['bitmap_count']
-            if cnt9 < 0 or cnt9 * 12 > end3 - p: _count('bitmaps', cnt9, 12, end3 - p, p)
-            lst10 = _L()
-            for _i in range(cnt9):
-                o12 = _C()
+            cnt8 = o7['bitmap_count']
+            if cnt8 < 0 or cnt8 * 12 > end3 - p: _count('bitmaps', cnt8, 12, end3 - p, p)
+            lst9 = _L()
+            for _i in range(cnt8):
+                o11 = _C()
                 if p + 4 > end3: _short('key', 4, end3 - p, p)
-                o12['key'] = _S_le_i.unpack_from(buf, p)[0]
+                o11['key'] = _S_le_i.unpack_from(buf, p)[0]
                 p += 4
-                n13 = _rt.roaring32_size(buf, p, end3)
-                o12['roaring'] = buf[p:p + n13]
-                p += n13
-                el11 = o12
-                lst10.append(el11)
-            o8['bitmaps'] = lst10
-            o4['bitmap'] = o8
+                n12 = _rt.roaring32_size(buf, p, end3)
+                o11['roaring'] = buf[p:p + n12]
+                p += n12
+                el10 = o11
+                lst9.append(el10)
+            o7['bitmaps'] = lst9
+            o4['bitmap'] = o7
         else:
             o4['bitmap'] = None
         o1['bin'] = o4
@@ -86,24 +87,24 @@ def _fp_deletion_vectors_entries(buf, p, end, count):
 
 
 def _fb_deletion_vectors_entries(items, out):
-    for b14 in items:
-        tb15 = bytearray()
-        b16 = b14['bin']
-        tb15 += _S_be_I.pack(b16['magic'])
-        sw17 = b16['magic']
-        if sw17 == 1581511376:
-            b18 = b16['bitmap']
-            tb15 += b18['roaring']
-        elif sw17 == 3520280932:
-            b19 = b16['bitmap']
-            tb15 += _S_le_q.pack(len(b19['bitmaps']))
-            for el20 in b19['bitmaps']:
-                b21 = el20
-                tb15 += _S_le_i.pack(b21['key'])
-                tb15 += b21['roaring']
-        out += _S_be_i.pack(len(tb15))
-        out += tb15
-        out += _S_be_i.pack((_rt.crc32_signed(tb15)))
+    for b13 in items:
+        tb14 = bytearray()
+        b15 = b13['bin']
+        tb14 += _S_be_I.pack(b15['magic'])
+        sw16 = b15['magic']
+        if sw16 == 1581511376:
+            b17 = b15['bitmap']
+            tb14 += b17['roaring']
+        elif sw16 == 3520280932:
+            b18 = b15['bitmap']
+            tb14 += _S_le_q.pack(len(b18['bitmaps']))
+            for el19 in b18['bitmaps']:
+                b20 = el19
+                tb14 += _S_le_i.pack(b20['key'])
+                tb14 += b20['roaring']
+        out += _S_be_i.pack(len(tb14))
+        out += tb14
+        out += _S_be_i.pack((_rt.crc32_signed(tb14)))
 
 
 # deletion_vectors: FORMATS.md 6.1: a version byte, then one `size | bin | crc32` entry per data file. Which data

@@ -24,9 +24,10 @@ from paimon_codec import codec_runtime as _rt
 from paimon_codec.codec_runtime import _C, _L, _bad, _count, _short, _utf
 from . import paimon_key as _m_paimon_key
 
-__all__ = ["RangeBitmapHeader", "DictionaryHeader", "Chunk", "Chunks", "Dictionary", "SliceRef", "BsiHeader", "BitSlicedIndex", "RangeBitmap", "LAYOUT", "DICTIONARY_OFFSETS_DTYPE", "BSI_HEADER_SLICE_REFS_DTYPE", "CHUNK_DTYPES"]
+__all__ = ["RangeBitmapHeader", "DictionaryHeader", "Chunk", "Chunks", "Dictionary", "SliceRef", "BsiHeader", "BitSlicedIndex", "RangeBitmap", "LAYOUT", "columns_chunks_chunks", "DICTIONARY_OFFSETS_DTYPE", "BSI_HEADER_SLICE_REFS_DTYPE", "CHUNK_DTYPES"]
 
-# --- fast path: straight-line parsers/builders for arrays of flat records (see tools/fastgen.py)
+# --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
+# functions (see tools/fastgen.py)
 _S_B = _struct.Struct('B')
 _S_b = _struct.Struct('b')
 _S_be_d = _struct.Struct('>d')
@@ -34,6 +35,645 @@ _S_be_f = _struct.Struct('>f')
 _S_be_h = _struct.Struct('>h')
 _S_be_i = _struct.Struct('>i')
 _S_be_q = _struct.Struct('>q')
+
+
+def _fc_chunks_chunks(buf, p, end, count, key_kind):
+    _S_B_u = _S_B.unpack_from
+    _S_b_u = _S_b.unpack_from
+    _S_be_d_u = _S_be_d.unpack_from
+    _S_be_f_u = _S_be_f.unpack_from
+    _S_be_h_u = _S_be_h.unpack_from
+    _S_be_i_u = _S_be_i.unpack_from
+    _S_be_q_u = _S_be_q.unpack_from
+    c0 = []
+    c1 = []
+    c2 = []
+    c3 = []
+    c4 = []
+    c5 = []
+    c6 = []
+    c7 = []
+    a0 = c0.append
+    a1 = c1.append
+    a2 = c2.append
+    a3 = c3.append
+    a4 = c4.append
+    a5 = c5.append
+    a6 = c6.append
+    a7 = c7.append
+    while p < end:
+        _p0 = p
+        if p + 1 > end: _short('version', 1, end - p, p)
+        o13_version = _S_B_u(buf, p)[0]
+        p += 1
+        if key_kind == 'int8':
+            if p + 1 > end: _short('value', 1, end - p, p)
+            o14_value = _S_b_u(buf, p)[0]
+            p += 1
+        elif key_kind == 'int16':
+            if p + 2 > end: _short('value', 2, end - p, p)
+            o14_value = _S_be_h_u(buf, p)[0]
+            p += 2
+        elif key_kind == 'int32':
+            if p + 4 > end: _short('value', 4, end - p, p)
+            o14_value = _S_be_i_u(buf, p)[0]
+            p += 4
+        elif key_kind == 'int64':
+            if p + 8 > end: _short('value', 8, end - p, p)
+            o14_value = _S_be_q_u(buf, p)[0]
+            p += 8
+        elif key_kind == 'float32':
+            if p + 4 > end: _short('value', 4, end - p, p)
+            o14_value = _S_be_f_u(buf, p)[0]
+            p += 4
+        elif key_kind == 'float64':
+            if p + 8 > end: _short('value', 8, end - p, p)
+            o14_value = _S_be_d_u(buf, p)[0]
+            p += 8
+        elif key_kind == 'bool':
+            if p + 1 > end: _short('value', 1, end - p, p)
+            o14_value = _S_B_u(buf, p)[0]
+            p += 1
+        elif key_kind == 'string':
+            if p + 4 > end: _short('len', 4, end - p, p)
+            o15_len = _S_be_i_u(buf, p)[0]
+            p += 4
+            n16 = o15_len
+            if n16 < 0 or p + n16 > end: _short('value', n16, end - p, p)
+            o15_value = buf[p:p + n16]
+            p += n16
+            o14_value = o15_value
+        else:
+            o14_value = None
+        o13_key = o14_value
+        if p + 4 > end: _short('code', 4, end - p, p)
+        o13_code = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('keys_offset', 4, end - p, p)
+        o13_keys_offset = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('size', 4, end - p, p)
+        o13_size = _S_be_i_u(buf, p)[0]
+        p += 4
+        if (key_kind == 'string'):
+            if p + 4 > end: _short('offsets_length', 4, end - p, p)
+            o13_offsets_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o13_offsets_length = None
+        if p + 4 > end: _short('keys_length', 4, end - p, p)
+        o13_keys_length = _S_be_i_u(buf, p)[0]
+        p += 4
+        if (key_kind != 'string'):
+            if p + 4 > end: _short('fixed_length', 4, end - p, p)
+            o13_fixed_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o13_fixed_length = None
+        a0(o13_version)
+        a1(o13_key)
+        a2(o13_code)
+        a3(o13_keys_offset)
+        a4(o13_size)
+        a5(o13_offsets_length)
+        a6(o13_keys_length)
+        a7(o13_fixed_length)
+        if p <= _p0: _bad('chunks', p, 'progress', 'corrupt', p)
+    return {'version': c0, 'key': c1, 'code': c2, 'keys_offset': c3, 'size': c4, 'offsets_length': c5, 'keys_length': c6, 'fixed_length': c7}, p
+
+
+def _fc_chunks_chunks_bool(buf, p, end, count):
+    _S_B_u = _S_B.unpack_from
+    _S_be_i_u = _S_be_i.unpack_from
+    c0 = []
+    c1 = []
+    c2 = []
+    c3 = []
+    c4 = []
+    c5 = []
+    c6 = []
+    c7 = []
+    a0 = c0.append
+    a1 = c1.append
+    a2 = c2.append
+    a3 = c3.append
+    a4 = c4.append
+    a5 = c5.append
+    a6 = c6.append
+    a7 = c7.append
+    while p < end:
+        _p0 = p
+        if p + 1 > end: _short('version', 1, end - p, p)
+        o17_version = _S_B_u(buf, p)[0]
+        p += 1
+        if p + 1 > end: _short('value', 1, end - p, p)
+        o18_value = _S_B_u(buf, p)[0]
+        p += 1
+        o17_key = o18_value
+        if p + 4 > end: _short('code', 4, end - p, p)
+        o17_code = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('keys_offset', 4, end - p, p)
+        o17_keys_offset = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('size', 4, end - p, p)
+        o17_size = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('bool' == 'string'):
+            if p + 4 > end: _short('offsets_length', 4, end - p, p)
+            o17_offsets_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o17_offsets_length = None
+        if p + 4 > end: _short('keys_length', 4, end - p, p)
+        o17_keys_length = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('bool' != 'string'):
+            if p + 4 > end: _short('fixed_length', 4, end - p, p)
+            o17_fixed_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o17_fixed_length = None
+        a0(o17_version)
+        a1(o17_key)
+        a2(o17_code)
+        a3(o17_keys_offset)
+        a4(o17_size)
+        a5(o17_offsets_length)
+        a6(o17_keys_length)
+        a7(o17_fixed_length)
+        if p <= _p0: _bad('chunks', p, 'progress', 'corrupt', p)
+    return {'version': c0, 'key': c1, 'code': c2, 'keys_offset': c3, 'size': c4, 'offsets_length': c5, 'keys_length': c6, 'fixed_length': c7}, p
+
+
+def _fc_chunks_chunks_float32(buf, p, end, count):
+    _S_B_u = _S_B.unpack_from
+    _S_be_f_u = _S_be_f.unpack_from
+    _S_be_i_u = _S_be_i.unpack_from
+    c0 = []
+    c1 = []
+    c2 = []
+    c3 = []
+    c4 = []
+    c5 = []
+    c6 = []
+    c7 = []
+    a0 = c0.append
+    a1 = c1.append
+    a2 = c2.append
+    a3 = c3.append
+    a4 = c4.append
+    a5 = c5.append
+    a6 = c6.append
+    a7 = c7.append
+    while p < end:
+        _p0 = p
+        if p + 1 > end: _short('version', 1, end - p, p)
+        o19_version = _S_B_u(buf, p)[0]
+        p += 1
+        if p + 4 > end: _short('value', 4, end - p, p)
+        o20_value = _S_be_f_u(buf, p)[0]
+        p += 4
+        o19_key = o20_value
+        if p + 4 > end: _short('code', 4, end - p, p)
+        o19_code = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('keys_offset', 4, end - p, p)
+        o19_keys_offset = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('size', 4, end - p, p)
+        o19_size = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('float32' == 'string'):
+            if p + 4 > end: _short('offsets_length', 4, end - p, p)
+            o19_offsets_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o19_offsets_length = None
+        if p + 4 > end: _short('keys_length', 4, end - p, p)
+        o19_keys_length = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('float32' != 'string'):
+            if p + 4 > end: _short('fixed_length', 4, end - p, p)
+            o19_fixed_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o19_fixed_length = None
+        a0(o19_version)
+        a1(o19_key)
+        a2(o19_code)
+        a3(o19_keys_offset)
+        a4(o19_size)
+        a5(o19_offsets_length)
+        a6(o19_keys_length)
+        a7(o19_fixed_length)
+        if p <= _p0: _bad('chunks', p, 'progress', 'corrupt', p)
+    return {'version': c0, 'key': c1, 'code': c2, 'keys_offset': c3, 'size': c4, 'offsets_length': c5, 'keys_length': c6, 'fixed_length': c7}, p
+
+
+def _fc_chunks_chunks_float64(buf, p, end, count):
+    _S_B_u = _S_B.unpack_from
+    _S_be_d_u = _S_be_d.unpack_from
+    _S_be_i_u = _S_be_i.unpack_from
+    c0 = []
+    c1 = []
+    c2 = []
+    c3 = []
+    c4 = []
+    c5 = []
+    c6 = []
+    c7 = []
+    a0 = c0.append
+    a1 = c1.append
+    a2 = c2.append
+    a3 = c3.append
+    a4 = c4.append
+    a5 = c5.append
+    a6 = c6.append
+    a7 = c7.append
+    while p < end:
+        _p0 = p
+        if p + 1 > end: _short('version', 1, end - p, p)
+        o21_version = _S_B_u(buf, p)[0]
+        p += 1
+        if p + 8 > end: _short('value', 8, end - p, p)
+        o22_value = _S_be_d_u(buf, p)[0]
+        p += 8
+        o21_key = o22_value
+        if p + 4 > end: _short('code', 4, end - p, p)
+        o21_code = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('keys_offset', 4, end - p, p)
+        o21_keys_offset = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('size', 4, end - p, p)
+        o21_size = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('float64' == 'string'):
+            if p + 4 > end: _short('offsets_length', 4, end - p, p)
+            o21_offsets_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o21_offsets_length = None
+        if p + 4 > end: _short('keys_length', 4, end - p, p)
+        o21_keys_length = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('float64' != 'string'):
+            if p + 4 > end: _short('fixed_length', 4, end - p, p)
+            o21_fixed_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o21_fixed_length = None
+        a0(o21_version)
+        a1(o21_key)
+        a2(o21_code)
+        a3(o21_keys_offset)
+        a4(o21_size)
+        a5(o21_offsets_length)
+        a6(o21_keys_length)
+        a7(o21_fixed_length)
+        if p <= _p0: _bad('chunks', p, 'progress', 'corrupt', p)
+    return {'version': c0, 'key': c1, 'code': c2, 'keys_offset': c3, 'size': c4, 'offsets_length': c5, 'keys_length': c6, 'fixed_length': c7}, p
+
+
+def _fc_chunks_chunks_int16(buf, p, end, count):
+    _S_B_u = _S_B.unpack_from
+    _S_be_h_u = _S_be_h.unpack_from
+    _S_be_i_u = _S_be_i.unpack_from
+    c0 = []
+    c1 = []
+    c2 = []
+    c3 = []
+    c4 = []
+    c5 = []
+    c6 = []
+    c7 = []
+    a0 = c0.append
+    a1 = c1.append
+    a2 = c2.append
+    a3 = c3.append
+    a4 = c4.append
+    a5 = c5.append
+    a6 = c6.append
+    a7 = c7.append
+    while p < end:
+        _p0 = p
+        if p + 1 > end: _short('version', 1, end - p, p)
+        o23_version = _S_B_u(buf, p)[0]
+        p += 1
+        if p + 2 > end: _short('value', 2, end - p, p)
+        o24_value = _S_be_h_u(buf, p)[0]
+        p += 2
+        o23_key = o24_value
+        if p + 4 > end: _short('code', 4, end - p, p)
+        o23_code = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('keys_offset', 4, end - p, p)
+        o23_keys_offset = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('size', 4, end - p, p)
+        o23_size = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('int16' == 'string'):
+            if p + 4 > end: _short('offsets_length', 4, end - p, p)
+            o23_offsets_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o23_offsets_length = None
+        if p + 4 > end: _short('keys_length', 4, end - p, p)
+        o23_keys_length = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('int16' != 'string'):
+            if p + 4 > end: _short('fixed_length', 4, end - p, p)
+            o23_fixed_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o23_fixed_length = None
+        a0(o23_version)
+        a1(o23_key)
+        a2(o23_code)
+        a3(o23_keys_offset)
+        a4(o23_size)
+        a5(o23_offsets_length)
+        a6(o23_keys_length)
+        a7(o23_fixed_length)
+        if p <= _p0: _bad('chunks', p, 'progress', 'corrupt', p)
+    return {'version': c0, 'key': c1, 'code': c2, 'keys_offset': c3, 'size': c4, 'offsets_length': c5, 'keys_length': c6, 'fixed_length': c7}, p
+
+
+def _fc_chunks_chunks_int32(buf, p, end, count):
+    _S_B_u = _S_B.unpack_from
+    _S_be_i_u = _S_be_i.unpack_from
+    c0 = []
+    c1 = []
+    c2 = []
+    c3 = []
+    c4 = []
+    c5 = []
+    c6 = []
+    c7 = []
+    a0 = c0.append
+    a1 = c1.append
+    a2 = c2.append
+    a3 = c3.append
+    a4 = c4.append
+    a5 = c5.append
+    a6 = c6.append
+    a7 = c7.append
+    while p < end:
+        _p0 = p
+        if p + 1 > end: _short('version', 1, end - p, p)
+        o25_version = _S_B_u(buf, p)[0]
+        p += 1
+        if p + 4 > end: _short('value', 4, end - p, p)
+        o26_value = _S_be_i_u(buf, p)[0]
+        p += 4
+        o25_key = o26_value
+        if p + 4 > end: _short('code', 4, end - p, p)
+        o25_code = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('keys_offset', 4, end - p, p)
+        o25_keys_offset = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('size', 4, end - p, p)
+        o25_size = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('int32' == 'string'):
+            if p + 4 > end: _short('offsets_length', 4, end - p, p)
+            o25_offsets_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o25_offsets_length = None
+        if p + 4 > end: _short('keys_length', 4, end - p, p)
+        o25_keys_length = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('int32' != 'string'):
+            if p + 4 > end: _short('fixed_length', 4, end - p, p)
+            o25_fixed_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o25_fixed_length = None
+        a0(o25_version)
+        a1(o25_key)
+        a2(o25_code)
+        a3(o25_keys_offset)
+        a4(o25_size)
+        a5(o25_offsets_length)
+        a6(o25_keys_length)
+        a7(o25_fixed_length)
+        if p <= _p0: _bad('chunks', p, 'progress', 'corrupt', p)
+    return {'version': c0, 'key': c1, 'code': c2, 'keys_offset': c3, 'size': c4, 'offsets_length': c5, 'keys_length': c6, 'fixed_length': c7}, p
+
+
+def _fc_chunks_chunks_int64(buf, p, end, count):
+    _S_B_u = _S_B.unpack_from
+    _S_be_i_u = _S_be_i.unpack_from
+    _S_be_q_u = _S_be_q.unpack_from
+    c0 = []
+    c1 = []
+    c2 = []
+    c3 = []
+    c4 = []
+    c5 = []
+    c6 = []
+    c7 = []
+    a0 = c0.append
+    a1 = c1.append
+    a2 = c2.append
+    a3 = c3.append
+    a4 = c4.append
+    a5 = c5.append
+    a6 = c6.append
+    a7 = c7.append
+    while p < end:
+        _p0 = p
+        if p + 1 > end: _short('version', 1, end - p, p)
+        o27_version = _S_B_u(buf, p)[0]
+        p += 1
+        if p + 8 > end: _short('value', 8, end - p, p)
+        o28_value = _S_be_q_u(buf, p)[0]
+        p += 8
+        o27_key = o28_value
+        if p + 4 > end: _short('code', 4, end - p, p)
+        o27_code = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('keys_offset', 4, end - p, p)
+        o27_keys_offset = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('size', 4, end - p, p)
+        o27_size = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('int64' == 'string'):
+            if p + 4 > end: _short('offsets_length', 4, end - p, p)
+            o27_offsets_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o27_offsets_length = None
+        if p + 4 > end: _short('keys_length', 4, end - p, p)
+        o27_keys_length = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('int64' != 'string'):
+            if p + 4 > end: _short('fixed_length', 4, end - p, p)
+            o27_fixed_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o27_fixed_length = None
+        a0(o27_version)
+        a1(o27_key)
+        a2(o27_code)
+        a3(o27_keys_offset)
+        a4(o27_size)
+        a5(o27_offsets_length)
+        a6(o27_keys_length)
+        a7(o27_fixed_length)
+        if p <= _p0: _bad('chunks', p, 'progress', 'corrupt', p)
+    return {'version': c0, 'key': c1, 'code': c2, 'keys_offset': c3, 'size': c4, 'offsets_length': c5, 'keys_length': c6, 'fixed_length': c7}, p
+
+
+def _fc_chunks_chunks_int8(buf, p, end, count):
+    _S_B_u = _S_B.unpack_from
+    _S_b_u = _S_b.unpack_from
+    _S_be_i_u = _S_be_i.unpack_from
+    c0 = []
+    c1 = []
+    c2 = []
+    c3 = []
+    c4 = []
+    c5 = []
+    c6 = []
+    c7 = []
+    a0 = c0.append
+    a1 = c1.append
+    a2 = c2.append
+    a3 = c3.append
+    a4 = c4.append
+    a5 = c5.append
+    a6 = c6.append
+    a7 = c7.append
+    while p < end:
+        _p0 = p
+        if p + 1 > end: _short('version', 1, end - p, p)
+        o29_version = _S_B_u(buf, p)[0]
+        p += 1
+        if p + 1 > end: _short('value', 1, end - p, p)
+        o30_value = _S_b_u(buf, p)[0]
+        p += 1
+        o29_key = o30_value
+        if p + 4 > end: _short('code', 4, end - p, p)
+        o29_code = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('keys_offset', 4, end - p, p)
+        o29_keys_offset = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('size', 4, end - p, p)
+        o29_size = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('int8' == 'string'):
+            if p + 4 > end: _short('offsets_length', 4, end - p, p)
+            o29_offsets_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o29_offsets_length = None
+        if p + 4 > end: _short('keys_length', 4, end - p, p)
+        o29_keys_length = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('int8' != 'string'):
+            if p + 4 > end: _short('fixed_length', 4, end - p, p)
+            o29_fixed_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o29_fixed_length = None
+        a0(o29_version)
+        a1(o29_key)
+        a2(o29_code)
+        a3(o29_keys_offset)
+        a4(o29_size)
+        a5(o29_offsets_length)
+        a6(o29_keys_length)
+        a7(o29_fixed_length)
+        if p <= _p0: _bad('chunks', p, 'progress', 'corrupt', p)
+    return {'version': c0, 'key': c1, 'code': c2, 'keys_offset': c3, 'size': c4, 'offsets_length': c5, 'keys_length': c6, 'fixed_length': c7}, p
+
+
+def _fc_chunks_chunks_string(buf, p, end, count):
+    _S_B_u = _S_B.unpack_from
+    _S_be_i_u = _S_be_i.unpack_from
+    c0 = []
+    c1 = []
+    c2 = []
+    c3 = []
+    c4 = []
+    c5 = []
+    c6 = []
+    c7 = []
+    a0 = c0.append
+    a1 = c1.append
+    a2 = c2.append
+    a3 = c3.append
+    a4 = c4.append
+    a5 = c5.append
+    a6 = c6.append
+    a7 = c7.append
+    while p < end:
+        _p0 = p
+        if p + 1 > end: _short('version', 1, end - p, p)
+        o31_version = _S_B_u(buf, p)[0]
+        p += 1
+        if p + 4 > end: _short('len', 4, end - p, p)
+        o33_len = _S_be_i_u(buf, p)[0]
+        p += 4
+        n34 = o33_len
+        if n34 < 0 or p + n34 > end: _short('value', n34, end - p, p)
+        o33_value = buf[p:p + n34]
+        p += n34
+        o32_value = o33_value
+        o31_key = o32_value
+        if p + 4 > end: _short('code', 4, end - p, p)
+        o31_code = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('keys_offset', 4, end - p, p)
+        o31_keys_offset = _S_be_i_u(buf, p)[0]
+        p += 4
+        if p + 4 > end: _short('size', 4, end - p, p)
+        o31_size = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('string' == 'string'):
+            if p + 4 > end: _short('offsets_length', 4, end - p, p)
+            o31_offsets_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o31_offsets_length = None
+        if p + 4 > end: _short('keys_length', 4, end - p, p)
+        o31_keys_length = _S_be_i_u(buf, p)[0]
+        p += 4
+        if ('string' != 'string'):
+            if p + 4 > end: _short('fixed_length', 4, end - p, p)
+            o31_fixed_length = _S_be_i_u(buf, p)[0]
+            p += 4
+        else:
+            o31_fixed_length = None
+        a0(o31_version)
+        a1(o31_key)
+        a2(o31_code)
+        a3(o31_keys_offset)
+        a4(o31_size)
+        a5(o31_offsets_length)
+        a6(o31_keys_length)
+        a7(o31_fixed_length)
+        if p <= _p0: _bad('chunks', p, 'progress', 'corrupt', p)
+    return {'version': c0, 'key': c1, 'code': c2, 'keys_offset': c3, 'size': c4, 'offsets_length': c5, 'keys_length': c6, 'fixed_length': c7}, p
+
+
+_FC_chunks_chunks = {'bool': _fc_chunks_chunks_bool, 'float32': _fc_chunks_chunks_float32, 'float64': _fc_chunks_chunks_float64, 'int16': _fc_chunks_chunks_int16, 'int32': _fc_chunks_chunks_int32, 'int64': _fc_chunks_chunks_int64, 'int8': _fc_chunks_chunks_int8, 'string': _fc_chunks_chunks_string}
+
+
+def columns_chunks_chunks(buf, pos, end, count, key_kind):
+    """Parse ``count`` ``chunk`` records (until ``end``) at ``buf[pos:end]`` into parallel lists: ``({field: [...]}, end position)``.
+
+    String fields are their encoded bytes (slices of ``buf``).  Errors: ``CodecError`` with
+    offsets into ``buf``."""
+    fn = _FC_chunks_chunks.get(key_kind)
+    return _fc_chunks_chunks(buf, pos, end, count, key_kind) if fn is None else fn(buf, pos, end, count)
 
 
 def _fp_chunks_chunks(buf, p, end, count, key_kind):
@@ -44,50 +684,46 @@ def _fp_chunks_chunks(buf, p, end, count, key_kind):
         if p + 1 > end: _short('version', 1, end - p, p)
         o1['version'] = _S_B.unpack_from(buf, p)[0]
         p += 1
-        prm2 = key_kind
-        o3 = _C()
-        sw4 = prm2
-        if sw4 == 'int8':
+        if key_kind == 'int8':
             if p + 1 > end: _short('value', 1, end - p, p)
-            o3['value'] = _S_b.unpack_from(buf, p)[0]
+            o2_value = _S_b.unpack_from(buf, p)[0]
             p += 1
-        elif sw4 == 'int16':
+        elif key_kind == 'int16':
             if p + 2 > end: _short('value', 2, end - p, p)
-            o3['value'] = _S_be_h.unpack_from(buf, p)[0]
+            o2_value = _S_be_h.unpack_from(buf, p)[0]
             p += 2
-        elif sw4 == 'int32':
+        elif key_kind == 'int32':
             if p + 4 > end: _short('value', 4, end - p, p)
-            o3['value'] = _S_be_i.unpack_from(buf, p)[0]
+            o2_value = _S_be_i.unpack_from(buf, p)[0]
             p += 4
-        elif sw4 == 'int64':
+        elif key_kind == 'int64':
             if p + 8 > end: _short('value', 8, end - p, p)
-            o3['value'] = _S_be_q.unpack_from(buf, p)[0]
+            o2_value = _S_be_q.unpack_from(buf, p)[0]
             p += 8
-        elif sw4 == 'float32':
+        elif key_kind == 'float32':
             if p + 4 > end: _short('value', 4, end - p, p)
-            o3['value'] = _S_be_f.unpack_from(buf, p)[0]
+            o2_value = _S_be_f.unpack_from(buf, p)[0]
             p += 4
-        elif sw4 == 'float64':
+        elif key_kind == 'float64':
             if p + 8 > end: _short('value', 8, end - p, p)
-            o3['value'] = _S_be_d.unpack_from(buf, p)[0]
+            o2_value = _S_be_d.unpack_from(buf, p)[0]
             p += 8
-        elif sw4 == 'bool':
+        elif key_kind == 'bool':
             if p + 1 > end: _short('value', 1, end - p, p)
-            o3['value'] = _S_B.unpack_from(buf, p)[0]
+            o2_value = _S_B.unpack_from(buf, p)[0]
             p += 1
-        elif sw4 == 'string':
-            o5 = _C()
+        elif key_kind == 'string':
             if p + 4 > end: _short('len', 4, end - p, p)
-            o5['len'] = _S_be_i.unpack_from(buf, p)[0]
+            o3_len = _S_be_i.unpack_from(buf, p)[0]
             p += 4
-            n6 = o5['len']
-            if n6 < 0 or p + n6 > end: _short('value', n6, end - p, p)
-            o5['value'] = _utf(buf, p, n6, 'UTF-8', 'value')
-            p += n6
-            o3['value'] = o5['value']
+            n4 = o3_len
+            if n4 < 0 or p + n4 > end: _short('value', n4, end - p, p)
+            o3_value = _utf(buf, p, n4, 'UTF-8', 'value')
+            p += n4
+            o2_value = o3_value
         else:
-            o3['value'] = None
-        o1['key'] = o3['value']
+            o2_value = None
+        o1['key'] = o2_value
         if p + 4 > end: _short('code', 4, end - p, p)
         o1['code'] = _S_be_i.unpack_from(buf, p)[0]
         p += 4
@@ -118,41 +754,41 @@ def _fp_chunks_chunks(buf, p, end, count, key_kind):
 
 
 def _fb_chunks_chunks(items, out, key_kind):
-    for b7 in items:
-        out += _S_B.pack(b7['version'])
-        prm8 = key_kind
-        b9 = b7['key']
-        w10 = {'value': b9}
-        sw11 = prm8
-        if sw11 == 'int8':
-            out += _S_b.pack(w10['value'])
-        elif sw11 == 'int16':
-            out += _S_be_h.pack(w10['value'])
-        elif sw11 == 'int32':
-            out += _S_be_i.pack(w10['value'])
-        elif sw11 == 'int64':
-            out += _S_be_q.pack(w10['value'])
-        elif sw11 == 'float32':
-            out += _S_be_f.pack(w10['value'])
-        elif sw11 == 'float64':
-            out += _S_be_d.pack(w10['value'])
-        elif sw11 == 'bool':
-            out += _S_B.pack(w10['value'])
-        elif sw11 == 'string':
-            b12 = w10['value']
-            w13 = {'value': b12}
-            tb14 = bytearray()
-            tb14 += w13['value'].encode('UTF-8')
-            out += _S_be_i.pack(len(tb14))
-            out += tb14
-        out += _S_be_i.pack(b7['code'])
-        out += _S_be_i.pack(b7['keys_offset'])
-        out += _S_be_i.pack(b7['size'])
+    for b5 in items:
+        out += _S_B.pack(b5['version'])
+        prm6 = key_kind
+        b7 = b5['key']
+        w8 = {'value': b7}
+        sw9 = prm6
+        if sw9 == 'int8':
+            out += _S_b.pack(w8['value'])
+        elif sw9 == 'int16':
+            out += _S_be_h.pack(w8['value'])
+        elif sw9 == 'int32':
+            out += _S_be_i.pack(w8['value'])
+        elif sw9 == 'int64':
+            out += _S_be_q.pack(w8['value'])
+        elif sw9 == 'float32':
+            out += _S_be_f.pack(w8['value'])
+        elif sw9 == 'float64':
+            out += _S_be_d.pack(w8['value'])
+        elif sw9 == 'bool':
+            out += _S_B.pack(w8['value'])
+        elif sw9 == 'string':
+            b10 = w8['value']
+            w11 = {'value': b10}
+            tb12 = bytearray()
+            tb12 += w11['value'].encode('UTF-8')
+            out += _S_be_i.pack(len(tb12))
+            out += tb12
+        out += _S_be_i.pack(b5['code'])
+        out += _S_be_i.pack(b5['keys_offset'])
+        out += _S_be_i.pack(b5['size'])
         if (key_kind == 'string'):
-            out += _S_be_i.pack(b7['offsets_length'])
-        out += _S_be_i.pack(b7['keys_length'])
+            out += _S_be_i.pack(b5['offsets_length'])
+        out += _S_be_i.pack(b5['keys_length'])
         if (key_kind != 'string'):
-            out += _S_be_i.pack(b7['fixed_length'])
+            out += _S_be_i.pack(b5['fixed_length'])
 
 
 # range_bitmap_header: range-bitmap header

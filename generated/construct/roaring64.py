@@ -23,7 +23,8 @@ from . import roaring32 as _m_roaring32
 
 __all__ = ["Bucket", "Roaring64", "LAYOUT"]
 
-# --- fast path: straight-line parsers/builders for arrays of flat records (see tools/fastgen.py)
+# --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
+# functions (see tools/fastgen.py)
 _S_le_I = _struct.Struct('<I')
 
 
