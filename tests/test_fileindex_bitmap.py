@@ -466,14 +466,23 @@ def test_reader_agrees_with_generated_codec(case):
 
 
 def test_string_walk_stops_at_bad_records():
-    from paimon_codec.fileindex.bitmap import _chain
+    """The generated columnar walk of string-keyed records (used by the reader) rejects records
+    that run past the data or hold a negative length, at the offending record."""
+    from paimon_codec.codec_runtime import CodecError
+    from paimon_codec.generated.construct.bitmap_index import columns_bitmap_index_entries as walk
 
     recs = b"".join(struct.pack(">i", len(k)) + k + struct.pack(">i", i) for i, k in enumerate([b"ab", b"", b"xyz"]))
-    st, end = _chain(recs, 3, 4)
-    assert st.tolist() == [0, 10, 18] and end == len(recs)
-    st, end = _chain(recs[:-1], 3, 4)  # the last record does not fit
-    assert st.tolist() == [0, 10] and end == 18
+    cols, end = walk(recs, 0, len(recs), 3, "string")
+    assert list(cols["key"]) == [b"ab", b"", b"xyz"] and list(cols["offset"]) == [0, 1, 2] and end == len(recs)
+    assert cols["key"].index(b"xyz") == 2 and cols["key"].index(b"") == 1
+    with pytest.raises(CodecError) as e:  # the last record does not fit
+        walk(recs[:-1], 0, len(recs) - 1, 3, "string")
+    assert e.value.kind == "truncated" and e.value.offset == 25
     bad = recs[:10] + struct.pack(">i", -9) + recs[14:]
-    st, end = _chain(bad, 3, 4)
-    assert st.tolist() == [0] and end == 10
-    assert _chain(b"", 2, 4)[0].tolist() == [] and _chain(recs, 0, 4)[0].tolist() == []
+    with pytest.raises(CodecError) as e:
+        walk(bad, 0, len(bad), 3, "string")
+    assert e.value.kind == "corrupt" and e.value.offset == 14
+    with pytest.raises(CodecError):
+        walk(b"", 0, 0, 2, "string")
+    cols, end = walk(recs, 0, len(recs), 0, "string")
+    assert list(cols["key"]) == [] and list(cols["offset"]) == [] and end == 0

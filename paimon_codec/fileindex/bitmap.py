@@ -70,10 +70,13 @@ serialize_bitmap = serialize_optimized
 
 # ---------------------------------------------------------------------------------------- layout
 # Every byte layout is schemas/bitmap_index.ksy; these are the generated pieces this module uses.
-#: version .. null_bitmap_length of the generated ``BitmapIndex`` (the fixed head).
-_FIXED_HEAD = _rt.Struct(*_gen.BitmapIndex.subcons[:6])
+# The fixed head (version .. null_bitmap_length) is parsed and built by the generated
+# ``fast_parse_bitmap_index_head`` / ``fast_build_bitmap_index_head``; string-keyed records by the
+# generated columnar parsers ``columns_*`` (parallel lists of key bytes and int32 fields, no object
+# per record); fixed-size records by numpy with the generated record dtypes.
 #: an int32 field of the generated codec (``index_block_count``, ``bitmap_body_offset``, ``entry_count``).
-_INT32 = _gen.BitmapIndexV2Head.subcons[0].subcon.subcon  # Renamed(Rebuild(Int32sb))
+#: (a struct.Struct of the generated field's format: no Construct call per read)
+_INT32 = struct.Struct(_gen.BitmapIndexV2Head.subcons[0].subcon.subcon.fmtstr)  # Renamed(Rebuild(Int32sb))
 _KEY_KIND = {"byte": "int8", "short": "int16", "int": "int32", "long": "int64", "float": "float32",
              "double": "float64", "boolean": "bool", "string": "string"}
 
@@ -98,53 +101,7 @@ def _v2_dtype(codec: KeyCodec) -> np.dtype:
 
 
 def _int32(value: int) -> bytes:
-    return _INT32.build(value)
-
-
-# String-keyed records (``v1_entry`` / ``block_head`` / ``v2_entry`` with a ``string`` key) are
-# walked here, mirroring schemas/bitmap_index.ksy: the generated parser builds a Container and
-# decodes every key to ``str`` per record (several times slower on this hot path: every fresh
-# V1 reader walks its whole dictionary).  ``tests/test_fileindex_bitmap.py`` checks the walk
-# against the generated codec on the golden payloads.  A numpy pointer-doubling walk was measured
-# too: slower than this loop up to at least 1,000 records.
-_I32_FROM = struct.Struct(">i").unpack_from
-
-
-def _chain(data: bytes, count: int, tail: int) -> tuple[np.ndarray, int]:
-    """Starts of the first ``count`` records ``int32 n | n bytes | tail bytes`` laid back to back
-    from offset 0 of ``data``, and the offset where the walk stopped (the end of the last record,
-    or of the last one that fits).  Fewer than ``count`` starts means the records run past
-    ``data`` or a length is negative (the caller tells which)."""
-    size = len(data)
-    fixed = 4 + tail
-    starts: list[int] = []
-    append = starts.append
-    unpack = _I32_FROM
-    pos = 0
-    try:  # a blind walk (the fastest loop); the records are checked afterwards, vectorised
-        for _ in range(count):
-            n = unpack(data, pos)[0]
-            append(pos)
-            pos += n + fixed
-    except struct.error:  # ran past the data (or before it): checked below
-        pass
-    st = np.array(starts, dtype=np.int64)
-    ends = np.append(st[1:], pos) if len(st) == count else st[1:]
-    bad = np.flatnonzero((ends - st[:len(ends)] < fixed) | (ends > size))
-    if len(bad):
-        st = st[:bad[0]]
-    elif len(ends) < len(st):  # the last record's length could not be read
-        st = st[:len(ends)]
-    return st, int(st[-1] + fixed + _I32_FROM(data, int(st[-1]))[0]) if len(st) else 0
-
-
-def _int32_at(data: bytes, positions: np.ndarray) -> np.ndarray:
-    """Big-endian int32 at each of ``positions`` (all inside ``data``)."""
-    if not len(positions):
-        return np.zeros(0, np.int64)
-    view = np.ndarray((len(data) - 3,), dtype=">i4", buffer=data, strides=(1,))
-    return view[positions].astype(np.int64)
-
+    return _INT32.pack(value)
 
 
 def _parse_options(options: Mapping[str, Any] | None) -> tuple[int, int]:
@@ -391,7 +348,7 @@ def _serialize(self: BitmapIndexWriter) -> bytes:
     if self.version == 1:
         head["entries"] = range(nd)  # the count non_null_bitmap_number is derived from
         entries = _pack_records(codec, _take_keys(enc.dict_keys, hm_codes), [offsets[hm_codes]])
-        return b"".join([_FIXED_HEAD.build(head), entries, *body])
+        return b"".join([_build_head(head, codec), entries, *body])
     srt = enc.sorted
     sorted_keys = _take_keys(enc.dict_keys, srt)
     blocks = _v2_blocks(codec, sorted_keys, self.block_size)
@@ -408,27 +365,20 @@ def _serialize(self: BitmapIndexWriter) -> bytes:
     firsts = np.array([s for s, _ in blocks], dtype=np.int64)
     directory = _pack_records(codec, _take_keys(sorted_keys, firsts), [np.array(block_offsets, np.int64)])
     head["index_blocks"] = {"blocks": [{"entries": range(e - s)} for s, e in blocks]}  # derives the key count
-    return b"".join([_FIXED_HEAD.build(head), _int32(len(blocks)), directory, _int32(pos), *block_parts, *body])
+    return b"".join([_build_head(head, codec), _int32(len(blocks)), directory, _int32(pos), *block_parts, *body])
+
+
+def _build_head(head: dict, codec: KeyCodec) -> bytes:
+    try:
+        return _gen.fast_build_bitmap_index_head(head, key_kind=_KEY_KIND[codec.kind])
+    except _rt.CodecError as exc:
+        raise translate_error(exc, None, "bitmap index header") from None
 
 
 
 # ---------------------------------------------------------------------------------------- reader
 def _corrupt(msg: str, source: ByteSource, offset: int = 0) -> CorruptDataError:
     return CorruptDataError(msg, path=source.path, offset=source.base + offset)
-
-
-class _LazyStringKeys:
-    """The keys of a V1 string dictionary in file order, sliced on demand."""
-
-    def __init__(self, data: bytes, starts: np.ndarray, lens: np.ndarray) -> None:
-        self.data, self.starts, self.lens = data, starts, lens
-
-    def __len__(self) -> int:
-        return len(self.starts)
-
-    def tolist(self) -> list[bytes]:
-        d = self.data
-        return [d[s + 4:s + 4 + n] for s, n in zip(self.starts.tolist(), self.lens.tolist(), strict=True)]
 
 
 class _FixedTable:
@@ -495,18 +445,18 @@ class BitmapIndexReader(FileIndexReader):
             raise _corrupt(f"bad bitmap index version byte {version}", src)
         self.version = version
         head_bytes = src.read(0, min(len(src), 18), "bitmap index header")
-        stream = _rt.SubStream(head_bytes, src.base)
         try:
-            head = _FIXED_HEAD.parse_stream(stream)
-        except construct.ConstructError as exc:
+            head, pos = _gen.fast_parse_bitmap_index_head(head_bytes, key_kind=_KEY_KIND[self.codec.kind])
+        except _rt.CodecError as exc:
+            if exc.offset is not None:
+                exc.offset += src.base
             raise translate_error(exc, src.path, "bitmap index header") from None
-        pos = stream.tell()
-        self.row_count, self.non_null_bitmap_number = head.row_count, head.non_null_bitmap_number
-        self.has_null_value = head.has_null_value != 0
+        self.row_count, self.non_null_bitmap_number = head["row_count"], head["non_null_bitmap_number"]
+        self.has_null_value = head["has_null_value"] != 0
         if self.row_count < 0 or self.non_null_bitmap_number < 0:
             raise _corrupt(f"negative row count {self.row_count} or key count {self.non_null_bitmap_number}", src, 1)
-        self.null_value_offset = head.null_value_offset if self.has_null_value else 0
-        self.null_bitmap_length = head.null_bitmap_length if head.null_bitmap_length is not None else -1
+        self.null_value_offset = head["null_value_offset"] if self.has_null_value else 0
+        self.null_bitmap_length = head["null_bitmap_length"] if head["null_bitmap_length"] is not None else -1
         nd = self.non_null_bitmap_number
         min_entry = (self.codec.fixed_size or 4) + 4
         if nd * min_entry > len(src) - pos:
@@ -550,10 +500,11 @@ class BitmapIndexReader(FileIndexReader):
             raise _corrupt("index block first keys are not sorted", src, self.index_block_start)
 
     def _int32(self, pos: int, what: str) -> int:
-        return _INT32.parse(self.source.read(pos, 4, what))
+        return _INT32.unpack(self.source.read(pos, 4, what))[0]
 
-    def _string_records(self, start: int, count: int, tail: int, what: str) -> tuple[bytes, np.ndarray, int]:
-        """Bytes from ``start`` holding ``count`` string-keyed records, their starts and their end.
+    def _string_records(self, start: int, count: int, columns: Any, what: str) -> tuple[dict, int]:
+        """``count`` string-keyed records at ``start`` parsed by the generated columnar parser
+        ``columns`` into parallel lists (keys as bytes), and the offset after the last one.
 
         Reads a guess, and more while the records run past what was read (never past the payload).
         """
@@ -561,29 +512,25 @@ class BitmapIndexReader(FileIndexReader):
         avail = len(src) - start
         size = min(avail, max(4096, count * 24))
         data = src.read(start, size, what)
-        found: list[np.ndarray] = []
-        done, end = 0, 0
         while True:
-            starts, stop = _chain(data[end:] if end else data, count - done, tail)
-            found.append(starts + end)
-            done += len(starts)
-            end += stop
-            if done == count:
-                return data, np.concatenate(found) if len(found) > 1 else found[0], end
-            if size == avail or (end + 4 <= size and _int32_at(data, np.array([end]))[0] < 0):
-                raise _corrupt(f"{what} runs past the payload or holds a negative length", src, start + end)
-            # the records run past what was read: read more, continue the chain where it stopped
-            size = min(avail, max(size * 2, end + 4096))
+            try:
+                cols, end = columns(data, 0, len(data), count, "string")
+                return cols, end
+            except _rt.CodecError as exc:
+                if exc.kind not in ("truncated", "count") or size == avail:
+                    raise _corrupt(f"{what} runs past the payload or holds a negative length ({exc})", src,
+                                   start + (exc.offset or 0)) from None
+            # the records run past what was read: read more and parse again
+            size = min(avail, size * 2)
             data = data + src.read(start + len(data), size - len(data), what)
 
     def _string_directory(self, pos: int, block_count: int) -> tuple[list[bytes], np.ndarray, int]:
         """The V2 block directory of string keys (``block_head`` records: key, block_offset)."""
         if block_count == 0:
             return [], np.zeros(0, np.int64), pos
-        data, st, end = self._string_records(pos, block_count, 4, "index block directory")
-        lens = _int32_at(data, st)
-        firsts = [data[s + 4:s + 4 + n] for s, n in zip(st.tolist(), lens.tolist(), strict=True)]
-        return firsts, _int32_at(data, st + 4 + lens), pos + end
+        cols, end = self._string_records(pos, block_count, _gen.columns_bitmap_index_v2_head_block_heads,
+                                         "index block directory")
+        return list(cols["key"]), np.asarray(cols["block_offset"], dtype=np.int64), pos + end
 
     # ------------------------------------------------------------------ dictionary access
     def _load_v1(self) -> tuple:
@@ -614,25 +561,17 @@ class BitmapIndexReader(FileIndexReader):
         return self._v1
 
     def _walk_string_dictionary(self) -> tuple:
-        """Entry starts of a V1 string dictionary (vectorised, see :func:`_chain`), offsets gathered."""
+        """The V1 string dictionary in file order: keys (bytes) and offsets."""
         nd = self.non_null_bitmap_number
-        data, st, end = self._string_records(self._dict_start, nd, 4, "bitmap dictionary")
-        lens = _int32_at(data, st)
-        offsets = _int32_at(data, st + 4 + lens)
+        cols, end = self._string_records(self._dict_start, nd, _gen.columns_bitmap_index_entries, "bitmap dictionary")
         self.body_start = self._dict_start + end
-        self._v1_data = data
-        self._v1_starts = st
-        self._v1_lens = lens
-        return None, _LazyStringKeys(data, st, lens), offsets
+        return None, cols["key"], np.asarray(cols["offset"], dtype=np.int64)
 
     def _string_table(self) -> dict:
         table = self._v1[0]
         if table is None:
-            data, st, lens = self._v1_data, self._v1_starts.tolist(), self._v1_lens.tolist()
-            offs = self._v1[2].tolist()
-            table = {}
-            for s, n, o in zip(st, lens, offs, strict=True):
-                table.setdefault(data[s + 4:s + 4 + n], o)
+            _, keys, offsets = self._v1[:3]
+            table = dict(zip(reversed(list(keys)), reversed(offsets.tolist()), strict=True))  # the first entry wins
             self._v1 = (table, *self._v1[1:])
         return table
 
@@ -652,17 +591,11 @@ class BitmapIndexReader(FileIndexReader):
         return None if i < 0 else (int(offsets[i]), -1)
 
     def _find_string_once(self, key: bytes, offsets: np.ndarray) -> tuple[int, int] | None:
-        """Locate one key by searching its serialized bytes and checking the hit is an entry start."""
-        data, st = self._v1_data, self._v1_starts
-        pattern = _int32(len(key)) + key
-        limit = self.body_start - self._dict_start
-        p = data.find(pattern, 0, limit)
-        while p >= 0:
-            i = int(np.searchsorted(st, p))
-            if i < len(st) and st[i] == p:
-                return int(offsets[i]), -1
-            p = data.find(pattern, p + 1, limit)
-        return None
+        """Locate one key by a scan of the file-order keys (no table built for a single lookup)."""
+        try:
+            return int(offsets[self._v1[1].index(key)]), -1
+        except ValueError:
+            return None
 
     def _block(self, i: int) -> Any:
         blk = self._blocks.get(i)
@@ -686,19 +619,18 @@ class BitmapIndexReader(FileIndexReader):
             blk = _FixedTable(sk, (raw["offset"].astype(np.int64), raw["length"].astype(np.int64)),
                               already_sorted=True)
         else:
-            count = _INT32.parse(data[:4]) if size >= 4 else -1
+            count = _INT32.unpack_from(data)[0] if size >= 4 else -1
             if count < 0 or count * 12 > size - 4:
                 raise _corrupt(f"index block {i} holds {count} entries but is {size} bytes", src, start)
-            body = data[4:]
-            st, end = _chain(body, count, 8)
-            if len(st) != count or end != size - 4:
-                raise _corrupt(f"index block {i} entries do not fill the block", src, start + 4 + end)
-            lens = _int32_at(body, st)
-            offs = _int32_at(body, st + 4 + lens).tolist()
-            lns = _int32_at(body, st + 8 + lens).tolist()
-            blk = {}
-            for s_, n, o, ln in zip(st.tolist(), lens.tolist(), offs, lns, strict=True):
-                blk[body[s_ + 4:s_ + 4 + n]] = (o, ln)
+            try:
+                cols, end = _gen.columns_index_block_entries(data, 4, size, count, "string")
+            except _rt.CodecError as exc:
+                raise _corrupt(f"index block {i}: {exc}", src, start + (exc.offset or 0)) from None
+            if end != size:
+                raise _corrupt(f"index block {i} entries do not fill the block", src, start + end)
+            offs = np.asarray(cols["offset"], dtype=np.int64).tolist()
+            lns = np.asarray(cols["length"], dtype=np.int64).tolist()
+            blk = dict(zip(list(cols["key"]), zip(offs, lns, strict=True), strict=True))
         self._blocks[i] = blk
         return blk
 

@@ -5,22 +5,18 @@ writeUTF(name), int32 index_count, per index: writeUTF(type), int32 start, int32
 int32 redundant_length=0 | body``.  Starts are absolute; ``start=-1, length=0`` marks an empty
 index (EMPTY_INDEX_FLAG).  Strings are Java *modified* UTF-8.
 
-The layout lives in ``schemas/file_index.ksy``.  The head is parsed by the generated
-``file_index`` codec (:data:`HEAD_CODEC`: the generated ``FileIndex`` without its positioned
-``payload`` instance, so opening a container reads only the head).  Heads are built by
-:func:`write_container`, a straight-line mirror of the same schema (the generated Construct
-build costs ~15x more per container, and writing containers is a hot path of every data-file
-write); ``tests/test_fileindex_container.py`` proves it byte-identical to ``FileIndex.build``.
+The layout lives in ``schemas/file_index.ksy``.  Heads are parsed and containers built by the
+plain-Python functions the generator derives from it (``fast_parse_file_index_prefix`` for magic ..
+head_length, ``fast_parse_file_index`` for the whole head without reading any payload,
+``fast_build_file_index`` with start/length/head_length derived): opening a container reads and
+parses only its head, one per data file in a scan, and writing one is on every data-file write.
+The Construct ``FileIndex`` stays the reference; ``tests/test_schemas_fast.py`` proves them equal.
 """
 
 from __future__ import annotations
 
-import copy
-import struct
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
-
-import construct
 
 from .. import codec_runtime as _rt
 from ..errors import CorruptDataError, PaimonCodecError, TruncatedDataError
@@ -35,7 +31,6 @@ __all__ = [
     "MAGIC",
     "VERSION",
     "EMPTY_INDEX_FLAG",
-    "HEAD_CODEC",
     "encode_modified_utf8",
     "decode_modified_utf8",
     "write_container",
@@ -46,33 +41,6 @@ MAGIC = 1493475289347502
 VERSION = 1
 EMPTY_INDEX_FLAG = -1
 _PREFIX = 16  # magic, version, head_length
-
-
-def _head_codec() -> construct.Construct:
-    """The generated ``FileIndex`` minus the positioned ``payload`` of each index entry.
-
-    Every field codec is the generated one; only the Kaitai instance that jumps into the body is
-    left out (Construct instances are eager, Kaitai's are lazy).
-    """
-    entry = _rt.Struct(*(sc for sc in _fi.IndexEntry.subcons if sc.name != "payload"))
-
-    def replace(struct_: construct.Construct, field: str, inner: construct.Construct) -> construct.Construct:
-        subcons = []
-        for sc in struct_.subcons:
-            if sc.name == field:
-                arr = copy.copy(sc.subcon)  # the generated CheckedArray (count + size check)
-                arr.subcon = inner
-                sc = field / arr
-            subcons.append(sc)
-        return _rt.Struct(*subcons)
-
-    return replace(_fi.FileIndex, "columns", replace(_fi.Column, "indexes", entry))
-
-
-#: Parses a whole head (``head_length`` bytes from the start of the container).
-HEAD_CODEC = _head_codec()
-#: Parses magic, version and head_length (the first 16 bytes).
-_PREFIX_CODEC = _rt.Struct(*_fi.FileIndex.subcons[:3])
 
 
 def encode_modified_utf8(text: str) -> bytes:
@@ -90,48 +58,18 @@ def decode_modified_utf8(data: bytes) -> str:
         raise CorruptDataError(f"bad modified UTF-8 string {data[:40]!r}") from exc
 
 
-def _utf(text: str) -> bytes:
-    data = encode_modified_utf8(text)
-    if len(data) > 0xFFFF:
-        raise CorruptDataError(f"name of {len(data)} bytes does not fit writeUTF (max 65535)")
-    return len(data).to_bytes(2, "big") + data
-
-
-# Mirrors schemas/file_index.ksy (file_index head, column, index_entry) for the write hot path.
-_HEAD = struct.Struct(">qii")
-_I32 = struct.Struct(">i")
-_ENTRY = struct.Struct(">ii")
-
-
 def write_container(columns: Iterable[tuple[str, Iterable[tuple[str, bytes | None]]]]) -> bytes:
     """Serialize a container: ``[(column, [(index_type, payload or None), ...]), ...]`` in order.
 
     A ``None`` payload is written as EMPTY_INDEX_FLAG (start -1, length 0).
     """
-    cols = [(name, list(indexes)) for name, indexes in columns]
-    names = [(_utf(name), [(_utf(t), p) for t, p in idx]) for name, idx in cols]
-    head_length = 20 + 4
-    for n, idx in names:
-        head_length += len(n) + 4 + sum(len(t) + 8 for t, _ in idx)
-    parts = [_HEAD.pack(MAGIC, VERSION, head_length), _I32.pack(len(names))]
-    body: list[bytes] = []
-    pos = head_length
-    for n, idx in names:
-        parts.append(n)
-        parts.append(_I32.pack(len(idx)))
-        for t, payload in idx:
-            parts.append(t)
-            if payload is None:
-                parts.append(_ENTRY.pack(EMPTY_INDEX_FLAG, 0))
-            else:
-                parts.append(_ENTRY.pack(pos, len(payload)))
-                body.append(payload)
-                pos += len(payload)
-                if pos > 0x7FFFFFFF:
-                    raise CorruptDataError("file index container larger than 2 GiB")
-    parts.append(b"\x00\x00\x00\x00")
-    parts.extend(body)
-    return b"".join(parts)
+    obj = {"version": VERSION, "redundant": b"",
+           "columns": [{"column_name": name, "indexes": [{"index_type": t, "payload": p} for t, p in idx]}
+                       for name, idx in columns]}
+    try:
+        return _fi.fast_build_file_index(obj)
+    except _rt.CodecError as exc:  # a name over 65535 bytes, a start or length beyond an int32 (2 GiB)
+        raise translate_error(exc, None, "file index container") from None
 
 
 class FileIndexContainerReader:
@@ -158,26 +96,26 @@ class FileIndexContainerReader:
                                      "16-byte header", offset=src.base, expected="at least 24 bytes")
         prefix = src.read(0, _PREFIX, "container header")
         try:
-            head_length = _PREFIX_CODEC.parse(prefix).head_length
-        except construct.ConstructError as exc:
+            head_length = _fi.fast_parse_file_index_prefix(prefix)[0]["head_length"]
+        except _rt.CodecError as exc:
             raise self._translated(exc) from None
         if head_length < 24 or head_length > len(src):
             raise CorruptDataError(f"head length {head_length} outside [24, {len(src)}]", offset=src.base + 12)
         head_bytes = prefix + src.read(_PREFIX, head_length - _PREFIX, "container head")
         try:
-            head = HEAD_CODEC.parse_stream(_rt.SubStream(head_bytes, src.base))
-        except construct.ConstructError as exc:
+            head, _ = _fi.fast_parse_file_index(head_bytes)
+        except _rt.CodecError as exc:
             raise self._translated(exc) from None
-        self.version = head.version
+        self.version = head["version"]
         self.head_length = head_length
         columns: dict[str, dict[str, tuple[int, int]]] = {}
         order: list[tuple[str, str]] = []
         total = len(src)
-        for col in head.columns:
-            name = col.column_name
+        for col in head["columns"]:
+            name = col["column_name"]
             entry = columns.setdefault(name, {})
-            for idx in col.indexes:
-                itype, start, length = idx.index_type, idx.start, idx.length
+            for idx in col["indexes"]:
+                itype, start, length = idx["index_type"], idx["start"], idx["length"]
                 if start == EMPTY_INDEX_FLAG:
                     if length != 0:
                         raise CorruptDataError(f"empty index of {name!r}/{itype} with length {length}",
@@ -190,7 +128,9 @@ class FileIndexContainerReader:
         self.columns = columns
         self.order = order
 
-    def _translated(self, exc: construct.ConstructError) -> PaimonCodecError:
+    def _translated(self, exc: _rt.CodecError) -> PaimonCodecError:
+        if exc.offset is not None:  # offsets of the head bytes -> offsets in the source
+            exc.offset += self.source.base
         return translate_error(exc, self.path, "file index container head")
 
     def __contains__(self, column: str) -> bool:
