@@ -42,7 +42,7 @@ def read_hash_index(data: ByteSource | bytes | bytearray | memoryview | BinaryIO
         raise CorruptDataError(f"hash index of {len(raw)} bytes is not a whole number of int32 values",
                                path=where, offset=len(raw) - len(raw) % 4, expected="a multiple of 4 bytes")
     try:
-        hashes = HashIndex.parse(bytes(raw))["hashes"]
+        hashes = HashIndex.parse(raw)["hashes"]
     except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
         raise translate_error(exc, where, "hash index") from None
     return hashes.astype(np.int32)

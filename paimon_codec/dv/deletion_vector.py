@@ -349,7 +349,7 @@ class DeletionVector:
                                      expected="at least 4 bytes")
         bin_kind(bytes(data[:4]), path=path, offset=base)
         try:
-            obj = DvBin.parse(bytes(data))
+            obj = DvBin.parse(data)
         except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
             raise translate_error(exc, path, "deletion vector").with_base_offset(base) from None
         used = bin_length(obj)

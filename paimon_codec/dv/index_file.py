@@ -278,7 +278,7 @@ def _decode_entry(buf: bytes | memoryview, pos: int = 0, *, path: str | None, ba
                   expected_length: int | None = None, verify_crc: bool = True) -> DvEntry:
     """Decode the one entry at ``buf[pos:]`` with the generated entry codec (``base`` = file offset of buf[0])."""
     try:
-        obj = EntryCodec.parse(bytes(buf[pos:]))
+        obj = EntryCodec.parse(memoryview(buf)[pos:])
     except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
         err = translate_error(exc, path, "deletion-vector entry").with_base_offset(base + pos)
         if verify_crc:
