@@ -85,7 +85,7 @@ class DataType:
         elif r == "MAP":
             s = f"MAP<{self.children[0]}, {self.children[1]}>"
         elif r == "ROW":
-            s = "ROW<" + ", ".join(f"{n} {t}" for n, t in zip(self.field_names, self.children)) + ">"
+            s = "ROW<" + ", ".join(f"{n} {t}" for n, t in zip(self.field_names, self.children, strict=True)) + ">"
         else:
             s = r
         return s if self.nullable else s + " NOT NULL"
