@@ -266,3 +266,35 @@ def test_serialize_goes_through_generated_codec():
     assert parsed.num_hash_functions == w.num_hash_functions
     assert len(parsed.bit_set) * 8 == w.num_bits
     assert BloomFilter.build(parsed) == w.serialize()
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_threaded_dense_build_equals_reference(monkeypatch, threads):
+    """Large builds split across threads that scatter into one shared byte-per-bit array; the bits
+    must be those of Java's addHash whatever the split (and with chunk boundaries inside parts)."""
+    monkeypatch.setattr(bloom_mod, "_PARALLEL_MIN", 64)
+    monkeypatch.setattr(bloom_mod, "_CHUNK", 100)
+    monkeypatch.setattr(bloom_mod, "_build_threads", lambda: threads)
+    rng = np.random.default_rng(11)
+    keys = rng.integers(-(2**63), 2**63 - 1, 2500, dtype=np.int64)
+    opts = {"items": "500", "fpp": "0.01"}
+    num_bits, k = bloom_sizing(500, 0.01)
+    assert len(bloom_mod._split(len(keys), threads)) == threads
+    w = BloomFilterWriter("BIGINT", opts)
+    w.write_array(keys)
+    assert w.serialize()[4:] == _reference_bits(wang_hash64_array(keys).tolist(), k, num_bits)
+    hashed = BloomFilterWriter("BIGINT", opts)
+    hashed.add_hashes(wang_hash64_array(keys[:1200]))  # first batch: fresh dense array
+    hashed.add_hashes(wang_hash64_array(keys[1200:]))  # second batch: unpacked from existing bits
+    assert hashed.serialize() == w.serialize()
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 8))
+def test_split_covers_every_value_once(n, threads):
+    parts = bloom_mod._split(n, threads)
+    assert 1 <= len(parts) <= threads
+    assert parts[0][0] == 0 and parts[-1][1] == n
+    assert all(a <= b for a, b in parts) and all(p[1] == q[0] for p, q in zip(parts, parts[1:], strict=False))
+    if len(parts) > 1:
+        assert all(b - a >= bloom_mod._PARALLEL_MIN // 2 for a, b in parts)
