@@ -298,3 +298,19 @@ def test_split_covers_every_value_once(n, threads):
     assert all(a <= b for a, b in parts) and all(p[1] == q[0] for p, q in zip(parts, parts[1:], strict=False))
     if len(parts) > 1:
         assert all(b - a >= bloom_mod._PARALLEL_MIN // 2 for a, b in parts)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_threaded_probe_equals_scalar(monkeypatch, threads):
+    monkeypatch.setattr(bloom_mod, "_PARALLEL_MIN", 64)
+    monkeypatch.setattr(bloom_mod, "_CHUNK", 100)
+    monkeypatch.setattr(bloom_mod, "_build_threads", lambda: threads)
+    rng = np.random.default_rng(12)
+    keys = rng.integers(-(2**63), 2**63 - 1, 1000, dtype=np.int64)
+    w = BloomFilterWriter("BIGINT", {"items": "800", "fpp": "0.2"})
+    w.write_array(keys)
+    r = BloomFilterReader(w.serialize(), "BIGINT")
+    probes = np.concatenate([keys, rng.integers(-(2**63), 2**63 - 1, 1500, dtype=np.int64)])
+    got = r.might_contain_many(probes)
+    assert got.tolist() == [r.might_contain(int(p)) for p in probes.tolist()]
+    assert got[:1000].all() and not got[1000:].all()

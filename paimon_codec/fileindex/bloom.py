@@ -305,6 +305,29 @@ def _scatter(dense: np.ndarray, values: np.ndarray, mixed: bool, k: int, num_bit
         dense[pos] = True
 
 
+def _probe(bits: np.ndarray, values: np.ndarray, mixed: bool, k: int, num_bits: int,
+           out: np.ndarray) -> None:
+    """``out[i]`` = every probe bit of ``values[i]`` is set: gather the byte of each bit, shift it
+    down, AND across k."""
+    kernel = _PositionKernel(k, num_bits, len(values))
+    c = kernel.chunk
+    byte_idx = np.empty((k, c), dtype=np.intp)
+    shift = np.empty((k, c), dtype=np.uint8)
+    got = np.empty((k, c), dtype=np.uint8)
+    for start, pos in kernel.chunks(values, mixed):
+        m = pos.shape[1]
+        bi, sh, g = byte_idx[:, :m], shift[:, :m], got[:, :m]
+        np.right_shift(pos, 3, out=bi)
+        np.bitwise_and(pos, 7, out=sh, casting="unsafe")
+        np.take(bits, bi, out=g, mode="clip")  # positions are < num_bits by construction
+        np.right_shift(g, sh, out=g)
+        r = out[start:start + m].view(np.uint8)
+        r[...] = g[0]
+        for i in range(1, k):
+            r &= g[i]
+        r &= 1
+
+
 def _options(options: Mapping[str, Any] | None) -> tuple[int, float]:
     options = options or {}
     try:
@@ -423,29 +446,19 @@ class BloomFilterReader(FileIndexReader):
         return self._bits_arr
 
     def _test(self, values: np.ndarray, mixed: bool) -> np.ndarray:
-        """Membership of each value: gather the byte of every probe bit, shift it down, AND across k."""
+        """Membership of each value (large batches split over threads, each filling its own slice)."""
         n = len(values)
         out = np.empty(n, dtype=np.bool_)
         if n == 0:
             return out
-        bits = self._bits
-        kernel = _PositionKernel(self.num_hash_functions, self.num_bits, n)
-        c, k = kernel.chunk, self.num_hash_functions
-        byte_idx = np.empty((k, c), dtype=np.intp)
-        shift = np.empty((k, c), dtype=np.uint8)
-        got = np.empty((k, c), dtype=np.uint8)
-        for start, pos in kernel.chunks(values, mixed):
-            m = pos.shape[1]
-            bi, sh, g = byte_idx[:, :m], shift[:, :m], got[:, :m]
-            np.right_shift(pos, 3, out=bi)
-            np.bitwise_and(pos, 7, out=sh, casting="unsafe")
-            np.take(bits, bi, out=g, mode="clip")  # positions are < num_bits by construction
-            np.right_shift(g, sh, out=g)
-            r = out[start:start + m].view(np.uint8)
-            r[...] = g[0]
-            for i in range(1, k):
-                r &= g[i]
-            r &= 1
+        bits, k, nb = self._bits, self.num_hash_functions, self.num_bits
+        parts = _split(n, _build_threads())
+        if len(parts) == 1:
+            _probe(bits, values, mixed, k, nb, out)
+        else:
+            with ThreadPoolExecutor(len(parts)) as pool:
+                for f in [pool.submit(_probe, bits, values[a:b], mixed, k, nb, out[a:b]) for a, b in parts]:
+                    f.result()
         return out
 
     def test_hashes(self, hashes: np.ndarray) -> np.ndarray:
