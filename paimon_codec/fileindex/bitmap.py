@@ -20,6 +20,7 @@ from __future__ import annotations
 import bisect
 import struct
 from collections.abc import Mapping, Sequence
+from itertools import repeat
 from typing import Any
 
 import construct
@@ -62,6 +63,7 @@ __all__ = [
 DEFAULT_VERSION = 2
 DEFAULT_BLOCK_SIZE = 16 * 1024
 _EMPTY = BitMap()
+_BYTE_LANES = np.arange(4)
 
 
 #: Roaring portable bytes exactly as Paimon writes them (after ``runOptimize()``).
@@ -90,14 +92,24 @@ def _records_dtype(generated: np.dtype, codec: KeyCodec) -> np.dtype:
                      "offsets": [o for _, o in fields.values()], "itemsize": generated.itemsize})
 
 
+_V1_DTYPES: dict[str, np.dtype] = {}
+_V2_DTYPES: dict[str, np.dtype] = {}
+
+
 def _v1_dtype(codec: KeyCodec) -> np.dtype:
     """``v1_entry`` (key, offset); ``block_head`` (key, block_offset) has the same layout."""
-    return _records_dtype(_gen.ENTRIES_DTYPES[_KEY_KIND[codec.kind]], codec)
+    dt = _V1_DTYPES.get(codec.kind)
+    if dt is None:  # depends on the key kind only: built once per kind
+        dt = _V1_DTYPES[codec.kind] = _records_dtype(_gen.ENTRIES_DTYPES[_KEY_KIND[codec.kind]], codec)
+    return dt
 
 
 def _v2_dtype(codec: KeyCodec) -> np.dtype:
     """``v2_entry`` (key, offset, length)."""
-    return _records_dtype(_gen.INDEX_BLOCK_ENTRIES_DTYPES[_KEY_KIND[codec.kind]], codec)
+    dt = _V2_DTYPES.get(codec.kind)
+    if dt is None:
+        dt = _V2_DTYPES[codec.kind] = _records_dtype(_gen.INDEX_BLOCK_ENTRIES_DTYPES[_KEY_KIND[codec.kind]], codec)
+    return dt
 
 
 def _int32(value: int) -> bytes:
@@ -414,18 +426,106 @@ class _FixedTable:
         return int(hit[0]) if len(hit) else -1
 
 
+class _V1Dictionary:
+    """A V1 dictionary as read: bitmap offsets in file order plus what finds the keys.
+
+    Fixed-size keys keep the big-endian record view (``raw_keys``); string keys keep the dictionary
+    bytes and the record starts.  The first lookup scans (no table built for one lookup, which is
+    what a fresh reader per predicate does); later lookups build a hash / sorted table once.
+    """
+
+    __slots__ = ("offsets", "raw_keys", "data", "starts", "body_len", "lookups", "extents_asked",
+                 "sorted_starts", "_table", "_keys")
+
+    def __init__(self, offsets: np.ndarray, *, raw_keys: np.ndarray | None = None, data: bytes = b"",
+                 starts: np.ndarray | None = None) -> None:
+        self.offsets, self.raw_keys, self.data, self.starts = offsets, raw_keys, data, starts
+        self.body_len = 0
+        self.lookups = 0
+        self.extents_asked = False
+        self.sorted_starts: np.ndarray | None = None
+        self._table: Any = None
+        self._keys: list | None = None
+
+    def file_keys(self, codec: KeyCodec) -> list:
+        """Keys in file order (``bytes`` or ints)."""
+        if self._keys is None:
+            if self.raw_keys is not None:
+                self._keys = self.raw_keys.astype(codec.np_dtype).tolist()
+            else:
+                data, bounds = self.data, self.starts.tolist()  # type: ignore[union-attr]
+                self._keys = [data[s + 4:e - 4] for s, e in zip(bounds, bounds[1:], strict=False)]
+        return self._keys
+
+    def find_fixed_once(self, key: int) -> int:
+        keys = self.raw_keys
+        assert keys is not None
+        try:
+            target = keys.dtype.type(key)
+        except OverflowError:  # a literal outside the key type's range matches nothing
+            return -1
+        hit = np.flatnonzero(keys == target)
+        return int(hit[0]) if len(hit) else -1
+
+    def fixed_table(self, codec: KeyCodec) -> _FixedTable:
+        if self._table is None:
+            keys = self.raw_keys.astype(codec.np_dtype)  # type: ignore[union-attr]
+            self._table = _FixedTable(codec.sort_keys(keys), (), already_sorted=False)
+        return self._table
+
+    def find_string_once(self, key: bytes) -> int:
+        """Index of the first record holding ``key``: ``bytes.find`` of the length-prefixed key,
+        accepted only at a record start (a hit inside another record's bytes is skipped)."""
+        starts = self.starts
+        assert starts is not None
+        needle = _INT32.pack(len(key)) + key
+        data, end = self.data, int(starts[-1])
+        q = data.find(needle, 0, end)
+        while q >= 0:
+            i = int(starts.searchsorted(q))
+            if starts[i] == q:
+                return i
+            q = data.find(needle, q + 1, end)
+        return -1
+
+    def string_table(self) -> dict:
+        if self._table is None:
+            keys = self.file_keys(None)  # type: ignore[arg-type]
+            # the first entry wins
+            self._table = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
+        return self._table
+
+
+
+#: column type (text, or DataType by identity) -> (DataType, KeyCodec): a reader is created per
+#: predicate (as Java does), so the type parsing and KeyCodec are derived once per column type.
+_CODECS: dict[Any, tuple[Any, DataType, KeyCodec]] = {}
+
+
+def _reader_codec(dtype: DataType | str) -> tuple[DataType, KeyCodec]:
+    key = dtype if isinstance(dtype, str) else id(dtype)
+    hit = _CODECS.get(key)
+    if hit is not None and (hit[0] is dtype or key is dtype):  # a str key: equal text
+        return hit[1], hit[2]
+    parsed = parse_type(dtype)
+    try:
+        check_index_type("bitmap", parsed)
+    except InvalidOptionError as exc:  # pragma: no cover - bitmap is always known
+        raise UnsupportedTypeError(str(exc)) from exc
+    codec = KeyCodec(parsed)
+    if len(_CODECS) > 256:
+        _CODECS.clear()
+    _CODECS[key] = (dtype, parsed, codec)  # holds ``dtype``: its id cannot be reused while cached
+    return parsed, codec
+
+
 class BitmapIndexReader(FileIndexReader):
     """Lazy reader of a bitmap index payload (V1 or V2)."""
 
     def __init__(self, source: ByteSource | bytes, dtype: DataType | str,
                  options: Mapping[str, Any] | None = None) -> None:
         self.source = source if isinstance(source, ByteSource) else ByteSource(source)
-        self.dtype = parse_type(dtype)
-        try:
-            check_index_type("bitmap", self.dtype)
-        except InvalidOptionError as exc:  # pragma: no cover - bitmap is always known
-            raise UnsupportedTypeError(str(exc)) from exc
-        self.codec = KeyCodec(self.dtype)
+        self.dtype, self.codec = _reader_codec(dtype)
         self._cache: dict[Any, BitMap] = {}
         self._null: BitMap | None = None
         self._v1: tuple | None = None
@@ -533,69 +633,105 @@ class BitmapIndexReader(FileIndexReader):
         return list(cols["key"]), np.asarray(cols["block_offset"], dtype=np.int64), pos + end
 
     # ------------------------------------------------------------------ dictionary access
-    def _load_v1(self) -> tuple:
+    def _load_v1(self) -> _V1Dictionary:
+        """The V1 dictionary: read once, validated (every bitmap offset inside the body)."""
         if self._v1 is not None:
             return self._v1
         src, codec, nd = self.source, self.codec, self.non_null_bitmap_number
         if codec.kind != "string":
             dt = _v1_dtype(codec)
             raw = np.frombuffer(src.read(self._dict_start, nd * dt.itemsize, "bitmap dictionary"), dtype=dt)
-            keys = raw["key"].astype(codec.np_dtype)
-            offsets = raw["offset"].astype(np.int64)
-            table: Any = _FixedTable(codec.sort_keys(keys), (offsets,), already_sorted=False)
-            file_keys: Any = keys
+            v1 = _V1Dictionary(raw["offset"], raw_keys=raw["key"])  # big-endian views, no copy
         else:
-            table, file_keys, offsets = self._walk_string_dictionary()
+            v1 = self._walk_string_dictionary()
         if self.body_start > len(src):
             raise _corrupt("bitmap dictionary runs past the payload", src, self._dict_start)
-        # Extents of body bitmaps: offsets in body order, the last runs to the end of the payload.
-        starts = offsets[offsets >= 0]
-        if self.has_null_value and self.null_value_offset >= 0:
-            starts = np.append(starts, self.null_value_offset)
-        starts = np.sort(starts)
         body_len = len(src) - self.body_start
-        if len(starts) and starts[-1] >= body_len:
-            raise _corrupt(f"bitmap offset {int(starts[-1])} beyond the body ({body_len} bytes)", src,
-                           self.body_start)
-        self._v1 = (table, file_keys, offsets, starts, body_len)
-        return self._v1
+        top = int(v1.offsets.max()) if nd else -1
+        if self.has_null_value and self.null_value_offset > top:
+            top = self.null_value_offset
+        if top >= body_len:
+            raise _corrupt(f"bitmap offset {top} beyond the body ({body_len} bytes)", src, self.body_start)
+        v1.body_len = body_len
+        self._v1 = v1
+        return v1
 
-    def _walk_string_dictionary(self) -> tuple:
-        """The V1 string dictionary in file order: keys (bytes) and offsets."""
-        nd = self.non_null_bitmap_number
-        cols, end = self._string_records(self._dict_start, nd, _gen.columns_bitmap_index_entries, "bitmap dictionary")
-        self.body_start = self._dict_start + end
-        return None, cols["key"], np.asarray(cols["offset"], dtype=np.int64)
+    def _walk_string_dictionary(self) -> _V1Dictionary:
+        """Walk the V1 string records (``int32 length, key bytes, int32 offset``) once.
 
-    def _string_table(self) -> dict:
-        table = self._v1[0]
-        if table is None:
-            _, keys, offsets = self._v1[:3]
-            table = dict(zip(reversed(list(keys)), reversed(offsets.tolist()), strict=True))  # the first entry wins
-            self._v1 = (table, *self._v1[1:])
-        return table
+        Only the record starts are collected (one ``unpack_from`` per record); offsets are then
+        gathered with numpy and keys sliced only if a lookup table or ``describe`` needs them.
+        Reads a guess, and more while the records run past what was read (never past the payload).
+        """
+        src, nd, start = self.source, self.non_null_bitmap_number, self._dict_start
+        avail = len(src) - start
+        size = min(avail, max(4096, nd * 24))
+        data = src.read(start, size, "bitmap dictionary")
+        unpack = _INT32.unpack_from
+        while True:
+            p = 0
+            try:  # record ends; a negative length is caught below
+                ends = [p := p + unpack(data, p)[0] + 8 for _ in repeat(None, nd)]
+            except struct.error:  # a length prefix beyond what was read (or before it)
+                p = -1
+            if p >= 0:
+                starts = np.empty(nd + 1, dtype=np.int64)
+                starts[0] = 0
+                starts[1:] = ends
+                bad = np.flatnonzero(np.diff(starts) < 8)
+                if len(bad):
+                    raise _corrupt("bitmap dictionary holds a negative key length", src,
+                                   start + int(starts[bad[0]]))
+                if p <= len(data):
+                    break
+            if size == avail:
+                raise _corrupt("bitmap dictionary runs past the payload or holds a negative length", src,
+                               start)
+            size = min(avail, size * 2)  # the records run past what was read: read more and walk again
+            data = data + src.read(start + len(data), size - len(data), "bitmap dictionary")
+        self.body_start = start + p
+        ends = starts[1:]
+        if nd:
+            raw = np.frombuffer(data, dtype=np.uint8)
+            offsets = raw[(ends - 4)[:, None] + _BYTE_LANES].view(">i4").reshape(-1).astype(np.int64)
+        else:
+            offsets = np.zeros(0, np.int64)
+        return _V1Dictionary(offsets, data=data, starts=starts)
 
     def _v1_extent(self, off: int) -> int:
-        _, _, _, starts, body_len = self._load_v1()
-        i = int(np.searchsorted(starts, off, side="right"))
-        return (int(starts[i]) if i < len(starts) else body_len) - off
+        """Bytes from body offset ``off`` to the next bitmap (or the end of the payload)."""
+        v1 = self._load_v1()
+        if v1.sorted_starts is None and not v1.extents_asked:
+            v1.extents_asked = True  # one bitmap: a masked minimum, no sort
+            later = v1.offsets[v1.offsets > off]
+            nxt = int(later.min()) if len(later) else v1.body_len
+        else:
+            if v1.sorted_starts is None:
+                starts = v1.offsets[v1.offsets >= 0]
+                if self.has_null_value and self.null_value_offset >= 0:
+                    starts = np.append(starts, self.null_value_offset)
+                v1.sorted_starts = np.sort(starts)
+            starts = v1.sorted_starts
+            i = int(np.searchsorted(starts, off, side="right"))
+            return (int(starts[i]) if i < len(starts) else v1.body_len) - off
+        if self.has_null_value and off < self.null_value_offset < nxt:
+            nxt = self.null_value_offset
+        return nxt - off
 
     def _find_v1(self, key: int | bytes) -> tuple[int, int] | None:
-        table, _, offsets, _, _ = self._load_v1()
+        v1 = self._load_v1()
+        v1.lookups += 1
         if self.codec.kind == "string":
-            if table is None and not self._cache:
-                return self._find_string_once(key, offsets)  # first lookup: no dict needed
-            off = self._string_table().get(key)
-            return None if off is None else (off, -1)
-        i = table.find(self.codec.sort_key(key))
-        return None if i < 0 else (int(offsets[i]), -1)
-
-    def _find_string_once(self, key: bytes, offsets: np.ndarray) -> tuple[int, int] | None:
-        """Locate one key by a scan of the file-order keys (no table built for a single lookup)."""
-        try:
-            return int(offsets[self._v1[1].index(key)]), -1
-        except ValueError:
-            return None
+            if v1.lookups == 1:
+                i = v1.find_string_once(key)  # type: ignore[arg-type]
+            else:
+                i = v1.string_table().get(key, -1)
+            return None if i < 0 else (int(v1.offsets[i]), -1)
+        if v1.lookups == 1:
+            i = v1.find_fixed_once(key)  # type: ignore[arg-type]
+        else:
+            i = v1.fixed_table(self.codec).find(self.codec.sort_key(key))
+        return None if i < 0 else (int(v1.offsets[i]), -1)
 
     def _block(self, i: int) -> Any:
         blk = self._blocks.get(i)
@@ -658,7 +794,6 @@ class BitmapIndexReader(FileIndexReader):
             return BitMap([-1 - off])
         src = self.source
         if self.version == 1:
-            self._load_v1()
             length = self._v1_extent(off)
         elif length < 0:
             length = len(src) - self.body_start - off
@@ -760,11 +895,10 @@ class BitmapIndexReader(FileIndexReader):
             "has_null_value": self.has_null_value, "null_value_offset": self.null_value_offset,
         }
         if self.version == 1:
-            _, file_keys, offsets, _, _ = self._load_v1()
+            v1 = self._load_v1()
             out["body_start"] = self.body_start
             out["entries_in_file_order"] = [[codec.to_python(k), int(o)]
-                                            for k, o in zip(list(file_keys) if isinstance(file_keys, list) else file_keys.tolist(),
-                                                            offsets.tolist(), strict=True)]
+                                            for k, o in zip(v1.file_keys(codec), v1.offsets.tolist(), strict=True)]
             return out
         out["null_bitmap_length"] = self.null_bitmap_length if self.has_null_value else None
         out["index_block_start"] = self.index_block_start
