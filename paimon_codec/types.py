@@ -246,14 +246,24 @@ def parse_type(text: str | DataType) -> DataType:
     return t
 
 
+def _field_of(d: object) -> Field:
+    """One ``{"name", "type"[, "id"]}`` entry of a JSON row schema."""
+    if not isinstance(d, dict) or "name" not in d or "type" not in d:
+        raise UnsupportedTypeError(f"row schema entry {d!r} is not an object with 'name' and 'type'")
+    return Field(str(d["name"]), parse_type(d["type"]), d.get("id"))
+
+
 def parse_row_type(spec: str | list | RowType) -> RowType:
     """Parse ``"a INT, b STRING"``, a JSON list of ``{"name", "type"}`` (text or list), or pass through."""
     if isinstance(spec, RowType):
         return spec
     if isinstance(spec, str) and spec.lstrip().startswith("["):
-        spec = json.loads(spec)
+        try:
+            spec = json.loads(spec)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise UnsupportedTypeError(f"row schema is not valid JSON: {exc}") from None
     if isinstance(spec, list):
-        return RowType(tuple(Field(str(d["name"]), parse_type(d["type"]), d.get("id")) for d in spec))
+        return RowType(tuple(_field_of(d) for d in spec))
     fields = []
     depth, start = 0, 0
     parts = []
@@ -271,7 +281,9 @@ def parse_row_type(spec: str | list | RowType) -> RowType:
         if not part:
             continue
         if part.startswith("`"):
-            end = part.index("`", 1)
+            end = part.find("`", 1)
+            if end < 0:
+                raise UnsupportedTypeError(f"unclosed backtick in column {part!r}", expected="`name`")
             name, rest = part[1:end], part[end + 1:]
         else:
             name, _, rest = part.partition(" ")
