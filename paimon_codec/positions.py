@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap, BitMap64
 
+from .errors import CorruptDataError
+
 __all__ = ["ranges_of", "positions_from_json", "positions_to_json", "bitmap_from_ranges", "as_array"]
 
 
@@ -52,16 +54,25 @@ def bitmap_from_ranges(ranges: Iterable[Sequence[int]], *, wide: bool = False) -
 
 
 def positions_from_json(obj: dict, *, wide: bool = False) -> BitMap | BitMap64:
-    """Decode a golden position set (ranges or bitset form) into a roaring bitmap."""
-    if "ranges" in obj:
-        bm = bitmap_from_ranges(obj["ranges"], wide=wide)
-    else:
-        raw = np.frombuffer(bytes.fromhex(obj["bitset_hex"]), dtype=np.uint8)
-        bits = np.unpackbits(raw, bitorder="little")[: int(obj.get("bitset_len", raw.size * 8))]
-        idx = np.flatnonzero(bits)
-        bm = BitMap64(idx.astype(np.uint64).tolist()) if wide else BitMap(idx.astype(np.uint32))
-    if "cardinality" in obj and len(bm) != int(obj["cardinality"]):
-        raise ValueError(f"position set claims cardinality {obj['cardinality']} but holds {len(bm)}")
+    """Decode a golden position set (ranges or bitset form) into a roaring bitmap.
+
+    A malformed object (missing fields, bad hex, ranges that are not ``[start, end)`` pairs of
+    non-negative ints, a cardinality that does not match) raises :class:`CorruptDataError`.
+    """
+    try:
+        if "ranges" in obj:
+            bm = bitmap_from_ranges(obj["ranges"], wide=wide)
+        else:
+            raw = np.frombuffer(bytes.fromhex(obj["bitset_hex"]), dtype=np.uint8)
+            bits = np.unpackbits(raw, bitorder="little")[: int(obj.get("bitset_len", raw.size * 8))]
+            idx = np.flatnonzero(bits)
+            bm = BitMap64(idx.astype(np.uint64)) if wide else BitMap(idx.astype(np.uint32))
+        claimed = int(obj["cardinality"]) if "cardinality" in obj else None
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        raise CorruptDataError(f"malformed position set: {type(exc).__name__}: {exc}") from None
+    if claimed is not None and len(bm) != claimed:
+        raise CorruptDataError(f"position set claims cardinality {claimed} but holds {len(bm)}",
+                               expected=f"cardinality {len(bm)}")
     return bm
 
 

@@ -169,10 +169,8 @@ def as_predicate(where: Any, row_type: RowType):
         if not text:
             return None
         if text[0] in "{[":
-            import json
-
-            from ..fileindex.predicate_json import predicate_from_json
-            pred = predicate_from_json(json.loads(text))
+            from ..fileindex.predicate_json import load_predicate_json, predicate_from_json
+            pred = predicate_from_json(load_predicate_json(text))
         else:
             from ..fileindex.sql import parse_where
             pred = parse_where(text)
