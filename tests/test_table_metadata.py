@@ -206,3 +206,33 @@ def test_given_snapshot_id_reads_that_snapshot():
     assert counts == [s["total_record_count"] for s in spec["index_manifest"]["snapshots"]]
     with pytest.raises(CorruptDataError):
         table.data_files(99)
+
+
+@pytest.mark.parametrize("hint", [b"--5", "\u00b2".encode(), b"\xff\xfe", b"abc", b"99"])
+def test_unusable_snapshot_hints_fall_back_to_listing(tmp_path, hint):
+    from paimon_codec.table import earliest_snapshot_id, latest_snapshot_id, snapshot_ids
+
+    path = _copy_table(tmp_path)
+    ids = snapshot_ids(path)
+    for name in ("LATEST", "EARLIEST"):
+        with open(os.path.join(path, "snapshot", name), "wb") as fh:
+            fh.write(hint)
+    open(os.path.join(path, "snapshot", "snapshot-\u00b2"), "w").close()  # not a snapshot id
+    assert snapshot_ids(path) == ids
+    assert latest_snapshot_id(path) == ids[-1]
+    assert earliest_snapshot_id(path) == ids[0]
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, "[1, 2]", "{not json"])
+def test_malformed_snapshot_and_schema_files_are_corrupt_data(tmp_path, text):
+    path = _copy_table(tmp_path)
+    table = PaimonTable(path)
+    snap_file = os.path.join(path, "snapshot", f"snapshot-{table.snapshot().id}")
+    with open(snap_file, "w") as fh:
+        fh.write(text)
+    with pytest.raises(CorruptDataError, match="snapshot file"):
+        PaimonTable(path).data_files()
+    with open(os.path.join(path, "schema", "schema-0"), "w") as fh:
+        fh.write(text)
+    with pytest.raises(CorruptDataError, match="schema file"):
+        PaimonTable(path)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 
 from ..errors import CorruptDataError, InvalidOptionError, PaimonCodecError, UnsupportedVersionError
 from ..types import DataType, Field, RowType, parse_type
+from .metadata_files import numbered_ids, read_json_object
 
 __all__ = ["TableSchema", "load_schema", "schema_ids"]
 
@@ -105,14 +105,8 @@ def parse_schema(obj: dict, path: str | None = None) -> TableSchema:
 
 
 def schema_ids(table_path: str | os.PathLike) -> list[int]:
-    d = os.path.join(os.fspath(table_path), "schema")
-    if not os.path.isdir(d):
-        return []
-    out = []
-    for name in os.listdir(d):
-        if name.startswith("schema-") and name[7:].isdigit():
-            out.append(int(name[7:]))
-    return sorted(out)
+    """Ids of every schema file present."""
+    return numbered_ids(os.path.join(os.fspath(table_path), "schema"), "schema-")
 
 
 def load_schema(table_path: str | os.PathLike, schema_id: int | None = None) -> TableSchema:
@@ -123,13 +117,5 @@ def load_schema(table_path: str | os.PathLike, schema_id: int | None = None) -> 
             raise CorruptDataError("table has no schema files", path=os.path.join(os.fspath(table_path), "schema"))
         schema_id = ids[-1]
     path = os.path.join(os.fspath(table_path), "schema", f"schema-{schema_id}")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            obj = json.load(fh)
-    except FileNotFoundError:
-        raise CorruptDataError(f"schema {schema_id} does not exist", path=path) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise CorruptDataError(f"schema file is not JSON: {exc}", path=path) from None
-    if not isinstance(obj, dict):
-        raise CorruptDataError("schema file is not a JSON object", path=path)
+    obj = read_json_object(path, f"schema {schema_id}")
     return parse_schema(obj, path)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 
 from ..errors import CorruptDataError, PaimonCodecError, UnsupportedVersionError
+from .metadata_files import numbered_ids, read_json_object
 
 __all__ = ["Snapshot", "load_snapshot", "snapshot_ids", "latest_snapshot_id", "earliest_snapshot_id"]
 
@@ -35,10 +35,7 @@ def _snapshot_dir(table_path) -> str:
 
 def snapshot_ids(table_path: str | os.PathLike) -> list[int]:
     """Ids of every snapshot file present (the retained snapshots)."""
-    d = _snapshot_dir(table_path)
-    if not os.path.isdir(d):
-        return []
-    return sorted(int(n[9:]) for n in os.listdir(d) if n.startswith("snapshot-") and n[9:].isdigit())
+    return numbered_ids(_snapshot_dir(table_path), "snapshot-")
 
 
 def _hint(table_path, name: str) -> int | None:
@@ -46,27 +43,37 @@ def _hint(table_path, name: str) -> int | None:
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read().strip()
-    except FileNotFoundError:
+    except (FileNotFoundError, UnicodeDecodeError):
+        return None  # no usable hint: the caller lists the directory
+    digits = text.removeprefix("-")
+    return int(text) if digits.isascii() and digits.isdigit() else None
+
+
+def _id_from_hint(table_path: str | os.PathLike, hint_name: str, beyond: int) -> int | None:
+    """The hinted id if its snapshot exists and the one ``beyond`` it (+1 / -1) does not, else None."""
+    hint = _hint(table_path, hint_name)
+    if hint is None:
         return None
-    return int(text) if text.lstrip("-").isdigit() else None
+    d = _snapshot_dir(table_path)
+    if os.path.exists(os.path.join(d, f"snapshot-{hint}")) \
+            and not os.path.exists(os.path.join(d, f"snapshot-{hint + beyond}")):
+        return hint
+    return None
 
 
 def latest_snapshot_id(table_path: str | os.PathLike) -> int | None:
     """Like Paimon: trust the LATEST hint if the next snapshot does not exist, else list the directory."""
-    hint = _hint(table_path, "LATEST")
-    d = _snapshot_dir(table_path)
-    if hint is not None and os.path.exists(os.path.join(d, f"snapshot-{hint}")) \
-            and not os.path.exists(os.path.join(d, f"snapshot-{hint + 1}")):
+    hint = _id_from_hint(table_path, "LATEST", +1)
+    if hint is not None:
         return hint
     ids = snapshot_ids(table_path)
     return ids[-1] if ids else None
 
 
 def earliest_snapshot_id(table_path: str | os.PathLike) -> int | None:
-    hint = _hint(table_path, "EARLIEST")
-    d = _snapshot_dir(table_path)
-    if hint is not None and os.path.exists(os.path.join(d, f"snapshot-{hint}")) \
-            and not os.path.exists(os.path.join(d, f"snapshot-{hint - 1}")):
+    """Like Paimon: trust the EARLIEST hint if the previous snapshot does not exist, else list the directory."""
+    hint = _id_from_hint(table_path, "EARLIEST", -1)
+    if hint is not None:
         return hint
     ids = snapshot_ids(table_path)
     return ids[0] if ids else None
@@ -99,16 +106,7 @@ def parse_snapshot(obj: dict, path: str | None = None) -> Snapshot:
 
 def load_snapshot(table_path: str | os.PathLike, snapshot_id: int) -> Snapshot:
     path = os.path.join(_snapshot_dir(table_path), f"snapshot-{snapshot_id}")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            obj = json.load(fh)
-    except FileNotFoundError:
-        raise CorruptDataError(f"snapshot {snapshot_id} does not exist", path=path) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise CorruptDataError(f"snapshot file is not JSON: {exc}", path=path) from None
-    if not isinstance(obj, dict):
-        raise CorruptDataError("snapshot file is not a JSON object", path=path)
-    snap = parse_snapshot(obj, path)
+    snap = parse_snapshot(read_json_object(path, f"snapshot {snapshot_id}"), path)
     if snap.id != snapshot_id:
         raise CorruptDataError(f"snapshot file holds id {snap.id}", path=path, expected=str(snapshot_id))
     return snap
