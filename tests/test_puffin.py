@@ -108,3 +108,23 @@ def test_hostile_puffin_inputs():
     for cut in (0, 10, 19, len(raw) // 2):
         with pytest.raises(PaimonCodecError):
             read_puffin(raw[:cut])
+
+
+
+def test_reading_a_puffin_path_closes_the_file(tmp_path, monkeypatch):
+    import builtins
+
+    import paimon_codec.fileio as fileio
+
+    path = tmp_path / "dv.puffin"
+    write_puffin(path, {"a.parquet": DeletionVector([1, 5], bitmap64=True)})
+    opened = []
+
+    def recording_open(*args, **kwargs):
+        fh = builtins.open(*args, **kwargs)
+        opened.append(fh)
+        return fh
+
+    monkeypatch.setattr(fileio, "open", recording_open, raising=False)
+    assert [b.dv.to_array().tolist() for b in read_puffin(str(path))] == [[1, 5]]
+    assert opened and all(fh.closed for fh in opened)

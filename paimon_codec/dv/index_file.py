@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -220,11 +221,15 @@ class DvIndexFile:
     path: str | None = None
 
 
-def _source(data: ByteSource | bytes | bytearray | memoryview | BinaryIO | str | os.PathLike,
-            path: str | None) -> tuple[ByteSource, bool]:
+@contextmanager
+def _opened(data: ByteSource | bytes | bytearray | memoryview | BinaryIO | str | os.PathLike,
+            path: str | None) -> Iterator[ByteSource]:
+    """``data`` as a ByteSource; one opened here is closed on exit, a caller's ByteSource is left open."""
     if isinstance(data, ByteSource):
-        return data, False
-    return ByteSource(data, path=path), True
+        yield data
+    else:
+        with ByteSource(data, path=path) as src:
+            yield src
 
 
 def _check_crc(buf: bytes | memoryview, pos: int, size: int, stored: int, *, path: str | None,
@@ -312,32 +317,24 @@ def _parse_file(buf: bytes, *, path: str | None, verify_crc: bool) -> list[tuple
 def read_dv_index(data: ByteSource | bytes | BinaryIO | str | os.PathLike, *, path: str | None = None,
                   verify_crc: bool = True) -> DvIndexFile:
     """Read every entry of a DV index file (version byte, then entries to the end)."""
-    src, owned = _source(data, path)
-    try:
+    with _opened(data, path) as src:
         buf = src.read_all()
         path = src.path
         entries = [_entry_of(e, buf, pos, path=path, base=0, expected_length=None, verify_crc=verify_crc)
                    for pos, e in _parse_file(buf, path=path, verify_crc=verify_crc)]
         return DvIndexFile(VERSION, entries, path)
-    finally:
-        if owned:
-            src.close()
 
 
 def read_entry(data: ByteSource | bytes | BinaryIO | str | os.PathLike, *, path: str | None = None,
                verify_crc: bool = True) -> DvEntry:
     """Read a stand-alone ``size | bin | crc32`` entry (the whole input must be that one entry)."""
-    src, owned = _source(data, path)
-    try:
+    with _opened(data, path) as src:
         buf = src.read_all()
         entry = _decode_entry(buf, 0, path=src.path, verify_crc=verify_crc)
         if entry.size + 8 != len(buf):
             raise CorruptDataError(f"{len(buf) - entry.size - 8} stray bytes after the entry", path=src.path,
                                    offset=entry.size + 8, expected=f"{entry.size + 8} bytes")
         return entry
-    finally:
-        if owned:
-            src.close()
 
 
 def read_deletion_vector(data: ByteSource | bytes | BinaryIO | str | os.PathLike, offset: int, length: int, *,
@@ -347,8 +344,7 @@ def read_deletion_vector(data: ByteSource | bytes | BinaryIO | str | os.PathLike
     The magic (4 bytes after ``offset``) says how ``length`` maps to the entry's extent (FORMATS §6.3);
     the entry itself is decoded by the generated entry codec.
     """
-    src, owned = _source(data, path)
-    try:
+    with _opened(data, path) as src:
         if offset < 1 or length < 4:
             raise CorruptDataError(f"invalid deletion-vector range ({offset}, {length})", path=src.path,
                                    offset=offset, expected="offset >= 1 and length >= 4")
@@ -361,9 +357,6 @@ def read_deletion_vector(data: ByteSource | bytes | BinaryIO | str | os.PathLike
         entry = head + src.read(offset + 8, extent - 8, "deletion-vector bin and checksum")
         return _decode_entry(entry, 0, path=src.path, base=src.base + offset, expected_length=length,
                              verify_crc=verify_crc).dv
-    finally:
-        if owned:
-            src.close()
 
 
 def read_deletion_vectors(data: ByteSource | bytes | BinaryIO | str | os.PathLike,
@@ -374,8 +367,7 @@ def read_deletion_vectors(data: ByteSource | bytes | BinaryIO | str | os.PathLik
     The file is read and framed once (generated ``DeletionVectors``); every range must start at an
     entry, and its size against its length and its CRC are checked.
     """
-    src, owned = _source(data, path)
-    try:
+    with _opened(data, path) as src:
         buf = src.read_all()
         by_offset = dict(_parse_file(buf, path=src.path, verify_crc=verify_crc))
         out: dict[str, DeletionVector] = {}
@@ -388,6 +380,3 @@ def read_deletion_vectors(data: ByteSource | bytes | BinaryIO | str | os.PathLik
             out[r.data_file] = _entry_of(entry, buf, r.offset, path=src.path, base=0, expected_length=r.length,
                                          verify_crc=verify_crc).dv
         return out
-    finally:
-        if owned:
-            src.close()
