@@ -127,6 +127,9 @@ class FileIndexContainerReader:
                 order.append((name, itype))
         self.columns = columns
         self.order = order
+        # start -> payload window: a window is stateless (bounds + the shared read counter), so the
+        # readers built for each predicate (Java's model) can share one instead of cutting their own
+        self._windows: dict[int, ByteSource] = {}
 
     def _translated(self, exc: _rt.CodecError) -> PaimonCodecError:
         if exc.offset is not None:  # offsets of the head bytes -> offsets in the source
@@ -166,8 +169,11 @@ class FileIndexContainerReader:
             opts: Mapping[str, Any] | None = options
             if options and itype in options and isinstance(options[itype], Mapping):
                 opts = options[itype]  # type: ignore[assignment]
+            window = self._windows.get(start)
+            if window is None or len(window) != length:
+                window = self._windows[start] = self.source.sub(start, length)
             try:
-                out.append(registry.create_reader(itype, self.source.sub(start, length), dtype, opts))
+                out.append(registry.create_reader(itype, window, dtype, opts))
             except PaimonCodecError as exc:
                 raise exc.with_path(self.path) from None
         return out

@@ -229,43 +229,64 @@ def evaluate(
     type.  Columns the container does not index answer REMAIN.  ``options`` are handed to
     ``readers_for``.  With ``reuse_readers`` (default) the readers a column needed are kept on the
     container reader, so later evaluations against the same container reuse their parsed heads and
-    cached bitmaps (Java builds fresh readers for every predicate).
+    cached bitmaps (Java builds fresh readers for every predicate).  A predicate already bound to
+    this ``row_type`` object (``p.bind(row_type)``, or evaluated with it before) is not coerced again.
     """
     if not isinstance(row_type, RowType):
         raise InvalidPredicateError("evaluate() needs the data file's RowType (see parse_row_type)")
+    bound = predicate.bind(row_type)  # a no-op for a predicate already bound to this row type
     indexed = container_reader.columns
-    if not isinstance(indexed, (Mapping, set, frozenset)):
+    if type(indexed) is not dict and not isinstance(indexed, (Mapping, set, frozenset)):
         indexed = set(indexed)
     cache = _reader_cache(container_reader) if reuse_readers and options is None else None
+    kept = cache is not None
     if cache is None:
-        cache = {}
+        cache = {}  # this evaluation only: one row type, so keyed by column alone
+    if isinstance(bound, Leaf):  # the common single-leaf filter: no closure, no fold
+        return _leaf_on_container(bound, container_reader, indexed, row_type, options, cache, kept)
+    return _fold(bound, lambda leaf: _leaf_on_container(leaf, container_reader, indexed, row_type, options,
+                                                        cache, kept))
 
-    def leaf_result(leaf: Leaf) -> FileIndexResult:
-        column = leaf.column
-        if column is None or column not in indexed:
-            return REMAIN
-        dtype = column_type(row_type, column)
-        # keyed by column, then type (a DataType hashes all its fields: look it up only on a miss)
-        hit = cache.get(column)
-        if hit is not None and hit[0] is dtype:
-            readers = hit[1]
-        else:
-            readers = cache.get((column, dtype))
-            if readers is None:
-                if options is None:
-                    readers = list(container_reader.readers_for(column, dtype))  # type: ignore[arg-type]
-                else:
-                    readers = list(container_reader.readers_for(column, dtype, options))  # type: ignore[arg-type]
-                cache[(column, dtype)] = readers
-            cache[column] = (dtype, readers)
+
+def _leaf_on_container(leaf: Leaf, container_reader: ContainerReader, indexed: Any, row_type: RowType,
+                       options: Any, cache: dict, kept: bool) -> FileIndexResult:
+    """One bound leaf against the indexes of its column (REMAIN for a column without any).
+
+    ``cache`` holds the readers already built: for one evaluation (``kept`` false) column -> readers;
+    kept on the container reader across evaluations, column -> (type, readers) for the type last
+    used plus (column, type) -> readers.
+    """
+    column = leaf.column
+    if column is None or column not in indexed:
+        return REMAIN
+    dtype = column_type(row_type, column)
+    if not kept:
+        readers = cache.get(column)
+        if readers is None:
+            if options is None:
+                readers = list(container_reader.readers_for(column, dtype))  # type: ignore[arg-type]
+            else:
+                readers = list(container_reader.readers_for(column, dtype, options))  # type: ignore[arg-type]
+            cache[column] = readers
         if len(readers) == 1:
             return visit_leaf(readers[0], leaf, dtype)
         return _combine_readers(readers, leaf, dtype)
-
-    bound = predicate.bind(row_type)
-    if isinstance(bound, Leaf):
-        return leaf_result(bound)
-    return _fold(bound, leaf_result)
+    # keyed by column, then type (a DataType hashes all its fields: look it up only on a miss)
+    hit = cache.get(column)
+    if hit is not None and hit[0] is dtype:
+        readers = hit[1]
+    else:
+        readers = cache.get((column, dtype))
+        if readers is None:
+            if options is None:
+                readers = list(container_reader.readers_for(column, dtype))  # type: ignore[arg-type]
+            else:
+                readers = list(container_reader.readers_for(column, dtype, options))  # type: ignore[arg-type]
+            cache[(column, dtype)] = readers
+        cache[column] = (dtype, readers)
+    if len(readers) == 1:
+        return visit_leaf(readers[0], leaf, dtype)
+    return _combine_readers(readers, leaf, dtype)
 
 
 def evaluate_single(

@@ -71,6 +71,14 @@ def _literal_key(value: Any) -> Any:
 class Predicate:
     """Base class of predicate nodes."""
 
+    #: The schema this node was last bound to (by identity): binding it to that schema again is a
+    #: no-op, so a predicate bound once (or evaluated against many files of one schema) is not
+    #: re-coerced on every call.  Set only on nodes that ``bind`` returned; schemas are immutable.
+    _bound_to: RowType | DataType | None = None
+
+    def _remember_binding(self, schema: RowType | DataType) -> None:
+        object.__setattr__(self, "_bound_to", schema)
+
     def __and__(self, other: Predicate) -> Predicate:
         return and_all([self, _check(other)])
 
@@ -164,14 +172,31 @@ class Leaf(Predicate):
         return False
 
     def bind(self, schema: RowType | DataType | None) -> Leaf:
+        if self._bound_to is schema and schema is not None:
+            return self  # bound to this very schema before: its literals are of the column types
         dtype = column_type(schema, self.column)
         if dtype is None:
             return self
-        where = "the indexed column" if self.column is None else f"column {self.column!r}"
-        lits = tuple(v if v is None else coerce_literal(dtype, v, where=where) for v in self.literals)
-        if all(a is b for a, b in zip(lits, self.literals, strict=True)):
-            return self  # already of the column type
-        return Leaf(self.op, self.column, lits)
+        out = self
+        lits = self.literals
+        if len(lits) == 1:  # most operators: skip the generator
+            v = lits[0]
+            c = v if v is None else _coerce_in(dtype, v, self.column)
+            if c is not v:
+                out = Leaf(self.op, self.column, (c,))
+        elif lits:
+            coerced = tuple(v if v is None else _coerce_in(dtype, v, self.column) for v in lits)
+            for a, b in zip(coerced, lits):  # noqa: B905 - same length by construction
+                if a is not b:
+                    out = Leaf(self.op, self.column, coerced)
+                    break
+        object.__setattr__(out, "_bound_to", schema)
+        return out
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state.pop("_bound_to", None)  # a memo: not part of the value (and would drag the schema along)
+        return state
 
     def _key(self) -> tuple:
         return (self.op, self.column, tuple(_literal_key(v) for v in self.literals))
@@ -195,7 +220,19 @@ class _Compound(Predicate):
             yield from c.leaves()
 
     def bind(self, schema: RowType | DataType | None) -> Predicate:
-        return type(self)(tuple(c.bind(schema) for c in self.children))
+        if self._bound_to is schema and schema is not None:
+            return self
+        children = tuple(c.bind(schema) for c in self.children)
+        same = all(a is b for a, b in zip(children, self.children))  # noqa: B905 - same length
+        out = self if same else type(self)(children)
+        if schema is not None:
+            out._remember_binding(schema)
+        return out
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state.pop("_bound_to", None)
+        return state
 
 
 @dataclass(frozen=True)
@@ -365,6 +402,15 @@ def _float32(x: float) -> float:
         return struct.unpack(">f", struct.pack(">f", x))[0]
     except OverflowError:
         return math.copysign(math.inf, x)
+
+
+def _coerce_in(dtype: DataType, value: Any, column: str | None) -> Any:
+    """:func:`coerce_literal` for a leaf on ``column``; the error context is formatted only on failure."""
+    if type(value) is int:  # the common integer literal on an integer column
+        bounds = _INT_RANGES.get(dtype.root)
+        if bounds is not None and dtype.root != "TIME_WITHOUT_TIME_ZONE" and bounds[0] <= value <= bounds[1]:
+            return value
+    return coerce_literal(dtype, value, where="the indexed column" if column is None else f"column {column!r}")
 
 
 def coerce_literal(dtype: DataType, value: Any, *, where: str = "literal") -> Any:

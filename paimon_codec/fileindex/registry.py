@@ -27,20 +27,28 @@ INDEX_MODULES: dict[str, str] = {
 }
 
 
+_LOADED: dict[str, ModuleType] = {}
+
+
 def known_index_types() -> tuple[str, ...]:
     return tuple(INDEX_MODULES)
 
 
 def index_module(index_type: str) -> ModuleType:
     """The module implementing ``index_type`` (UnsupportedTypeError for an unknown name)."""
+    module = _LOADED.get(index_type)
+    if module is not None and INDEX_MODULES.get(index_type) == module.__name__:
+        return module  # imported before (and the table still names it): skip importlib per reader
     name = INDEX_MODULES.get(index_type)
     if name is None:
         raise UnsupportedTypeError(f"no file index type named {index_type!r}",
                                    expected="one of " + ", ".join(INDEX_MODULES))
     try:
-        return importlib.import_module(name)
+        module = importlib.import_module(name)
     except ImportError as exc:  # a module not written yet
         raise UnsupportedTypeError(f"file index type {index_type!r} is not available: {exc}") from exc
+    _LOADED[index_type] = module
+    return module
 
 
 def create_writer(index_type: str, dtype: DataType | str, options: Mapping[str, Any] | None = None) -> Any:
@@ -49,4 +57,4 @@ def create_writer(index_type: str, dtype: DataType | str, options: Mapping[str, 
 
 def create_reader(index_type: str, source: ByteSource, dtype: DataType | str,
                   options: Mapping[str, Any] | None = None) -> FileIndexReader:
-    return index_module(index_type).create_reader(source, parse_type(dtype), dict(options or {}))
+    return index_module(index_type).create_reader(source, parse_type(dtype), dict(options) if options else {})
