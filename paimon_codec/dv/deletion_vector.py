@@ -69,6 +69,11 @@ def _bitmap_from_sorted_u32(values: np.ndarray) -> BitMap:
     return BitMap(array.array("I", values.astype(np.uint32, copy=False).tobytes()))
 
 
+def _part_positions(key: int, bm: BitMap) -> np.ndarray:
+    """Full int64 positions of one part (``key`` = high 32 bits, ``bm`` = low 32 bits)."""
+    return np.frombuffer(bm.to_array(), dtype=np.uint32).astype(np.int64) + (key << 32)
+
+
 def _sorted_unique(arr: np.ndarray) -> np.ndarray:
     s = np.sort(arr) if arr.size > 1 else arr
     if s.size > 1:
@@ -228,8 +233,7 @@ class DeletionVector:
         for key, bm in self._parts.items():
             if not len(bm):
                 continue
-            deleted = np.frombuffer(bm.to_array(), dtype=np.uint32).astype(np.int64) + (key << 32)
-            out |= np.isin(pos, deleted, assume_unique=False)
+            out |= np.isin(pos, _part_positions(key, bm), assume_unique=False)
         return out
 
     def mask(self, n: int, start: int = 0) -> np.ndarray:
@@ -240,7 +244,7 @@ class DeletionVector:
             lo, hi = key << 32, (key + 1) << 32
             if hi <= start or lo >= end or not len(bm):
                 continue
-            deleted = np.frombuffer(bm.to_array(), dtype=np.uint32).astype(np.int64) + (lo - start)
+            deleted = _part_positions(key, bm) - start
             deleted = deleted[(deleted >= 0) & (deleted < n)]
             out[deleted] = True
         return out
@@ -260,7 +264,7 @@ class DeletionVector:
         for key in sorted(self._parts):
             bm = self._parts[key]
             if len(bm):
-                chunks.append(np.frombuffer(bm.to_array(), dtype=np.uint32).astype(np.int64) + (key << 32))
+                chunks.append(_part_positions(key, bm))
         return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int64)
 
     def ranges(self) -> list[list[int]]:
