@@ -82,7 +82,7 @@ def _cmd_assign(args: argparse.Namespace) -> int:
                                      num_assigners=args.num_assigners, assign_id=args.assign_id)
     for spec in args.load or []:
         bucket, sep, path = spec.partition("=")
-        if not sep or not bucket.strip().isdigit():
+        if not sep or not (bucket.strip().isascii() and bucket.strip().isdigit()):
             raise InvalidOptionError(f"--load expects BUCKET=HASHFILE, got {spec!r}")
         assigner.load(int(bucket), path)
     buckets = assigner.assign_many(enc.hash_many(rows)).tolist()

@@ -7,7 +7,7 @@ to the table's Arrow schema (columns missing from an older file become nulls).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -127,10 +127,6 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
         else:
             arrays.append(pa.nulls(table.num_rows, fld.type))
     return pa.Table.from_arrays(arrays, schema=schema)
-
-
-def iter_batches(table: pa.Table, max_rows: int = 65536) -> Iterator[pa.RecordBatch]:
-    yield from table.to_batches(max_chunksize=max_rows)
 
 
 def read_tasks_locally(tasks: Sequence, schema: pa.Schema) -> pa.Table:
