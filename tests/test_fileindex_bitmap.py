@@ -486,3 +486,83 @@ def test_string_walk_stops_at_bad_records():
         walk(b"", 0, 0, 2, "string")
     cols, end = walk(recs, 0, len(recs), 0, "string")
     assert list(cols["key"]) == [] and list(cols["offset"]) == [] and end == 0
+
+
+def _v1_string_records(keys: list[bytes]) -> bytes:
+    return b"".join(struct.pack(">i", len(k)) + k + struct.pack(">i", i) for i, k in enumerate(keys))
+
+
+def _exact_bounds(data: bytes, nd: int) -> list[int] | None:
+    """Reference: the records walked one full big-endian length at a time."""
+    p, out = 0, [0]
+    for _ in range(nd):
+        if p + 4 > len(data):
+            return None
+        ln = struct.unpack_from(">i", data, p)[0]
+        if ln < 0:
+            raise ValueError(p)
+        p += ln + 8
+        out.append(p)
+    return out if p <= len(data) else None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(st.binary(max_size=12), st.binary(min_size=240, max_size=300)), min_size=1, max_size=40),
+       st.binary(max_size=24), st.integers(0, 3))
+def test_string_record_bounds_match_exact_walk(keys, tail, extra):
+    """The fast walk (low byte of each length, verified with numpy) gives exactly the full-length
+    walk's bounds for short keys, keys of 248+ bytes (the exact fallback) and any trailing body."""
+    from paimon_codec.fileindex.bitmap import _NegativeLength, _string_record_bounds
+
+    data = _v1_string_records(keys) + tail
+    for nd in {len(keys), max(len(keys) - extra, 0), len(keys) + extra}:
+        try:
+            want = _exact_bounds(data, nd)
+        except ValueError as neg:  # a negative length in the tail: reported there (or ran out first)
+            try:
+                assert _string_record_bounds(data, nd) is None
+            except _NegativeLength as exc:
+                assert exc.at == neg.args[0]
+            continue
+        got = _string_record_bounds(data, nd)
+        assert (got is None) == (want is None)
+        if want is not None:
+            assert got.tolist() == want
+
+
+@pytest.mark.parametrize("length", [247, 248, 255, 256, 0x1FF, 0x10008])
+def test_string_record_bounds_long_keys(length):
+    """Lengths whose low byte + 8 wraps (or whose upper bytes are set) are still walked exactly."""
+    from paimon_codec.fileindex.bitmap import _string_record_bounds
+
+    keys = [b"a", b"k" * length, b"bc"]
+    data = _v1_string_records(keys)
+    assert _string_record_bounds(data, 3).tolist() == _exact_bounds(data, 3)
+    assert _string_record_bounds(data[:-1], 3) is None
+
+
+@pytest.mark.parametrize("neg", [-1, -8, -9, -0x100, -0x7FFFFFFF - 1])
+def test_string_record_bounds_negative_length(neg):
+    """A negative length prefix is reported at its record (never taken as a small guess step)."""
+    from paimon_codec.fileindex.bitmap import _NegativeLength, _string_record_bounds
+
+    data = _v1_string_records([b"ab", b"cd", b"ef"]) + b"\0" * 32
+    bad = data[:10] + struct.pack(">i", neg) + data[14:]
+    try:
+        got = _string_record_bounds(bad, 3)
+    except _NegativeLength as exc:
+        assert exc.at == 10
+    else:  # the walk ran out of data before it could check the lengths
+        assert got is None
+
+
+def test_v1_string_reader_long_and_short_keys():
+    """End to end: a V1 STRING index mixing short and 300-byte keys answers every key."""
+    keys = [f"s{i}" if i % 3 else f"L{i:03d}" * 75 for i in range(60)]
+    rows = [keys[(i * 7) % 60] for i in range(600)]
+    w = BitmapIndexWriter("STRING", {"version": "1"})
+    w.write_array(pa.array(rows))
+    blob = w.serialize()
+    for k in keys[:20] + ["absent", "L000"]:
+        want = BitMap(i for i, r in enumerate(rows) if r == k)
+        assert BitmapIndexReader(blob, "STRING").lookup(k) == want

@@ -393,6 +393,65 @@ def _corrupt(msg: str, source: ByteSource, offset: int = 0) -> CorruptDataError:
     return CorruptDataError(msg, path=source.path, offset=source.base + offset)
 
 
+class _NegativeLength(Exception):
+    """A V1 string record with a negative key length, ``at`` bytes into the dictionary."""
+
+    def __init__(self, at: int) -> None:
+        super().__init__(at)
+        self.at = at
+
+
+def _int32_view(data: bytes) -> np.ndarray:
+    """Big-endian int32 at every byte position of ``data`` (a strided view, no copy)."""
+    return np.ndarray((max(len(data) - 3, 0),), dtype=">i4", buffer=data, strides=(1,))
+
+
+def _string_record_bounds(data: bytes, nd: int) -> np.ndarray | None:
+    """Starts of the first ``nd`` V1 string records of ``data`` (``int32 length, key, int32
+    offset``) followed by the end of the last one - exact - or ``None`` when they run past
+    ``data``; a negative length raises :class:`_NegativeLength`.
+
+    The chain of record starts is sequential, so it is walked in Python - but on the cheapest
+    step: one ``bytes`` index per record, the low byte of its length prefix in a copy of ``data``
+    with 8 added to every byte (mod 256).  That guess is then verified exactly with numpy (every
+    visited length prefix, all four bytes, is non-negative and is the step taken minus 8); keys of
+    248 bytes or more, or garbage, fail the check and the records are walked again with full
+    ``int32`` lengths.
+    """
+    bounds = np.empty(nd + 1, dtype=np.int64)
+    bounds[0] = 0
+    if nd == 0:
+        return bounds
+    n = len(data)
+    steps = (np.frombuffer(data, dtype=np.uint8) + np.uint8(8)).tobytes()  # wraps like a byte
+    p = 3  # the low byte of the first length prefix
+    try:
+        guess = [p := p + steps[p] for _ in repeat(None, nd)]
+    except IndexError:  # ran past ``data``: walk exactly below
+        guess = None
+    if guess is not None and p - 3 <= n:
+        bounds[1:] = np.fromiter(guess, np.int64, nd)
+        bounds[1:] -= 3
+        starts = bounds[:-1]
+        try:
+            lengths = _int32_view(data)[starts]
+        except IndexError:  # a guessed start within 4 bytes of the end
+            lengths = None
+        if lengths is not None and lengths.min() >= 0 and np.array_equal(starts + lengths + 8, bounds[1:]):
+            return bounds
+    unpack = _INT32.unpack_from
+    p = 0
+    try:  # record ends; a negative length is caught below
+        exact = [p := p + unpack(data, p)[0] + 8 for _ in repeat(None, nd)]
+    except struct.error:  # a length prefix beyond what was read (or before it)
+        return None
+    bounds[1:] = np.fromiter(exact, np.int64, nd)
+    bad = np.flatnonzero(np.diff(bounds) < 8)
+    if len(bad):
+        raise _NegativeLength(int(bounds[bad[0]]))
+    return bounds if p <= n else None
+
+
 class _FixedTable:
     """Sorted-search table over fixed-size keys (keys as comparator-ordered ints)."""
 
@@ -659,41 +718,29 @@ class BitmapIndexReader(FileIndexReader):
     def _walk_string_dictionary(self) -> _V1Dictionary:
         """Walk the V1 string records (``int32 length, key bytes, int32 offset``) once.
 
-        Only the record starts are collected (one ``unpack_from`` per record); offsets are then
-        gathered with numpy and keys sliced only if a lookup table or ``describe`` needs them.
+        Only the record bounds are collected (:func:`_string_record_bounds`); offsets are then gathered
+        with numpy and keys sliced only if a lookup table or ``describe`` needs them.
         Reads a guess, and more while the records run past what was read (never past the payload).
         """
         src, nd, start = self.source, self.non_null_bitmap_number, self._dict_start
         avail = len(src) - start
         size = min(avail, max(4096, nd * 24))
         data = src.read(start, size, "bitmap dictionary")
-        unpack = _INT32.unpack_from
         while True:
-            p = 0
-            try:  # record ends; a negative length is caught below
-                ends = [p := p + unpack(data, p)[0] + 8 for _ in repeat(None, nd)]
-            except struct.error:  # a length prefix beyond what was read (or before it)
-                p = -1
-            if p >= 0:
-                starts = np.empty(nd + 1, dtype=np.int64)
-                starts[0] = 0
-                starts[1:] = ends
-                bad = np.flatnonzero(np.diff(starts) < 8)
-                if len(bad):
-                    raise _corrupt("bitmap dictionary holds a negative key length", src,
-                                   start + int(starts[bad[0]]))
-                if p <= len(data):
-                    break
+            try:
+                starts = _string_record_bounds(data, nd)
+            except _NegativeLength as exc:
+                raise _corrupt("bitmap dictionary holds a negative key length", src, start + exc.at) from None
+            if starts is not None:
+                break
             if size == avail:
                 raise _corrupt("bitmap dictionary runs past the payload or holds a negative length", src,
                                start)
             size = min(avail, size * 2)  # the records run past what was read: read more and walk again
             data = data + src.read(start + len(data), size - len(data), "bitmap dictionary")
-        self.body_start = start + p
-        ends = starts[1:]
+        self.body_start = start + int(starts[-1])
         if nd:
-            raw = np.frombuffer(data, dtype=np.uint8)
-            offsets = raw[(ends - 4)[:, None] + _BYTE_LANES].view(">i4").reshape(-1).astype(np.int64)
+            offsets = _int32_view(data)[starts[1:] - 4].astype(np.int64)
         else:
             offsets = np.zeros(0, np.int64)
         return _V1Dictionary(offsets, data=data, starts=starts)
