@@ -160,7 +160,8 @@ class FileIndexContainerReader:
 
         ``options``: per-index-type options (``{"bitmap": {...}}``) or one flat dict for all.
         """
-        dtype = parse_type(dtype)
+        if type(dtype) is not DataType:
+            dtype = parse_type(dtype)
         out: list[FileIndexReader] = []
         for itype, (start, length) in self.columns.get(column, {}).items():
             if start == EMPTY_INDEX_FLAG:
@@ -170,10 +171,10 @@ class FileIndexContainerReader:
             if options and itype in options and isinstance(options[itype], Mapping):
                 opts = options[itype]  # type: ignore[assignment]
             window = self._windows.get(start)
-            if window is None or len(window) != length:
+            if window is None or window.length != length:
                 window = self._windows[start] = self.source.sub(start, length)
-            try:
-                out.append(registry.create_reader(itype, window, dtype, opts))
+            try:  # registry.create_reader, minus its type parsing (dtype is parsed above)
+                out.append(registry.index_module(itype).create_reader(window, dtype, dict(opts) if opts else {}))
             except PaimonCodecError as exc:
                 raise exc.with_path(self.path) from None
         return out

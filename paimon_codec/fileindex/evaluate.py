@@ -24,7 +24,7 @@ from pyroaring import BitMap, BitMap64
 from ..errors import InvalidPredicateError
 from ..types import DataType, RowType
 from ..values import Timestamp
-from .predicate import And, Leaf, Or, Predicate, column_type
+from .predicate import And, Leaf, Or, Predicate, _types_by_name, column_type
 from .reader import FileIndexReader
 from .result import REMAIN, SKIP, BitmapResult, FileIndexResult
 
@@ -52,6 +52,9 @@ class ContainerReader(Protocol):
 
 # ---------------------------------------------------------------------------------------------
 # one leaf on one reader
+
+
+_TIMESTAMP_ROOTS = frozenset(("TIMESTAMP_WITHOUT_TIME_ZONE", "TIMESTAMP_WITH_LOCAL_TIME_ZONE"))  # DataType.is_timestamp
 
 
 def _key_precision_nanos(dtype: DataType) -> int:
@@ -107,7 +110,7 @@ def _collapsed_negation(reader: FileIndexReader, op: str, lits: tuple) -> FileIn
 def visit_leaf(reader: FileIndexReader, leaf: Leaf, dtype: DataType | None = None) -> FileIndexResult:
     """Ask one reader about one (bound) leaf, soundly for collapsed timestamp keys."""
     op, lits = leaf.op, leaf.literals
-    if _collapses(dtype, lits):
+    if dtype is not None and dtype.root in _TIMESTAMP_ROOTS and _collapses(dtype, lits):
         if op in ("neq", "not_in"):
             return _collapsed_negation(reader, op, lits)
         if op == "lt":
@@ -234,7 +237,8 @@ def evaluate(
     """
     if not isinstance(row_type, RowType):
         raise InvalidPredicateError("evaluate() needs the data file's RowType (see parse_row_type)")
-    bound = predicate.bind(row_type)  # a no-op for a predicate already bound to this row type
+    # a predicate already bound to this row type (the memo ``bind`` keeps) is used as is
+    bound = predicate if predicate._bound_to is row_type else predicate.bind(row_type)
     indexed = container_reader.columns
     if type(indexed) is not dict and not isinstance(indexed, (Mapping, set, frozenset)):
         indexed = set(indexed)
@@ -259,7 +263,7 @@ def _leaf_on_container(leaf: Leaf, container_reader: ContainerReader, indexed: A
     column = leaf.column
     if column is None or column not in indexed:
         return REMAIN
-    dtype = column_type(row_type, column)
+    dtype = _types_by_name(row_type).get(column) or column_type(row_type, column)
     if not kept:
         readers = cache.get(column)
         if readers is None:
