@@ -566,3 +566,64 @@ def test_v1_string_reader_long_and_short_keys():
     for k in keys[:20] + ["absent", "L000"]:
         want = BitMap(i for i, r in enumerate(rows) if r == k)
         assert BitmapIndexReader(blob, "STRING").lookup(k) == want
+
+
+# ------------------------------------------------------------------ small V1 dictionaries (Python ints)
+@pytest.mark.parametrize("type_text", ["TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "BOOLEAN"])
+@pytest.mark.parametrize("n_keys", [1, 127, 128, 129, 300])
+def test_v1_fixed_small_and_large_dictionaries_answer_alike(type_text, n_keys):
+    """Dictionaries on both sides of the small-dictionary threshold, payloads on both sides of the
+    bytes read with the head: a fresh reader per literal and one reused reader give the numpy rows."""
+    rng = np.random.default_rng(n_keys)
+    n_rows = 3000
+    if type_text == "BOOLEAN":
+        domain = np.array([True, False])
+    elif type_text in ("FLOAT", "DOUBLE"):
+        domain = np.linspace(-2.5, 7.0, n_keys).astype(np.float32 if type_text == "FLOAT" else np.float64)
+    else:
+        domain = np.arange(n_keys, dtype=np.int64) - (n_keys // 3)
+        if type_text == "TINYINT":
+            domain = domain[(domain >= -128) & (domain <= 127)]
+    values = domain[rng.integers(0, len(domain), n_rows)]
+    nulls = rng.random(n_rows) < 0.05
+    column = [None if nulls[i] else values[i].item() for i in range(n_rows)]
+    w = BitmapIndexWriter(type_text, {"version": "1"})
+    w.write_array(column)
+    blob = w.serialize()
+    reused = BitmapIndexReader(blob, type_text)
+    probes = [v.item() for v in domain[:: max(1, len(domain) // 7)]] + [domain[-1].item()]
+    if type_text not in ("BOOLEAN", "TINYINT"):
+        probes.append(10_000)  # absent
+    for lit in probes:
+        expected = BitMap(np.flatnonzero(~nulls & (values == lit)).tolist())
+        assert BitmapIndexReader(blob, type_text).lookup(lit) == expected, lit
+        assert reused.lookup(lit) == expected, lit
+    assert BitmapIndexReader(blob, type_text).null_bitmap() == BitMap(np.flatnonzero(nulls).tolist())
+    assert reused.null_bitmap() == BitMap(np.flatnonzero(nulls).tolist())
+
+
+def test_v1_small_dictionary_offset_beyond_body_is_corrupt():
+    w = BitmapIndexWriter("INT", {"version": "1"})
+    w.write_array([1, 2, 2, 3, 3, 3])
+    blob = bytearray(w.serialize())
+    r = BitmapIndexReader(bytes(blob), "INT")
+    nd, dict_start = r.non_null_bitmap_number, r._dict_start
+    body_len = len(blob) - r.body_start
+    struct.pack_into(">i", blob, dict_start + (nd - 1) * 8 + 4, body_len)  # last entry's offset
+    with pytest.raises(CorruptDataError):
+        BitmapIndexReader(bytes(blob), "INT").lookup(1)
+    with pytest.raises(PaimonCodecError):  # a dictionary cut short
+        BitmapIndexReader(bytes(blob[:dict_start + 5]), "INT").lookup(1)
+
+
+def test_small_payload_is_read_once():
+    w = BitmapIndexWriter("INT", {"version": "1"})
+    w.write_array(np.arange(400, dtype=np.int32) % 40)
+    blob = w.serialize()
+    assert len(blob) < 4096
+    src = ByteSource(blob)
+    r = BitmapIndexReader(src, "INT")
+    after_head = src.bytes_read
+    assert r.lookup(7) == BitMap(range(7, 400, 40))
+    assert r.lookup(8) == BitMap(range(8, 400, 40))
+    assert src.bytes_read == after_head == len(blob)

@@ -62,6 +62,9 @@ __all__ = [
 
 DEFAULT_VERSION = 2
 DEFAULT_BLOCK_SIZE = 16 * 1024
+#: bytes read with the head: a small payload (a V1 dictionary of a few dozen keys and its bitmaps) is
+#: then answered without another read - a fresh reader per predicate is the common use
+_PREFETCH = 4096
 _EMPTY = BitMap()
 _BYTE_LANES = np.arange(4)
 
@@ -556,6 +559,57 @@ class _V1Dictionary:
 
 
 
+#: fixed-key V1 dictionaries up to this many entries are decoded into Python ints with one cached
+#: ``struct.Struct``: below it numpy's per-call overhead (structured views, masked minima) costs more
+#: than the whole lookup.
+_SMALL_V1 = 128
+_SMALL_V1_STRUCTS: dict[tuple[str, int], struct.Struct] = {}
+_STRUCT_INT = {1: "b", 2: "h", 4: "i", 8: "q"}
+
+
+def _small_v1_struct(codec: KeyCodec, n: int) -> struct.Struct:
+    """``n`` ``v1_entry`` records as one Struct, built from the generated record dtype's fields."""
+    st = _SMALL_V1_STRUCTS.get((codec.kind, n))
+    if st is None:
+        dt = _v1_dtype(codec)
+        # struct's standard-size code of each signed big-endian int field (numpy's ``char`` is native-size)
+        record = "".join(_STRUCT_INT[dt.fields[name][0].itemsize] for name in dt.names)
+        st = struct.Struct(">" + record * n)
+        if st.size != n * dt.itemsize:  # pragma: no cover - the records are packed big-endian ints
+            raise AssertionError(f"v1_entry struct {record!r} does not match {dt}")
+        _SMALL_V1_STRUCTS[(codec.kind, n)] = st
+    return st
+
+
+class _SmallV1:
+    """A small fixed-key V1 dictionary as Python tuples (keys as the codec's raw ints)."""
+
+    __slots__ = ("keys", "offsets", "body_len", "_starts")
+
+    def __init__(self, keys: tuple[int, ...], offsets: tuple[int, ...]) -> None:
+        self.keys, self.offsets = keys, offsets
+        self.body_len = 0
+        self._starts: list[int] | None = None
+
+    def find(self, key: int) -> int:
+        """Index of the first entry holding ``key`` or -1 (out-of-range literals match nothing)."""
+        try:
+            return self.keys.index(key)
+        except ValueError:
+            return -1
+
+    def extent(self, off: int, null_offset: int | None) -> int:
+        """Bytes from body offset ``off`` to the next bitmap start (or the end of the body)."""
+        starts = self._starts
+        if starts is None:
+            starts = self._starts = sorted(self.offsets if null_offset is None else (*self.offsets, null_offset))
+        i = bisect.bisect_right(starts, off)
+        return (starts[i] if i < len(starts) else self.body_len) - off
+
+    def file_keys(self, codec: KeyCodec) -> list:
+        return list(self.keys)
+
+
 #: column type (text, or DataType by identity) -> (DataType, KeyCodec): a reader is created per
 #: predicate (as Java does), so the type parsing and KeyCodec are derived once per column type.
 _CODECS: dict[Any, tuple[Any, DataType, KeyCodec]] = {}
@@ -596,16 +650,17 @@ class BitmapIndexReader(FileIndexReader):
         src = self.source
         if len(src) < 1:
             raise TruncatedDataError("empty bitmap index payload", path=src.path, offset=src.base)
-        version = src.read(0, 1, "bitmap index version")[0]
+        # one read: the head and, for a small payload, everything a lookup needs (see _PREFETCH)
+        pre = self._pre = src.read(0, min(len(src), _PREFETCH), "bitmap index header")
+        version = pre[0]
         if version > 2 and version < 128:
             raise UnsupportedVersionError(f"bitmap index version {version} (this reader supports 1 and 2)",
                                           path=src.path, offset=src.base, expected="version 1 or 2")
         if version not in (1, 2):
             raise _corrupt(f"bad bitmap index version byte {version}", src)
         self.version = version
-        head_bytes = src.read(0, min(len(src), 18), "bitmap index header")
         try:
-            head, pos = _gen.fast_parse_bitmap_index_head(head_bytes, key_kind=_KEY_KIND[self.codec.kind])
+            head, pos = _gen.fast_parse_bitmap_index_head(pre, key_kind=_KEY_KIND[self.codec.kind])
         except _rt.CodecError as exc:
             if exc.offset is not None:
                 exc.offset += src.base
@@ -635,7 +690,7 @@ class BitmapIndexReader(FileIndexReader):
         codec = self.codec
         if codec.kind != "string":
             dt = _v1_dtype(codec)  # block_head: key, block_offset
-            raw = np.frombuffer(src.read(pos, block_count * dt.itemsize, "index block directory"), dtype=dt)
+            raw = np.frombuffer(self._read(pos, block_count * dt.itemsize, "index block directory"), dtype=dt)
             pos += block_count * dt.itemsize
             self._block_first_keys = raw["key"].astype(codec.np_dtype)
             self._block_first = codec.sort_keys(self._block_first_keys)
@@ -659,7 +714,14 @@ class BitmapIndexReader(FileIndexReader):
             raise _corrupt("index block first keys are not sorted", src, self.index_block_start)
 
     def _int32(self, pos: int, what: str) -> int:
-        return _INT32.unpack(self.source.read(pos, 4, what))[0]
+        return _INT32.unpack(self._read(pos, 4, what))[0]
+
+    def _read(self, offset: int, size: int, what: str) -> bytes:
+        """``size`` bytes at ``offset``: from the bytes read with the head when they hold them."""
+        pre = self._pre
+        if offset >= 0 and size >= 0 and offset + size <= len(pre):
+            return pre[offset:offset + size]
+        return self.source.read(offset, size, what)
 
     def _string_records(self, start: int, count: int, columns: Any, what: str) -> tuple[dict, int]:
         """``count`` string-keyed records at ``start`` parsed by the generated columnar parser
@@ -670,7 +732,7 @@ class BitmapIndexReader(FileIndexReader):
         src = self.source
         avail = len(src) - start
         size = min(avail, max(4096, count * 24))
-        data = src.read(start, size, what)
+        data = self._read(start, size, what)
         while True:
             try:
                 cols, end = columns(data, 0, len(data), count, "string")
@@ -692,21 +754,28 @@ class BitmapIndexReader(FileIndexReader):
         return list(cols["key"]), np.asarray(cols["block_offset"], dtype=np.int64), pos + end
 
     # ------------------------------------------------------------------ dictionary access
-    def _load_v1(self) -> _V1Dictionary:
+    def _load_v1(self) -> _V1Dictionary | _SmallV1:
         """The V1 dictionary: read once, validated (every bitmap offset inside the body)."""
         if self._v1 is not None:
             return self._v1
         src, codec, nd = self.source, self.codec, self.non_null_bitmap_number
         if codec.kind != "string":
             dt = _v1_dtype(codec)
-            raw = np.frombuffer(src.read(self._dict_start, nd * dt.itemsize, "bitmap dictionary"), dtype=dt)
-            v1 = _V1Dictionary(raw["offset"], raw_keys=raw["key"])  # big-endian views, no copy
+            data = self._read(self._dict_start, nd * dt.itemsize, "bitmap dictionary")
+            if nd <= _SMALL_V1:
+                ints = _small_v1_struct(codec, nd).unpack(data)
+                v1 = _SmallV1(ints[0::2], ints[1::2])
+                top = max(v1.offsets, default=-1)
+            else:
+                raw = np.frombuffer(data, dtype=dt)
+                v1 = _V1Dictionary(raw["offset"], raw_keys=raw["key"])  # big-endian views, no copy
+                top = int(v1.offsets.max())
         else:
             v1 = self._walk_string_dictionary()
+            top = int(v1.offsets.max()) if nd else -1
         if self.body_start > len(src):
             raise _corrupt("bitmap dictionary runs past the payload", src, self._dict_start)
         body_len = len(src) - self.body_start
-        top = int(v1.offsets.max()) if nd else -1
         if self.has_null_value and self.null_value_offset > top:
             top = self.null_value_offset
         if top >= body_len:
@@ -725,7 +794,7 @@ class BitmapIndexReader(FileIndexReader):
         src, nd, start = self.source, self.non_null_bitmap_number, self._dict_start
         avail = len(src) - start
         size = min(avail, max(4096, nd * 24))
-        data = src.read(start, size, "bitmap dictionary")
+        data = self._read(start, size, "bitmap dictionary")
         while True:
             try:
                 starts = _string_record_bounds(data, nd)
@@ -748,6 +817,9 @@ class BitmapIndexReader(FileIndexReader):
     def _v1_extent(self, off: int) -> int:
         """Bytes from body offset ``off`` to the next bitmap (or the end of the payload)."""
         v1 = self._load_v1()
+        if type(v1) is _SmallV1:
+            return v1.extent(off, self.null_value_offset if self.has_null_value and self.null_value_offset >= 0
+                             else None)
         if v1.sorted_starts is None and not v1.extents_asked:
             v1.extents_asked = True  # one bitmap: a masked minimum, no sort
             later = v1.offsets[v1.offsets > off]
@@ -767,6 +839,9 @@ class BitmapIndexReader(FileIndexReader):
 
     def _find_v1(self, key: int | bytes) -> tuple[int, int] | None:
         v1 = self._load_v1()
+        if type(v1) is _SmallV1:
+            i = v1.find(key)  # type: ignore[arg-type]
+            return None if i < 0 else (v1.offsets[i], -1)
         v1.lookups += 1
         if self.codec.kind == "string":
             if v1.lookups == 1:
@@ -787,7 +862,7 @@ class BitmapIndexReader(FileIndexReader):
         src, codec = self.source, self.codec
         start = self.index_block_start + int(self._block_offsets[i])
         size = int(self._block_ends[i] - self._block_offsets[i])
-        data = src.read(start, size, "index block")
+        data = self._read(start, size, "index block")
         if codec.kind != "string":
             try:
                 parsed = _gen.IndexBlock.parse(data, key_kind=_KEY_KIND[codec.kind])
@@ -847,7 +922,7 @@ class BitmapIndexReader(FileIndexReader):
         start = self.body_start + off
         if start + length > len(src) or length < 0:
             raise _corrupt(f"bitmap at body offset {off} ({length} bytes) runs past the payload", src, start)
-        data = src.read(start, length, "bitmap")
+        data = self._read(start, length, "bitmap")
         try:
             return BitMap.deserialize(data)
         except ValueError as exc:
@@ -945,7 +1020,7 @@ class BitmapIndexReader(FileIndexReader):
             v1 = self._load_v1()
             out["body_start"] = self.body_start
             out["entries_in_file_order"] = [[codec.to_python(k), int(o)]
-                                            for k, o in zip(v1.file_keys(codec), v1.offsets.tolist(), strict=True)]
+                                            for k, o in zip(v1.file_keys(codec), list(v1.offsets), strict=True)]
             return out
         out["null_bitmap_length"] = self.null_bitmap_length if self.has_null_value else None
         out["index_block_start"] = self.index_block_start
