@@ -103,6 +103,18 @@ class ByteSource:
         child._counter = self._counter
         return child
 
+    @classmethod
+    @contextlib.contextmanager
+    def opened(cls, data: ByteSource | bytes | bytearray | memoryview | BinaryIO | str | os.PathLike,
+               path: str | None = None) -> Iterator[ByteSource]:
+        """``data`` as a ByteSource for the ``with`` block: a source opened here is closed on exit,
+        a caller's ByteSource is passed through and left open."""
+        if isinstance(data, ByteSource):
+            yield data
+        else:
+            with cls(data, path=path) as src:
+                yield src
+
     def close(self) -> None:
         if self._owned and self._file is not None:
             self._file.close()

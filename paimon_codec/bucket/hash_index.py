@@ -32,12 +32,8 @@ def read_hash_index(data: ByteSource | bytes | bytearray | memoryview | BinaryIO
     if isinstance(data, (bytes, bytearray, memoryview)):
         raw, where = data, path
     else:
-        src = data if isinstance(data, ByteSource) else ByteSource(data, path=path)
-        try:
+        with ByteSource.opened(data, path) as src:
             raw, where = src.read_all(), src.path
-        finally:
-            if src is not data:
-                src.close()
     if len(raw) % 4:
         raise CorruptDataError(f"hash index of {len(raw)} bytes is not a whole number of int32 values",
                                path=where, offset=len(raw) - len(raw) % 4, expected="a multiple of 4 bytes")

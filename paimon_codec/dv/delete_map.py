@@ -65,7 +65,11 @@ def write_delete_map(path: str | os.PathLike,
 def delete_map_ranges(data: bytes | ByteSource | BinaryIO | str | os.PathLike, *,
                       path: str | None = None) -> dict[str, tuple[int, int]]:
     """The header only: ``{name: (start, size)}`` (reads just the header bytes)."""
-    src = data if isinstance(data, ByteSource) else ByteSource(data, path=path)
+    with ByteSource.opened(data, path) as src:
+        return _ranges(src)
+
+
+def _ranges(src: ByteSource) -> dict[str, tuple[int, int]]:
     head = src.read(0, 8, "delete-map header")
     count, width = struct.unpack(">ii", head)
     if count < 0 or width < 0:
@@ -94,9 +98,13 @@ def delete_map_ranges(data: bytes | ByteSource | BinaryIO | str | os.PathLike, *
 def read_delete_map(data: bytes | ByteSource | BinaryIO | str | os.PathLike, *,
                     path: str | None = None) -> dict[str, DeletionVector]:
     """Every ``{data file name: DeletionVector}`` of a delete-map file."""
-    src = data if isinstance(data, ByteSource) else ByteSource(data, path=path)
+    with ByteSource.opened(data, path) as src:
+        return _read_all(src)
+
+
+def _read_all(src: ByteSource) -> dict[str, DeletionVector]:
     out = {}
-    for name, (start, size) in delete_map_ranges(src).items():
+    for name, (start, size) in _ranges(src).items():
         blob = src.read(start, size, f"bitmap of {name}")
         if blob[:4] == _MAGIC_32_BYTES:
             out[name] = DeletionVector.deserialize(blob, path=src.path, base=src.base + start)

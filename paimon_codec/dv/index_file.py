@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -221,17 +220,6 @@ class DvIndexFile:
     path: str | None = None
 
 
-@contextmanager
-def _opened(data: ByteSource | bytes | bytearray | memoryview | BinaryIO | str | os.PathLike,
-            path: str | None) -> Iterator[ByteSource]:
-    """``data`` as a ByteSource; one opened here is closed on exit, a caller's ByteSource is left open."""
-    if isinstance(data, ByteSource):
-        yield data
-    else:
-        with ByteSource(data, path=path) as src:
-            yield src
-
-
 def _check_crc(buf: bytes | memoryview, pos: int, size: int, stored: int, *, path: str | None,
                base: int) -> None:
     """Compare the CRC-32 of the bin at ``buf[pos + 4:]`` with ``stored`` (entry at file offset ``base + pos``)."""
@@ -317,7 +305,7 @@ def _parse_file(buf: bytes, *, path: str | None, verify_crc: bool) -> list[tuple
 def read_dv_index(data: ByteSource | bytes | BinaryIO | str | os.PathLike, *, path: str | None = None,
                   verify_crc: bool = True) -> DvIndexFile:
     """Read every entry of a DV index file (version byte, then entries to the end)."""
-    with _opened(data, path) as src:
+    with ByteSource.opened(data, path) as src:
         buf = src.read_all()
         path = src.path
         entries = [_entry_of(e, buf, pos, path=path, base=0, expected_length=None, verify_crc=verify_crc)
@@ -328,7 +316,7 @@ def read_dv_index(data: ByteSource | bytes | BinaryIO | str | os.PathLike, *, pa
 def read_entry(data: ByteSource | bytes | BinaryIO | str | os.PathLike, *, path: str | None = None,
                verify_crc: bool = True) -> DvEntry:
     """Read a stand-alone ``size | bin | crc32`` entry (the whole input must be that one entry)."""
-    with _opened(data, path) as src:
+    with ByteSource.opened(data, path) as src:
         buf = src.read_all()
         entry = _decode_entry(buf, 0, path=src.path, verify_crc=verify_crc)
         if entry.size + 8 != len(buf):
@@ -344,7 +332,7 @@ def read_deletion_vector(data: ByteSource | bytes | BinaryIO | str | os.PathLike
     The magic (4 bytes after ``offset``) says how ``length`` maps to the entry's extent (FORMATS §6.3);
     the entry itself is decoded by the generated entry codec.
     """
-    with _opened(data, path) as src:
+    with ByteSource.opened(data, path) as src:
         if offset < 1 or length < 4:
             raise CorruptDataError(f"invalid deletion-vector range ({offset}, {length})", path=src.path,
                                    offset=offset, expected="offset >= 1 and length >= 4")
@@ -367,7 +355,7 @@ def read_deletion_vectors(data: ByteSource | bytes | BinaryIO | str | os.PathLik
     The file is read and framed once (generated ``DeletionVectors``); every range must start at an
     entry, and its size against its length and its CRC are checked.
     """
-    with _opened(data, path) as src:
+    with ByteSource.opened(data, path) as src:
         buf = src.read_all()
         by_offset = dict(_parse_file(buf, path=src.path, verify_crc=verify_crc))
         out: dict[str, DeletionVector] = {}

@@ -28,7 +28,7 @@ from .. import __version__ as _VERSION
 from ..errors import CorruptDataError, TruncatedDataError, UnsupportedVersionError
 from ..fileio import ByteSource, atomic_write_bytes
 from .deletion_vector import DeletionVector
-from .index_file import _decode_entry, _opened, encode_entry
+from .index_file import _decode_entry, encode_entry
 
 __all__ = ["PUFFIN_MAGIC", "DV_BLOB_TYPE", "ROW_POSITION_FIELD_ID", "PuffinBlob", "encode_puffin",
            "write_puffin", "read_puffin"]
@@ -100,7 +100,7 @@ def write_puffin(path: str | os.PathLike,
 def read_puffin(data: bytes | ByteSource | BinaryIO | str | os.PathLike, *, path: str | None = None,
                 verify_crc: bool = True, load: bool = True) -> list[PuffinBlob]:
     """The ``deletion-vector-v1`` blobs of a Puffin file (other blob types are skipped)."""
-    with _opened(data, path) as src:
+    with ByteSource.opened(data, path) as src:
         return _read_blobs(src, verify_crc=verify_crc, load=load)
 
 
