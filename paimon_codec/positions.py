@@ -20,10 +20,9 @@ __all__ = ["ranges_of", "positions_from_json", "positions_to_json", "bitmap_from
 
 def as_array(positions: Any) -> np.ndarray:
     """Sorted unique positions as an int64 (or uint64) numpy array."""
-    if isinstance(positions, BitMap):
-        return np.asarray(positions.to_array(), dtype=np.int64) if len(positions) else np.zeros(0, np.int64)
-    if isinstance(positions, BitMap64):
-        return np.fromiter(positions, dtype=np.uint64, count=len(positions)).astype(np.int64)
+    if isinstance(positions, (BitMap, BitMap64)):  # bulk copy of the bitmap's array, no per-element loop
+        width = np.uint64 if isinstance(positions, BitMap64) else np.uint32
+        return np.frombuffer(positions.to_array(), dtype=width).astype(np.int64)
     arr = np.asarray(list(positions) if not isinstance(positions, (np.ndarray, Sequence)) else positions)
     return np.unique(arr.astype(np.int64))
 
