@@ -35,7 +35,8 @@ from ..fileio import ByteSource
 from ..types import RowType
 from .table import LiveDataFile, PaimonTable
 
-__all__ = ["FileTask", "PlanReport", "ScanPlan", "SortKey", "plan_scan", "as_predicate", "parse_order_by"]
+__all__ = ["FileTask", "GroupTask", "PlanReport", "ScanPlan", "SortKey", "plan_scan", "as_predicate",
+           "parse_order_by", "read_group_task"]
 
 
 @dataclass
@@ -58,6 +59,44 @@ class FileTask:
             return None
         self.selection.run_optimize()
         return self.selection.serialize()
+
+
+@dataclass
+class GroupTask:
+    """Several data files that only give the table's rows when read together.
+
+    A primary-key bucket whose sorted runs must be merged by key, or the files of one row-id range of a
+    data-evolution table, are read by one function: ``reader`` names it as ``"module:function"`` and it
+    is called as ``function(task, schema) -> pa.Table`` (on the driver or inside a Spark task, so it
+    must be importable there and the task must pickle).  ``params`` carries what that reader needs
+    beyond the files (merge engine, key columns, ...).
+    """
+
+    reader: str
+    files: list[FileTask]
+    params: dict[str, Any] = field(default_factory=dict)
+    label: str = ""
+
+    @property
+    def row_count(self) -> int:
+        return sum(f.row_count for f in self.files)
+
+    @property
+    def selected_rows(self) -> int:
+        """Rows read (an upper bound of the rows the group yields)."""
+        return sum(f.selected_rows for f in self.files)
+
+    @property
+    def file_size(self) -> int:
+        return sum(f.file_size for f in self.files)
+
+
+def read_group_task(task: GroupTask, schema):
+    """Run a group task's reader (see :class:`GroupTask`)."""
+    import importlib
+
+    module, _, name = task.reader.partition(":")
+    return getattr(importlib.import_module(module), name)(task, schema)
 
 
 @dataclass
@@ -126,6 +165,7 @@ class ScanPlan:
     report: PlanReport
     order_by: list[SortKey] = field(default_factory=list)
     limit: int | None = None
+    groups: list[GroupTask] = field(default_factory=list)
 
 
 def parse_order_by(order_by: Any, row_type: RowType, nulls_first: bool | None = None) -> list[SortKey]:
