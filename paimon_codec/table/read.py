@@ -17,7 +17,8 @@ from pyroaring import BitMap
 from ..errors import UnsupportedTypeError
 from ..types import DataType, RowType
 
-__all__ = ["arrow_type", "arrow_schema", "read_file_rows", "VALUE_KIND_COLUMN"]
+__all__ = ["arrow_type", "arrow_schema", "read_file_rows", "read_plan_locally", "read_tasks_locally",
+           "VALUE_KIND_COLUMN"]
 
 VALUE_KIND_COLUMN = "_VALUE_KIND"
 _RETRACT_KINDS = (1, 3)  # RowKind UPDATE_BEFORE, DELETE
@@ -129,7 +130,18 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-def read_tasks_locally(tasks: Sequence, schema: pa.Schema) -> pa.Table:
-    """Read every task of a plan in this process (no Spark) and concatenate."""
+def read_tasks_locally(tasks: Sequence, schema: pa.Schema, groups: Sequence = ()) -> pa.Table:
+    """Read every file task and group task of a plan in this process (no Spark) and concatenate."""
+    from .plan import read_group_task
+
     parts = [read_file_rows(t.path, t.file_format, schema, t.selection, t.primary_key_file) for t in tasks]
+    parts.extend(read_group_task(g, schema) for g in groups)
     return pa.concat_tables(parts) if parts else schema.empty_table()
+
+
+def read_plan_locally(plan) -> pa.Table:
+    """Every row a :class:`~paimon_codec.table.plan.ScanPlan` selects, read in this process (no Spark).
+
+    Index answers are supersets: apply ``plan.predicate`` to the result for exact rows.
+    """
+    return read_tasks_locally(plan.tasks, arrow_schema(plan.row_type), plan.groups)
