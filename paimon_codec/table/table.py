@@ -85,11 +85,14 @@ class LiveDataFile:
 
     @property
     def file_format(self) -> str:
+        """``parquet`` / ``orc`` / ``avro`` from the file name, else the extension itself (``row``,
+        ``lance``, ...; the reader refuses it by name) or ``unknown`` without one: never a guess."""
         name = self.file_name.lower()
         for fmt in ("parquet", "orc", "avro"):
             if name.endswith("." + fmt):
                 return fmt
-        return "parquet"
+        base = name.rsplit("/", 1)[-1]
+        return base.rsplit(".", 1)[-1] if "." in base else "unknown"
 
 
 def is_table_dir(path: str | os.PathLike) -> bool:
@@ -153,10 +156,13 @@ class PaimonTable:
     def schema_of(self, snapshot: Snapshot | None) -> TableSchema:
         if snapshot is None:
             return self.schema
-        sid = snapshot.schema_id
-        if sid not in self._schemas:
-            self._schemas[sid] = load_schema(self.path, sid)
-        return self._schemas[sid]
+        return self.schema_by_id(snapshot.schema_id)
+
+    def schema_by_id(self, schema_id: int) -> TableSchema:
+        """Schema ``schema-<id>`` (cached): what a data file's ``_SCHEMA_ID`` names."""
+        if schema_id not in self._schemas:
+            self._schemas[schema_id] = load_schema(self.path, schema_id)
+        return self._schemas[schema_id]
 
     # -- manifests -------------------------------------------------------------------------------
     def manifest_list(self, name: str) -> list[ManifestFileMeta]:
