@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from java14_tables import canonical, normalize, run_java, table_path
+from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError
 from paimon_codec.table import PaimonTable
@@ -116,3 +117,20 @@ def test_same_ids_names_and_types_need_no_evolution():
     evo = file_evolution(_schema(0, [(0, "a", "INT"), (1, "b", "INT")]),
                          _schema(1, [(0, "x", "INT"), (2, "b", "INT")]))
     assert [(c.name, c.source) for c in evo.columns] == [("x", "a"), ("b", None)]
+
+
+@pytest.mark.parametrize("case", ["rename_parquet", "readd_orc", "retype_parquet"])
+def test_spark_scan_of_evolved_table_reads_as_java(spark, java_tables, case):  # noqa: F811
+    from paimon_codec.spark import scan
+    from paimon_codec.spark.native import native_readable
+
+    warehouse, reads = java_tables
+    path = table_path(warehouse, case)
+    plan = plan_scan(path)
+    old = [t for t in plan.tasks if t.evolution is not None]
+    assert old and not any(native_readable(t.path, t.file_format, plan.row_type, False, t.evolution) for t in old)
+    df, _ = scan(spark, path)
+    types = [f.type for f in plan.row_type]
+    ours = [[normalize(t, r[f.name]) for t, f in zip(types, plan.row_type, strict=True)]
+            for r in (row.asDict() for row in df.collect())]
+    assert canonical(ours, types) == canonical(reads[case][-1], types)
