@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pyarrow.compute as pc
 import pytest
+from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError
 from paimon_codec.table.plan import plan_scan
@@ -191,3 +192,14 @@ def test_refusals_name_the_feature(tmp_path):
                              "aggregation.remove-record-on-delete")):
         with pytest.raises(UnsupportedTypeError, match=needle):
             merge_spec(schema(**options))
+
+
+@pytest.mark.parametrize("name", ["dedup", "partial_update_ignore_delete", "agg_retract"])
+def test_spark_scan_merges_like_java(spark, java_tables, name):  # noqa: F811
+    from paimon_codec.spark.scan import scan
+
+    path, result = java_tables[name]
+    df, report = scan(spark, path, "n > 0")
+    got = sorted(([r[c] for c in ("id", "v", "n", "d", "b")] for r in df.collect()), key=lambda r: r[0])
+    assert got == [r for r in _java(result) if r[2] is not None and r[2] > 0]
+    assert report.files_read >= 4
