@@ -8,7 +8,8 @@ Paimon's rules (1.4.2, ``CoreOptions.batchScanSkipLevel0`` and the key-value fil
   ``deletion-vectors.merge-on-read`` is set (pypaimon's option), and then their deletion vectors become
   row selections of the files they belong to, before the merge;
 * files of a postpone-bucket table's ``bucket-postpone`` directory (bucket -2) are not visible to batch
-  reads until compaction moves them into real buckets.
+  reads until compaction moves them into real buckets (:meth:`PaimonTable.batch_files` drops them, and
+  adds a ``scan.fallback-branch``'s partitions).
 
 Only partition values prune here: a value predicate on a merged table may not drop a file, because an
 older version of a row in another run would then win the merge.  The caller filters the merged rows.
@@ -28,9 +29,8 @@ from ..schema import TableSchema
 from ..table import PaimonTable
 from .spec import merge_spec
 
-__all__ = ["plan_merge_groups", "POSTPONE_BUCKET", "MERGE_READER"]
+__all__ = ["plan_merge_groups", "MERGE_READER"]
 
-POSTPONE_BUCKET = -2
 MERGE_READER = "paimon_codec.table.merge.read:read_merge_group"
 
 
@@ -41,16 +41,13 @@ def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: A
     skip_level0 = spec.engine == "first-row" and not schema.deletion_vectors_enabled
     params = spec.to_params()
     buckets: dict[tuple[bytes, int], list[FileTask]] = {}
-    for f in table.live_files(snapshot):
+    for f in table.batch_files(snapshot):
         report.files_total += 1
         report.rows_total += f.row_count
         report.bytes_total += f.meta.file_size
         detail: dict[str, Any] = {"path": os.path.relpath(f.path, table.path), "bucket": f.bucket,
                                   "level": f.level, "row_count": f.row_count, "file_size": f.meta.file_size}
         report.files.append(detail)
-        if f.bucket == POSTPONE_BUCKET:
-            detail["decision"] = "skipped: postpone bucket (not yet compacted)"
-            continue
         if skip_level0 and f.level == 0:
             report.files_skipped_level0 += 1
             detail["decision"] = "skipped: level 0 (first-row table)"
