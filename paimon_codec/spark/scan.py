@@ -11,7 +11,10 @@ vectors: :func:`paimon_codec.table.plan.plan_scan`), then Spark reads only the s
   (top-N candidates, selective index answers), otherwise one task per file in ``mapInArrow``, each
   task getting the file path and its serialized selection.
 
-The two parts are unioned and the predicate is applied again in Spark because index answers are
+Group tasks (``plan.groups``: a primary-key bucket whose sorted runs are merged by key) run one per
+Spark partition in ``mapInArrow``, each task pickled into a binary column (:func:`group_dataframe`).
+
+The parts are unioned and the predicate is applied again in Spark because index answers are
 supersets.  ``order_by`` + ``limit`` push top-N down to range-bitmap indexes (see
 :func:`paimon_codec.table.plan.plan_scan`); Spark then sorts and limits the candidate rows.  Tasks
 carry only paths and bytes, so the same code runs on a cluster whose executors see the table's
@@ -33,7 +36,7 @@ from .filters import to_spark_column
 from .native import native_dataframe, native_readable
 from .types import spark_schema, to_spark_micros
 
-__all__ = ["scan", "plan_dataframe", "read_plan_tasks"]
+__all__ = ["scan", "plan_dataframe", "read_plan_tasks", "group_dataframe", "read_group_tasks"]
 
 _TASK_COLUMNS = "path string, file_format string, selection binary, primary_key_file boolean, evolution binary"
 
@@ -89,6 +92,40 @@ def _arrow_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
     return task_df.mapInArrow(read_plan_tasks(aschema.serialize().to_pybytes()), spark_schema(plan.row_type))
 
 
+# -- group tasks (files read together: primary-key merges, ...) ---------------------------------------------
+def read_group_tasks(schema_bytes: bytes):
+    """The ``mapInArrow`` function running pickled :class:`GroupTask` rows -> data rows (runs on executors)."""
+
+    def read(batches):
+        import pickle
+
+        import pyarrow as pa
+
+        from paimon_codec.table.plan import read_group_task
+
+        schema = pa.ipc.read_schema(pa.py_buffer(schema_bytes))
+        for batch in batches:
+            for blob in batch.column(0).to_pylist():
+                table = read_group_task(pickle.loads(blob), schema)
+                yield from table.to_batches(max_chunksize=65536)
+
+    return read
+
+
+def group_dataframe(spark, plan: ScanPlan):
+    """The rows of ``plan.groups``: one Spark partition per group, the task pickled into a binary column."""
+    import pickle
+
+    tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
+    aschema = _with_timezone(arrow_schema(plan.row_type), tz)
+    rows = [(pickle.dumps(g, protocol=pickle.HIGHEST_PROTOCOL),) for g in plan.groups]
+    try:
+        task_df = spark.createDataFrame(spark.sparkContext.parallelize(rows, len(rows)), "task binary")
+    except Exception:  # Spark Connect has no SparkContext: fall back to a round-robin repartition
+        task_df = spark.createDataFrame(rows, "task binary").repartition(len(rows))
+    return task_df.mapInArrow(read_group_tasks(aschema.serialize().to_pybytes()), spark_schema(plan.row_type))
+
+
 # selections holding at most this many rows in total are read on the driver (see plan_dataframe)
 DRIVER_READ_ROWS = 65_536
 
@@ -113,7 +150,7 @@ def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: i
     top-N candidates and selective bitmaps), otherwise one Spark partition per file.
     """
     sschema = spark_schema(plan.row_type)
-    if not plan.tasks:
+    if not plan.tasks and not plan.groups:
         return spark.createDataFrame([], sschema)
     groups: dict[tuple[str, bool], list[str]] = {}
     arrow_tasks: list[FileTask] = []
@@ -124,6 +161,8 @@ def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: i
         else:
             arrow_tasks.append(t)
     parts = [native_dataframe(spark, plan.row_type, paths, fmt, pk) for (fmt, pk), paths in groups.items()]
+    if plan.groups:
+        parts.append(group_dataframe(spark, plan))
     if arrow_tasks:
         selected = sum(t.selected_rows for t in arrow_tasks)
         if selected <= driver_rows:
