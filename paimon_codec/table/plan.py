@@ -35,7 +35,7 @@ from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, InvalidPredicateError, UnsupportedTypeError
 from ..fileio import ByteSource
 from ..types import RowType
-from .evolution import FileEvolution, evolution_for
+from .evolution import FileEvolution, evolution_for, index_usable
 from .read_options import check_read_options
 from .table import LiveDataFile, PaimonTable
 
@@ -368,6 +368,8 @@ def _push_topn(items: list[tuple[FileTask, LiveDataFile, Any]], pred: Any, keys:
     for task, f, result in items:
         if task.primary_key_file:
             return "primary-key files may hold retraction rows"
+        if not index_usable(task.evolution, columns=[first.column]):
+            return f"{os.path.basename(f.path)} was written under an older schema of {first.column}"
         source = _index_source(f)
         if source is None:
             return f"{os.path.basename(f.path)} has no file index"
@@ -463,7 +465,9 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
             detail["deleted_rows"] = dv.cardinality
             report.rows_deleted += dv.cardinality
         result = None
-        if pred is not None and use_indexes and not (dv is not None and dv.bitmap64):
+        evolution = evolution_for(table, schema, f.meta.schema_id)
+        if pred is not None and use_indexes and not (dv is not None and dv.bitmap64) \
+                and index_usable(evolution, pred):
             result = _evaluate_index(pred, f, row_type, report)
         detail["index_result"] = _result_kind(result)
         if result is not None and not result.remain():
@@ -488,7 +492,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         if selection is not None and len(selection) == f.row_count:
             selection = None
         task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, pk,
-                        f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
+                        f.meta.schema_id, evolution)
         tasks.append(task)
         topn_items.append((task, f, result))
         report.files_read += 1
