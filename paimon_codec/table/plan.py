@@ -417,7 +417,10 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     elif branch is not None and branch != (table.branch or "main"):
         table = PaimonTable(table.path, branch=branch)
     snapshot = table.resolve_snapshot(snapshot_id, tag, timestamp_ms)
-    schema = table.schema_of(snapshot)
+    # Paimon reads the latest snapshot with the table's current schema (an ALTER after the last commit
+    # counts); time travel reads with the snapshot's own schema
+    travel = snapshot_id is not None or tag is not None or timestamp_ms is not None
+    schema = table.schema_of(snapshot) if travel else table.schema
     check_read_options(schema, table.read_options(snapshot), table.meta_path)
     row_type = schema.fields
     pred = as_predicate(where, row_type)
