@@ -227,9 +227,13 @@ def test_option_classes(java):
         assert check.refused == {}, name
     schema = PaimonTable(os.path.join(db, "branched")).schema
     pk_merge = type(schema)(**{**schema.__dict__, "primary_keys": ("id",),
-                               "options": {"merge-engine": "aggregation", "changelog-producer": "lookup"}})
+                               "options": {"merge-engine": "aggregation", "changelog-producer": "lookup",
+                                           "rowkind.field": "op"}})
     check = classify_options(pk_merge)
-    assert "merge-engine" in check.refused and "changelog-producer" in check.irrelevant
+    # the merge read honours merge-engine (refusing engines/functions it cannot reproduce by name);
+    # rowkind.field is a merge option it does not implement
+    assert "merge-engine" in check.supported and "changelog-producer" in check.irrelevant
+    assert "rowkind.field" in check.refused
     dv = type(schema)(**{**schema.__dict__, "primary_keys": ("id",),
                          "options": {"merge-engine": "aggregation", "deletion-vectors.enabled": "true"}})
     assert classify_options(dv).refused == {}
