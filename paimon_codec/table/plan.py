@@ -35,6 +35,7 @@ from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, InvalidPredicateError, UnsupportedTypeError
 from ..fileio import ByteSource
 from ..types import RowType
+from .merge import declarations as _merge_declarations  # noqa: F401  (merge options the merge read honours)
 from .read_options import check_read_options
 from .table import LiveDataFile, PaimonTable
 

@@ -161,6 +161,8 @@ def declare_supported(option: str, when: Callable[[TableSchema], bool] | None = 
 
 def _is_declared(option: str, schema: TableSchema) -> bool:
     check = _declared.get(option)
+    if check is None and option.startswith("fields.") and option.count(".") >= 2:
+        check = _declared.get("fields.*." + option.rsplit(".", 1)[-1])  # per-field keys: "fields.*.<key>"
     return bool(check and check(schema))
 
 
