@@ -24,6 +24,7 @@ file system.
 from __future__ import annotations
 
 import os
+import pickle
 from typing import Any
 
 import pyarrow as pa
@@ -33,11 +34,11 @@ from ..table.plan import FileTask, PlanReport, ScanPlan, SortKey, plan_scan
 from ..table.read import arrow_schema
 from .filters import to_spark_column
 from .native import native_dataframe, native_readable
-from .types import spark_schema
+from .types import spark_schema, to_spark_micros
 
 __all__ = ["scan", "plan_dataframe", "read_plan_tasks", "group_dataframe", "read_group_tasks"]
 
-_TASK_COLUMNS = "path string, file_format string, selection binary, primary_key_file boolean"
+_TASK_COLUMNS = "path string, file_format string, selection binary, primary_key_file boolean, evolution binary"
 
 
 def _with_timezone(schema: pa.Schema, tz: str) -> pa.Schema:
@@ -50,20 +51,30 @@ def _with_timezone(schema: pa.Schema, tz: str) -> pa.Schema:
     return pa.schema(fields)
 
 
+def _task_row(t: FileTask) -> tuple:
+    evolution = getattr(t, "evolution", None)
+    return (t.path, t.file_format, t.selection_bytes(), t.primary_key_file,
+            None if evolution is None else pickle.dumps(evolution))
+
+
 def read_plan_tasks(schema_bytes: bytes):
     """The ``mapInArrow`` function reading task rows -> data rows (runs on executors)."""
 
     def read(batches):
+        import pickle
+
         import pyarrow as pa
 
+        from paimon_codec.spark.types import to_spark_micros
         from paimon_codec.table.read import read_file_rows
 
         schema = pa.ipc.read_schema(pa.py_buffer(schema_bytes))
         for batch in batches:
             for task in batch.to_pylist():
+                evolution = pickle.loads(task["evolution"]) if task["evolution"] is not None else None
                 table = read_file_rows(task["path"], task["file_format"], schema, task["selection"],
-                                       bool(task["primary_key_file"]))
-                yield from table.to_batches(max_chunksize=65536)
+                                       bool(task["primary_key_file"]), evolution)
+                yield from to_spark_micros(table).to_batches(max_chunksize=65536)
 
     return read
 
@@ -72,7 +83,7 @@ def _arrow_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
     """The selected rows of ``tasks`` read by pyarrow in ``mapInArrow``, one Spark partition per file."""
     tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
     aschema = _with_timezone(arrow_schema(plan.row_type), tz)
-    rows = [(t.path, t.file_format, t.selection_bytes(), t.primary_key_file) for t in tasks]
+    rows = [_task_row(t) for t in tasks]
     try:
         rdd = spark.sparkContext.parallelize(rows, len(rows))
         task_df = spark.createDataFrame(rdd, _TASK_COLUMNS)
@@ -126,7 +137,7 @@ def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
 
     tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
     table = read_tasks_locally(tasks, _with_timezone(arrow_schema(plan.row_type), tz))
-    return spark.createDataFrame(table, schema=spark_schema(plan.row_type))
+    return spark.createDataFrame(to_spark_micros(table), schema=spark_schema(plan.row_type))
 
 
 def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER_READ_ROWS):
@@ -145,7 +156,7 @@ def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: i
     arrow_tasks: list[FileTask] = []
     for t in plan.tasks:
         if native and t.selection is None and native_readable(t.path, t.file_format, plan.row_type,
-                                                              t.primary_key_file):
+                                                              t.primary_key_file, t.evolution):
             groups.setdefault((t.file_format, t.primary_key_file), []).append(t.path)
         else:
             arrow_tasks.append(t)

@@ -35,6 +35,7 @@ from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, InvalidPredicateError, UnsupportedTypeError
 from ..fileio import ByteSource
 from ..types import RowType
+from .evolution import FileEvolution, evolution_for
 from .merge import declarations as _merge_declarations  # noqa: F401  (merge options the merge read honours)
 from .read_options import check_read_options
 from .table import LiveDataFile, PaimonTable
@@ -53,6 +54,9 @@ class FileTask:
     file_size: int
     selection: BitMap | None
     primary_key_file: bool = False
+    # the file's _SCHEMA_ID and how its columns read as the table's (None: same ids/names/types)
+    schema_id: int | None = None
+    evolution: FileEvolution | None = None
 
     @property
     def selected_rows(self) -> int:
@@ -484,7 +488,8 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
             continue
         if selection is not None and len(selection) == f.row_count:
             selection = None
-        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, pk)
+        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, pk,
+                        f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
         tasks.append(task)
         topn_items.append((task, f, result))
         report.files_read += 1
