@@ -36,6 +36,7 @@ from ..errors import CorruptDataError, InvalidPredicateError, UnsupportedTypeErr
 from ..fileio import ByteSource
 from ..types import RowType
 from .evolution import FileEvolution, evolution_for
+from .merge import declarations as _merge_declarations  # noqa: F401  (merge options the merge read honours)
 from .read_options import check_read_options
 from .table import LiveDataFile, PaimonTable
 
