@@ -50,6 +50,8 @@ class DataFileMeta:
     external_path: str | None
     min_key: bytes
     max_key: bytes
+    first_row_id: int | None = None  # row-tracking / data-evolution tables (_FIRST_ROW_ID)
+    write_cols: tuple[str, ...] | None = None  # columns a partial-column file holds (_WRITE_COLS)
 
     @property
     def index_file_name(self) -> str | None:
@@ -110,7 +112,13 @@ def _data_file(rec: dict, path: str) -> DataFileMeta:
         external_path=field(rec, ("_EXTERNAL_PATH",), what, path, None),
         min_key=field(rec, ("_MIN_KEY",), what, path, b""),
         max_key=field(rec, ("_MAX_KEY",), what, path, b""),
+        first_row_id=field(rec, ("_FIRST_ROW_ID",), what, path, None),
+        write_cols=_write_cols(field(rec, ("_WRITE_COLS",), what, path, None)),
     )
+
+
+def _write_cols(raw) -> tuple[str, ...] | None:
+    return None if raw is None else tuple(str(c) for c in raw)
 
 
 def read_manifest(manifest_dir: str, name: str) -> list[ManifestEntry]:
