@@ -92,6 +92,47 @@ def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
     return spark.createDataFrame(table, schema=spark_schema(plan.row_type))
 
 
+# -- group tasks (files read together: row-id merges, key merges) ------------------------------------------
+_GROUP_COLUMNS = "task binary"
+
+
+def read_group_tasks(schema_bytes: bytes):
+    """The ``mapInArrow`` function reading pickled :class:`GroupTask` rows -> data rows (runs on executors)."""
+
+    def read(batches):
+        import pickle
+
+        import pyarrow as pa
+
+        from paimon_codec.table.plan import read_group_task
+
+        schema = pa.ipc.read_schema(pa.py_buffer(schema_bytes))
+        for batch in batches:
+            for blob in batch.column(0).to_pylist():
+                yield from read_group_task(pickle.loads(blob), schema).to_batches(max_chunksize=65536)
+
+    return read
+
+
+def _group_dataframe(spark, plan: ScanPlan, driver_rows: int):
+    """The plan's group tasks: on the driver when they hold few rows, else one Spark partition per group."""
+    import pickle
+
+    from ..table.read import read_tasks_locally
+
+    tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
+    aschema = _with_timezone(arrow_schema(plan.row_type), tz)
+    sschema = spark_schema(plan.row_type)
+    if sum(g.selected_rows for g in plan.groups) <= driver_rows:
+        return spark.createDataFrame(read_tasks_locally([], aschema, plan.groups), schema=sschema)
+    rows = [(pickle.dumps(g),) for g in plan.groups]
+    try:
+        task_df = spark.createDataFrame(spark.sparkContext.parallelize(rows, len(rows)), _GROUP_COLUMNS)
+    except Exception:  # Spark Connect has no SparkContext: fall back to a round-robin repartition
+        task_df = spark.createDataFrame(rows, _GROUP_COLUMNS).repartition(len(rows))
+    return task_df.mapInArrow(read_group_tasks(aschema.serialize().to_pybytes()), sschema)
+
+
 def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER_READ_ROWS):
     """A DataFrame of the plan's selected rows (no residual filter).
 
@@ -102,7 +143,7 @@ def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: i
     top-N candidates and selective bitmaps), otherwise one Spark partition per file.
     """
     sschema = spark_schema(plan.row_type)
-    if not plan.tasks:
+    if not plan.tasks and not plan.groups:
         return spark.createDataFrame([], sschema)
     groups: dict[tuple[str, bool], list[str]] = {}
     arrow_tasks: list[FileTask] = []
@@ -119,6 +160,8 @@ def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: i
             parts.append(_driver_dataframe(spark, plan, arrow_tasks))
         else:
             parts.append(_arrow_dataframe(spark, plan, arrow_tasks))
+    if plan.groups:
+        parts.append(_group_dataframe(spark, plan, driver_rows))
     df = parts[0]
     for part in parts[1:]:
         df = df.unionByName(part)

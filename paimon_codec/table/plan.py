@@ -33,6 +33,7 @@ from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, InvalidPredicateError, UnsupportedTypeError
 from ..fileio import ByteSource
 from ..types import RowType
+from .data_evolution import is_data_evolution_table, plan_row_id_groups
 from .table import LiveDataFile, PaimonTable
 
 __all__ = ["FileTask", "GroupTask", "PlanReport", "ScanPlan", "SortKey", "plan_scan", "as_predicate",
@@ -419,7 +420,11 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         raise UnsupportedTypeError("primary-key tables without deletion-vectors.enabled need a merge-on-read "
                                    "scan, which is not supported", path=table.path,
                                    expected="an append table or a primary-key table with deletion vectors")
-    for f in table.live_files(snapshot):
+    live = table.live_files(snapshot)
+    groups: list[GroupTask] = []
+    if is_data_evolution_table(schema):  # rows merged by row id from several files: data_evolution.py
+        live, groups = plan_row_id_groups(table, schema, live, pred, report)
+    for f in live:
         report.files_total += 1
         report.rows_total += f.row_count
         report.bytes_total += f.meta.file_size
@@ -489,6 +494,6 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         task = detail.pop("_task", None)
         if task is not None and report.topn_pushed:
             detail["rows_topn_candidates"] = task.selected_rows
-    report.rows_read = sum(t.selected_rows for t in tasks)
-    return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit)
+    report.rows_read = sum(t.selected_rows for t in tasks) + sum(g.selected_rows for g in groups)
+    return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, groups)
 
