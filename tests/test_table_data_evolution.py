@@ -162,6 +162,7 @@ for c in kwargs["cols"]:
     data[c] = kwargs["values"][c]
 msgs = u.update_by_arrow_with_row_id(pa.table(data))
 c = wb.new_commit(); c.commit(msgs); c.close()
+result = type(u.new_update_by_row_id()).__name__
 """
 DELETE = """
 t = table(kwargs["path"])
@@ -171,22 +172,27 @@ c = wb.new_commit(); c.commit(msgs); c.close()
 """
 
 
-@pytest.fixture(scope="module")
-def pypaimon_table(tmp_path_factory):
+@pytest.fixture(scope="module", params=[False, True], ids=["python-writer", "rust-writer"])
+def pypaimon_table(request, tmp_path_factory):
     """A partitioned data-evolution table with deletion vectors: whole-row commits, partial-column updates
-    (one column twice), deletes before and after updates; yields ``(oracle, path, snapshot ids)``."""
+    (one column twice), deletes before and after updates, by pypaimon's Python or its Rust
+    (``write.native.enabled``) writer and updater; yields ``(oracle, path, snapshot ids)``."""
+    native = request.param
     with PyPaimon() as oracle:
+        options = dict(DE_OPTIONS, **{"deletion-vectors.enabled": "true", "write.native.enabled": str(native).lower()})
         path = oracle.create_table(tmp_path_factory.mktemp("de_py"), "t",
                                    "id INT, name STRING, score DOUBLE, dt STRING", partition_keys=["dt"],
-                                   options=dict(DE_OPTIONS, **{"deletion-vectors.enabled": "true"}))
+                                   options=options)
         snapshots = []
 
         def write(rows):
             snapshots.append(oracle.write(path, pa.table(rows, schema=pa.schema(
-                [("id", pa.int32()), ("name", pa.string()), ("score", pa.float64()), ("dt", pa.string())]))))
+                [("id", pa.int32()), ("name", pa.string()), ("score", pa.float64()), ("dt", pa.string())])),
+                native=native))
 
         def update(row_ids, **values):
-            oracle.run(UPDATE, path=path, cols=list(values), row_ids=row_ids, values=values)
+            updater = oracle.run(UPDATE, path=path, cols=list(values), row_ids=row_ids, values=values)
+            assert updater == ("NativeTableUpdateByRowId" if native else "TableUpdateByRowId")
             snapshots.append(PaimonTable(path).snapshot().id)
 
         def delete(row_ids):
