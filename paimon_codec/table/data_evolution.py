@@ -43,7 +43,9 @@ from pyroaring import BitMap
 from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, UnsupportedTypeError
 from ..types import RowType
-from .schema import TableSchema, load_schema
+from .evolution import evolution_for
+from .read_options import declare_supported
+from .schema import TableSchema
 from .table import LiveDataFile, PaimonTable
 
 __all__ = ["is_data_evolution_table", "group_by_row_id", "plan_row_id_groups", "read_row_id_group",
@@ -54,6 +56,11 @@ READER = "paimon_codec.table.data_evolution:read_row_id_group"
 
 def is_data_evolution_table(schema: TableSchema) -> bool:
     return schema.option_bool("row-tracking.enabled") and schema.option_bool("data-evolution.enabled")
+
+
+# data-evolution.enabled changes what a read returns: this module implements it (with row tracking on,
+# the only combination Paimon creates)
+declare_supported("data-evolution.enabled", is_data_evolution_table)
 
 
 def _refuse_special(f: LiveDataFile) -> None:
@@ -126,15 +133,14 @@ def _written_ids(f: LiveDataFile, file_schema: TableSchema) -> set[int]:
 
 
 def _assign_columns(group: list[LiveDataFile], row_type: RowType,
-                    schema_of: Callable[[int], TableSchema]) -> list[list[tuple[str, str]]]:
-    """Per file (newest first): ``(name in the file, name in the table)`` of the columns it provides."""
+                    schema_of: Callable[[int], TableSchema]) -> list[list[str]]:
+    """Per file (newest first): the table columns it provides."""
     if any(fld.id is None for fld in row_type):
         raise UnsupportedTypeError("data-evolution table schema without field ids")
     provided: dict[int, LiveDataFile] = {}
-    out: list[list[tuple[str, str]]] = []
+    out: list[list[str]] = []
     for f in group:
         file_schema = schema_of(f.meta.schema_id)
-        physical = {fld.id: fld.name for fld in file_schema.fields}
         written = _written_ids(f, file_schema)
         mine = []
         for fld in row_type:
@@ -143,7 +149,7 @@ def _assign_columns(group: list[LiveDataFile], row_type: RowType,
             newer = provided.get(fld.id)
             if newer is None:
                 provided[fld.id] = f
-                mine.append((physical[fld.id], fld.name))
+                mine.append(fld.name)
             elif newer.meta.max_sequence_number == f.meta.max_sequence_number:
                 raise UnsupportedTypeError(
                     f"two data-evolution files of one row-id range write column {fld.name!r} with the same "
@@ -178,13 +184,6 @@ def plan_row_id_groups(table: PaimonTable, schema: TableSchema, files: list[Live
     for f in files:
         _refuse_special(f)
         by_bucket.setdefault((f.entry.partition, f.bucket), []).append(f)
-    schemas: dict[int, TableSchema] = {schema.id: schema}
-
-    def schema_of(sid: int) -> TableSchema:
-        if sid not in schemas:
-            schemas[sid] = load_schema(table.path, sid)
-        return schemas[sid]
-
     singles: list[LiveDataFile] = []
     tasks: list[GroupTask] = []
     for bucket_files in by_bucket.values():
@@ -192,14 +191,14 @@ def plan_row_id_groups(table: PaimonTable, schema: TableSchema, files: list[Live
             if len(group) == 1:
                 singles.append(group[0])
                 continue
-            task = _plan_group(table.path, group, schema, schema_of, pred, report, FileTask, GroupTask)
+            task = _plan_group(table, group, schema, pred, report, FileTask, GroupTask)
             if task is not None:
                 tasks.append(task)
     return singles, tasks
 
 
-def _plan_group(table_path: str, group: list[LiveDataFile], schema: TableSchema,
-                schema_of: Callable[[int], TableSchema], pred: Any, report, FileTask, GroupTask):
+def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSchema, pred: Any, report,
+                FileTask, GroupTask):
     _check_group(group)
     first_row_id, last = _range(group[0])
     row_count = last - first_row_id + 1
@@ -208,7 +207,7 @@ def _plan_group(table_path: str, group: list[LiveDataFile], schema: TableSchema,
         report.files_total += 1
         report.rows_total += f.row_count
         report.bytes_total += f.meta.file_size
-        detail = {"path": os.path.relpath(f.path, table_path),
+        detail = {"path": os.path.relpath(f.path, table.path),
                   "bucket": f.bucket, "level": f.level, "row_count": f.row_count,
                   "file_size": f.meta.file_size, "first_row_id": first_row_id,
                   "write_cols": None if f.meta.write_cols is None else list(f.meta.write_cols)}
@@ -243,13 +242,16 @@ def _plan_group(table_path: str, group: list[LiveDataFile], schema: TableSchema,
                     det["decision"] = "skipped: every row deleted"
                 return None
             selection = BitMap(keep.astype(np.uint32))
-    columns = _assign_columns(group, schema.fields, schema_of)
-    file_tasks = [FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection)
+    columns = _assign_columns(group, schema.fields,
+                              lambda sid: schema if sid == schema.id else table.schema_by_id(sid))
+    # each file reads as the table's columns through its own schema (renames by field id, casts)
+    file_tasks = [FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, False,
+                           f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
                   for f in group]
     selected = row_count if selection is None else len(selection)
     for f, det, cols in zip(group, details, columns, strict=True):
         det["decision"] = "read (merged by row id)" if cols else "skipped: every column newer elsewhere"
-        det["columns"] = [table_name for _, table_name in cols]
+        det["columns"] = cols
         det["rows_selected"] = selected
         if cols:
             report.files_read += 1
@@ -273,18 +275,18 @@ def read_row_id_group(task, schema: pa.Schema) -> pa.Table:
     row_count = task.params["row_count"]
     expected = row_count if task.files[0].selection is None else len(task.files[0].selection)
     by_name: dict[str, pa.Array] = {}
-    for ft, pairs in zip(task.files, task.params["columns"], strict=True):
-        wanted = [(physical, name) for physical, name in pairs if name in schema.names]
+    for ft, names in zip(task.files, task.params["columns"], strict=True):
+        wanted = [name for name in names if name in schema.names]
         if not wanted:
             continue
         if ft.row_count != row_count:
             raise CorruptDataError(f"file holds {ft.row_count} rows of a {row_count}-row row-id range",
                                    path=ft.path)
-        file_schema = pa.schema([pa.field(physical, schema.field(name).type) for physical, name in wanted])
-        part = read_file_rows(ft.path, ft.file_format, file_schema, ft.selection)
+        part = read_file_rows(ft.path, ft.file_format, pa.schema([schema.field(n) for n in wanted]),
+                              ft.selection, evolution=ft.evolution)
         if part.num_rows != expected:
             raise CorruptDataError(f"read {part.num_rows} rows, expected {expected}", path=ft.path)
-        for (_, name), column in zip(wanted, part.columns, strict=True):
+        for name, column in zip(wanted, part.columns, strict=True):
             by_name[name] = column
     arrays = [by_name[f.name] if f.name in by_name else pa.nulls(expected, f.type) for f in schema]
     return pa.Table.from_arrays(arrays, schema=schema)
