@@ -35,6 +35,7 @@ from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, InvalidPredicateError, UnsupportedTypeError
 from ..fileio import ByteSource
 from ..types import RowType
+from .data_evolution import is_data_evolution_table, plan_row_id_groups
 from .evolution import FileEvolution, evolution_for
 from .index_schema import file_index_view
 from .merge import declarations as _merge_declarations  # noqa: F401  (merge options the merge read honours)
@@ -469,7 +470,11 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         if keys and limit is not None:
             report.topn_note = "primary-key merge reads are not pushed down"
         return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, groups)
-    for f in table.batch_files(snapshot):
+    live = table.batch_files(snapshot)
+    groups: list[GroupTask] = []
+    if is_data_evolution_table(schema):  # rows merged by row id from several files: data_evolution.py
+        live, groups = plan_row_id_groups(table, schema, live, pred, report)
+    for f in live:
         report.files_total += 1
         report.rows_total += f.row_count
         report.bytes_total += f.meta.file_size
@@ -540,6 +545,6 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         task = detail.pop("_task", None)
         if task is not None and report.topn_pushed:
             detail["rows_topn_candidates"] = task.selected_rows
-    report.rows_read = sum(t.selected_rows for t in tasks)
-    return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit)
+    report.rows_read = sum(t.selected_rows for t in tasks) + sum(g.selected_rows for g in groups)
+    return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, groups)
 
