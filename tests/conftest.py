@@ -40,3 +40,13 @@ def golden() -> Path:
     if not GOLDEN.is_dir():
         pytest.skip(f"golden vectors not found at {GOLDEN}")
     return GOLDEN
+
+
+# -- pypaimon 2.1 oracle (tests/oracles/pypaimon21.py): its own venv, one worker per session -------------
+@pytest.fixture(scope="session")
+def pypaimon21():
+    """pypaimon 2.1.0 (+ pypaimon-rust) in its own venv; a venv that cannot be made is an error, not a skip."""
+    from oracles.pypaimon21 import PyPaimon
+
+    with PyPaimon() as oracle:
+        yield oracle
