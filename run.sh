@@ -28,6 +28,9 @@ setup_tools() {
   fi
   # Paimon 0.9's own Java build (from PyPI's pypaimon==0.2.0 sdist) for the Java interop tests.
   "$PY" -m paimon_codec._testing.java >/dev/null || echo "run.sh: Paimon jar unavailable; Java interop tests will skip" >&2
+
+  # pypaimon 2.1 (+ pypaimon-rust; pins pyarrow < 20) in a venv of its own: the pypaimon oracle. Fails hard.
+  "$PY" tests/oracles/pypaimon21.py >/dev/null
 }
 
 case "${1:-}" in
