@@ -14,6 +14,8 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import fcntl
+import functools
+import importlib.util
 import json
 import os
 import pickle
@@ -127,6 +129,24 @@ def encode_where(where: Any, row_type: RowType) -> str | None:
     """``where`` (JSON form, SQL text or predicate) bound to ``row_type``, as the worker's pickled tree."""
     pred = as_predicate(where, row_type)
     return None if pred is None else base64.b64encode(pickle.dumps(_tree(pred, row_type))).decode()
+
+
+def filter_exact(rows: pa.Table, where: Any, row_type: RowType) -> pa.Table:
+    """The rows of ``rows`` that satisfy ``where`` (SQL semantics: null is no match), evaluated with
+    pyarrow compute exactly as the worker filters pypaimon's read, so both sides use one filter."""
+    pred = as_predicate(where, row_type)
+    if pred is None or rows.num_rows == 0:
+        return rows
+    return rows.filter(_worker_module().arrow_mask(rows, _tree(pred, row_type)).fill_null(False))
+
+
+@functools.cache
+def _worker_module():
+    """The worker file as a module of this process (it needs only pyarrow and the standard library)."""
+    spec = importlib.util.spec_from_file_location("pypaimon_worker", WORKER)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _write_ipc(table: pa.Table, path: str) -> None:

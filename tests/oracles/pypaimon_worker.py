@@ -164,10 +164,10 @@ def _scalar(value, dtype: pa.DataType):
     return pa.scalar(value, type=dtype)
 
 
-def _arrow_mask(table: pa.Table, node) -> pa.ChunkedArray:
+def arrow_mask(table: pa.Table, node) -> pa.ChunkedArray:
     """SQL semantics: a null comparison is not a match (``fill_null(False)`` at the end)."""
     if node[0] in ("and", "or"):
-        masks = [_arrow_mask(table, c) for c in node[1]]
+        masks = [arrow_mask(table, c) for c in node[1]]
         out = masks[0]
         for m in masks[1:]:
             out = pc.and_kleene(out, m) if node[0] == "and" else pc.or_kleene(out, m)
@@ -236,7 +236,7 @@ def op_read(req: dict) -> dict:
         if read_cols is not None:
             result = result.select(read_cols)
     if tree is not None:
-        result = result.filter(_arrow_mask(result, tree).fill_null(False) if result.num_rows
+        result = result.filter(arrow_mask(result, tree).fill_null(False) if result.num_rows
                                else pa.array([], pa.bool_()))
     if projection is not None:
         result = result.select(list(projection))

@@ -1,0 +1,173 @@
+"""Conformance: our reader on tables pypaimon 2.1 writes, against pypaimon's own read of the same table.
+
+Every table kind of ``tests/pypaimon_tables.py`` is written (two or three commits) into one module
+warehouse by the session's pypaimon worker; for each predicate (none, a plain column, the partition
+column, a range, a column with a file index where the table has one) our rows —
+``plan_scan`` + ``read_plan_locally``, filtered exactly — must be pypaimon's rows, as a multiset.
+
+Two tests per case: ``test_rows_match_pypaimon`` (exact rows) and ``test_never_wrong_rows`` (exact
+rows, or a one-line ``paimon_codec.errors`` refusal; never other rows, never another exception).
+Cases that fail today carry ``xfail(strict=True, raises=...)`` naming the point of issue 13: the fix
+flips them to an unexpected pass, which fails until the mark is removed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pyarrow as pa
+import pytest
+from oracles.pypaimon21 import filter_exact
+from pypaimon_tables import PREDICATES, cases
+from spark_fixtures import spark  # noqa: F401
+
+from paimon_codec.errors import PaimonCodecError, UnsupportedTypeError
+from paimon_codec.table.plan import plan_scan
+from paimon_codec.table.read import read_plan_locally
+
+CASES = {c.name: c for c in cases("<external>")}
+
+# -- what goes wrong today (issue 13), per case; each reason names the point of the issue ----------------
+_AVRO = "issue 13 point 6: Avro data files are refused ('cannot read avro data files')"
+_PK_REFUSED = ("issue 13 point 3: primary-key tables without deletion vectors are refused "
+               "('need a merge-on-read scan')")
+_EVOLUTION = ("issue 13 point 1: columns resolved by name, not field id: renamed 'nm' -> 'name' reads as null "
+              "for old files, re-added 'tmp' shows the dropped column's old values")
+_DATA_EVOLUTION = ("issue 13 point 2: data-evolution partial-column files read as whole rows and deletion "
+                   "vectors of row-tracking tables ignored (55 rows instead of 25)")
+_INDEX_IN_DATA_DIR = ("issue 13 point 7: index-file-in-data-file-dir=true: DV index looked up at "
+                      "bucket-N/index/index-… (FileNotFoundError) instead of bucket-N/index-…")
+_MERGE_ON_READ = ("issue 13 point 3: deletion-vectors.merge-on-read=true ignored: level-0 files dropped, "
+                  "0 rows instead of pypaimon's merged rows")
+
+#: case -> (reason, exception raised by test_rows_match_pypaimon, raised by test_never_wrong_rows or None)
+KNOWN = {
+    "append_avro": (_AVRO, UnsupportedTypeError, None),
+    "append_evolution": (_EVOLUTION, AssertionError, AssertionError),
+    "data_evolution_dv": (_DATA_EVOLUTION, AssertionError, AssertionError),
+    "data_evolution_global_index": (_DATA_EVOLUTION, AssertionError, AssertionError),
+    "data_evolution_dv_index_in_data_dir": (_INDEX_IN_DATA_DIR, FileNotFoundError, FileNotFoundError),
+    "pk_dv_merge_on_read": (_MERGE_ON_READ, AssertionError, AssertionError),
+    **{name: (_PK_REFUSED, UnsupportedTypeError, None) for name in (
+        "pk_bucket2", "pk_bucket2_native", "pk_dynamic_bucket", "pk_postpone_bucket", "pk_orc", "pk_avro",
+        "pk_first_row", "pk_partial_update", "pk_aggregation_sum")},
+}
+#: (case, predicate) pairs that pass today although the case fails in general (the predicate misses the bug)
+PASSING_TODAY: set[tuple[str, str]] = set()
+
+
+@pytest.fixture(scope="module")
+def warehouse(pypaimon21, tmp_path_factory):
+    """Every case's table, written by pypaimon into one warehouse; a table pypaimon cannot write is an error."""
+    wh = tmp_path_factory.mktemp("pypaimon-warehouse")
+    external = tmp_path_factory.mktemp("pypaimon-external")
+    paths = {c.name: c.build(pypaimon21, wh, c.name) for c in cases(str(external))}
+    return {"paths": paths, "theirs": {}}
+
+
+def theirs(pypaimon21, warehouse, case: str, where, key) -> pa.Table:
+    cache = warehouse["theirs"]
+    if key not in cache:
+        cache[key] = pypaimon21.read(warehouse["paths"][case], where=where, snapshot_id=key[2])
+    return cache[key]
+
+
+def ours(path: str, where, snapshot_id: int | None = None) -> pa.Table:
+    plan = plan_scan(path, where, snapshot_id)
+    return filter_exact(read_plan_locally(plan), where, plan.row_type)
+
+
+def _canonical(rows) -> Counter:
+    return Counter(tuple(sorted((k, repr(v)) for k, v in r.items())) for r in rows)
+
+
+def assert_same_rows(ours_rows: pa.Table | list[dict], theirs_rows: pa.Table) -> None:
+    """Same column names (in order) and the same multiset of rows (values compared as Python objects).
+    Private stand-in for ``tests/oracles/compare.py`` (being written by the java helper)."""
+    mine = ours_rows.to_pylist() if isinstance(ours_rows, pa.Table) else list(ours_rows)
+    if isinstance(ours_rows, pa.Table):
+        assert ours_rows.column_names == theirs_rows.column_names
+    want = _canonical(theirs_rows.to_pylist())
+    got = _canonical(mine)
+    assert got == want, (f"{len(mine)} rows, pypaimon {theirs_rows.num_rows}; "
+                         f"extra {list((got - want).elements())[:3]}, missing {list((want - got).elements())[:3]}")
+
+
+def _params(which: int):
+    out = []
+    for name in CASES:
+        for pred in PREDICATES:
+            marks = []
+            known = KNOWN.get(name)
+            if known is not None and known[which] is not None and (name, pred) not in PASSING_TODAY:
+                marks.append(pytest.mark.xfail(strict=True, raises=known[which], reason=known[0]))
+            out.append(pytest.param(name, pred, marks=marks, id=f"{name}-{pred}"))
+    return out
+
+
+@pytest.mark.parametrize("case,pred", _params(1))
+def test_rows_match_pypaimon(pypaimon21, warehouse, case, pred):
+    where = PREDICATES[pred]
+    assert_same_rows(ours(warehouse["paths"][case], where), theirs(pypaimon21, warehouse, case, where,
+                                                                   (case, pred, None)))
+
+
+@pytest.mark.parametrize("case,pred", _params(2))
+def test_never_wrong_rows(pypaimon21, warehouse, case, pred):
+    """Exact rows or a refusal of paimon_codec.errors; today's refusals are recorded in KNOWN."""
+    where = PREDICATES[pred]
+    try:
+        mine = ours(warehouse["paths"][case], where)
+    except PaimonCodecError as exc:
+        assert "\n" not in str(exc).strip()
+        return
+    assert_same_rows(mine, theirs(pypaimon21, warehouse, case, where, (case, pred, None)))
+
+
+@pytest.mark.parametrize("case", ["append_parquet", "append_overwrite", "append_evolution", "pk_bucket2"])
+@pytest.mark.parametrize("snapshot_id", [1, 2])
+def test_time_travel_matches_pypaimon(pypaimon21, warehouse, case, snapshot_id, request):
+    known = KNOWN.get(case)
+    if known is not None and not (case == "append_evolution" and snapshot_id == 1):
+        request.applymarker(pytest.mark.xfail(strict=True, raises=known[1], reason=known[0]))
+    where = PREDICATES["plain"]
+    assert_same_rows(ours(warehouse["paths"][case], where, snapshot_id),
+                     theirs(pypaimon21, warehouse, case, where, (case, "plain", snapshot_id)))
+
+
+#: Spark-only failures: case -> (reason, exception)
+SPARK_KNOWN = {
+    "append_orc": ("issue 13 point 11: Spark's ORC reader called as reader.orc(*paths): the 2nd path is taken "
+                   "as mergeSchema, the 3rd as pathGlobFilter (TypeError with many files, and 0 rows silently "
+                   "with three)", (TypeError, AssertionError)),
+}
+
+
+def _spark_params():
+    out = []
+    for name, c in CASES.items():
+        for pred in c.spark:
+            known = SPARK_KNOWN.get(name) or (KNOWN[name][:2] if name in KNOWN else None)
+            marks = [pytest.mark.xfail(strict=True, raises=known[1], reason=known[0])] if known else []
+            out.append(pytest.param(name, pred, marks=marks, id=f"{name}-{pred}"))
+    return out
+
+
+@pytest.mark.parametrize("case,pred", _spark_params())
+def test_spark_scan_matches_pypaimon(spark, pypaimon21, warehouse, case, pred):  # noqa: F811
+    """The Spark pipeline (``paimon_codec.spark.scan``, Spark's own file reader where it can) agrees too."""
+    from paimon_codec.spark.scan import scan
+
+    where = PREDICATES[pred]
+    df, _ = scan(spark, warehouse["paths"][case], where, driver_rows=0)
+    assert_same_rows([r.asDict() for r in df.collect()], theirs(pypaimon21, warehouse, case, where,
+                                                                 (case, pred, None)))
+
+
+def test_native_writer_wrote_file_indexes(warehouse):
+    """The pypaimon-rust case really exercises file indexes (else its 'indexed' predicate proves nothing)."""
+    from paimon_codec.table import PaimonTable
+
+    table = PaimonTable(warehouse["paths"]["append_native_file_index"])
+    files = list(table.live_files(table.snapshot(None)))
+    assert files and all(f.meta.embedded_index is not None or f.meta.extra_files for f in files)
