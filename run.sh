@@ -44,7 +44,7 @@ case "${1:-}" in
   test)
     setup
     setup_tools
-    export PYSPARK_PYTHON="$PY" PYSPARK_DRIVER_PYTHON="$PY"
+    export PYSPARK_PYTHON="$PY" PYSPARK_DRIVER_PYTHON="$PY" PAIMON_CODEC_STRICT=1
     shift
     "$PY" tools/generate.py --check
     "$VENV/bin/ruff" check paimon_codec tools tests benchmarks

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["strict_skips"]
+
 REPO = Path(__file__).resolve().parent.parent
 GOLDEN = Path(os.environ.get("PAIMON_GOLDEN", REPO.parent / "shared" / "golden")).resolve()
 GOLDEN_09 = GOLDEN / "paimon-0.9"

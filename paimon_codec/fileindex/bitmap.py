@@ -404,6 +404,12 @@ class _NegativeLength(Exception):
         self.at = at
 
 
+def _not_increasing(sort_keys: np.ndarray) -> bool:
+    """True unless strictly increasing (compared, not subtracted: the int64 images of doubles span
+    the whole range and their differences overflow)."""
+    return bool(np.any(sort_keys[1:] <= sort_keys[:-1]))
+
+
 def _int32_view(data: bytes) -> np.ndarray:
     """Big-endian int32 at every byte position of ``data`` (a strided view, no copy)."""
     return np.ndarray((max(len(data) - 3, 0),), dtype=">i4", buffer=data, strides=(1,))
@@ -710,7 +716,7 @@ class BitmapIndexReader(FileIndexReader):
             raise _corrupt("index block offsets are not increasing from 0", src, self.index_block_start)
         self._block_offsets = block_offsets
         self._block_ends = ends
-        if codec.kind != "string" and block_count > 1 and np.any(np.diff(self._block_first) <= 0):
+        if codec.kind != "string" and block_count > 1 and _not_increasing(self._block_first):
             raise _corrupt("index block first keys are not sorted", src, self.index_block_start)
 
     def _int32(self, pos: int, what: str) -> int:
@@ -872,7 +878,7 @@ class BitmapIndexReader(FileIndexReader):
             if 4 + len(raw) * raw.dtype.itemsize != size:
                 raise _corrupt(f"index block {i} holds {len(raw)} entries but is {size} bytes", src, start)
             sk = codec.sort_keys(raw["key"].astype(codec.np_dtype))
-            if len(raw) > 1 and np.any(np.diff(sk) <= 0):
+            if len(raw) > 1 and _not_increasing(sk):
                 raise _corrupt(f"index block {i} keys are not sorted", src, start)
             blk = _FixedTable(sk, (raw["offset"].astype(np.int64), raw["length"].astype(np.int64)),
                               already_sorted=True)

@@ -6,6 +6,8 @@ deletion-vector step of ``FileIndexEvaluator`` (FORMATS.md §9), made sound.
 * AND folds its children with AND, stopping early when not remaining; OR folds with OR.  The
   result algebra (:mod:`.result`) is the sound one, so an OR whose sides are of different kinds
   never drops a matching row (Java 0.9's ``BitmapIndexResultLazy.or`` could).
+* FLOAT / DOUBLE leaves are widened first (:mod:`.float_keys`): indexes key floats by their bits,
+  while the engines filtering afterwards treat ``-0.0 = 0.0`` (Spark) or ``NaN <> NaN`` (IEEE).
 * Timestamp keys are millis (p <= 3) or micros (p > 3): a literal (or a TIMESTAMP(7..9) column
   value) finer than the key collapses onto its neighbours.  Java then answers ``<>`` / ``NOT IN``
   with the complement of the collapsed key's rows, dropping rows that differ below the key's
@@ -24,6 +26,7 @@ from pyroaring import BitMap, BitMap64
 from ..errors import InvalidPredicateError
 from ..types import DataType, RowType
 from ..values import Timestamp
+from .float_keys import FLOAT_ROOTS, widen_float_leaf
 from .predicate import And, Leaf, Or, Predicate, _types_by_name, column_type
 from .reader import FileIndexReader
 from .result import REMAIN, SKIP, BitmapResult, FileIndexResult
@@ -110,6 +113,14 @@ def _collapsed_negation(reader: FileIndexReader, op: str, lits: tuple) -> FileIn
 def visit_leaf(reader: FileIndexReader, leaf: Leaf, dtype: DataType | None = None) -> FileIndexResult:
     """Ask one reader about one (bound) leaf, soundly for collapsed timestamp keys."""
     op, lits = leaf.op, leaf.literals
+    if dtype is None:
+        dtype = getattr(reader, "dtype", None)
+        dtype = dtype if isinstance(dtype, DataType) else None
+    if dtype is not None and dtype.root in FLOAT_ROOTS:
+        widened = widen_float_leaf(op, lits)
+        if widened is None:
+            return REMAIN
+        op, lits = widened
     if dtype is not None and dtype.root in _TIMESTAMP_ROOTS and _collapses(dtype, lits):
         if op in ("neq", "not_in"):
             return _collapsed_negation(reader, op, lits)

@@ -141,7 +141,8 @@ def _sort_columns(keys: list[SortKey]) -> list:
 def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, snapshot_id: int | None = None,
          *, use_indexes: bool = True, order_by: Any = None, limit: int | None = None,
          nulls_first: bool | None = None, native: bool = True,
-         driver_rows: int = DRIVER_READ_ROWS) -> tuple[Any, PlanReport]:
+         driver_rows: int = DRIVER_READ_ROWS, branch: str | None = None, tag: str | None = None,
+         timestamp_ms: int | None = None) -> tuple[Any, PlanReport]:
     """Rows of ``table_path`` (latest snapshot, or ``snapshot_id``) satisfying ``where``.
 
     ``where``: SQL-like text (``"cat = 'A' AND code IN (1, 2)"``), a predicate object
@@ -151,11 +152,13 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
     descending); ``limit``: at most that many rows.  ``ORDER BY ... LIMIT n`` is answered from
     range-bitmap indexes when every file to read has one (``report.topn_pushed``).  ``native=False``
     reads no file with Spark's own reader; ``driver_rows`` (0 = never) is the most selected rows read
-    on the driver (see :func:`plan_dataframe`).  Returns ``(DataFrame, PlanReport)``.
+    on the driver (see :func:`plan_dataframe`).  ``branch``, ``tag`` and ``timestamp_ms`` (the latest
+    snapshot at or before that time) choose what is read, as in :func:`plan_scan`.  Returns
+    ``(DataFrame, PlanReport)``.
     """
     table = table_path if isinstance(table_path, PaimonTable) else PaimonTable(table_path)
     plan = plan_scan(table, where, snapshot_id, use_indexes=use_indexes, order_by=order_by, limit=limit,
-                     nulls_first=nulls_first)
+                     nulls_first=nulls_first, branch=branch, tag=tag, timestamp_ms=timestamp_ms)
     df = plan_dataframe(spark, plan, native=native, driver_rows=driver_rows)
     if plan.predicate is not None:
         df = df.filter(to_spark_column(plan.predicate, plan.row_type))

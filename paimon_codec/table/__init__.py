@@ -13,6 +13,7 @@ from .index_manifest import (
     IndexFileMeta,
     IndexManifestEntry,
 )
+from .local_read import read_table
 from .manifest import DataFileMeta, ManifestEntry, ManifestFileMeta
 from .schema import TableSchema, load_schema
 from .snapshot import Snapshot, earliest_snapshot_id, latest_snapshot_id, load_snapshot, snapshot_ids
@@ -23,5 +24,5 @@ __all__ = [
     "TableSchema", "load_schema", "Snapshot", "load_snapshot", "snapshot_ids", "latest_snapshot_id",
     "earliest_snapshot_id", "ManifestEntry", "ManifestFileMeta", "DataFileMeta", "IndexManifestEntry",
     "IndexFileMeta", "DeletionVectorRange", "HASH_INDEX", "DELETION_VECTORS_INDEX",
-    "decode_binary_row", "decode_serialized_row",
+    "decode_binary_row", "decode_serialized_row", "read_table",
 ]

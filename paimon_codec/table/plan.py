@@ -33,6 +33,7 @@ from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, InvalidPredicateError, UnsupportedTypeError
 from ..fileio import ByteSource
 from ..types import RowType
+from .read_options import check_read_options
 from .table import LiveDataFile, PaimonTable
 
 __all__ = ["FileTask", "GroupTask", "PlanReport", "ScanPlan", "SortKey", "plan_scan", "as_predicate",
@@ -390,8 +391,13 @@ def _push_topn(items: list[tuple[FileTask, LiveDataFile, Any]], pred: Any, keys:
 
 def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | None = None,
               *, use_indexes: bool = True, order_by: Any = None, limit: int | None = None,
-              nulls_first: bool | None = None) -> ScanPlan:
-    """Plan a scan of ``table`` (latest snapshot unless ``snapshot_id``) for predicate ``where``.
+              nulls_first: bool | None = None, branch: str | None = None, tag: str | None = None,
+              timestamp_ms: int | None = None) -> ScanPlan:
+    """Plan a scan of ``table`` for predicate ``where``: its latest snapshot, or the one chosen by
+    ``snapshot_id``, ``tag`` or ``timestamp_ms`` (time travel), of the table or of ``branch``.
+
+    Options of the table that change what a read means and are not implemented are refused
+    (:mod:`paimon_codec.table.read_options`).
 
     With ``order_by`` and ``limit`` the plan pushes top-N down to range-bitmap indexes where it can
     (``report.topn_pushed``; ``report.topn_note`` says why not); the reader must still sort and limit.
@@ -399,9 +405,12 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise InvalidPredicateError(f"limit must be a non-negative integer, got {limit!r}")
     if not isinstance(table, PaimonTable):
-        table = PaimonTable(table)
-    snapshot = table.snapshot(snapshot_id)
+        table = PaimonTable(table, branch=branch)
+    elif branch is not None and branch != (table.branch or "main"):
+        table = PaimonTable(table.path, branch=branch)
+    snapshot = table.resolve_snapshot(snapshot_id, tag, timestamp_ms)
     schema = table.schema_of(snapshot)
+    check_read_options(schema, table.read_options(snapshot), table.meta_path)
     row_type = schema.fields
     pred = as_predicate(where, row_type)
     keys = parse_order_by(order_by, row_type, nulls_first)
@@ -419,7 +428,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         raise UnsupportedTypeError("primary-key tables without deletion-vectors.enabled need a merge-on-read "
                                    "scan, which is not supported", path=table.path,
                                    expected="an append table or a primary-key table with deletion vectors")
-    for f in table.live_files(snapshot):
+    for f in table.batch_files(snapshot):
         report.files_total += 1
         report.rows_total += f.row_count
         report.bytes_total += f.meta.file_size

@@ -1,0 +1,161 @@
+"""FLOAT / DOUBLE file-index answers keep every row that Paimon, Spark or IEEE comparison selects.
+
+Indexes key floats by their bits (-0.0 and 0.0 are different keys; NaN is one canonical key), while
+Paimon's own predicates use ``Double.compare`` (-0.0 < 0.0, NaN = NaN, NaN greatest), Spark SQL has
+-0.0 = 0.0 (NaN = NaN, NaN greatest) and Arrow compute uses IEEE (NaN <> NaN).  The answer of every
+index type must hold the rows of all three, for every operator.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter
+from paimon_codec.fileindex.evaluate import evaluate
+from paimon_codec.fileindex.predicate import Leaf
+from paimon_codec.types import parse_row_type
+
+SPECIALS = [0.0, -0.0, math.nan, math.inf, -math.inf, 1.0, -1.0, 2.5]
+OPS = ["eq", "neq", "lt", "lte", "gt", "gte", "in", "not_in", "between", "is_null", "is_not_null"]
+INDEX_OPTIONS = {
+    "bitmap-v1": {"file-index.bitmap.columns": "f", "file-index.bitmap.f.version": "1"},
+    "bitmap-v2": {"file-index.bitmap.columns": "f"},
+    "bloom-filter": {"file-index.bloom-filter.columns": "f"},
+    "range-bitmap": {"file-index.range-bitmap.columns": "f"},
+}
+
+
+# -- the engines' comparisons ---------------------------------------------------------------------
+def _paimon_cmp(a: float, b: float) -> int:
+    """Java's ``Double.compare``: -0.0 < 0.0, NaN equal to itself and above +inf."""
+    if math.isnan(a) or math.isnan(b):
+        return (math.isnan(a) - math.isnan(b))
+    if a == b == 0.0:
+        return (math.copysign(1, a) > 0) - (math.copysign(1, b) > 0)
+    return (a > b) - (a < b)
+
+
+def _spark_cmp(a: float, b: float) -> int:
+    """Spark SQL: -0.0 = 0.0, NaN = NaN, NaN above every other value."""
+    if math.isnan(a) or math.isnan(b):
+        return (math.isnan(a) - math.isnan(b))
+    return (a > b) - (a < b)
+
+
+def _ieee(op: str, a: float, b: float) -> bool:
+    return {"eq": a == b, "neq": a != b, "lt": a < b, "lte": a <= b, "gt": a > b, "gte": a >= b}[op]
+
+
+def _by_cmp(cmp, op: str, a: float, b: float) -> bool:
+    c = cmp(a, b)
+    return {"eq": c == 0, "neq": c != 0, "lt": c < 0, "lte": c <= 0, "gt": c > 0, "gte": c >= 0}[op]
+
+
+def _selects(test, op: str, value, lits) -> bool:
+    """SQL three-valued logic: True only when the row is selected."""
+    if op == "is_null":
+        return value is None
+    if op == "is_not_null":
+        return value is not None
+    if value is None:
+        return False
+    if op in ("in", "not_in"):
+        hits = [test("eq", value, v) for v in lits if v is not None]
+        if op == "in":
+            return any(hits)
+        return not any(hits) and None not in lits
+    if op == "between":
+        return test("gte", value, lits[0]) and test("lte", value, lits[1])
+    return test(op, value, lits[0])
+
+
+ENGINES = {
+    "paimon": lambda op, a, b: _by_cmp(_paimon_cmp, op, a, b),
+    "spark": lambda op, a, b: _by_cmp(_spark_cmp, op, a, b),
+    "ieee": _ieee,
+}
+
+
+def _as_float32(x: float) -> float:
+    return struct.unpack(">f", struct.pack(">f", x))[0]
+
+
+def _index_rows(values: list, ftype: str, kind: str, op: str, lits: tuple) -> set[int]:
+    schema = parse_row_type(f"f {ftype}")
+    writer = FileIndexWriter(schema, INDEX_OPTIONS[kind])
+    arrow = pa.float32() if ftype == "FLOAT" else pa.float64()
+    writer.write_table(pa.table({"f": pa.array(values, type=arrow)}))
+    container = FileIndexContainerReader(writer.serialize())
+    result = evaluate(Leaf(op, "f", lits), container, schema)
+    if not result.remain():
+        return set()
+    bitmap = getattr(result, "bitmap", None)
+    return set(range(len(values))) if bitmap is None else set(bitmap)
+
+
+def _check(values: list, ftype: str, kind: str, op: str, lits: tuple) -> None:
+    got = _index_rows(values, ftype, kind, op, lits)
+    for engine, test in ENGINES.items():
+        want = {i for i, v in enumerate(values) if _selects(test, op, v, lits)}
+        missing = want - got
+        assert not missing, (f"{kind} on {ftype} dropped rows {sorted(missing)} of {engine}'s "
+                             f"f {op} {lits} over {values}")
+
+
+def _literals(op: str, a: float, b: float) -> tuple:
+    if op in ("is_null", "is_not_null"):
+        return ()
+    if op in ("in", "not_in"):
+        return (a, b)
+    if op == "between":
+        return (a, b)
+    return (a,)
+
+
+floats = st.one_of(st.sampled_from(SPECIALS), st.floats(allow_nan=True, allow_infinity=True, width=32))
+
+
+@pytest.mark.parametrize("kind", sorted(INDEX_OPTIONS))
+@pytest.mark.parametrize("ftype", ["FLOAT", "DOUBLE"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(values=st.lists(st.one_of(st.none(), floats), min_size=1, max_size=12),
+       op=st.sampled_from(OPS), a=floats, b=floats)
+def test_float_index_answers_are_supersets(kind, ftype, values, op, a, b):
+    if ftype == "FLOAT":
+        values = [None if v is None else _as_float32(v) for v in values]
+        a, b = _as_float32(a), _as_float32(b)
+    _check(values, ftype, kind, op, _literals(op, a, b))
+
+
+@pytest.mark.parametrize("kind", sorted(INDEX_OPTIONS))
+@pytest.mark.parametrize("ftype", ["FLOAT", "DOUBLE"])
+def test_every_special_pair(kind, ftype):
+    """Exhaustive over the special values: each op, each literal pair, on a column holding them all."""
+    values = [*SPECIALS, None, -0.0, 0.0]
+    for op in OPS:
+        for a in SPECIALS:
+            for b in SPECIALS:
+                _check(values, ftype, kind, op, _literals(op, a, b))
+
+
+@pytest.mark.parametrize("ftype", ["FLOAT", "DOUBLE"])
+def test_bloom_over_negative_zeros_does_not_skip_zero(ftype):
+    """A file of only -0.0 rows: ``f = 0.0`` must not be skipped (Spark selects every row)."""
+    assert _index_rows([-0.0, -0.0], ftype, "bloom-filter", "eq", (0.0,)) == {0, 1}
+    assert _index_rows([0.0], ftype, "bloom-filter", "in", (-0.0, 5.0)) == {0}
+
+
+def test_zero_lookup_still_prunes_other_values():
+    """Widening keeps the index useful: only the zeros come back for ``f = 0.0``."""
+    values = [1.0, -0.0, 2.0, 0.0, math.nan]
+    assert _index_rows(values, "DOUBLE", "bitmap-v2", "eq", (0.0,)) == {1, 3}
+    assert _index_rows(values, "DOUBLE", "range-bitmap", "gte", (0.0,)) == {0, 1, 2, 3, 4}
+    assert _index_rows(values, "DOUBLE", "range-bitmap", "lte", (-0.0,)) == {1, 3}
+    assert _index_rows(values, "DOUBLE", "range-bitmap", "lt", (0.0,)) == {1}
+    assert _index_rows(values, "DOUBLE", "range-bitmap", "eq", (math.nan,)) == {4}
