@@ -3,7 +3,7 @@
 Every table kind of ``tests/pypaimon_tables.py`` is written (two or three commits) into one module
 warehouse by the session's pypaimon worker; for each predicate (none, a plain column, the partition
 column, a range, a column with a file index where the table has one) our rows —
-``plan_scan`` + ``read_plan_locally``, filtered exactly — must be pypaimon's rows, as a multiset.
+``paimon_codec.table.local_read.read_table`` (plan, read, filter exactly) — must be pypaimon's rows, as a multiset.
 
 Two tests per case: ``test_rows_match_pypaimon`` (exact rows) and ``test_never_wrong_rows`` (exact
 rows, or a one-line ``paimon_codec.errors`` refusal; never other rows, never another exception).
@@ -17,13 +17,11 @@ from collections import Counter
 
 import pyarrow as pa
 import pytest
-from oracles.pypaimon21 import filter_exact
 from pypaimon_tables import PREDICATES, cases
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import PaimonCodecError, UnsupportedTypeError
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.table.local_read import read_table
 
 CASES = {c.name: c for c in cases("<external>")}
 
@@ -33,10 +31,8 @@ _PK_REFUSED = ("issue 13 point 3: primary-key tables without deletion vectors ar
                "('need a merge-on-read scan')")
 _EVOLUTION = ("issue 13 point 1: columns resolved by name, not field id: renamed 'nm' -> 'name' reads as null "
               "for old files, re-added 'tmp' shows the dropped column's old values")
-_DATA_EVOLUTION = ("issue 13 point 2: data-evolution partial-column files read as whole rows and deletion "
-                   "vectors of row-tracking tables ignored (55 rows instead of 25)")
-_INDEX_IN_DATA_DIR = ("issue 13 point 7: index-file-in-data-file-dir=true: DV index looked up at "
-                      "bucket-N/index/index-… (FileNotFoundError) instead of bucket-N/index-…")
+_DATA_EVOLUTION = ("issue 13 point 2: data-evolution tables refused ('table option not supported by this reader: "
+                   "data-evolution.enabled'); partial-column files must be merged by row id, with deletion vectors")
 _MERGE_ON_READ = ("issue 13 point 3: deletion-vectors.merge-on-read=true ignored: level-0 files dropped, "
                   "0 rows instead of pypaimon's merged rows")
 
@@ -44,9 +40,9 @@ _MERGE_ON_READ = ("issue 13 point 3: deletion-vectors.merge-on-read=true ignored
 KNOWN = {
     "append_avro": (_AVRO, UnsupportedTypeError, None),
     "append_evolution": (_EVOLUTION, AssertionError, AssertionError),
-    "data_evolution_dv": (_DATA_EVOLUTION, AssertionError, AssertionError),
-    "data_evolution_global_index": (_DATA_EVOLUTION, AssertionError, AssertionError),
-    "data_evolution_dv_index_in_data_dir": (_INDEX_IN_DATA_DIR, FileNotFoundError, FileNotFoundError),
+    "data_evolution_dv": (_DATA_EVOLUTION, UnsupportedTypeError, None),
+    "data_evolution_global_index": (_DATA_EVOLUTION, UnsupportedTypeError, None),
+    "data_evolution_dv_index_in_data_dir": (_DATA_EVOLUTION, UnsupportedTypeError, None),
     "pk_dv_merge_on_read": (_MERGE_ON_READ, AssertionError, AssertionError),
     **{name: (_PK_REFUSED, UnsupportedTypeError, None) for name in (
         "pk_bucket2", "pk_bucket2_native", "pk_dynamic_bucket", "pk_postpone_bucket", "pk_orc", "pk_avro",
@@ -73,8 +69,8 @@ def theirs(pypaimon21, warehouse, case: str, where, key) -> pa.Table:
 
 
 def ours(path: str, where, snapshot_id: int | None = None) -> pa.Table:
-    plan = plan_scan(path, where, snapshot_id)
-    return filter_exact(read_plan_locally(plan), where, plan.row_type)
+    """Our rows: the table-level local read (plan, read, filter exactly)."""
+    return read_table(path, where, snapshot_id)
 
 
 def _canonical(rows) -> Counter:
