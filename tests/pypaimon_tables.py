@@ -69,16 +69,17 @@ def _append_evolution(o, wh, name):
 
 
 def _pk(options: dict | None = None, *, deletes: bool = True, native: bool = False, partitioned: bool = True):
-    """Commit 1 inserts 0..29, commit 2 updates 20..29 and inserts 30..49, commit 3 deletes 0..9 and
-    updates 40..44 again."""
+    """Commit 1 inserts 0..29, commit 2 updates 20..29 and inserts 30..49, commit 3 updates 40..44 again
+    and, with ``deletes``, deletes 0..9 (row kinds from a ``rk`` column, pypaimon's ``rowkind.field``)."""
     def build(o, wh, name):
-        opts = {"bucket": "2", "rowkind.field": "rk", **(options or {})}
+        opts = {"bucket": "2", **({"rowkind.field": "rk"} if deletes else {}), **(options or {})}
         keys = ["p", "id"] if partitioned else ["id"]
-        path = o.create_table(wh, name, PK_SCHEMA, primary_keys=keys, partition_keys=["p"] if partitioned else (),
-                              options=opts)
-        o.write(path, rows(range(0, 30), kind="+I"), native=native)
-        o.write(path, rows(range(20, 50), bump=1, kind="+I"), native=native)
-        last = rows(range(40, 45), bump=2, kind="+U")
+        kind = (lambda k: k) if deletes else (lambda k: None)
+        path = o.create_table(wh, name, PK_SCHEMA if deletes else BASE, primary_keys=keys,
+                              partition_keys=["p"] if partitioned else (), options=opts)
+        o.write(path, rows(range(0, 30), kind=kind("+I")), native=native)
+        o.write(path, rows(range(20, 50), bump=1, kind=kind("+I")), native=native)
+        last = rows(range(40, 45), bump=2, kind=kind("+U"))
         if deletes:
             last = pa.concat_tables([rows(range(0, 10), kind="-D"), last])
         o.write(path, last, native=native)
@@ -144,15 +145,21 @@ def cases(external_dir: str) -> list[Case]:
         Case("append_evolution", _append_evolution, spark=("all",)),
         Case("append_native_file_index", _append({"file-index.bitmap.columns": "name",
                                                   "file-index.bloom-filter.columns": "id"}, native=True)),
-        Case("pk_bucket2", _pk(), spark=("all",)),
-        Case("pk_bucket2_native", _pk(native=True)),
-        Case("pk_dynamic_bucket", _pk({"bucket": "-1"})),
-        Case("pk_postpone_bucket", _pk({"bucket": "-2"})),
-        Case("pk_deletion_vectors", _pk({"deletion-vectors.enabled": "true"})),
+        Case("pk_bucket2", _pk(deletes=False), spark=("all",)),
+        Case("pk_bucket2_deletes", _pk()),
+        Case("pk_bucket2_native", _pk(deletes=False, native=True)),
+        Case("pk_bucket2_native_deletes", _pk(native=True)),
+        Case("pk_unpartitioned", _pk(deletes=False, partitioned=False)),
+        Case("pk_dynamic_bucket", _pk({"bucket": "-1"}, deletes=False)),
+        Case("pk_postpone_bucket", _pk({"bucket": "-2"}, deletes=False)),
+        Case("pk_deletion_vectors", _pk({"deletion-vectors.enabled": "true"}, deletes=False)),
         Case("pk_dv_merge_on_read", _pk({"deletion-vectors.enabled": "true",
-                                         "deletion-vectors.merge-on-read": "true"})),
+                                         "deletion-vectors.merge-on-read": "true"}, deletes=False)),
+        Case("pk_dv_merge_on_read_deletes", _pk({"deletion-vectors.enabled": "true",
+                                                 "deletion-vectors.merge-on-read": "true"})),
         Case("pk_orc", _pk({"file.format": "orc"})),
-        Case("pk_avro", _pk({"file.format": "avro"})),
+        Case("pk_avro", _pk({"file.format": "avro"}, deletes=False)),
+        Case("pk_sequence_field", _pk({"sequence.field": "v"}, deletes=False)),
         Case("pk_first_row", _pk({"merge-engine": "first-row"}, deletes=False)),
         Case("pk_partial_update", _pk({"merge-engine": "partial-update"}, deletes=False)),
         Case("pk_aggregation_sum", _pk({"merge-engine": "aggregation", "fields.v.aggregate-function": "sum"},

@@ -28,7 +28,8 @@ CASES = {c.name: c for c in cases("<external>")}
 # -- what goes wrong today (issue 13), per case; each reason names the point of the issue ----------------
 _AVRO = "issue 13 point 6: Avro data files are refused ('cannot read avro data files')"
 _PK_REFUSED = ("issue 13 point 3: primary-key tables without deletion vectors are refused "
-               "('need a merge-on-read scan')")
+               "('need a merge-on-read scan'; with rowkind.field / sequence.field / merge-engine / "
+               "fields.*.aggregate-function: 'table option not supported by this reader')")
 _EVOLUTION = ("issue 13 point 1: columns resolved by name, not field id: renamed 'nm' -> 'name' reads as null "
               "for old files, re-added 'tmp' shows the dropped column's old values")
 _DATA_EVOLUTION = ("issue 13 point 2: data-evolution tables refused ('table option not supported by this reader: "
@@ -44,9 +45,11 @@ KNOWN = {
     "data_evolution_global_index": (_DATA_EVOLUTION, UnsupportedTypeError, None),
     "data_evolution_dv_index_in_data_dir": (_DATA_EVOLUTION, UnsupportedTypeError, None),
     "pk_dv_merge_on_read": (_MERGE_ON_READ, AssertionError, AssertionError),
+    "pk_dv_merge_on_read_deletes": (_MERGE_ON_READ, AssertionError, AssertionError),
     **{name: (_PK_REFUSED, UnsupportedTypeError, None) for name in (
-        "pk_bucket2", "pk_bucket2_native", "pk_dynamic_bucket", "pk_postpone_bucket", "pk_orc", "pk_avro",
-        "pk_first_row", "pk_partial_update", "pk_aggregation_sum")},
+        "pk_bucket2", "pk_bucket2_deletes", "pk_bucket2_native", "pk_bucket2_native_deletes", "pk_unpartitioned",
+        "pk_dynamic_bucket", "pk_postpone_bucket", "pk_orc", "pk_avro", "pk_sequence_field", "pk_first_row",
+        "pk_partial_update", "pk_aggregation_sum")},
 }
 #: (case, predicate) pairs that pass today although the case fails in general (the predicate misses the bug)
 PASSING_TODAY: set[tuple[str, str]] = set()
