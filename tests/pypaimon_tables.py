@@ -87,6 +87,46 @@ def _pk(options: dict | None = None, *, deletes: bool = True, native: bool = Fal
     return build
 
 
+TYPES_SCHEMA = (BASE + ", ts TIMESTAMP(6), ts3 TIMESTAMP(3), ts9 TIMESTAMP(9), dt DATE, dec DECIMAL(12, 3), "
+                "b BYTES, f FLOAT, arr ARRAY<INT>, m MAP<STRING, BIGINT>, r ROW<x INT, y STRING>")
+
+
+def typed_rows(ids) -> pa.Table:
+    """``rows(ids)`` plus a column of most Paimon types (nanoseconds in ts9, +-0.0 and NaN in f, nested)."""
+    import datetime as dt
+    from decimal import Decimal
+    ids = list(ids)
+    base = rows(ids)
+    t0 = dt.datetime(2024, 1, 1)
+    extra = {
+        "ts": pa.array([t0 + dt.timedelta(seconds=i, microseconds=i) for i in ids], pa.timestamp("us")),
+        "ts3": pa.array([t0 + dt.timedelta(milliseconds=i) for i in ids], pa.timestamp("ms")),
+        "ts9": pa.array([1_704_067_200_000_000_000 + i * 1_000_000_001 for i in ids], pa.timestamp("ns")),
+        "dt": pa.array([dt.date(2024, 1, 1) + dt.timedelta(days=i) for i in ids], pa.date32()),
+        "dec": pa.array([Decimal(i) / 8 for i in ids], pa.decimal128(12, 3)),
+        "b": pa.array([bytes([i % 256, 0, 255]) for i in ids], pa.binary()),
+        "f": pa.array([(-0.0, 0.0, float("nan"), 1.5)[i % 4] for i in ids], pa.float32()),
+        "arr": pa.array([[i, None, i + 1] if i % 3 else None for i in ids], pa.list_(pa.int32())),
+        "m": pa.array([[("k", i)] for i in ids], pa.map_(pa.string(), pa.int64())),
+        "r": pa.array([{"x": i, "y": f"y{i}"} for i in ids], pa.struct([("x", pa.int32()), ("y", pa.string())])),
+    }
+    for name, arr in extra.items():
+        base = base.append_column(name, arr)
+    return base
+
+
+def _types(options: dict | None = None, *, native: bool = False, nanos: bool = True):
+    """``nanos=False`` leaves out the TIMESTAMP(9) column (so that other types are checked on their own)."""
+    def build(o, wh, name):
+        schema = TYPES_SCHEMA if nanos else TYPES_SCHEMA.replace(" ts9 TIMESTAMP(9),", "")
+        path = o.create_table(wh, name, schema, partition_keys=["p"], options=options)
+        for start in (0, 20):
+            data = typed_rows(range(start, start + 20))
+            o.write(path, data if nanos else data.drop_columns(["ts9"]), native=native)
+        return path
+    return build
+
+
 _DATA_EVOLUTION = {"row-tracking.enabled": "true", "data-evolution.enabled": "true",
                    "deletion-vectors.enabled": "true"}
 
@@ -145,6 +185,13 @@ def cases(external_dir: str) -> list[Case]:
         Case("append_evolution", _append_evolution, spark=("all",)),
         Case("append_native_file_index", _append({"file-index.bitmap.columns": "name",
                                                   "file-index.bloom-filter.columns": "id"}, native=True)),
+        Case("append_all_types", _types()),
+        Case("append_all_types_orc", _types({"file.format": "orc"})),
+        Case("append_types_micros", _types(nanos=False)),
+        Case("append_types_micros_orc", _types({"file.format": "orc"}, nanos=False)),
+        Case("append_types_native_index", _types({"file-index.bitmap.columns": "f,dt,name",
+                                                      "file-index.bloom-filter.columns": "ts",
+                                                      "file-index.range-bitmap.columns": "v"}, native=True, nanos=False)),
         Case("pk_bucket2", _pk(deletes=False), spark=("all",)),
         Case("pk_bucket2_deletes", _pk()),
         Case("pk_bucket2_native", _pk(deletes=False, native=True)),
@@ -178,3 +225,16 @@ PREDICATES = {
     "range": {"op": "between", "field": "id", "from": 5, "to": 25},
     "indexed": {"op": "eq", "field": "name", "literal": "n3"},
 }
+
+#: more predicates for the tables of TYPES_SCHEMA
+TYPED_PREDICATES = {
+    "float_zero": {"op": "eq", "field": "f", "literal": 0.0},
+    "date_range": {"op": "between", "field": "dt", "from": "2024-01-05", "to": "2024-01-25"},
+    "decimal": {"op": "gt", "field": "dec", "literal": "2.5"},
+    "timestamp": {"op": "lt", "field": "ts", "literal": "2024-01-01 00:00:10"},
+}
+
+
+def predicates_of(case: str) -> dict:
+    """The predicates a case is checked with: the common ones, plus the typed ones on TYPES_SCHEMA tables."""
+    return PREDICATES | TYPED_PREDICATES if "types" in case else dict(PREDICATES)

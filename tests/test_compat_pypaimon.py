@@ -17,16 +17,20 @@ from collections import Counter
 
 import pyarrow as pa
 import pytest
-from pypaimon_tables import PREDICATES, cases
+from pypaimon_tables import PREDICATES, TYPED_PREDICATES, cases, predicates_of
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import PaimonCodecError, UnsupportedTypeError
 from paimon_codec.table.local_read import read_table
+from paimon_codec.table.plan import plan_scan
 
 CASES = {c.name: c for c in cases("<external>")}
+WHERE = PREDICATES | TYPED_PREDICATES
 
 # -- what goes wrong today (issue 13), per case; each reason names the point of the issue ----------------
 _AVRO = "issue 13 point 6: Avro data files are refused ('cannot read avro data files')"
+_NANOS = ("issue 13 point 5: TIMESTAMP(9) with nanoseconds crashes the read (ArrowInvalid: Casting from "
+          "timestamp[ns] to timestamp[us] would lose data)")
 _PK_REFUSED = ("issue 13 point 3: primary-key tables without deletion vectors are refused "
                "('need a merge-on-read scan'; with rowkind.field / sequence.field / merge-engine / "
                "fields.*.aggregate-function: 'table option not supported by this reader')")
@@ -40,6 +44,8 @@ _MERGE_ON_READ = ("issue 13 point 3: deletion-vectors.merge-on-read=true ignored
 #: case -> (reason, exception raised by test_rows_match_pypaimon, raised by test_never_wrong_rows or None)
 KNOWN = {
     "append_avro": (_AVRO, UnsupportedTypeError, None),
+    "append_all_types": (_NANOS, pa.ArrowInvalid, pa.ArrowInvalid),
+    "append_all_types_orc": (_NANOS, pa.ArrowInvalid, pa.ArrowInvalid),
     "append_evolution": (_EVOLUTION, AssertionError, AssertionError),
     "data_evolution_dv": (_DATA_EVOLUTION, UnsupportedTypeError, None),
     "data_evolution_global_index": (_DATA_EVOLUTION, UnsupportedTypeError, None),
@@ -95,7 +101,7 @@ def assert_same_rows(ours_rows: pa.Table | list[dict], theirs_rows: pa.Table) ->
 def _params(which: int):
     out = []
     for name in CASES:
-        for pred in PREDICATES:
+        for pred in predicates_of(name):
             marks = []
             known = KNOWN.get(name)
             if known is not None and known[which] is not None and (name, pred) not in PASSING_TODAY:
@@ -106,7 +112,7 @@ def _params(which: int):
 
 @pytest.mark.parametrize("case,pred", _params(1))
 def test_rows_match_pypaimon(pypaimon21, warehouse, case, pred):
-    where = PREDICATES[pred]
+    where = WHERE[pred]
     assert_same_rows(ours(warehouse["paths"][case], where), theirs(pypaimon21, warehouse, case, where,
                                                                    (case, pred, None)))
 
@@ -114,7 +120,7 @@ def test_rows_match_pypaimon(pypaimon21, warehouse, case, pred):
 @pytest.mark.parametrize("case,pred", _params(2))
 def test_never_wrong_rows(pypaimon21, warehouse, case, pred):
     """Exact rows or a refusal of paimon_codec.errors; today's refusals are recorded in KNOWN."""
-    where = PREDICATES[pred]
+    where = WHERE[pred]
     try:
         mine = ours(warehouse["paths"][case], where)
     except PaimonCodecError as exc:
@@ -157,16 +163,19 @@ def test_spark_scan_matches_pypaimon(spark, pypaimon21, warehouse, case, pred): 
     """The Spark pipeline (``paimon_codec.spark.scan``, Spark's own file reader where it can) agrees too."""
     from paimon_codec.spark.scan import scan
 
-    where = PREDICATES[pred]
+    where = WHERE[pred]
     df, _ = scan(spark, warehouse["paths"][case], where, driver_rows=0)
     assert_same_rows([r.asDict() for r in df.collect()], theirs(pypaimon21, warehouse, case, where,
                                                                  (case, pred, None)))
 
 
-def test_native_writer_wrote_file_indexes(warehouse):
-    """The pypaimon-rust case really exercises file indexes (else its 'indexed' predicate proves nothing)."""
-    from paimon_codec.table import PaimonTable
-
-    table = PaimonTable(warehouse["paths"]["append_native_file_index"])
-    files = list(table.live_files(table.snapshot(None)))
-    assert files and all(f.meta.embedded_index is not None or f.meta.extra_files for f in files)
+@pytest.mark.parametrize("case", ["append_native_file_index", "append_types_native_index"])
+def test_native_writer_wrote_file_indexes_we_use(warehouse, case):
+    """The pypaimon-rust cases really exercise file indexes (else their predicates prove nothing about them):
+    every file carries a bitmap on ``name`` that our planner evaluates."""
+    path = warehouse["paths"][case]
+    plan = plan_scan(path, WHERE["indexed"])
+    assert plan.report.files_total > 0
+    assert {f["index_result"] for f in plan.report.files} == {"BITMAP"}
+    absent = plan_scan(path, {"op": "eq", "field": "name", "literal": "no such name"})
+    assert absent.report.files_skipped_by_index == absent.report.files_total
