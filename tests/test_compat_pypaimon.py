@@ -13,6 +13,7 @@ flips them to an unexpected pass, which fails until the mark is removed.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import pyarrow as pa
@@ -67,7 +68,7 @@ def warehouse(pypaimon21, tmp_path_factory):
     wh = tmp_path_factory.mktemp("pypaimon-warehouse")
     external = tmp_path_factory.mktemp("pypaimon-external")
     paths = {c.name: c.build(pypaimon21, wh, c.name) for c in cases(str(external))}
-    return {"paths": paths, "theirs": {}}
+    return {"root": wh, "paths": paths, "theirs": {}}
 
 
 def theirs(pypaimon21, warehouse, case: str, where, key) -> pa.Table:
@@ -179,3 +180,15 @@ def test_native_writer_wrote_file_indexes_we_use(warehouse, case):
     assert {f["index_result"] for f in plan.report.files} == {"BITMAP"}
     absent = plan_scan(path, {"op": "eq", "field": "name", "literal": "no such name"})
     assert absent.report.files_skipped_by_index == absent.report.files_total
+
+
+def test_audit_is_clean_on_pypaimons_warehouse(spark, warehouse):  # noqa: F811
+    """``audit`` finds every pypaimon table, checks its index files (DVs, hash indexes, file indexes,
+    index-in-data-dir) and reports no finding: pypaimon's valid tables have nothing missing or orphaned."""
+    from paimon_codec.spark.audit import audit_results
+
+    _, summary = audit_results(spark, warehouse["root"])
+    assert summary["findings"] == []
+    audited = {os.path.realpath(t["path"]) for t in summary["tables"].values()}
+    assert audited == {os.path.realpath(p) for p in warehouse["paths"].values()}
+    assert summary["index_files"] > 0
