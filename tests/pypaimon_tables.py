@@ -68,6 +68,18 @@ def _append_evolution(o, wh, name):
     return path
 
 
+def _append_altered_after_write(o, wh, name):
+    """Schema changes after the last commit: the latest read uses the current schema, not the snapshot's."""
+    path = o.create_table(wh, name, "id INT, p STRING, nm STRING, v INT, d DOUBLE, tmp INT", partition_keys=["p"])
+    for start in (0, 20):
+        data = rows(range(start, start + 20))
+        o.write(path, data.set_column(2, "nm", data.column("name")).set_column(3, "v", data.column("v").cast(pa.int32()))
+                .append_column("tmp", pa.array(range(start, start + 20), pa.int32())))
+    o.alter(path, [{"op": "rename", "from": "nm", "to": "name"}, {"op": "type", "name": "v", "type": "BIGINT"},
+                   {"op": "drop", "name": "tmp"}])
+    return path
+
+
 def _pk(options: dict | None = None, *, deletes: bool = True, native: bool = False, partitioned: bool = True):
     """Commit 1 inserts 0..29, commit 2 updates 20..29 and inserts 30..49, commit 3 updates 40..44 again
     and, with ``deletes``, deletes 0..9 (row kinds from a ``rk`` column, pypaimon's ``rowkind.field``)."""
@@ -183,6 +195,7 @@ def cases(external_dir: str) -> list[Case]:
         Case("append_external_paths", _append({"data-file.external-paths": f"file://{external_dir}",
                                                "data-file.external-paths.strategy": "round-robin"}), spark=("all",)),
         Case("append_evolution", _append_evolution, spark=("all",)),
+        Case("append_altered_after_write", _append_altered_after_write),
         Case("append_native_file_index", _append({"file-index.bitmap.columns": "name",
                                                   "file-index.bloom-filter.columns": "id"}, native=True)),
         Case("append_all_types", _types()),

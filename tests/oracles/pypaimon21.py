@@ -248,7 +248,11 @@ class PyPaimon:
         """pypaimon's own read (filter pushed to pypaimon), then filtered exactly to matching rows."""
         from paimon_codec.table.table import PaimonTable
         table = PaimonTable(str(table_path))
-        row_type = table.schema_of(table.snapshot(snapshot_id)).fields
+        # a read of the latest snapshot runs under the table's current schema (as Paimon's), time travel
+        # under the snapshot's own
+        travel = snapshot_id is not None or tag is not None
+        snapshot = table.tag(tag) if tag is not None else table.snapshot(snapshot_id) if travel else None
+        row_type = table.schema_of(snapshot).fields
         out = self._file(".arrow")
         self._call("read", table_path=str(table_path), where=encode_where(where, row_type),
                    projection=None if projection is None else list(projection),
