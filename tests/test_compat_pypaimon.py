@@ -14,10 +14,10 @@ flips them to an unexpected pass, which fails until the mark is removed.
 from __future__ import annotations
 
 import os
-from collections import Counter
 
 import pyarrow as pa
 import pytest
+from oracles.compare import assert_same_rows
 from pypaimon_tables import PREDICATES, TYPED_PREDICATES, cases, predicates_of
 from spark_fixtures import spark  # noqa: F401
 
@@ -87,22 +87,6 @@ def ours(path: str, where, snapshot_id: int | None = None) -> pa.Table:
     return read_table(path, where, snapshot_id)
 
 
-def _canonical(rows) -> Counter:
-    return Counter(tuple(sorted((k, repr(v)) for k, v in r.items())) for r in rows)
-
-
-def assert_same_rows(ours_rows: pa.Table | list[dict], theirs_rows: pa.Table) -> None:
-    """Same column names (in order) and the same multiset of rows (values compared as Python objects).
-    Private stand-in for ``tests/oracles/compare.py`` (being written by the java helper)."""
-    mine = ours_rows.to_pylist() if isinstance(ours_rows, pa.Table) else list(ours_rows)
-    if isinstance(ours_rows, pa.Table):
-        assert ours_rows.column_names == theirs_rows.column_names
-    want = _canonical(theirs_rows.to_pylist())
-    got = _canonical(mine)
-    assert got == want, (f"{len(mine)} rows, pypaimon {theirs_rows.num_rows}; "
-                         f"extra {list((got - want).elements())[:3]}, missing {list((want - got).elements())[:3]}")
-
-
 def _params(which: int):
     out = []
     for name in CASES:
@@ -170,8 +154,10 @@ def test_spark_scan_matches_pypaimon(spark, pypaimon21, warehouse, case, pred): 
 
     where = WHERE[pred]
     df, _ = scan(spark, warehouse["paths"][case], where, driver_rows=0)
-    assert_same_rows([r.asDict() for r in df.collect()], theirs(pypaimon21, warehouse, case, where,
-                                                                 (case, pred, None)))
+    want = theirs(pypaimon21, warehouse, case, where, (case, pred, None))
+    got = pa.Table.from_pylist([r.asDict(recursive=True) for r in df.collect()], schema=want.schema)
+    assert df.columns == want.column_names
+    assert_same_rows(got, want)
 
 
 @pytest.mark.parametrize("case", ["append_native_file_index", "append_types_native_index"])

@@ -4,7 +4,9 @@ For every live data file of a snapshot the planner
 
 1. drops the file when its partition values cannot satisfy the predicate;
 2. for primary-key tables with deletion vectors, reads only files above level 0 (Paimon's rule:
-   level-0 files are not yet merged and are invisible to batch reads of such tables);
+   level-0 files are not yet merged and are invisible to batch reads of such tables); every other
+   primary-key table (and one with ``deletion-vectors.merge-on-read``) is read by merging each bucket's
+   sorted runs: :mod:`paimon_codec.table.merge` plans one :class:`GroupTask` per bucket (``plan.groups``);
 3. evaluates the predicate on the file's index container (embedded in the manifest or the
    ``.index`` extra file) -> REMAIN / SKIP / a bitmap of candidate rows;
 4. removes the rows of the file's deletion vector (``selection = index result AND NOT dv``).
@@ -33,6 +35,7 @@ from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, InvalidPredicateError, UnsupportedTypeError
 from ..fileio import ByteSource
 from ..types import RowType
+from .evolution import FileEvolution, evolution_for
 from .read_options import check_read_options
 from .table import LiveDataFile, PaimonTable
 
@@ -50,6 +53,9 @@ class FileTask:
     file_size: int
     selection: BitMap | None
     primary_key_file: bool = False
+    # the file's _SCHEMA_ID and how its columns read as the table's (None: same ids/names/types)
+    schema_id: int | None = None
+    evolution: FileEvolution | None = None
 
     @property
     def selected_rows(self) -> int:
@@ -423,11 +429,15 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     topn_items: list[tuple[FileTask, LiveDataFile, Any]] = []
     pk = schema.is_primary_key_table
     dv_table = schema.deletion_vectors_enabled
-    if pk and not dv_table:
-        # rows of such tables are only correct after a merge by key (sequence numbers, merge engine)
-        raise UnsupportedTypeError("primary-key tables without deletion-vectors.enabled need a merge-on-read "
-                                   "scan, which is not supported", path=table.path,
-                                   expected="an append table or a primary-key table with deletion vectors")
+    if pk and (not dv_table or schema.option_bool("deletion-vectors.merge-on-read")):
+        # rows of such tables are only correct after a merge by key: one group task per bucket
+        from .merge.plan import plan_merge_groups
+
+        groups = plan_merge_groups(table, snapshot, schema, pred, report)
+        report.rows_read = sum(g.selected_rows for g in groups)
+        if keys and limit is not None:
+            report.topn_note = "primary-key merge reads are not pushed down"
+        return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, groups)
     for f in table.batch_files(snapshot):
         report.files_total += 1
         report.rows_total += f.row_count
@@ -477,7 +487,8 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
             continue
         if selection is not None and len(selection) == f.row_count:
             selection = None
-        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, pk)
+        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, pk,
+                        f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
         tasks.append(task)
         topn_items.append((task, f, result))
         report.files_read += 1

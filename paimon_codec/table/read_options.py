@@ -180,7 +180,8 @@ class ReadOptionsCheck:
 
 
 def _merges_at_read(schema: TableSchema) -> bool:
-    return schema.is_primary_key_table and not schema.deletion_vectors_enabled
+    return schema.is_primary_key_table and (not schema.deletion_vectors_enabled
+                                            or schema.option_bool("deletion-vectors.merge-on-read"))
 
 
 def _classify(key: str, value: str, schema: TableSchema) -> tuple[str, str | None]:
@@ -204,6 +205,10 @@ def _classify(key: str, value: str, schema: TableSchema) -> tuple[str, str | Non
     if key in _MERGE or merge_field:
         if not _merges_at_read(schema):
             return IRRELEVANT, None  # append table, or deletion vectors: files hold merged rows
+        from .merge.spec import HONOURED_FIELD_KEYS, HONOURED_OPTIONS  # the merge read says what it does
+
+        if key in HONOURED_OPTIONS or (merge_field and key.rsplit(".", 1)[-1] in HONOURED_FIELD_KEYS):
+            return SUPPORTED, None  # values it cannot reproduce are refused by merge_spec, by name
         return REFUSED, "a primary-key merge option of a merge-on-read table"
     if key.startswith("fields.") and key.endswith(".default-value"):
         return REFUSED, "a default value filled into null fields at read time"

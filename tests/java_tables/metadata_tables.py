@@ -8,7 +8,6 @@ batch scan plans (data file names) and returns (rows).
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import sys
@@ -16,13 +15,12 @@ import sys
 import jpype
 import jpype.imports
 
-JARS = os.environ.get("PAIMON_NEWEST_JARS", "/tmp/jt/jars")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from oracles.java_jars import newest_java_classpath  # noqa: E402 - tests/ on the path first
 
 
 def main(warehouse: str, out_path: str) -> None:
-    jars = glob.glob(os.path.join(JARS, "*.jar"))
-    if not jars:
-        raise SystemExit(f"no Paimon jars in {JARS}")
+    jars = newest_java_classpath()
     jpype.startJVM(classpath=jars, convertStrings=True)
     from org.apache.paimon.catalog import CatalogContext, CatalogFactory, Identifier
     from org.apache.paimon.data import BinaryString, GenericRow
@@ -117,6 +115,12 @@ def main(warehouse: str, out_path: str) -> None:
     write(t, rows_of(range(6)))
     write(t, rows_of(range(2), "w"))
     record("external_dv", t)
+
+    t = create("changelog", {"bucket": "1", "deletion-vectors.enabled": "true", "changelog-producer": "input"},
+               pk=True)
+    write(t, rows_of(range(6)))
+    write(t, rows_of(range(3), "w"))
+    record("changelog", t)
 
     t = create("path_directory", {"data-file.path-directory": "data", "bucket": "1", "bucket-key": "id"}, part=True)
     write(t, rows_of(range(6)))
