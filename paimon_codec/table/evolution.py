@@ -28,7 +28,7 @@ from .casts import cast_array, castable
 from .schema import TableSchema
 
 __all__ = ["arrow_type", "arrow_schema", "decode_array", "Conversion", "ColumnRead", "FileEvolution",
-           "file_evolution", "evolution_for", "convert_array", "as_arrow", "index_usable"]
+           "file_evolution", "evolution_for", "convert_array", "as_arrow"]
 
 
 # -- Arrow types of Paimon types ---------------------------------------------------------------------------
@@ -266,41 +266,6 @@ class FileEvolution:
             if c.name == name:
                 return c
         return ColumnRead(name, name)
-
-
-def _predicate_columns(pred: Any) -> set[str]:
-    leaves = getattr(pred, "leaves", None)
-    if callable(getattr(pred, "columns", None)):
-        names = set(pred.columns())
-        if callable(leaves) and any(leaf.column is None for leaf in leaves()):
-            names.add("\0unknown")
-        return names
-    children = getattr(pred, "children", None)
-    if children is not None:
-        return set().union(*(_predicate_columns(c) for c in children)) if children else set()
-    child = getattr(pred, "child", None)  # a negation wraps one predicate
-    if child is not None:
-        return _predicate_columns(child)
-    column = getattr(pred, "column", None)
-    return {column} if column is not None else {"\0unknown"}
-
-
-def index_usable(evolution: FileEvolution | None, pred: Any = None, columns: Any = ()) -> bool:
-    """Whether a data file's own file index may answer ``pred`` (or a lookup on ``columns``).
-
-    The index was built under the file's schema: keyed by that schema's column names and encoded with
-    its types.  It answers for a table column only when the column reads unchanged from the file (same
-    id, same name, same type); a renamed, re-typed, or dropped-and-re-added column (same name, new id:
-    the old index describes the old column's values) must not prune the file.
-    """
-    if evolution is None:
-        return True
-    names = set(columns) | (_predicate_columns(pred) if pred is not None else set())
-    for name in names:
-        col = next((c for c in evolution.columns if c.name == name), None)
-        if col is None or col.source != name or col.conversion is not None:
-            return False
-    return True
 
 
 def file_evolution(file_schema: TableSchema, table_schema: TableSchema) -> FileEvolution | None:
