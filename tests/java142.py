@@ -99,6 +99,10 @@ class JavaTable:
     def alter(self, *changes: tuple) -> JavaTable:
         return self._op("alter", changes=[list(c) for c in changes])
 
+    def global_index(self, column: str, index_type: str, values: list) -> JavaTable:
+        """Write (not commit) a global-index file of ``values`` with Java's own writer for ``index_type``."""
+        return self._op("global_index", column=column, index_type=index_type, values=[encode(v) for v in values])
+
     def read(self, where: list | None = None) -> JavaTable:
         return self._op("read", where=None if where is None else encode_predicate(where))
 

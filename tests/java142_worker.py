@@ -177,6 +177,19 @@ def main() -> None:
                 out.append([from_java(row_type.getTypeAt(i), row, i) for i in range(n)])
             it.close()
             return out
+        if kind == "global_index":  # files only (not committed): what GlobalIndexBuilderUtils writes
+            from org.apache.paimon.globalindex import GlobalIndexBuilderUtils
+
+            field = row_type.getFields().get(row_type.getFieldIndex(op["column"]))
+            writer = GlobalIndexBuilderUtils.createIndexWriter(table, op["index_type"], field, Options())
+            for i, v in enumerate(op["values"]):
+                value = to_java(field.type(), v)
+                if "Parallel" in str(type(writer)) or "BTree" in str(type(writer)):
+                    writer.write(value, jpype.JLong(i))
+                else:
+                    writer.write(value)
+            writer.finish()
+            return None
         raise ValueError(f"unknown op {kind}")
 
     results = []
