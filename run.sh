@@ -3,7 +3,8 @@
 #   ./run.sh demo     set up (venv, package) and run the end-to-end demo on bundled sample data
 #   ./run.sh test     set up (venv, package, test tools) and run every check and test
 #   ./run.sh setup    only set up
-# Needs python3 (>= 3.10) and, for the Spark parts, Java 17. Reaches only PyPI / npm / Debian.
+# Needs python3 (>= 3.10) and Java 17 (Spark, Paimon Java oracles). Reaches only PyPI / npm / Debian /
+# Maven Central.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$HERE"
@@ -26,8 +27,17 @@ setup_tools() {
   if command -v npm >/dev/null 2>&1 && [ -f tools/package.json ]; then
     npm ci --prefix tools --silent --no-audit --no-fund >/dev/null
   fi
-  # Paimon 0.9's own Java build (from PyPI's pypaimon==0.2.0 sdist) for the Java interop tests.
-  "$PY" -m paimon_codec._testing.java >/dev/null || echo "run.sh: Paimon jar unavailable; Java interop tests will skip" >&2
+  # Paimon Java, the tests' oracle: 0.9 (its jar ships in PyPI's pypaimon==0.2.0 sdist) and the newest
+  # release (tools/java/pom.xml, fetched from Maven Central with mvn into ~/.cache/paimon-codec; a no-op
+  # when cached). No jar, no test run: a failure here fails the set-up (and CI).
+  if ! command -v mvn >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq maven >/dev/null
+  fi
+  "$PY" -m paimon_codec._testing.java >/dev/null
+  "$PY" tests/oracles/java_jars.py >/dev/null
+
+  # pypaimon 2.1 (+ pypaimon-rust; pins pyarrow < 20) in a venv of its own: the pypaimon oracle. Fails hard.
+  "$PY" tests/oracles/pypaimon21.py >/dev/null
 }
 
 case "${1:-}" in
@@ -41,7 +51,7 @@ case "${1:-}" in
   test)
     setup
     setup_tools
-    export PYSPARK_PYTHON="$PY" PYSPARK_DRIVER_PYTHON="$PY"
+    export PYSPARK_PYTHON="$PY" PYSPARK_DRIVER_PYTHON="$PY" PAIMON_CODEC_STRICT=1
     shift
     "$PY" tools/generate.py --check
     "$VENV/bin/ruff" check paimon_codec tools tests benchmarks

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["strict_skips"]
+
 REPO = Path(__file__).resolve().parent.parent
 GOLDEN = Path(os.environ.get("PAIMON_GOLDEN", REPO.parent / "shared" / "golden")).resolve()
 GOLDEN_09 = GOLDEN / "paimon-0.9"
@@ -40,3 +42,48 @@ def golden() -> Path:
     if not GOLDEN.is_dir():
         pytest.skip(f"golden vectors not found at {GOLDEN}")
     return GOLDEN
+
+
+# ------------------------------------------------------------------ Paimon Java oracles (subprocess JVMs)
+
+def _java_oracle(version: str):
+    """One worker JVM of a Paimon Java version for the whole session; a missing oracle FAILS the test."""
+    from oracles.java_newest import JavaPaimon, OracleUnavailable
+
+    try:
+        oracle = JavaPaimon(version, jvm_args=["-XX:TieredStopAtLevel=1"])
+    except OracleUnavailable as exc:
+        pytest.fail(f"Paimon Java {version} oracle unavailable: {exc}", pytrace=False)
+    return oracle
+
+
+@pytest.fixture(scope="session")
+def java_newest():
+    """:class:`oracles.java_newest.JavaPaimon` of the newest Paimon Java release (1.4.2)."""
+    from oracles.java_newest import NEWEST
+
+    oracle = _java_oracle(NEWEST)
+    yield oracle
+    oracle.close()
+
+
+@pytest.fixture(scope="session")
+def java09_tables():
+    """The same oracle API driven by Paimon 0.9 (its own worker JVM)."""
+    oracle = _java_oracle("0.9")
+    yield oracle
+    oracle.close()
+
+
+# -- pypaimon 2.1 oracle (tests/oracles/pypaimon21.py): its own venv, one worker per session -------------
+@pytest.fixture(scope="session")
+def pypaimon21():
+    """pypaimon 2.1.0 (+ pypaimon-rust) in its own venv; a venv that cannot be made FAILS the test, never skips."""
+    from oracles.pypaimon21 import OracleError, PyPaimon
+
+    try:
+        oracle = PyPaimon()
+    except (OracleError, RuntimeError, OSError) as exc:
+        pytest.fail(f"pypaimon 2.1 oracle unavailable: {exc}", pytrace=False)
+    yield oracle
+    oracle.close()

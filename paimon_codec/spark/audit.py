@@ -2,7 +2,8 @@
 
 The driver reads table metadata (:func:`paimon_codec.table.inventory.table_inventory`): which index
 files every retained snapshot references, which of those are missing, and which index files on disk
-no retained snapshot references (orphans).  Every existing index file then becomes one Spark task
+no retained snapshot, tag or branch references (orphans; not looked for in a table whose metadata
+could not be read completely: that is a finding about the unreadable file instead).  Every existing index file then becomes one Spark task
 that decodes it completely (DV CRCs, entry counts and sizes against the index manifest, hash files,
 file-index containers incl. embedded ones).  Tasks carry plain paths and bytes only, so the audit
 runs unchanged on a cluster whose executors see the warehouse.
@@ -42,10 +43,11 @@ def audit_results(spark, warehouse: str | os.PathLike) -> tuple[list[dict], dict
 
         try:
             tasks, driver_findings = table_inventory(path)
-        except PaimonCodecError as exc:
+        except (PaimonCodecError, OSError) as exc:
             name = os.path.basename(path)
             tables[name] = {"path": path, "index_files": 0, "ok": 0, "findings": 1}
-            findings.append({"table": name, "path": str(exc.path or path), "kind": "metadata",
+            findings.append({"table": name, "path": str(getattr(exc, "path", None) or getattr(exc, "filename", None)
+                                                        or path), "kind": "metadata",
                              "finding": "corrupt", "message": str(exc)})
             continue
         name = tasks[0].table if tasks else (driver_findings[0].table if driver_findings else

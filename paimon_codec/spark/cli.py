@@ -78,6 +78,23 @@ def _print_rows(rows: list[dict], limit: int, out=None) -> None:
     print(f"({len(rows)} rows)", file=out)
 
 
+def _as_of_ms(text: str) -> int:
+    """``--as-of``: epoch milliseconds, or an ISO 8601 date-time (UTC unless it has an offset)."""
+    import argparse
+    import datetime as dt
+
+    text = text.strip()
+    if text.lstrip("-").isdigit():
+        return int(text)
+    try:
+        when = dt.datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not epoch millis or an ISO 8601 time: {text!r}") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.timezone.utc)
+    return (when - dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)) // dt.timedelta(milliseconds=1)
+
+
 def cmd_scan(args) -> int:
     from .scan import scan
     from .session import get_spark
@@ -88,7 +105,8 @@ def cmd_scan(args) -> int:
         order_by = [(c.strip(), "desc" if args.desc else "asc") for c in args.order_by.split(",") if c.strip()]
     nulls_first = None if args.nulls is None else args.nulls == "first"
     df, report = scan(spark, args.table, _predicate_arg(args), args.snapshot, order_by=order_by,
-                      limit=args.limit if order_by else None, nulls_first=nulls_first)
+                      limit=args.limit if order_by else None, nulls_first=nulls_first,
+                      branch=args.branch, tag=args.tag, timestamp_ms=args.as_of)
     rows = _rows(df)
     rep = report.to_json()
     if args.json:
@@ -170,7 +188,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--where", help="SQL-like predicate, e.g. \"status = 'PAID' AND region IN ('EU','US')\"")
     g.add_argument("--predicate-json", help="JSON predicate (text or path)")
-    p.add_argument("--snapshot", type=int, default=None, help="snapshot id (default: latest)")
+    travel = p.add_mutually_exclusive_group()
+    travel.add_argument("--snapshot", type=int, default=None, help="snapshot id (default: latest)")
+    travel.add_argument("--tag", default=None, help="read the snapshot of this tag")
+    travel.add_argument("--as-of", type=_as_of_ms, default=None, metavar="TIME",
+                        help="read the latest snapshot committed at or before TIME (epoch millis, or ISO 8601; "
+                             "UTC unless it names an offset)")
+    p.add_argument("--branch", default=None, help="read this branch (default: main)")
     p.add_argument("--json", action="store_true", help='print {"rows": [...], "report": {...}}')
     p.add_argument("--order-by", default=None, metavar="COL[,COL...]",
                    help="sort the rows; with --limit, top-N is pushed down to range-bitmap indexes")

@@ -1,10 +1,15 @@
-"""Index manifests (Avro): ``HASH`` and ``DELETION_VECTORS`` index files of a snapshot.
+"""Index manifests (Avro, ORC or Parquet): the table-level index files of a snapshot.
 
 The snapshot's ``indexManifest`` holds every live index file; each record is an
 ``IndexManifestEntry`` (``_KIND``, ``_PARTITION``, ``_BUCKET``) + ``IndexFileMeta``.  Deletion-vector
 metas carry per-data-file ranges ``(data file, offset, length[, cardinality])``; Paimon 0.9's
 IndexFileMeta called the field ``_DELETION_VECTORS_RANGES``, manifests and later versions
 ``_DELETIONS_VECTORS_RANGES`` (both accepted).
+
+Besides ``HASH`` and ``DELETION_VECTORS`` files, newer Paimon writes *global index* files (row-id
+ranged indexes of data-evolution tables, e.g. btree / bitmap global indexes): their entries carry a
+``_GLOBAL_INDEX`` record (row range, indexed field id, index meta).  They are read, carried on
+:class:`IndexFileMeta` and reported, never decoded here and never a crash.
 """
 
 from __future__ import annotations
@@ -14,9 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import CorruptDataError
-from .avro_records import check_version, field, read_avro_records
+from .metadata_records import check_version, field, read_metadata_records
 
-__all__ = ["DeletionVectorRange", "IndexFileMeta", "IndexManifestEntry", "read_index_manifest",
+__all__ = ["DeletionVectorRange", "GlobalIndexMeta", "IndexFileMeta", "IndexManifestEntry", "read_index_manifest",
            "merge_index_entries", "HASH_INDEX", "DELETION_VECTORS_INDEX"]
 
 HASH_INDEX = "HASH"
@@ -34,6 +39,17 @@ class DeletionVectorRange:
 
 
 @dataclass(frozen=True)
+class GlobalIndexMeta:
+    """``_GLOBAL_INDEX`` of an index file: the row-id range and field(s) a global index covers."""
+
+    row_range_start: int
+    row_range_end: int
+    index_field_id: int
+    extra_field_ids: tuple[int, ...] | None = None
+    index_meta: bytes | None = None
+
+
+@dataclass(frozen=True)
 class IndexFileMeta:
     index_type: str
     file_name: str
@@ -41,6 +57,11 @@ class IndexFileMeta:
     row_count: int
     dv_ranges: tuple[DeletionVectorRange, ...] | None
     external_path: str | None = None
+    global_index: GlobalIndexMeta | None = None
+
+    @property
+    def is_global_index(self) -> bool:
+        return self.global_index is not None
 
 
 @dataclass(frozen=True)
@@ -69,25 +90,41 @@ def _ranges(raw, path: str) -> tuple[DeletionVectorRange, ...] | None:
     return tuple(out)
 
 
+def _global_index(raw, path: str) -> GlobalIndexMeta | None:
+    if raw is None:
+        return None
+    try:
+        extra = raw.get("_EXTRA_FIELD_IDS")
+        return GlobalIndexMeta(int(raw["_ROW_RANGE_START"]), int(raw["_ROW_RANGE_END"]),
+                               int(raw["_INDEX_FIELD_ID"]), None if extra is None else tuple(int(x) for x in extra),
+                               raw.get("_INDEX_META"))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise CorruptDataError(f"malformed _GLOBAL_INDEX record: {exc}", path=path) from None
+
+
 def read_index_manifest(manifest_dir: str, name: str) -> list[IndexManifestEntry]:
     path = os.path.join(manifest_dir, name)
     out = []
     what = "index manifest entry"
-    for rec in read_avro_records(path, "index manifest"):
+    for rec in read_metadata_records(path, "index manifest"):
         check_version(rec, INDEX_MANIFEST_VERSIONS, what, path)
         kind = field(rec, ("_KIND",), what, path)
         if kind not in (0, 1):
             raise CorruptDataError(f"index manifest entry kind {kind}", path=path, expected="0 or 1")
-        meta = IndexFileMeta(
-            index_type=str(field(rec, ("_INDEX_TYPE",), what, path)),
-            file_name=str(field(rec, ("_FILE_NAME",), what, path)),
-            file_size=int(field(rec, ("_FILE_SIZE",), what, path)),
-            row_count=int(field(rec, ("_ROW_COUNT",), what, path)),
-            dv_ranges=_ranges(field(rec, _RANGES, what, path, None), path),
-            external_path=field(rec, ("_EXTERNAL_PATH",), what, path, None),
-        )
-        out.append(IndexManifestEntry(kind, field(rec, ("_PARTITION",), what, path),
-                                      int(field(rec, ("_BUCKET",), what, path)), meta))
+        try:
+            meta = IndexFileMeta(
+                index_type=str(field(rec, ("_INDEX_TYPE",), what, path)),
+                file_name=str(field(rec, ("_FILE_NAME",), what, path)),
+                file_size=int(field(rec, ("_FILE_SIZE",), what, path)),
+                row_count=int(field(rec, ("_ROW_COUNT",), what, path)),
+                dv_ranges=_ranges(field(rec, _RANGES, what, path, None), path),
+                external_path=field(rec, ("_EXTERNAL_PATH",), what, path, None),
+                global_index=_global_index(field(rec, ("_GLOBAL_INDEX",), what, path, None), path),
+            )
+            out.append(IndexManifestEntry(kind, field(rec, ("_PARTITION",), what, path),
+                                          int(field(rec, ("_BUCKET",), what, path)), meta))
+        except (TypeError, ValueError) as exc:
+            raise CorruptDataError(f"malformed index manifest entry: {exc}", path=path) from None
     return out
 
 

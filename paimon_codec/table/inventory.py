@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import ChecksumMismatchError, PaimonCodecError, UnsupportedVersionError
 from .index_manifest import DELETION_VECTORS_INDEX, HASH_INDEX
-from .table import PaimonTable
+from .table import PaimonTable, branch_names
 
 __all__ = ["IndexTask", "Finding", "table_inventory", "check_index_task", "index_rows",
            "KIND_DV", "KIND_HASH", "KIND_FILE_INDEX"]
@@ -56,39 +56,67 @@ class Finding:
     table: str
     path: str
     kind: str
-    finding: str  # missing | orphan | checksum | corrupt | unsupported-version | size-mismatch | count-mismatch
+    finding: str  # missing | orphan | orphan-check-skipped | checksum | corrupt | unsupported-version |
+    #                size-mismatch | count-mismatch
     message: str
 
     def to_json(self) -> dict:
         return asdict(self)
 
 
-def _walk_index_extra_files(table_path: str) -> Iterator[str]:
+def _is_bucket_dir(name: str) -> bool:
+    return name.startswith("bucket-")
+
+
+def _index_files_on_disk(table_path: str) -> Iterator[str]:
+    """Index files under the table root: ``index/*`` (HASH, DELETION_VECTORS, global indexes),
+    ``index-*`` files directly in bucket directories (``index-file-in-data-file-dir``) and the
+    ``.index`` extra files beside data files.  External paths are not listed: their directories
+    carry no table name and may be shared, so a file there cannot be called an orphan of this table.
+    """
+    index_dir = os.path.join(table_path, "index")
+    if os.path.isdir(index_dir):
+        for name in sorted(os.listdir(index_dir)):
+            p = os.path.join(index_dir, name)
+            if os.path.isfile(p) and not name.startswith(".") and not name.endswith(".crc"):
+                yield p
     for root, dirs, files in os.walk(table_path):
         if root == table_path:
             dirs[:] = [d for d in dirs if d not in _META_DIRS]
+        in_bucket = _is_bucket_dir(os.path.basename(root))
         for name in files:
-            if name.endswith(".index") and not name.startswith("."):
+            if name.startswith("."):
+                continue
+            if name.endswith(".index") or (in_bucket and name.startswith("index-") and not name.endswith(".crc")):
                 yield os.path.join(root, name)
 
 
-def _index_dir_files(table: PaimonTable) -> Iterator[str]:
-    dirs = [os.path.join(table.path, "index")]
-    if table.schema.option_bool("index-file-in-data-file-dir"):
-        for root, subdirs, _ in os.walk(table.path):
-            if os.path.basename(root) == "index" and root != dirs[0]:
-                dirs.append(root)
-            subdirs[:] = [d for d in subdirs if not (root == table.path and d in _META_DIRS - {"index"})]
-    for d in dirs:
-        if os.path.isdir(d):
-            for name in sorted(os.listdir(d)):
-                p = os.path.join(d, name)
-                if os.path.isfile(p) and not name.startswith("."):
-                    yield p
+def _views(table: PaimonTable) -> list[PaimonTable]:
+    """The table and each of its branches (they share manifests, index and data files)."""
+    views = [table]
+    for name in branch_names(table.path):
+        views.append(PaimonTable(table.path, branch=name))
+    return views
+
+
+def _snapshots(view: PaimonTable) -> Iterator[tuple[str, Any]]:
+    """``(label, loader)`` of every retained snapshot (newest first) and every tag of one view."""
+    where = "" if view.branch is None else f"branch {view.branch} "
+    for sid in reversed(view.snapshot_ids()):
+        yield f"{where}snapshot {sid}", (lambda sid=sid: view.snapshot(sid))
+    for tag in view.tag_names():
+        yield f"{where}tag {tag}", (lambda tag=tag: view.tag(tag))
 
 
 def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Finding]]:
-    """Index tasks of every retained snapshot (newest first wins) and driver-side findings."""
+    """Index tasks of every retained snapshot, tag and branch (newest first wins) and driver-side
+    findings.
+
+    When any metadata file (snapshot, schema, manifest list, manifest, index manifest) of the table
+    cannot be read, that is a finding about that file and orphan detection stops for the table: an
+    unread manifest may reference any index file on disk, and calling a referenced file an orphan
+    invites its deletion.
+    """
     if not isinstance(table, PaimonTable):
         table = PaimonTable(table)
     tasks: dict[str, IndexTask] = {}
@@ -96,42 +124,34 @@ def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Fin
     ids = table.snapshot_ids()
     latest = ids[-1] if ids else None
     referenced: set[str] = set()
-    for sid in reversed(ids):
-        try:
-            snap = table.snapshot(sid)
-            schema = table.schema_of(snap)
-            index_files = table.index_files(snap)
-            live = table.live_files(snap)
-        except PaimonCodecError as exc:
-            findings.append(Finding(table.name, str(exc.path or table.path), "metadata", "corrupt",
-                                    f"snapshot {sid}: {exc}"))
-            continue
-        row_type = str(schema.fields)
-        for f in index_files:
-            referenced.add(f.path)
-            if f.path in tasks:
+    metadata_complete = True
+    try:
+        views = _views(table)
+    except PaimonCodecError as exc:
+        views = [table]
+        metadata_complete = False
+        findings.append(Finding(table.name, str(exc.path or table.path), "metadata", _classify(exc),
+                                f"branch: {exc}"))
+    for view in views:
+        for label, load in _snapshots(view):
+            try:
+                snap = load()
+                schema = view.schema_of(snap)
+                index_files = view.index_files(snap)
+                live = view.live_files(snap)
+            except PaimonCodecError as exc:
+                metadata_complete = False
+                findings.append(Finding(table.name, str(exc.path or view.meta_path), "metadata", _classify(exc),
+                                        f"{label}: {exc}"))
                 continue
-            meta = f.entry.index_file
-            kind = {DELETION_VECTORS_INDEX: KIND_DV, HASH_INDEX: KIND_HASH}.get(meta.index_type, meta.index_type)
-            ranges = [[r.data_file, r.offset, r.length, r.cardinality] for r in (meta.dv_ranges or ())]
-            tasks[f.path] = IndexTask(table.name, table.path, kind, f.path, meta.index_type, f.bucket,
-                                      repr(f.partition), None, meta.file_size, meta.row_count, ranges,
-                                      None, None, sid == latest)
-        for d in live:
-            if d.index_path:
-                referenced.add(d.index_path)
-                if d.index_path not in tasks:
-                    tasks[d.index_path] = IndexTask(table.name, table.path, KIND_FILE_INDEX, d.index_path,
-                                                    "file-index", d.bucket, repr(d.partition), d.path,
-                                                    row_count=d.row_count, row_type=row_type,
-                                                    in_latest_snapshot=sid == latest)
-            elif d.embedded_index:
-                key = d.path + "#embedded"
-                if key not in tasks:
-                    tasks[key] = IndexTask(table.name, table.path, KIND_FILE_INDEX, key, "embedded-file-index",
-                                           d.bucket, repr(d.partition), d.path, len(d.embedded_index),
-                                           d.row_count, row_type=row_type, embedded=bytes(d.embedded_index),
-                                           in_latest_snapshot=sid == latest)
+            except OSError as exc:  # a metadata file named by the snapshot is missing or unreadable
+                metadata_complete = False
+                findings.append(Finding(table.name, str(exc.filename or view.meta_path), "metadata",
+                                        "missing" if isinstance(exc, FileNotFoundError) else "corrupt",
+                                        f"{label}: {exc.strerror or exc}"))
+                continue
+            in_latest = view is table and snap.id == latest and label.startswith("snapshot")
+            _add_snapshot_tasks(table, schema, index_files, live, in_latest, tasks, referenced)
     out = []
     for t in tasks.values():
         if t.embedded is None and not os.path.exists(t.path):
@@ -139,11 +159,45 @@ def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Fin
                                     f"{t.index_type} index file referenced by snapshot metadata does not exist"))
         else:
             out.append(t)
-    on_disk = set(_index_dir_files(table)) | set(_walk_index_extra_files(table.path))
-    for p in sorted(on_disk - referenced):
+    if not metadata_complete:
+        findings.append(Finding(table.name, table.path, "metadata", "orphan-check-skipped",
+                                "orphan detection skipped: some metadata of the table could not be read"))
+        return out, findings
+    for p in sorted(set(_index_files_on_disk(table.path)) - referenced):
         kind = KIND_FILE_INDEX if p.endswith(".index") else "index"
-        findings.append(Finding(table.name, p, kind, "orphan", "index file is referenced by no retained snapshot"))
+        findings.append(Finding(table.name, p, kind, "orphan", "index file is referenced by no retained snapshot, "
+                                                               "tag or branch"))
     return out, findings
+
+
+def _add_snapshot_tasks(table: PaimonTable, schema, index_files, live, in_latest: bool,
+                        tasks: dict[str, IndexTask], referenced: set[str]) -> None:
+    row_type = str(schema.fields)
+    for f in index_files:
+        referenced.add(f.path)
+        if f.path in tasks:
+            continue
+        meta = f.entry.index_file
+        kind = {DELETION_VECTORS_INDEX: KIND_DV, HASH_INDEX: KIND_HASH}.get(meta.index_type, meta.index_type)
+        ranges = [[r.data_file, r.offset, r.length, r.cardinality] for r in (meta.dv_ranges or ())]
+        tasks[f.path] = IndexTask(table.name, table.path, kind, f.path, meta.index_type, f.bucket,
+                                  repr(f.partition), None, meta.file_size, meta.row_count, ranges,
+                                  None, None, in_latest)
+    for d in live:
+        if d.index_path:
+            referenced.add(d.index_path)
+            if d.index_path not in tasks:
+                tasks[d.index_path] = IndexTask(table.name, table.path, KIND_FILE_INDEX, d.index_path,
+                                                "file-index", d.bucket, repr(d.partition), d.path,
+                                                row_count=d.row_count, row_type=row_type,
+                                                in_latest_snapshot=in_latest)
+        elif d.embedded_index:
+            key = d.path + "#embedded"
+            if key not in tasks:
+                tasks[key] = IndexTask(table.name, table.path, KIND_FILE_INDEX, key, "embedded-file-index",
+                                       d.bucket, repr(d.partition), d.path, len(d.embedded_index),
+                                       d.row_count, row_type=row_type, embedded=bytes(d.embedded_index),
+                                       in_latest_snapshot=in_latest)
 
 
 # ---------------------------------------------------------------------------------------- decoding

@@ -1,8 +1,14 @@
-"""Manifest lists and manifests (Avro): the data files of a snapshot.
+"""Manifest lists and manifests (Avro, ORC or Parquet): the data files of a snapshot.
 
 A snapshot names a *base* and a *delta* manifest list; each lists manifest files whose
 ``ManifestEntry`` records ADD or DELETE one ``DataFileMeta``.  Replaying every entry in order and
 cancelling each DELETE against its ADD gives the live file set (:func:`merge_entries`).
+
+Newest fields (Paimon 1.4 / pypaimon 2.x) are read when present: ``_VALUE_STATS_COLS``,
+``_EXTERNAL_PATH``, ``_FIRST_ROW_ID``, ``_WRITE_COLS`` on the file, ``_MIN/_MAX_BUCKET``,
+``_MIN/_MAX_LEVEL`` and ``_MIN/_MAX_ROW_ID`` on manifest-list entries.  Record versions stay those of
+Paimon's serializers (``ManifestFileMetaSerializer`` / ``ManifestEntrySerializer``: 2); others are
+refused.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import CorruptDataError
-from .avro_records import check_version, field, read_avro_records
+from .metadata_records import check_version, field, read_metadata_records
 
 __all__ = ["ManifestFileMeta", "DataFileMeta", "ManifestEntry", "read_manifest_list", "read_manifest",
            "merge_entries", "FILE_KIND_ADD", "FILE_KIND_DELETE"]
@@ -32,6 +38,12 @@ class ManifestFileMeta:
     num_added_files: int
     num_deleted_files: int
     schema_id: int
+    min_bucket: int | None = None
+    max_bucket: int | None = None
+    min_level: int | None = None
+    max_level: int | None = None
+    min_row_id: int | None = None
+    max_row_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -50,6 +62,9 @@ class DataFileMeta:
     external_path: str | None
     min_key: bytes
     max_key: bytes
+    value_stats_cols: tuple[str, ...] | None = None  # columns _VALUE_STATS covers (None: all)
+    first_row_id: int | None = None  # row-tracking / data-evolution tables (_FIRST_ROW_ID)
+    write_cols: tuple[str, ...] | None = None  # columns a partial-column file holds (_WRITE_COLS)
 
     @property
     def index_file_name(self) -> str | None:
@@ -74,10 +89,13 @@ class ManifestEntry:
         return (self.partition, self.bucket, self.file.level, self.file.file_name)
 
 
+POSTPONE_BUCKET = -2  # bucket id of files written with bucket = -2 (directory ``bucket-postpone``)
+
+
 def read_manifest_list(manifest_dir: str, name: str) -> list[ManifestFileMeta]:
     path = os.path.join(manifest_dir, name)
     out = []
-    for rec in read_avro_records(path, "manifest list"):
+    for rec in read_metadata_records(path, "manifest list"):
         check_version(rec, MANIFEST_LIST_VERSIONS, "manifest list", path)
         try:
             out.append(ManifestFileMeta(
@@ -86,10 +104,14 @@ def read_manifest_list(manifest_dir: str, name: str) -> list[ManifestFileMeta]:
                 num_added_files=field(rec, ("_NUM_ADDED_FILES",), "manifest list", path, 0),
                 num_deleted_files=field(rec, ("_NUM_DELETED_FILES",), "manifest list", path, 0),
                 schema_id=field(rec, ("_SCHEMA_ID",), "manifest list", path, 0),
+                **{name.lower()[1:]: rec.get(name) for name in _LIST_RANGES},
             ))
-        except TypeError as exc:
+        except (TypeError, AttributeError) as exc:
             raise CorruptDataError(f"malformed manifest list record: {exc}", path=path) from None
     return out
+
+
+_LIST_RANGES = ("_MIN_BUCKET", "_MAX_BUCKET", "_MIN_LEVEL", "_MAX_LEVEL", "_MIN_ROW_ID", "_MAX_ROW_ID")
 
 
 def _data_file(rec: dict, path: str) -> DataFileMeta:
@@ -110,13 +132,20 @@ def _data_file(rec: dict, path: str) -> DataFileMeta:
         external_path=field(rec, ("_EXTERNAL_PATH",), what, path, None),
         min_key=field(rec, ("_MIN_KEY",), what, path, b""),
         max_key=field(rec, ("_MAX_KEY",), what, path, b""),
+        value_stats_cols=_write_cols(field(rec, ("_VALUE_STATS_COLS",), what, path, None)),
+        first_row_id=field(rec, ("_FIRST_ROW_ID",), what, path, None),
+        write_cols=_write_cols(field(rec, ("_WRITE_COLS",), what, path, None)),
     )
+
+
+def _write_cols(raw) -> tuple[str, ...] | None:
+    return None if raw is None else tuple(str(c) for c in raw)
 
 
 def read_manifest(manifest_dir: str, name: str) -> list[ManifestEntry]:
     path = os.path.join(manifest_dir, name)
     out = []
-    for rec in read_avro_records(path, "manifest"):
+    for rec in read_metadata_records(path, "manifest"):
         check_version(rec, MANIFEST_ENTRY_VERSIONS, "manifest entry", path)
         try:
             kind = field(rec, ("_KIND",), "manifest entry", path)

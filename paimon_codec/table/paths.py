@@ -2,8 +2,12 @@
 
 ``<table>/<k1>=<v1>/.../bucket-<n>/<data file>`` (+ its ``.index`` extra file beside it),
 ``<table>/manifest/`` (manifest lists, manifests, index manifests), ``<table>/index/`` (HASH and
-DELETION_VECTORS index files; inside the bucket directory when ``index-file-in-data-file-dir``),
-``<table>/snapshot/`` and ``<table>/schema/``.
+DELETION_VECTORS index files; directly in the bucket directory, as ``bucket-<n>/index-…``, when
+``index-file-in-data-file-dir``), ``<table>/snapshot/``, ``<table>/schema/`` and ``<table>/tag/``.
+A branch keeps only its ``schema``, ``snapshot`` and ``tag`` directories under
+``<table>/branch/branch-<name>/``; manifests, index files and data files are shared with the table.
+A file whose manifest entry has an external path (``_EXTERNAL_PATH``) is read from there, its
+``.index`` extra file beside it.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 from ..types import DataType
 from ..values import Timestamp
 
-__all__ = ["partition_path", "partition_value_text", "strip_scheme", "DEFAULT_PARTITION_NAME"]
+__all__ = ["partition_path", "partition_value_text", "strip_scheme", "bucket_dir_name", "DEFAULT_PARTITION_NAME"]
 
 DEFAULT_PARTITION_NAME = "__DEFAULT_PARTITION__"
 
@@ -65,9 +69,22 @@ def partition_path(names: Sequence[str], values: Sequence[Any], types: Sequence[
 
 
 def strip_scheme(path: str) -> str:
-    """Local path of a ``file:`` URI (other schemes are returned unchanged)."""
-    if path.startswith("file://"):
-        return path[7:]
-    if path.startswith("file:"):
-        return path[5:]
-    return path
+    """Local path of a ``file:`` URI, scheme matched case-insensitively (Java writes ``FILE:/…`` when
+    ``data-file.external-paths`` says ``FILE:///…``): ``file:///x``, ``file:/x``, ``file://localhost/x``
+    -> ``/x``.  Other schemes are returned unchanged (and fail as missing files on a local read)."""
+    if path[:5].lower() != "file:":
+        return path
+    rest = path[5:]
+    if rest.startswith("//"):
+        rest = rest[2:]
+        if not rest.startswith("/"):
+            host, _, tail = rest.partition("/")
+            if host.lower() != "localhost":
+                return path
+            rest = "/" + tail
+    return rest
+
+
+def bucket_dir_name(bucket: int) -> str:
+    """``bucket-<n>``; postpone-bucket files (bucket id -2) live in ``bucket-postpone``."""
+    return "bucket-postpone" if bucket == -2 else f"bucket-{bucket}"

@@ -4,7 +4,9 @@ For every live data file of a snapshot the planner
 
 1. drops the file when its partition values cannot satisfy the predicate;
 2. for primary-key tables with deletion vectors, reads only files above level 0 (Paimon's rule:
-   level-0 files are not yet merged and are invisible to batch reads of such tables);
+   level-0 files are not yet merged and are invisible to batch reads of such tables); every other
+   primary-key table (and one with ``deletion-vectors.merge-on-read``) is read by merging each bucket's
+   sorted runs: :mod:`paimon_codec.table.merge` plans one :class:`GroupTask` per bucket (``plan.groups``);
 3. evaluates the predicate on the file's index container (embedded in the manifest or the
    ``.index`` extra file) -> REMAIN / SKIP / a bitmap of candidate rows;
 4. removes the rows of the file's deletion vector (``selection = index result AND NOT dv``).
@@ -33,8 +35,11 @@ from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, InvalidPredicateError, UnsupportedTypeError
 from ..fileio import ByteSource
 from ..types import RowType
+from .data_evolution import is_data_evolution_table, plan_row_id_groups
+from .evolution import FileEvolution, evolution_for
 from .index_schema import file_index_view
-from .schema import load_schema
+from .merge import declarations as _merge_declarations  # noqa: F401  (merge options the merge read honours)
+from .read_options import check_read_options
 from .table import LiveDataFile, PaimonTable
 
 __all__ = ["FileTask", "GroupTask", "PlanReport", "ScanPlan", "SortKey", "plan_scan", "as_predicate",
@@ -51,6 +56,9 @@ class FileTask:
     file_size: int
     selection: BitMap | None
     primary_key_file: bool = False
+    # the file's _SCHEMA_ID and how its columns read as the table's (None: same ids/names/types)
+    schema_id: int | None = None
+    evolution: FileEvolution | None = None
 
     @property
     def selected_rows(self) -> int:
@@ -283,8 +291,7 @@ def _index_view(table: PaimonTable | None, f: LiveDataFile, row_type: RowType):
     cache = table.__dict__.setdefault("_file_index_views", {})
     key = (sid, id(row_type))
     if key not in cache:
-        loader = getattr(table, "schema_by_id", None)
-        written = (loader(sid) if loader is not None else load_schema(table.path, sid)).fields
+        written = table.schema_by_id(sid).fields
         cache[key] = (row_type, None, row_type) if written == row_type else \
             (written, file_index_view(row_type, written), row_type)  # row_type kept: its id stays unique
     written, view, _ = cache[key]
@@ -422,8 +429,13 @@ def _push_topn(items: list[tuple[FileTask, LiveDataFile, Any]], pred: Any, keys:
 
 def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | None = None,
               *, use_indexes: bool = True, order_by: Any = None, limit: int | None = None,
-              nulls_first: bool | None = None) -> ScanPlan:
-    """Plan a scan of ``table`` (latest snapshot unless ``snapshot_id``) for predicate ``where``.
+              nulls_first: bool | None = None, branch: str | None = None, tag: str | None = None,
+              timestamp_ms: int | None = None) -> ScanPlan:
+    """Plan a scan of ``table`` for predicate ``where``: its latest snapshot, or the one chosen by
+    ``snapshot_id``, ``tag`` or ``timestamp_ms`` (time travel), of the table or of ``branch``.
+
+    Options of the table that change what a read means and are not implemented are refused
+    (:mod:`paimon_codec.table.read_options`).
 
     With ``order_by`` and ``limit`` the plan pushes top-N down to range-bitmap indexes where it can
     (``report.topn_pushed``; ``report.topn_note`` says why not); the reader must still sort and limit.
@@ -431,9 +443,12 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise InvalidPredicateError(f"limit must be a non-negative integer, got {limit!r}")
     if not isinstance(table, PaimonTable):
-        table = PaimonTable(table)
-    snapshot = table.snapshot(snapshot_id)
+        table = PaimonTable(table, branch=branch)
+    elif branch is not None and branch != (table.branch or "main"):
+        table = PaimonTable(table.path, branch=branch)
+    snapshot = table.resolve_snapshot(snapshot_id, tag, timestamp_ms)
     schema = table.schema_of(snapshot)
+    check_read_options(schema, table.read_options(snapshot), table.meta_path)
     row_type = schema.fields
     pred = as_predicate(where, row_type)
     keys = parse_order_by(order_by, row_type, nulls_first)
@@ -446,12 +461,20 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     topn_items: list[tuple[FileTask, LiveDataFile, Any]] = []
     pk = schema.is_primary_key_table
     dv_table = schema.deletion_vectors_enabled
-    if pk and not dv_table:
-        # rows of such tables are only correct after a merge by key (sequence numbers, merge engine)
-        raise UnsupportedTypeError("primary-key tables without deletion-vectors.enabled need a merge-on-read "
-                                   "scan, which is not supported", path=table.path,
-                                   expected="an append table or a primary-key table with deletion vectors")
-    for f in table.live_files(snapshot):
+    if pk and (not dv_table or schema.option_bool("deletion-vectors.merge-on-read")):
+        # rows of such tables are only correct after a merge by key: one group task per bucket
+        from .merge.plan import plan_merge_groups
+
+        groups = plan_merge_groups(table, snapshot, schema, pred, report)
+        report.rows_read = sum(g.selected_rows for g in groups)
+        if keys and limit is not None:
+            report.topn_note = "primary-key merge reads are not pushed down"
+        return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, groups)
+    live = table.batch_files(snapshot)
+    groups: list[GroupTask] = []
+    if is_data_evolution_table(schema):  # rows merged by row id from several files: data_evolution.py
+        live, groups = plan_row_id_groups(table, schema, live, pred, report)
+    for f in live:
         report.files_total += 1
         report.rows_total += f.row_count
         report.bytes_total += f.meta.file_size
@@ -500,7 +523,8 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
             continue
         if selection is not None and len(selection) == f.row_count:
             selection = None
-        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, pk)
+        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, pk,
+                        f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
         tasks.append(task)
         topn_items.append((task, f, result))
         report.files_read += 1
@@ -521,6 +545,6 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         task = detail.pop("_task", None)
         if task is not None and report.topn_pushed:
             detail["rows_topn_candidates"] = task.selected_rows
-    report.rows_read = sum(t.selected_rows for t in tasks)
-    return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit)
+    report.rows_read = sum(t.selected_rows for t in tasks) + sum(g.selected_rows for g in groups)
+    return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, groups)
 

@@ -1,4 +1,9 @@
-"""Snapshots: ``<table>/snapshot/snapshot-<id>`` JSON files and the LATEST / EARLIEST hints."""
+"""Snapshots: ``<table>/snapshot/snapshot-<id>`` JSON files, the LATEST / EARLIEST hints, and tags.
+
+Unknown JSON fields are ignored, as Paimon's own ``Snapshot`` does (``ignoreUnknown``); an unknown
+``version`` is refused.  ``changelogManifestList`` (changelog files) is carried but never part of a
+batch read.  For a branch, pass the branch directory (``<table>/branch/branch-<name>``).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,8 @@ from dataclasses import dataclass, field
 from ..errors import CorruptDataError, PaimonCodecError, UnsupportedVersionError
 from .metadata_files import numbered_ids, read_json_object
 
-__all__ = ["Snapshot", "load_snapshot", "snapshot_ids", "latest_snapshot_id", "earliest_snapshot_id"]
+__all__ = ["Snapshot", "load_snapshot", "snapshot_ids", "latest_snapshot_id", "earliest_snapshot_id", "tag_names",
+           "load_tag", "snapshot_at_time"]
 
 # Snapshot JSON versions: 1 and 2 (Paimon <= 0.5), 3 (0.6 onwards, also pypaimon 2.x).
 SUPPORTED_SNAPSHOT_VERSIONS = (1, 2, 3)
@@ -110,3 +116,39 @@ def load_snapshot(table_path: str | os.PathLike, snapshot_id: int) -> Snapshot:
     if snap.id != snapshot_id:
         raise CorruptDataError(f"snapshot file holds id {snap.id}", path=path, expected=str(snapshot_id))
     return snap
+
+
+# -- tags and time travel -----------------------------------------------------------------------------
+def _tag_dir(table_path) -> str:
+    return os.path.join(os.fspath(table_path), "tag")
+
+
+def tag_names(table_path: str | os.PathLike) -> list[str]:
+    """Names of the tags (``tag/tag-<name>`` files) of a table or branch directory."""
+    d = _tag_dir(table_path)
+    if not os.path.isdir(d):
+        return []
+    return sorted(n[4:] for n in os.listdir(d) if n.startswith("tag-") and len(n) > 4 and not n.endswith(".crc"))
+
+
+def load_tag(table_path: str | os.PathLike, name: str) -> Snapshot:
+    """The snapshot a tag holds: a tag file is the snapshot's JSON (+ ``tagCreateTime`` /
+    ``tagTimeRetained``), so a tag outlives the expiry of its snapshot file."""
+    if not name or "/" in name or os.sep in name:
+        raise CorruptDataError(f"bad tag name {name!r}", path=_tag_dir(table_path))
+    path = os.path.join(_tag_dir(table_path), f"tag-{name}")
+    if not os.path.isfile(path):
+        raise CorruptDataError(f"tag {name!r} does not exist", path=path,
+                               expected="one of: " + (", ".join(tag_names(table_path)) or "(no tags)"))
+    return parse_snapshot(read_json_object(path, f"tag {name}"), path)
+
+
+def snapshot_at_time(table_path: str | os.PathLike, timestamp_ms: int) -> Snapshot:
+    """The latest retained snapshot with ``timeMillis <= timestamp_ms`` (Paimon's
+    ``earlierOrEqualTimeMills``); no such snapshot is an error, never an empty or newer read."""
+    for sid in reversed(snapshot_ids(table_path)):
+        snap = load_snapshot(table_path, sid)
+        if snap.time_millis is not None and snap.time_millis <= timestamp_ms:
+            return snap
+    raise CorruptDataError(f"no snapshot at or before timestamp {timestamp_ms} ms", path=_snapshot_dir(table_path),
+                           expected="a timestamp not earlier than the earliest retained snapshot")

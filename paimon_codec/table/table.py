@@ -6,19 +6,35 @@ import os
 from dataclasses import dataclass
 
 from ..binary_row import decode_serialized_row
-from ..errors import CorruptDataError
+from ..errors import CorruptDataError, InvalidOptionError, UnsupportedTypeError
 from .index_manifest import (
     DELETION_VECTORS_INDEX,
     IndexManifestEntry,
     merge_index_entries,
     read_index_manifest,
 )
-from .manifest import ManifestEntry, ManifestFileMeta, merge_entries, read_manifest, read_manifest_list
-from .paths import DEFAULT_PARTITION_NAME, partition_path, strip_scheme
+from .manifest import (
+    POSTPONE_BUCKET,
+    ManifestEntry,
+    ManifestFileMeta,
+    merge_entries,
+    read_manifest,
+    read_manifest_list,
+)
+from .paths import DEFAULT_PARTITION_NAME, bucket_dir_name, partition_path, strip_scheme
 from .schema import TableSchema, load_schema
-from .snapshot import Snapshot, latest_snapshot_id, load_snapshot, snapshot_ids
+from .snapshot import (
+    Snapshot,
+    latest_snapshot_id,
+    load_snapshot,
+    load_tag,
+    snapshot_at_time,
+    snapshot_ids,
+    tag_names,
+)
 
-__all__ = ["PaimonTable", "LiveDataFile", "DeletionFile", "IndexFile", "list_tables", "is_table_dir"]
+__all__ = ["PaimonTable", "LiveDataFile", "DeletionFile", "IndexFile", "list_tables", "is_table_dir",
+           "branch_names", "branch_dir"]
 
 
 @dataclass(frozen=True)
@@ -85,11 +101,14 @@ class LiveDataFile:
 
     @property
     def file_format(self) -> str:
+        """``parquet`` / ``orc`` / ``avro`` from the file name, else the extension itself (``row``,
+        ``lance``, ...; the reader refuses it by name) or ``unknown`` without one: never a guess."""
         name = self.file_name.lower()
         for fmt in ("parquet", "orc", "avro"):
             if name.endswith("." + fmt):
                 return fmt
-        return "parquet"
+        base = name.rsplit("/", 1)[-1]
+        return base.rsplit(".", 1)[-1] if "." in base else "unknown"
 
 
 def is_table_dir(path: str | os.PathLike) -> bool:
@@ -114,14 +133,45 @@ def list_tables(warehouse: str | os.PathLike) -> list[str]:
     return out
 
 
-class PaimonTable:
-    """Read-only view of one table directory.  Metadata files are read on demand and cached."""
+# options whose difference between a table and its fallback branch changes how files are read
+_READ_DEFINING = ("merge-engine", "deletion-vectors.enabled", "sequence.field", "data-evolution.enabled",
+                  "row-tracking.enabled", "ignore-delete", "partial-update.ignore-delete")
 
-    def __init__(self, path: str | os.PathLike) -> None:
+
+def branch_dir(table_path: str, branch: str) -> str:
+    return os.path.join(table_path, "branch", f"branch-{branch}")
+
+
+def branch_names(table_path: str | os.PathLike) -> list[str]:
+    d = os.path.join(os.fspath(table_path), "branch")
+    if not os.path.isdir(d):
+        return []
+    return sorted(n[7:] for n in os.listdir(d) if n.startswith("branch-") and is_table_dir(os.path.join(d, n)))
+
+
+class PaimonTable:
+    """Read-only view of one table directory (or one of its branches).
+
+    Metadata files are read on demand and cached.  ``branch`` names a branch: its schemas,
+    snapshots and tags live in ``<table>/branch/branch-<name>/``; manifests, index files and data
+    files are shared with the table (``self.path`` is always the table root, ``self.meta_path`` the
+    directory of the schemas/snapshots/tags read).
+    """
+
+    def __init__(self, path: str | os.PathLike, branch: str | None = None) -> None:
         self.path = os.path.abspath(strip_scheme(os.fspath(path)))
         if not is_table_dir(self.path):
             raise CorruptDataError("not a Paimon table (no schema directory)", path=self.path)
-        self.schema: TableSchema = load_schema(self.path)
+        self.branch = None if branch in (None, "", "main") else str(branch)
+        self.meta_path = self.path
+        if self.branch is not None:
+            if "/" in self.branch or os.sep in self.branch or self.branch in (".", ".."):
+                raise CorruptDataError(f"bad branch name {self.branch!r}", path=self.path)
+            self.meta_path = branch_dir(self.path, self.branch)
+            if not is_table_dir(self.meta_path):
+                raise CorruptDataError(f"branch {self.branch!r} does not exist", path=self.meta_path,
+                                       expected="one of: " + (", ".join(branch_names(self.path)) or "(no branches)"))
+        self.schema: TableSchema = load_schema(self.meta_path)
         self._schemas: dict[int, TableSchema] = {self.schema.id: self.schema}
         self._manifest_lists: dict[str, list[ManifestFileMeta]] = {}
         self._manifests: dict[str, list[ManifestEntry]] = {}
@@ -132,7 +182,8 @@ class PaimonTable:
     def name(self) -> str:
         db = os.path.basename(os.path.dirname(self.path))
         base = os.path.basename(self.path)
-        return f"{db[:-3]}.{base}" if db.endswith(".db") else base
+        name = f"{db[:-3]}.{base}" if db.endswith(".db") else base
+        return name if self.branch is None else f"{name}$branch_{self.branch}"
 
     @property
     def manifest_dir(self) -> str:
@@ -140,23 +191,57 @@ class PaimonTable:
 
     # -- snapshots and schemas ---------------------------------------------------------------
     def snapshot_ids(self) -> list[int]:
-        return snapshot_ids(self.path)
+        return snapshot_ids(self.meta_path)
 
     def snapshot(self, snapshot_id: int | None = None) -> Snapshot | None:
         """The given snapshot, or the latest; ``None`` for a table without snapshots."""
         if snapshot_id is None:
-            snapshot_id = latest_snapshot_id(self.path)
+            snapshot_id = latest_snapshot_id(self.meta_path)
             if snapshot_id is None:
                 return None
-        return load_snapshot(self.path, int(snapshot_id))
+        return load_snapshot(self.meta_path, int(snapshot_id))
+
+    def tag_names(self) -> list[str]:
+        return tag_names(self.meta_path)
+
+    def tag(self, name: str) -> Snapshot:
+        """The snapshot tag ``name`` holds (read from the tag file: it outlives snapshot expiry)."""
+        return load_tag(self.meta_path, name)
+
+    def resolve_snapshot(self, snapshot_id: int | None = None, tag: str | None = None,
+                         timestamp_ms: int | None = None) -> Snapshot | None:
+        """The snapshot a read sees: by id, by tag, as of a time (the latest snapshot with
+        ``timeMillis <= timestamp_ms``), or the latest (``None`` for a table without snapshots).
+        At most one selector may be given."""
+        given = [n for n, v in (("snapshot_id", snapshot_id), ("tag", tag), ("timestamp_ms", timestamp_ms))
+                 if v is not None]
+        if len(given) > 1:
+            raise InvalidOptionError(f"give at most one of snapshot_id, tag, timestamp_ms (got {', '.join(given)})")
+        if tag is not None:
+            return self.tag(tag)
+        if timestamp_ms is not None:
+            if isinstance(timestamp_ms, bool) or not isinstance(timestamp_ms, int):
+                raise InvalidOptionError(f"timestamp_ms must be an integer, got {timestamp_ms!r}")
+            return snapshot_at_time(self.meta_path, timestamp_ms)
+        return self.snapshot(snapshot_id)
 
     def schema_of(self, snapshot: Snapshot | None) -> TableSchema:
         if snapshot is None:
             return self.schema
-        sid = snapshot.schema_id
-        if sid not in self._schemas:
-            self._schemas[sid] = load_schema(self.path, sid)
-        return self._schemas[sid]
+        return self.schema_by_id(snapshot.schema_id)
+
+    def read_options(self, snapshot: Snapshot | None) -> dict[str, str]:
+        """The options a read of ``snapshot`` runs with: the table's current schema for its latest
+        snapshot (as Paimon reads a table), the snapshot's own schema for time travel."""
+        if snapshot is None or snapshot.id == latest_snapshot_id(self.meta_path):
+            return self.schema.options
+        return self.schema_of(snapshot).options
+
+    def schema_by_id(self, schema_id: int) -> TableSchema:
+        """Schema ``schema-<id>`` (cached): what a data file's ``_SCHEMA_ID`` names."""
+        if schema_id not in self._schemas:
+            self._schemas[schema_id] = load_schema(self.meta_path, schema_id)
+        return self._schemas[schema_id]
 
     # -- manifests -------------------------------------------------------------------------------
     def manifest_list(self, name: str) -> list[ManifestFileMeta]:
@@ -209,7 +294,7 @@ class PaimonTable:
         sub = schema.options.get("data-file.path-directory")
         if sub:
             base = os.path.join(base, sub)
-        return os.path.join(base, part, f"bucket-{bucket}") if part else os.path.join(base, f"bucket-{bucket}")
+        return os.path.join(base, part, bucket_dir_name(bucket)) if part else os.path.join(base, bucket_dir_name(bucket))
 
     def data_file_path(self, entry: ManifestEntry, schema: TableSchema | None = None) -> str:
         if entry.file.external_path:
@@ -217,12 +302,15 @@ class PaimonTable:
         return os.path.join(self.bucket_dir(entry.partition, entry.bucket, schema), entry.file.file_name)
 
     def index_file_path(self, entry: IndexManifestEntry, schema: TableSchema | None = None) -> str:
+        """Where an index file lives: its ``_EXTERNAL_PATH`` if any; with
+        ``index-file-in-data-file-dir`` directly in the bucket directory (``bucket-<n>/index-…``);
+        global-index files and every other case in ``<table>/index/``."""
         meta = entry.index_file
         if meta.external_path:
             return strip_scheme(meta.external_path)
         schema = schema or self.schema
-        if schema.option_bool("index-file-in-data-file-dir"):
-            return os.path.join(self.bucket_dir(entry.partition, entry.bucket, schema), "index", meta.file_name)
+        if schema.option_bool("index-file-in-data-file-dir") and not meta.is_global_index:
+            return os.path.join(self.bucket_dir(entry.partition, entry.bucket, schema), meta.file_name)
         return os.path.join(self.path, "index", meta.file_name)
 
     # -- what a scan needs --------------------------------------------------------------------------
@@ -264,3 +352,47 @@ class PaimonTable:
             out.append(LiveDataFile(e, self.partition_values(e.partition, schema), path, index_path,
                                     dvs.get((e.partition, e.bucket, e.file.file_name))))
         return out
+
+    def batch_files(self, snapshot: Snapshot) -> list[LiveDataFile]:
+        """The data files a batch read of ``snapshot`` sees, as Paimon's batch scan plans them.
+
+        * files of the postpone bucket (bucket id -2, ``bucket-postpone/``) are invisible until a
+          compaction moves them into real buckets;
+        * with ``scan.fallback-branch``, the partitions the snapshot does not hold are read from
+          the latest snapshot of the fallback branch (Paimon's ``FallbackReadFileStoreTable``).
+        """
+        files = [f for f in self.live_files(snapshot) if f.bucket != POSTPONE_BUCKET]
+        fallback = self.read_options(snapshot).get("scan.fallback-branch")
+        if fallback and fallback != (self.branch or "main"):
+            if snapshot.id != latest_snapshot_id(self.meta_path):
+                raise UnsupportedTypeError(f"time travel on a table with scan.fallback-branch {fallback!r} is not "
+                                           "supported", path=self.meta_path)
+            files.extend(self._fallback_files(fallback, {f.partition for f in files}))
+        return files
+
+    def _fallback_files(self, branch: str, present: set[tuple]) -> list[LiveDataFile]:
+        other = PaimonTable(self.path, branch=branch if branch != "main" else None)
+        snap = other.snapshot()
+        if snap is None:
+            return []
+        extra = [f for f in other.batch_files(snap) if f.partition not in present]
+        if not extra:
+            return []
+        mine, theirs = self.schema, other.schema_of(snap)
+        if (mine.fields != theirs.fields or mine.partition_keys != theirs.partition_keys
+                or mine.primary_keys != theirs.primary_keys):
+            raise UnsupportedTypeError(f"scan.fallback-branch {branch!r} has a different schema than the table; "
+                                       "reading its partitions is not supported", path=other.meta_path)
+        changed = [k for k in _READ_DEFINING if mine.options.get(k) != theirs.options.get(k)]
+        if changed:
+            raise UnsupportedTypeError(f"scan.fallback-branch {branch!r} differs in {', '.join(changed)}; reading "
+                                       "its partitions is not supported", path=other.meta_path)
+        for sid in {f.meta.schema_id for f in extra}:
+            try:
+                same = self.schema_by_id(sid).fields == other.schema_by_id(sid).fields
+            except CorruptDataError:
+                same = False
+            if not same:
+                raise UnsupportedTypeError(f"scan.fallback-branch {branch!r}: schema {sid} differs between the "
+                                           "branches; reading its files is not supported", path=other.meta_path)
+        return extra

@@ -1,0 +1,105 @@
+"""Reading Paimon's metadata files (manifest lists, manifests, index manifests) as plain records.
+
+``manifest.format`` may be Avro (the default), ORC or Parquet; the encoding is taken from the file's
+magic bytes (``Obj\x01``, ``ORC``, ``PAR1``), not from the option, so a table whose option changed
+after some manifests were written still reads.  Every encoding yields the same record model: one
+``dict`` per row, ``{"_FIELD": python value}``, nested records (``_FILE``, ``_PARTITION_STATS``,
+``_GLOBAL_INDEX``) as dicts and arrays as lists (fastavro for Avro, pyarrow for ORC/Parquet).
+
+Paimon writes these with a ``_VERSION`` field per record; versions this library does not know are
+:class:`~paimon_codec.errors.UnsupportedVersionError`, undecodable files :class:`CorruptDataError`.
+Field names are looked up through alias lists because they changed between Paimon versions.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import fastavro
+
+from ..errors import CorruptDataError, UnsupportedVersionError
+
+__all__ = ["read_metadata_records", "metadata_encoding", "check_version", "field"]
+
+try:  # fastavro needs an extra package for zstd-compressed files (Paimon's default manifest codec)
+    import backports.zstd  # noqa: F401
+except ImportError:  # pragma: no cover - Python >= 3.14 has compression.zstd
+    pass
+
+
+_MAGICS = ((b"Obj\x01", "avro"), (b"ORC", "orc"), (b"PAR1", "parquet"))
+
+
+def metadata_encoding(head: bytes) -> str | None:
+    """``"avro"``, ``"orc"`` or ``"parquet"`` from a file's first bytes; ``None`` when none matches."""
+    for magic, name in _MAGICS:
+        if head.startswith(magic):
+            return name
+    return None
+
+
+def _read_avro(fh) -> list[dict]:
+    return list(fastavro.reader(fh))
+
+
+def _read_columnar(path: str, encoding: str) -> list[dict]:
+    if encoding == "orc":
+        from pyarrow import orc
+
+        table = orc.ORCFile(path).read()
+    else:
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(path)
+    return table.to_pylist()
+
+
+def read_metadata_records(path: str | os.PathLike, what: str) -> list[dict]:
+    """All records of one metadata file in any of Paimon's manifest encodings.
+
+    A missing file raises ``FileNotFoundError`` (callers decide whether that is corruption); an
+    unknown encoding and any decoding failure are :class:`CorruptDataError` naming the file.
+    """
+    path = os.fspath(path)
+    with open(path, "rb") as fh:
+        head = fh.read(4)
+        encoding = metadata_encoding(head)
+        if encoding is None:
+            raise CorruptDataError(f"cannot read {what}: not an Avro, ORC or Parquet file (starts {head!r})",
+                                   path=path, expected="manifest.format avro, orc or parquet")
+        fh.seek(0)
+        try:
+            if encoding == "avro":
+                return _read_avro(fh)
+            return _read_columnar(path, encoding)
+        except Exception as exc:  # fastavro / pyarrow raise many kinds for corrupt input
+            raise CorruptDataError(f"cannot read {what} ({encoding}): {type(exc).__name__}: {exc}",
+                                   path=path) from None
+
+
+def check_version(record: Mapping[str, Any], supported: Iterable[int], what: str, path: str) -> int:
+    """Check a record's ``_VERSION`` against the versions Paimon's serializer accepts."""
+    supported = tuple(supported)
+    if "_VERSION" not in record:
+        raise UnsupportedVersionError(f"{what} record has no _VERSION field", path=path,
+                                      expected=f"_VERSION in {supported}")
+    version = record["_VERSION"]
+    if version not in supported:
+        raise UnsupportedVersionError(f"unsupported {what} version {version}", path=path,
+                                      expected=" or ".join(map(str, supported)))
+    return version
+
+
+_MISSING = object()
+
+
+def field(record: Mapping[str, Any], names: Iterable[str], what: str, path: str, default: Any = _MISSING) -> Any:
+    """The first present field among ``names`` (aliases across Paimon versions)."""
+    for name in names:
+        if name in record:
+            return record[name]
+    if default is _MISSING:
+        raise CorruptDataError(f"{what} record lacks field {'/'.join(names)}", path=path)
+    return default
