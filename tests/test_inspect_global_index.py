@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
 import pytest
-from java142 import JavaTable
+from oracles.java_jars import NEWEST, classpath
+from oracles.pypaimon21 import pypaimon_venv
 
 from paimon_codec.cli import main
-
-PYPAIMON21 = os.environ.get("PYPAIMON21_PYTHON", "/tmp/pp21/bin/python")
 
 
 def _inspect(capsys, *argv) -> tuple[int, str, str]:
@@ -31,20 +31,20 @@ def _index_files(table: Path) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def java_files(tmp_path_factory):
-    jt = JavaTable(tmp_path_factory.mktemp("java142_global_index"))
-    jt.create([("id", "INT"), ("name", "STRING")], {"row-tracking.enabled": "true",
-                                                    "data-evolution.enabled": "true"})
-    jt.global_index("name", "btree", ["a", "b", "a", None])
-    jt.global_index("name", "bitmap", ["a", "b", "a", None])
-    jt.run()
-    return _index_files(Path(jt.path))
+def java_files(tmp_path_factory, java_newest):
+    path = java_newest.create_table(tmp_path_factory.mktemp("java142_global_index"), "db.t", "id INT, name STRING",
+                                    options={"row-tracking.enabled": "true", "data-evolution.enabled": "true"})
+    env = dict(os.environ, PAIMON_CLASSPATH=os.pathsep.join(classpath(NEWEST)))
+    worker = Path(__file__).with_name("java_global_index_worker.py")
+    for kind in ("btree", "bitmap"):
+        proc = subprocess.run([sys.executable, str(worker), path, "name", kind, "a", "b", "a", "-"], env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    return _index_files(Path(path))
 
 
 @pytest.fixture(scope="module")
 def pypaimon_files(tmp_path_factory):
-    if not os.path.exists(PYPAIMON21):
-        raise AssertionError(f"pypaimon 2.1 venv not found at {PYPAIMON21} (set PYPAIMON21_PYTHON)")
     warehouse = tmp_path_factory.mktemp("pypaimon21_global_index")
     script = textwrap.dedent(f"""
         import pyarrow as pa
@@ -61,7 +61,7 @@ def pypaimon_files(tmp_path_factory):
         for kind in ("btree", "bitmap"):
             cat.get_table("db.t").create_global_index("name", index_type=kind)
     """)
-    proc = subprocess.run([PYPAIMON21, "-c", script], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([str(pypaimon_venv()), "-c", script], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return _index_files(warehouse / "db.db" / "t")
 
