@@ -229,11 +229,15 @@ def test_option_classes(java):
     schema = PaimonTable(os.path.join(db, "branched")).schema
     pk_merge = type(schema)(**{**schema.__dict__, "primary_keys": ("id",),
                                "options": {"merge-engine": "aggregation", "changelog-producer": "lookup"}})
-    check = classify_options(pk_merge)
-    assert "merge-engine" in check.refused and "changelog-producer" in check.irrelevant
+    check = classify_options(pk_merge)  # the merge read checks merge options itself
+    assert "merge-engine" in check.supported and "changelog-producer" in check.irrelevant
     dv = type(schema)(**{**schema.__dict__, "primary_keys": ("id",),
                          "options": {"merge-engine": "aggregation", "deletion-vectors.enabled": "true"}})
-    assert classify_options(dv).refused == {}
+    assert classify_options(dv).refused == {} and "merge-engine" in classify_options(dv).irrelevant
+    append = type(schema)(**{**schema.__dict__, "options": {"scan.mode": "from-snapshot", "scan.snapshot-id": "1",
+                                                           "some.connector.key": "x"}})
+    check = classify_options(append)
+    assert set(check.refused) == {"scan.mode", "scan.snapshot-id"} and "some.connector.key" in check.irrelevant
     assert REFUSED == "refused"
 
 
