@@ -228,9 +228,13 @@ def test_option_classes(java):
         assert check.refused == {}, name
     schema = PaimonTable(os.path.join(db, "branched")).schema
     pk_merge = type(schema)(**{**schema.__dict__, "primary_keys": ("id",),
-                               "options": {"merge-engine": "aggregation", "changelog-producer": "lookup"}})
-    check = classify_options(pk_merge)  # the merge read checks merge options itself
+                               "options": {"merge-engine": "aggregation", "changelog-producer": "lookup",
+                                           "rowkind.field": "op"}})
+    check = classify_options(pk_merge)
+    # the merge read honours merge-engine (refusing engines/functions it cannot reproduce by name);
+    # rowkind.field is a merge option it does not implement
     assert "merge-engine" in check.supported and "changelog-producer" in check.irrelevant
+    assert "rowkind.field" in check.refused
     dv = type(schema)(**{**schema.__dict__, "primary_keys": ("id",),
                          "options": {"merge-engine": "aggregation", "deletion-vectors.enabled": "true"}})
     assert classify_options(dv).refused == {} and "merge-engine" in classify_options(dv).irrelevant

@@ -11,12 +11,9 @@ Every option of a table's schema falls in one class:
   raises :class:`~paimon_codec.errors.UnsupportedTypeError` with one line naming the option.
 
 Options of the primary-key merge (``merge-engine``, ``sequence.field``, ``fields.*.aggregate-function``,
-...) matter only when a read merges sorted runs (a primary-key table without deletion vectors, or
-with ``deletion-vectors.merge-on-read``); on other deletion-vector tables the compacted files
-already hold merged rows.  On merge-on-read tables they are *supported* here because the merge read
-checks them itself (:func:`paimon_codec.table.merge.spec.merge_spec` refuses, by name, every engine,
-aggregate function or option it does not reproduce).  Readers that implement another feature
-declare it with :func:`declare_supported`, which turns a refusal into *supported*.
+...) matter only when a read merges sorted runs (a primary-key table without deletion vectors);
+on deletion-vector tables the compacted files already hold merged rows.  Readers that implement a
+feature declare it with :func:`declare_supported`, which turns a refusal into *supported*.
 
 The option keys are those of Paimon 1.4.2's ``CoreOptions`` (plus the ``fields.<name>.<key>`` and
 format-specific prefixes).
@@ -49,7 +46,6 @@ _SUPPORTED = {
     "data-file.external-paths.strategy", "data-file.external-paths.specific-fs", "data-file.external-paths.weights",
     "data-file.path-directory", "data-file.prefix", "partition.default-name", "partition.legacy-name",
     "scan.fallback-branch", "row-tracking.enabled", "file-index.read.enabled", "file-index.in-manifest-threshold",
-    "deletion-vectors.merge-on-read",  # pypaimon's option: the merge read implements it
 }
 
 # Options that choose the snapshot or the change set a read sees.  Explicit arguments of a scan
@@ -68,7 +64,7 @@ _MERGE = {
     "merge-engine", "sequence.field", "sequence.field.sort-order", "ignore-delete", "ignore-update-before",
     "partial-update.remove-record-on-delete", "partial-update.remove-record-on-sequence-group",
     "aggregation.remove-record-on-delete", "fields.default-aggregate-function", "rowkind.field",
-    "first-row.ignore-delete", "partial-update.ignore-delete", "deduplicate.ignore-delete",
+    "data-file.thin-mode", "first-row.ignore-delete", "partial-update.ignore-delete", "deduplicate.ignore-delete",
 }
 
 # Options that change rows or columns of every read, refused unless declared supported.
@@ -165,6 +161,8 @@ def declare_supported(option: str, when: Callable[[TableSchema], bool] | None = 
 
 def _is_declared(option: str, schema: TableSchema) -> bool:
     check = _declared.get(option)
+    if check is None and option.startswith("fields.") and option.count(".") >= 2:
+        check = _declared.get("fields.*." + option.rsplit(".", 1)[-1])  # per-field keys: "fields.*.<key>"
     return bool(check and check(schema))
 
 
@@ -205,13 +203,11 @@ def _classify(key: str, value: str, schema: TableSchema) -> tuple[str, str | Non
         return IRRELEVANT, None
     if key in _CHANGES_ROWS:
         return REFUSED, "changes the rows or columns a read returns"
-    if key == "data-file.thin-mode" and value.strip().lower() == "true" and _merges_at_read(schema):
-        return REFUSED, "primary-key data files without key columns are not read by the merge read"
     merge_field = key.startswith("fields.") and key.rsplit(".", 1)[-1] in _FIELD_MERGE_KEYS
     if key in _MERGE or merge_field:
         if not _merges_at_read(schema):
             return IRRELEVANT, None  # append table, or deletion vectors: files hold merged rows
-        return SUPPORTED, None  # checked by the merge read (merge.spec.merge_spec), refused there by name
+        return REFUSED, "a primary-key merge option of a merge-on-read table"
     if key.startswith("fields.") and key.endswith(".default-value"):
         return REFUSED, "a default value filled into null fields at read time"
     if key in _IRRELEVANT or key.startswith(_IRRELEVANT_PREFIXES):
