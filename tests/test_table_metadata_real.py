@@ -238,6 +238,10 @@ def test_option_classes(java):
     dv = type(schema)(**{**schema.__dict__, "primary_keys": ("id",),
                          "options": {"merge-engine": "aggregation", "deletion-vectors.enabled": "true"}})
     assert classify_options(dv).refused == {}
+    append = type(schema)(**{**schema.__dict__, "options": {"scan.mode": "from-snapshot", "scan.snapshot-id": "1",
+                                                           "some.connector.key": "x"}})
+    check = classify_options(append)
+    assert set(check.refused) == {"scan.mode", "scan.snapshot-id"} and "some.connector.key" in check.irrelevant
     assert REFUSED == "refused"
 
 
