@@ -1,13 +1,13 @@
 """Schema evolution read by field id, compared row for row with newest Paimon Java's read of the same table.
 
 Every table is an append table (``bucket=-1``) written, altered and read by Paimon Java 1.4.2
-(:mod:`java14_tables`); our rows come from ``read_plan_locally(plan_scan(path))``.
+(:mod:`oracles.java_steps`); our rows come from ``read_plan_locally(plan_scan(path))``.
 """
 
 from __future__ import annotations
 
 import pytest
-from java14_tables import canonical, normalize, run_java, table_path
+from oracles.java_steps import canonical, normalize, run_steps, table_path
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError
@@ -86,13 +86,8 @@ def _cast_case(fmt: str) -> list[dict]:
             {"op": "read"}]
 
 
-_NESTED = [["id", "INT"],
-           ["r", {"type": "ROW", "fields": [{"name": "p", "type": "INT"}, {"name": "q", "type": "STRING"},
-                                            {"name": "gone", "type": "STRING"}]}],
-           ["arr", {"type": "ARRAY", "element": {"type": "ROW", "fields": [{"name": "x", "type": "INT"},
-                                                                          {"name": "y", "type": "FLOAT"}]}}],
-           ["m", {"type": "MAP", "key": "STRING", "value": {"type": "ROW", "fields": [
-               {"name": "u", "type": "INT"}]}}]]
+_NESTED = [["id", "INT"], ["r", "ROW<p INT, q STRING, gone STRING>"], ["arr", "ARRAY<ROW<x INT, y FLOAT>>"],
+           ["m", "MAP<STRING, ROW<u INT>>"]]
 
 
 def _nested_case(fmt: str) -> list[dict]:
@@ -133,14 +128,14 @@ def _primary_key_cases() -> dict[str, list[dict]]:
 
 
 @pytest.fixture(scope="module")
-def java_tables(tmp_path_factory):
+def java_tables(tmp_path_factory, java_newest):
     warehouse = tmp_path_factory.mktemp("java14_evolution")
     tables: dict[str, list[dict]] = _primary_key_cases()
     tables.update({f"nested_{fmt}": _nested_case(fmt) for fmt in FORMATS})
     tables.update({f"casts_{fmt}": _cast_case(fmt) for fmt in FORMATS})
     for fmt in FORMATS:
         tables.update(_cases(fmt))
-    return str(warehouse), run_java(str(warehouse), tables)
+    return str(warehouse), run_steps(java_newest, str(warehouse), tables)
 
 
 def _ours(path: str) -> tuple[list[list], list]:
@@ -240,7 +235,7 @@ def test_spark_scan_of_evolved_table_reads_as_java(spark, java_tables, case):  #
 
 
 @pytest.fixture(scope="module")
-def indexed_evolution(tmp_path_factory):
+def indexed_evolution(tmp_path_factory, java_newest):
     """Bitmap-indexed columns dropped + re-added (b: new id) and re-typed (c: INT -> BIGINT)."""
     warehouse = str(tmp_path_factory.mktemp("java14_index_evolution"))
     steps = [{"op": "create", "columns": [["a", "INT"], ["b", "STRING"], ["c", "INT"]],
@@ -250,7 +245,7 @@ def indexed_evolution(tmp_path_factory):
                                          {"op": "type", "name": "c", "type": "BIGINT"}]},
              {"op": "write", "rows": [[3, 7, "new"], [4, 5, None]]},
              {"op": "read"}]
-    return table_path(warehouse, "t"), run_java(warehouse, {"t": steps})["t"][-1]
+    return table_path(warehouse, "t"), run_steps(java_newest, warehouse, {"t": steps})["t"][-1]
 
 
 @pytest.mark.parametrize("where,keep", [

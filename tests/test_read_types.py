@@ -5,7 +5,7 @@ TIME, binary; locally (Arrow) and through a Spark scan (native reader where it q
 from __future__ import annotations
 
 import pytest
-from java14_tables import canonical, normalize, run_java, table_path
+from oracles.java_steps import canonical, normalize, run_steps, table_path
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError
@@ -14,19 +14,14 @@ from paimon_codec.table.read import arrow_schema, read_file_rows, read_plan_loca
 
 FORMATS = ("parquet", "orc", "avro")
 
-_ROW_X_M = {"type": "ROW", "fields": [{"name": "x", "type": "INT"},
-                                      {"name": "m", "type": {"type": "MAP", "key": "STRING", "value": "BIGINT"}}]}
+_ROW_X_M = "ROW<x INT, m MAP<STRING, BIGINT>>"
 COLUMNS = [
     ["a", "INT"], ["b", "STRING"], ["c", "FLOAT"], ["d", "DECIMAL(5, 2)"], ["d2", "DECIMAL(20, 2)"],
     ["ts9", "TIMESTAMP(9)"], ["ts3", "TIMESTAMP(3)"], ["ts6", "TIMESTAMP(6)"],
     ["lz", "TIMESTAMP(6) WITH LOCAL TIME ZONE"], ["dt", "DATE"], ["tm", "TIME(3)"], ["bin", "BYTES"],
-    ["arr", {"type": "ARRAY", "element": _ROW_X_M}],
-    ["mi", {"type": "MAP", "key": "INT", "value": {"type": "ARRAY", "element": "STRING"}}],
-    ["r", {"type": "ROW", "fields": [{"name": "p", "type": {"type": "ARRAY", "element": "DOUBLE"}},
-                                     {"name": "q", "type": {"type": "ROW", "fields": [
-                                         {"name": "u", "type": "STRING"},
-                                         {"name": "v", "type": {"type": "MAP", "key": "STRING",
-                                                                "value": _ROW_X_M}}]}}]}],
+    ["arr", f"ARRAY<{_ROW_X_M}>"],
+    ["mi", "MAP<INT, ARRAY<STRING>>"],
+    ["r", f"ROW<p ARRAY<DOUBLE>, q ROW<u STRING, v MAP<STRING, {_ROW_X_M}>>>"],
 ]
 ROWS = [
     [1, "x", 1.5, "1.25", "123456789012345.67", [1000, 123456], [5, 0], [7, 1000], [9, 2000], 19000, 3723004,
@@ -49,7 +44,7 @@ def _columns(fmt: str) -> tuple[list, list]:
 
 
 @pytest.fixture(scope="module")
-def java_tables(tmp_path_factory):
+def java_tables(tmp_path_factory, java_newest):
     warehouse = str(tmp_path_factory.mktemp("java14_types"))
     tables = {}
     for fmt in FORMATS:
@@ -59,7 +54,7 @@ def java_tables(tmp_path_factory):
         tables[f"types_{fmt}"] = [{"op": "create", "columns": cols, "options": opts},
                                   {"op": "write", "rows": rows[:2]}, {"op": "write", "rows": rows[2:3]},
                                   {"op": "write", "rows": rows[3:]}, {"op": "read"}]
-    return warehouse, run_java(warehouse, tables)
+    return warehouse, run_steps(java_newest, warehouse, tables)
 
 
 def _normalized(plan, rows: list[dict]) -> list[list]:
@@ -133,7 +128,7 @@ def _spark_value(t, v):
 
 
 @pytest.fixture(scope="module")
-def flat_orc(tmp_path_factory):
+def flat_orc(tmp_path_factory, java_newest):
     """A flat ORC table of three files (the native reader's case; ORC timestamps stay on the Arrow path)."""
     warehouse = str(tmp_path_factory.mktemp("java14_orc"))
     cols = [["a", "INT"], ["b", "STRING"], ["d", "DECIMAL(10, 2)"], ["f", "DOUBLE"]]
@@ -141,7 +136,7 @@ def flat_orc(tmp_path_factory):
     for i in range(3):
         steps.append({"op": "write", "rows": [[i * 10 + j, f"s{j}", f"{j}.5{i}", j / 3] for j in range(4)]})
     steps.append({"op": "read"})
-    return warehouse, run_java(warehouse, {"flat_orc": steps})
+    return warehouse, run_steps(java_newest, warehouse, {"flat_orc": steps})
 
 
 def test_spark_native_reads_several_orc_files(spark, flat_orc):  # noqa: F811

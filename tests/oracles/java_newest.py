@@ -174,6 +174,11 @@ class JavaPaimon:
         """Latest snapshot id (``None`` before the first commit)."""
         return self._call("snapshot_id", table_path=os.fspath(table_path), branch=branch)
 
+    def snapshot(self, table_path: str | os.PathLike, snapshot_id: int | None = None, *,
+                 branch: str | None = None) -> dict[str, Any] | None:
+        """``{"id", "schema_id", "time_millis", "commit_kind"}`` of a snapshot (default: the latest)."""
+        return self._call("snapshot", table_path=os.fspath(table_path), snapshot_id=snapshot_id, branch=branch)
+
     def write(self, table_path: str | os.PathLike, rows: pa.Table | Sequence[Mapping[str, Any]], *,
               row_kinds: Sequence[str] | None = None, branch: str | None = None) -> int | None:
         """Write ``rows`` in one batch commit; returns the new snapshot id (``None`` if none was made).
@@ -197,7 +202,9 @@ class JavaPaimon:
         """Commit schema changes (``SchemaManager.commitChanges``), each one of
         ``{"op": "rename", "from", "to"}``, ``{"op": "add", "name", "type", "first"?, "after"?}``,
         ``{"op": "drop", "name"}``, ``{"op": "type", "name", "type"}``, ``{"op": "nullability", "name",
-        "nullable"}``, ``{"op": "set", "key", "value"}``, ``{"op": "remove", "key"}``."""
+        "nullable"}``, ``{"op": "set", "key", "value"}``, ``{"op": "remove", "key"}``.  For rename, add, drop
+        and type, a list ``name`` / ``from`` is the path of a nested field: ``["r", "q"]`` (inside a ROW),
+        ``["arr", "element", "x"]``, ``["m", "value", "w"]``."""
         self._call("alter", table_path=os.fspath(table_path), changes=[dict(c) for c in changes], branch=branch)
 
     def compact(self, table_path: str | os.PathLike, *, full: bool = True, branch: str | None = None) -> int | None:
@@ -230,6 +237,21 @@ class JavaPaimon:
                 return pa.ipc.open_file(fh).read_all()
         finally:
             Path(path).unlink(missing_ok=True)
+
+
+    def plan_files(self, table_path: str | os.PathLike, *, snapshot_id: int | None = None, tag: str | None = None,
+                   branch: str | None = None, timestamp_ms: int | None = None) -> list[str]:
+        """Sorted names of the data files Java's batch scan plans (``newScan().plan().splits()``)."""
+        return self._call("plan_files", table_path=os.fspath(table_path), snapshot_id=snapshot_id, tag=tag,
+                          branch=branch, timestamp_ms=timestamp_ms)
+
+
+    def write_global_index(self, table_path: str | os.PathLike, column: str, index_type: str,
+                           values: Sequence[Any]) -> None:
+        """Write (not commit) ``index_type`` (``"btree"``, ``"bitmap"``) global-index files of ``column``
+        over ``values`` (row ids 0, 1, ...; ``None`` is NULL) into the table's ``index/`` dir."""
+        self._call("write_global_index", table_path=os.fspath(table_path), column=column, index_type=index_type,
+                   values=list(values))
 
 
 def _where(where: Any) -> dict[str, Any] | None:

@@ -12,6 +12,7 @@ every row tested against the predicate, as Paimon's engines do) and time-travell
 from __future__ import annotations
 
 import os
+import tempfile
 from typing import Any
 
 import jpype
@@ -72,6 +73,18 @@ def _local(path: str) -> str:
     return "/" + path.lstrip("/")
 
 
+def _time_travel(snapshot_id: int | None, tag: str | None, timestamp_ms: int | None) -> dict[str, str]:
+    """The dynamic options of a time-travel read."""
+    dynamic = {}
+    if snapshot_id is not None:
+        dynamic["scan.snapshot-id"] = str(snapshot_id)
+    if tag is not None:
+        dynamic["scan.tag-name"] = tag
+    if timestamp_ms is not None:
+        dynamic["scan.timestamp-millis"] = str(timestamp_ms)
+    return dynamic
+
+
 def _mode(table: Any) -> str:
     return str(table.bucketMode().name())
 
@@ -108,6 +121,8 @@ class PaimonOps:
     def __init__(self) -> None:
         self._catalogs: dict[str, Any] = {}
         self._io = _LocalFileIO.create()
+        self._spill = tempfile.mkdtemp(prefix="paimon-oracle-io-")
+        self._io_manager = J("org.apache.paimon.disk.IOManager").create(self._spill)
 
     # ------------------------------------------------------------------------------ tables
 
@@ -159,6 +174,15 @@ class PaimonOps:
         latest = self._table(table_path, branch).snapshotManager().latestSnapshotId()
         return None if latest is None else int(latest)
 
+    def snapshot(self, table_path: str, snapshot_id: int | None, branch: str | None) -> dict[str, Any] | None:
+        """Id, schema id, commit time and kind of a snapshot (default: the latest; ``None`` if none)."""
+        manager = self._table(table_path, branch).snapshotManager()
+        snap = manager.latestSnapshot() if snapshot_id is None else manager.snapshot(jpype.JLong(snapshot_id))
+        if snap is None:
+            return None
+        return {"id": int(snap.id()), "schema_id": int(snap.schemaId()), "time_millis": int(snap.timeMillis()),
+                "commit_kind": str(snap.commitKind().name())}
+
     # ------------------------------------------------------------------------------ writing
 
     def write(self, table_path: str, arrow_file: str, row_kinds: list[str] | None,
@@ -180,7 +204,7 @@ class PaimonOps:
         before = self.snapshot_id(table_path, branch)
         assign = _bucket_assigner(table)
         builder = table.newBatchWriteBuilder()
-        write = builder.newWrite()
+        write = builder.newWrite().withIOManager(self._io_manager)  # lookups (deletion vectors) spill here
         try:
             for i in range(n):
                 row = _GenericRow(len(fields))
@@ -261,11 +285,17 @@ class PaimonOps:
 
     @staticmethod
     def _schema_change(c: dict[str, Any]) -> Any:
+        """One ``SchemaChange``; a ``name`` / ``from`` given as a list is the path of a nested field
+        (``["r", "q"]``, ``["arr", "element", "x"]``, ``["m", "value", "w"]``: Paimon >= 1.0)."""
         from paimon_codec.types import parse_type
 
         op = c["op"]
+        field = c.get("from" if op == "rename" else "name")
+        nested = isinstance(field, list)
+        if nested:
+            field = jpype.JArray(jpype.JString)([str(n) for n in field])
         if op == "rename":
-            return _SchemaChange.renameColumn(c["from"], c["to"])
+            return _SchemaChange.renameColumn(field, c["to"])
         if op == "add":
             move = None
             Move = J("org.apache.paimon.schema.SchemaChange$Move")
@@ -273,11 +303,13 @@ class PaimonOps:
                 move = Move.first(c["name"])
             elif c.get("after"):
                 move = Move.after(c["name"], c["after"])
-            return _SchemaChange.addColumn(c["name"], java_type(parse_type(c["type"])), c.get("comment"), move)
+            return _SchemaChange.addColumn(field, java_type(parse_type(c["type"])), c.get("comment"), move)
         if op == "drop":
-            return _SchemaChange.dropColumn(c["name"])
+            return _SchemaChange.dropColumn(field)
         if op == "type":
-            return _SchemaChange.updateColumnType(c["name"], java_type(parse_type(c["type"])))
+            jt = java_type(parse_type(c["type"]))
+            return _SchemaChange.updateColumnType(field, jt, False) if nested else \
+                _SchemaChange.updateColumnType(field, jt)
         if op == "set":
             return _SchemaChange.setOption(c["key"], str(c["value"]))
         if op == "remove":
@@ -303,19 +335,30 @@ class PaimonOps:
     def fast_forward(self, table_path: str, branch: str) -> None:
         self._table(table_path).fastForward(branch)
 
+    def write_global_index(self, table_path: str, column: str, index_type: str, values: list[Any]) -> None:
+        """Write (not commit) global-index files of ``column`` over ``values`` (row ids 0, 1, ...) into the
+        table's index dir, through ``GlobalIndexBuilderUtils.createIndexWriter``, what Paimon's
+        ``create_global_index`` procedures use (Paimon >= 1.3)."""
+        table = self._table(table_path)
+        row_type = table.rowType()
+        field = row_type.getFields().get(self._index([str(n) for n in row_type.getFieldNames()], column))
+        builder = J("org.apache.paimon.globalindex.GlobalIndexBuilderUtils")
+        writer = builder.createIndexWriter(table, index_type, field, _Options())
+        conv = nullable(to_java(field.type()))
+        by_row_id = "BTree" in str(writer.getClass().getName())  # B-tree writers take (value, row id)
+        for row_id, v in enumerate(values):
+            if by_row_id:
+                writer.write(conv(v), jpype.JLong(row_id))
+            else:
+                writer.write(conv(v))
+        writer.finish()
+
     # ------------------------------------------------------------------------------ reading
 
     def read(self, table_path: str, out_file: str, where: dict[str, Any] | None, projection: list[str] | None,
              snapshot_id: int | None, tag: str | None, branch: str | None, timestamp_ms: int | None) -> int:
         """Java's batch read into an Arrow IPC file; returns the row count."""
-        dynamic = {}
-        if snapshot_id is not None:
-            dynamic["scan.snapshot-id"] = str(snapshot_id)
-        if tag is not None:
-            dynamic["scan.tag-name"] = tag
-        if timestamp_ms is not None:
-            dynamic["scan.timestamp-millis"] = str(timestamp_ms)
-        table = self._table(table_path, branch, dynamic)
+        table = self._table(table_path, branch, _time_travel(snapshot_id, tag, timestamp_ms))
         row_type = table.rowType()
         fields = list(row_type.getFields())
         names = [str(f.name()) for f in fields]
@@ -348,6 +391,13 @@ class PaimonOps:
             writer.write_table(result)
         os.replace(tmp, out_file)
         return result.num_rows
+
+    def plan_files(self, table_path: str, snapshot_id: int | None, tag: str | None, branch: str | None,
+                   timestamp_ms: int | None) -> list[str]:
+        """Sorted names of the data files of Java's batch scan plan (``newScan().plan().splits()``)."""
+        table = self._table(table_path, branch, _time_travel(snapshot_id, tag, timestamp_ms))
+        splits = table.newReadBuilder().newScan().plan().splits()
+        return sorted(str(f.fileName()) for split in splits for f in split.dataFiles())
 
     @staticmethod
     def _index(names: list[str], column: str) -> int:

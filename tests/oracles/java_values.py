@@ -177,7 +177,10 @@ def getter(jt: Any) -> Getter:
         return lambda c, i: bytes(c.getBinary(i))
     if r == "DECIMAL":
         p, s = int(jt.getPrecision()), int(jt.getScale())
-        return lambda c, i: decimal.Decimal(str(c.getDecimal(i, p, s).toBigDecimal().toPlainString()))
+        def dec(c, i):  # a cast that overflows the precision reads as null in a non-null slot
+            d = c.getDecimal(i, p, s)
+            return None if d is None else decimal.Decimal(str(d.toBigDecimal().toPlainString()))
+        return dec
     if r in ("TIMESTAMP_WITHOUT_TIME_ZONE", "TIMESTAMP_WITH_LOCAL_TIME_ZONE"):
         p = int(jt.getPrecision())
         if _ts_unit(p) == "ns":

@@ -16,8 +16,9 @@ import sys
 import traceback
 from typing import Any
 
-_METHODS = ("version", "create_table", "schema", "snapshot_id", "write", "compact", "alter", "create_tag",
-            "create_branch", "fast_forward", "read")
+_METHODS = ("version", "create_table", "schema", "snapshot_id", "snapshot", "write", "compact", "alter", "create_tag",
+            "create_branch", "fast_forward", "read", "plan_files",
+            "write_global_index")
 
 
 def _java_error(exc: Any) -> dict[str, Any]:
