@@ -2,7 +2,7 @@
 data dirs, external paths, path directory, postpone bucket, branches, tags, time travel, fallback.
 
 Each table is compared with Java's own batch scan of it: the data files Java plans and the rows Java
-reads (``tests/java_tables/metadata_tables.py``, run in a subprocess: one JVM per process).
+reads (the session's newest-Java oracle, :mod:`oracles.java_newest`).
 """
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 
 import fastavro
 import pytest
@@ -26,17 +24,97 @@ from paimon_codec.table.plan import plan_scan
 from paimon_codec.table.read import read_plan_locally
 from paimon_codec.table.read_options import REFUSED, classify_options
 
-GENERATOR = os.path.join(os.path.dirname(__file__), "java_tables", "metadata_tables.py")
+
+def _rows_of(ids, tag: str = "v") -> list[dict]:
+    return [{"id": i, "v": f"{tag}{i}", "p": i % 2} for i in ids]
+
+
+def _write_tables(java, warehouse: str, external: str) -> dict[str, dict]:
+    """The tables of these tests, written by Java; per checked read, the data files Java plans and the
+    rows Java reads (``{"files", "rows"}``)."""
+    results: dict[str, dict] = {}
+
+    def create(name: str, options: dict, pk: bool = False, part: bool = False) -> str:
+        return java.create_table(warehouse, f"db.{name}", "id INT, v STRING, p INT",
+                                 primary_keys=(["id", "p"] if part else ["id"]) if pk else (),
+                                 partition_keys=["p"] if part else (), options=options)
+
+    def record(key: str, path: str, **selector) -> None:
+        rows = java.read(path, projection=["id", "v", "p"], **selector).to_pylist()
+        results[key] = {"files": java.plan_files(path, **selector),
+                        "rows": sorted([r["id"], r["v"], r["p"]] for r in rows)}
+
+    for fmt in ("orc", "parquet"):
+        t = create(f"manifest_{fmt}", {"manifest.format": fmt, "bucket": "2", "bucket-key": "id",
+                                       "file-index.bitmap.columns": "v"}, part=True)
+        java.write(t, _rows_of(range(10)))
+        java.write(t, _rows_of(range(10, 20)))
+        record(f"manifest_{fmt}", t)
+        t = create(f"manifest_{fmt}_dv", {"manifest.format": fmt, "bucket": "1", "deletion-vectors.enabled": "true"},
+                   pk=True)
+        java.write(t, _rows_of(range(8)))
+        java.write(t, _rows_of(range(3), "w"))
+        record(f"manifest_{fmt}_dv", t)
+
+    t = create("dv_in_data_dir", {"index-file-in-data-file-dir": "true", "deletion-vectors.enabled": "true",
+                                  "bucket": "2"}, pk=True, part=True)
+    java.write(t, _rows_of(range(12)))
+    java.write(t, _rows_of(range(0, 12, 3), "w"))
+    record("dv_in_data_dir", t)
+
+    t = create("external", {"data-file.external-paths": "FILE://" + external, "data-file.external-paths.strategy":
+                            "round-robin", "bucket": "1", "bucket-key": "id", "file-index.bitmap.columns": "v"})
+    java.write(t, _rows_of(range(6)))
+    record("external", t)
+    t = create("external_dv", {"data-file.external-paths": "file://" + external, "data-file.external-paths.strategy":
+                               "round-robin", "bucket": "1", "deletion-vectors.enabled": "true",
+                               "index-file-in-data-file-dir": "true"}, pk=True)
+    java.write(t, _rows_of(range(6)))
+    java.write(t, _rows_of(range(2), "w"))
+    record("external_dv", t)
+
+    t = create("changelog", {"bucket": "1", "deletion-vectors.enabled": "true", "changelog-producer": "input"},
+               pk=True)
+    java.write(t, _rows_of(range(6)))
+    java.write(t, _rows_of(range(3), "w"))
+    record("changelog", t)
+
+    t = create("path_directory", {"data-file.path-directory": "data", "bucket": "1", "bucket-key": "id"}, part=True)
+    java.write(t, _rows_of(range(6)))
+    record("path_directory", t)
+
+    t = create("postpone", {"bucket": "-2"}, pk=True)
+    java.write(t, _rows_of(range(6)))
+    record("postpone", t)
+
+    t = create("branched", {"bucket": "1", "bucket-key": "id"})
+    java.write(t, _rows_of(range(4)))
+    java.create_tag(t, "t1", 1)
+    java.write(t, _rows_of(range(4, 7)))
+    java.create_branch(t, "b1", tag="t1")
+    java.write(t, _rows_of(range(100, 103)), branch="b1")
+    record("branched", t)
+    record("branched@tag=t1", t, tag="t1")
+    record("branched@snapshot=1", t, snapshot_id=1)
+    record("branched$branch_b1", t, branch="b1")
+    results["branched@snapshot=1"]["time_millis"] = java.snapshot(t, 1)["time_millis"]
+
+    t = create("fallback", {"bucket": "1", "bucket-key": "id"}, part=True)
+    java.write(t, [{"id": 1, "v": "main", "p": 0}])
+    java.create_branch(t, "fb")
+    java.write(t, [{"id": 2, "v": "fb0", "p": 0}, {"id": 3, "v": "fb1", "p": 1}], branch="fb")
+    java.alter(t, [{"op": "set", "key": "scan.fallback-branch", "value": "fb"}])
+    record("fallback", t)
+    return results
 
 
 @pytest.fixture(scope="module")
-def java(tmp_path_factory):
+def java(tmp_path_factory, java_newest):
     root = tmp_path_factory.mktemp("java_meta")
-    out = root / "java.json"
-    proc = subprocess.run([sys.executable, GENERATOR, str(root), str(out)], capture_output=True, text=True,
-                          timeout=900)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return str(root / "wh" / "db.db"), json.loads(out.read_text()), str(root)
+    external = root / "external"
+    external.mkdir()
+    expected = _write_tables(java_newest, str(root / "wh"), str(external))
+    return str(root / "wh" / "db.db"), expected, str(root)
 
 
 def _open(db: str, key: str) -> tuple[PaimonTable, dict]:
