@@ -7,14 +7,11 @@ are refused with a one-line message naming what the file is.
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
-from oracles.java_jars import NEWEST, classpath
 from oracles.pypaimon21 import pypaimon_venv
 
 from paimon_codec.cli import main
@@ -34,12 +31,8 @@ def _index_files(table: Path) -> dict[str, Path]:
 def java_files(tmp_path_factory, java_newest):
     path = java_newest.create_table(tmp_path_factory.mktemp("java142_global_index"), "db.t", "id INT, name STRING",
                                     options={"row-tracking.enabled": "true", "data-evolution.enabled": "true"})
-    env = dict(os.environ, PAIMON_CLASSPATH=os.pathsep.join(classpath(NEWEST)))
-    worker = Path(__file__).with_name("java_global_index_worker.py")
     for kind in ("btree", "bitmap"):
-        proc = subprocess.run([sys.executable, str(worker), path, "name", kind, "a", "b", "a", "-"], env=env,
-                              capture_output=True, text=True, timeout=300)
-        assert proc.returncode == 0, proc.stderr[-3000:]
+        java_newest.write_global_index(path, "name", kind, ["a", "b", "a", None])
     return _index_files(Path(path))
 
 
