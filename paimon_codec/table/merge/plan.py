@@ -24,6 +24,7 @@ import numpy as np
 from pyroaring import BitMap
 
 from ...dv.index_file import read_deletion_vector
+from ..evolution import evolution_for
 from ..plan import FileTask, GroupTask, PlanReport, _may_match
 from ..schema import TableSchema
 from ..table import PaimonTable
@@ -73,7 +74,8 @@ def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: A
                     report.files_skipped_by_deletion_vectors += 1
                     detail["decision"] = "skipped: every row deleted"
                     continue
-        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, True)
+        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, True,
+                        f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
         buckets.setdefault((f.entry.partition, f.bucket), []).append(task)
         report.files_read += 1
         report.rows_selected += task.selected_rows
