@@ -1,6 +1,6 @@
 """Primary-key tables read by merging sorted runs, compared row for row with newest Paimon Java's own read.
 
-Every table is written by Paimon Java (newest, in a subprocess: :mod:`_java_pk_driver`) in several commits
+Every table is written by Paimon Java (newest, the ``java_newest`` oracle) in several commits
 of seeded random records (+I/+U/-U/-D over a small key space, so keys meet across sorted runs), with a full
 compaction in between (mixed levels), then read by Java and by ``plan_scan`` + ``read_plan_locally`` (and
 by the Spark scan for some).  The rows must be equal exactly (floats bit for bit).
@@ -8,13 +8,7 @@ by the Spark scan for some).  The rows must be equal exactly (floats bit for bit
 
 from __future__ import annotations
 
-import glob
-import json
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pyarrow.compute as pc
 import pytest
@@ -24,19 +18,7 @@ from paimon_codec.errors import UnsupportedTypeError
 from paimon_codec.table.plan import plan_scan
 from paimon_codec.table.read import read_plan_locally
 
-HERE = Path(__file__).resolve().parent
 COLUMNS = [["id", "INT NOT NULL"], ["v", "STRING"], ["n", "BIGINT"], ["d", "DOUBLE"], ["b", "BOOLEAN"]]
-
-
-def _newest_jars() -> list[str]:
-    try:  # the project's cached fetch, once it is there
-        from oracles import java_newest  # type: ignore[import-not-found]
-        jars = getattr(java_newest, "newest_jars", None)
-        if jars is not None:
-            return [str(j) for j in jars()]
-    except ImportError:
-        pass
-    return sorted(glob.glob(os.environ.get("PAIMON_NEWEST_JARS", "/tmp/jt/jars/*.jar")))
 
 
 def _records(rng: random.Random, count: int, kinds: tuple[str, ...], keys: int = 30):
@@ -95,32 +77,41 @@ CASES: dict[str, tuple[dict, tuple[str, ...]]] = {
 }
 
 
+SCHEMA = ", ".join(f"{name} {typ}" for name, typ in COLUMNS)
+
+
+def _build(java, warehouse, name: str, options: dict, steps: list[dict]) -> tuple[str, dict]:
+    """Write ``steps`` with Java into a new table; returns (path, Java's read or the Java error)."""
+    from oracles.java_newest import JavaError
+
+    path = java.create_table(warehouse, f"db.{name}", SCHEMA, primary_keys=["id"],
+                             options={"bucket": "2", **options})
+    try:
+        for step in steps:
+            if step.get("compact"):
+                java.compact(path)
+            else:
+                rows = [dict(zip([c for c, _ in COLUMNS], r, strict=True)) for r in step["rows"]]
+                java.write(path, rows, row_kinds=step["kinds"])
+        return path, {"rows": [[r[c] for c, _ in COLUMNS] for r in java.read(path).to_pylist()]}
+    except JavaError as exc:
+        return path, {"error": str(exc).splitlines()[0]}
+
+
 @pytest.fixture(scope="module")
-def java_tables(tmp_path_factory):
-    """Every case written by newest Java (one JVM), with Java's own read of each."""
-    jars = _newest_jars()
-    assert jars, "newest Paimon Java jars not found (tests/oracles/java_newest.py or PAIMON_NEWEST_JARS)"
-    warehouse = tmp_path_factory.mktemp("pk_merge")
-    tables = []
-    for i, (name, (options, kinds)) in enumerate(CASES.items()):
-        tables.append({"warehouse": str(warehouse), "table": f"db.{name}", "columns": COLUMNS,
-                       "primary_keys": ["id"], "options": {"bucket": "2", **options},
-                       "steps": _steps(1000 + i, kinds)})
+def java_tables(java_newest, tmp_path_factory):
+    """Every case written by newest Java, with Java's own read of each."""
+    warehouse = str(tmp_path_factory.mktemp("pk_merge"))
+    out = {name: _build(java_newest, warehouse, name, options, _steps(1000 + i, kinds))
+           for i, (name, (options, kinds)) in enumerate(CASES.items())}
     # the same records into a deletion-vector table read with merge-on-read, and into a plain one (the oracle)
     mor_steps = _steps(77, ALL)
-    for name, extra in (("dv_merge_on_read", {"deletion-vectors.enabled": "true",
-                                              "deletion-vectors.merge-on-read": "true"}),
-                        ("plain_for_merge_on_read", {})):
-        tables.append({"warehouse": str(warehouse), "table": f"db.{name}", "columns": COLUMNS,
-                       "primary_keys": ["id"], "options": {"bucket": "2", **extra},
-                       "steps": mor_steps[:-2] + [mor_steps[-1]]})   # last commit left in level 0
-    proc = subprocess.run([sys.executable, str(HERE / "_java_pk_driver.py")],
-                          input=json.dumps({"jars": jars, "tables": tables}), capture_output=True, text=True,
-                          timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    results = json.loads(proc.stdout)
-    return {spec["table"].split(".")[1]: (os.path.join(str(warehouse), "db.db", spec["table"].split(".")[1]), res)
-            for spec, res in zip(tables, results, strict=True)}
+    mor_steps = mor_steps[:-2] + [mor_steps[-1]]       # the last commit stays in level 0
+    out["dv_merge_on_read"] = _build(java_newest, warehouse, "dv_merge_on_read",
+                                     {"deletion-vectors.enabled": "true", "deletion-vectors.merge-on-read": "true"},
+                                     mor_steps)
+    out["plain_for_merge_on_read"] = _build(java_newest, warehouse, "plain_for_merge_on_read", {}, mor_steps)
+    return out
 
 
 def _ours(path: str, where=None):
