@@ -76,6 +76,25 @@ def _hash_aggregate(col: pa.Array, rows: np.ndarray, groups: Groups, func: str, 
     return take_or_null(result.column(f"v_{func}"), where)
 
 
+def _total_order_key(bits: np.ndarray) -> np.ndarray:
+    """Signed integers ordered as Java's ``Double.compare`` / ``Float.compare`` order the floats whose bits
+    they are (-0.0 < 0.0, NaN above +inf); the map is its own inverse."""
+    return np.where(bits < 0, bits ^ np.iinfo(bits.dtype).max, bits)
+
+
+def _float_min_max(col: pa.Array, rows: np.ndarray, groups: Groups, func: str) -> pa.Array:
+    """min/max by Java's total order of floating-point values (Arrow's treats -0.0 = 0.0, skips NaN)."""
+    wide = col.type == pa.float64()
+    itype = np.int64 if wide else np.int32
+    values = col.fill_null(0).to_numpy(zero_copy_only=False)
+    values = np.where(np.isnan(values), np.array(np.nan, dtype=values.dtype), values)  # canonical NaN
+    keys = pa.array(_total_order_key(values.view(itype)))
+    best = _hash_aggregate(keys, rows, groups, func)
+    mask = np.asarray(best.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+    bits = _total_order_key(best.fill_null(0).to_numpy(zero_copy_only=False).astype(itype))
+    return pa.array(bits.view(values.dtype), type=col.type, mask=mask)
+
+
 def _listagg(col: pa.Array, adds: np.ndarray, valid: np.ndarray, groups: Groups, delimiter: str) -> pa.Array:
     nonempty = valid & (np.asarray(pc.binary_length(col.fill_null("")).to_numpy(zero_copy_only=False)) > 0)
     joined = _hash_aggregate(col, adds & nonempty, groups, "list")
@@ -99,6 +118,8 @@ def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Group
     if func == "product":
         return _fold_numeric(col, valid & adds, retract & False, groups, "product")
     if func in ("min", "max"):
+        if pa.types.is_floating(col.type):
+            return _float_min_max(col, valid & adds, groups, func)
         return _hash_aggregate(col, valid & adds, groups, func)
     if func in ("bool_and", "bool_or"):
         return _hash_aggregate(col, valid & adds, groups, "all" if func == "bool_and" else "any",
