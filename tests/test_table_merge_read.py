@@ -181,7 +181,10 @@ def test_refusals_name_the_feature(tmp_path):
                             ({"merge-engine": "aggregation", "fields.v.aggregate-function": "listagg",
                               "fields.v.distinct": "true"}, "distinct"),
                             ({"merge-engine": "aggregation", "aggregation.remove-record-on-delete": "true"},
-                             "aggregation.remove-record-on-delete")):
+                             "aggregation.remove-record-on-delete"),
+                            ({"merge-engine": "partial-update", "fields.n.aggregate-function": "sum"},
+                             "partial-update with aggregate functions"),
+                            ({"sequence.field": "nope"}, "sequence.field names unknown column")):
         with pytest.raises(UnsupportedTypeError, match=needle):
             merge_spec(schema(**options))
 
@@ -269,3 +272,18 @@ def test_float_min_max_follow_javas_total_order(java_newest, tmp_path):
 
     expected = as_text(_rows(java_newest.read(path), columns))
     assert as_text(_rows(read_plan_locally(plan_scan(path)), columns)) == expected
+
+
+def test_retraction_of_a_function_without_one_fails_like_java(java_newest, tmp_path):
+    """A -D record reaching 'max' makes Paimon's read fail; ours refuses with a one-line error too."""
+    from oracles.java_newest import JavaError
+
+    path = java_newest.create_table(tmp_path, "db.agg_max", "id INT NOT NULL, n BIGINT", primary_keys=["id"],
+                                    options={"bucket": "1", "merge-engine": "aggregation", "write-only": "true",
+                                             "fields.n.aggregate-function": "max"})
+    java_newest.write(path, [{"id": 1, "n": 5}, {"id": 2, "n": 7}])
+    java_newest.write(path, [{"id": 1, "n": 3}], row_kinds=["-D"])
+    with pytest.raises(JavaError, match="does not support retraction"):
+        java_newest.read(path)
+    with pytest.raises(UnsupportedTypeError, match="'max' does not support retraction"):
+        read_plan_locally(plan_scan(path))
