@@ -35,6 +35,9 @@ setup_tools() {
   fi
   "$PY" -m paimon_codec._testing.java >/dev/null
   "$PY" tests/oracles/java_jars.py >/dev/null
+
+  # pypaimon 2.1 (+ pypaimon-rust; pins pyarrow < 20) in a venv of its own: the pypaimon oracle. Fails hard.
+  "$PY" tests/oracles/pypaimon21.py >/dev/null
 }
 
 case "${1:-}" in

@@ -3,7 +3,7 @@
 Each call runs one JPype subprocess (the pytest process already hosts the Paimon 0.9 JVM) that
 executes a list of steps on one filesystem-catalog table and prints what it read as JSON:
 
-* ``{"op": "create", "columns": [[name, type], ...], "options": {...}}`` -- ``type`` as Paimon's schema
+* ``{"op": "create", "columns": [[name, type], ...], "options": {...}, "primary_keys": [...]}`` -- ``type`` as Paimon's schema
   files spell it (``"INT"``, ``{"type": "ARRAY", "element": "INT"}``, ``{"type": "ROW", "fields": [...]}``);
 * ``{"op": "write", "rows": [[v, ...], ...]}`` -- one commit of rows in the current schema;
 * ``{"op": "alter", "changes": [{"op": "rename", "from": a, "to": b} | {"op": "drop", "name": a} |
@@ -13,15 +13,14 @@ executes a list of steps on one filesystem-catalog table and prints what it read
 Values in both directions use one JSON form per type (see :func:`normalize`): integers and floats as
 themselves, DECIMAL as its plain string, DATE as epoch days, TIMESTAMP as ``[epoch millis, nano of
 milli]``, BINARY as hex, ARRAY as a list, MAP as a list of ``[key, value]`` sorted by key JSON, ROW as a
-list.  The jars are the ones the ``java`` helper's oracle fetches; until that oracle lands they are
-taken from ``PAIMON_JAVA_NEWEST_JARS`` (default ``/tmp/jt/jars``).
+list.  The jars are the newest-Java oracle's (:func:`oracles.java_jars.newest_java_classpath`, fetched
+from Maven Central into the test cache when missing).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import decimal
-import glob
 import json
 import os
 import subprocess
@@ -30,17 +29,16 @@ from typing import Any
 
 from paimon_codec.types import DataType
 
-JARS = os.environ.get("PAIMON_JAVA_NEWEST_JARS", "/tmp/jt/jars")
-
 _WORKER = r'''
 import glob, json, sys
 import jpype, jpype.imports
 spec = json.load(sys.stdin)
-jpype.startJVM(classpath=sorted(glob.glob(spec["jars"] + "/*.jar")), convertStrings=True)
+jpype.startJVM(classpath=spec["jars"], convertStrings=True)
 from java.math import BigDecimal
 from java.util import ArrayList, HashMap
 from org.apache.paimon.catalog import CatalogContext, CatalogFactory, Identifier
 from org.apache.paimon.data import BinaryString, Decimal, GenericArray, GenericMap, GenericRow, Timestamp
+from org.apache.paimon.disk import IOManager
 from org.apache.paimon.options import Options
 from org.apache.paimon.schema import Schema, SchemaChange
 from org.apache.paimon.types import DataTypeJsonParser, DataTypeRoot
@@ -112,6 +110,9 @@ def from_java(t, getter_src, i):
         return [from_java(fs.get(j).type(), row, j) for j in range(t.getFieldCount())]
     raise ValueError(str(t))
 
+import os
+os.makedirs(spec["warehouse"] + "/_io", exist_ok=True)
+io_manager = IOManager.create(spec["warehouse"] + "/_io")  # lookup (deletion vectors) spills here
 o = Options(); o.set("warehouse", spec["warehouse"])
 cat = CatalogFactory.createCatalog(CatalogContext.create(o))
 cat.createDatabase("db", True)
@@ -127,11 +128,13 @@ for table_name, steps in spec["tables"].items():
               b.column(name, jtype(t))
           for k, v in step.get("options", {}).items():
               b.option(k, str(v))
+          if step.get("primary_keys"):
+              b.primaryKey(*step["primary_keys"])
           cat.createTable(ident, b.build(), False)
       elif op == "write":
           t = cat.getTable(ident)
           fields = t.rowType().getFields()
-          wb = t.newBatchWriteBuilder(); w = wb.newWrite()
+          wb = t.newBatchWriteBuilder(); w = wb.newWrite().withIOManager(io_manager)
           for row in step["rows"]:
               w.write(GenericRow.of(*[to_java(fields.get(i).type(), v) for i, v in enumerate(row)]))
           c = wb.newCommit(); c.commit(w.prepareCommit()); w.close(); c.close()
@@ -165,17 +168,15 @@ class JavaTableError(RuntimeError):
 
 
 def java_jars() -> list[str]:
-    jars = sorted(glob.glob(os.path.join(JARS, "*.jar")))
-    if not any("paimon-bundle" in j for j in jars):
-        raise FileNotFoundError(f"no newest Paimon Java bundle under {JARS}")
-    return jars
+    from oracles.java_jars import newest_java_classpath
+
+    return newest_java_classpath()
 
 
 def run_java(warehouse: str, tables: dict[str, list[dict]]) -> dict[str, list[list[list[Any]]]]:
     """Run each table's steps on ``warehouse/db.db/<table>`` with Java (one JVM for all); returns the
     rows of every ``read`` step per table."""
-    java_jars()
-    spec = {"jars": JARS, "warehouse": str(warehouse), "tables": tables}
+    spec = {"jars": java_jars(), "warehouse": str(warehouse), "tables": tables}
     proc = subprocess.run([sys.executable, "-c", _WORKER], input=json.dumps(spec), capture_output=True,
                           text=True, timeout=600)
     for line in proc.stdout.splitlines():

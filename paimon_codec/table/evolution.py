@@ -253,10 +253,12 @@ class FileEvolution:
     columns: tuple[ColumnRead, ...] = field(default=())
 
     def column(self, name: str) -> ColumnRead:
+        """How table column ``name`` reads; a name the table schema lacks (a system column such as
+        ``_SEQUENCE_NUMBER`` / ``_VALUE_KIND``, which no schema change touches) reads by that name."""
         for c in self.columns:
             if c.name == name:
                 return c
-        raise KeyError(name)
+        return ColumnRead(name, name)
 
 
 def file_evolution(file_schema: TableSchema, table_schema: TableSchema) -> FileEvolution | None:

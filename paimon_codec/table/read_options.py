@@ -182,7 +182,8 @@ class ReadOptionsCheck:
 
 
 def _merges_at_read(schema: TableSchema) -> bool:
-    return schema.is_primary_key_table and not schema.deletion_vectors_enabled
+    return schema.is_primary_key_table and (not schema.deletion_vectors_enabled
+                                            or schema.option_bool("deletion-vectors.merge-on-read"))
 
 
 def _classify(key: str, value: str, schema: TableSchema) -> tuple[str, str | None]:

@@ -27,7 +27,8 @@ KIND_COLUMN = "_VALUE_KIND"
 def read_key_value_file(task, schema: pa.Schema) -> pa.Table:
     """The selected records of one primary-key data file: ``schema``'s columns + the two system columns."""
     full = schema.append(pa.field(SEQUENCE_COLUMN, pa.int64())).append(pa.field(KIND_COLUMN, pa.int8()))
-    return read_file_rows(task.path, task.file_format, full, task.selection, False, getattr(task, "evolution", None))
+    return read_file_rows(task.path, task.file_format, full, task.selection, False,
+                          getattr(task, "evolution", None))
 
 
 def _sort_indices(table: pa.Table, spec: MergeSpec) -> pa.Array:
