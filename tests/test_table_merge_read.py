@@ -204,7 +204,7 @@ def _rows(table, columns):
     return sorted(([r[c] for c in columns] for r in table.to_pylist()), key=lambda r: tuple(r[:2]))
 
 
-def test_merge_across_schema_evolution(java_newest, tmp_path):
+def test_merge_across_schema_evolution(java_newest, spark, tmp_path):  # noqa: F811
     """Runs written before a rename / add column merge with newer runs by field id, as Java reads them."""
     rng = random.Random(5)
     path = java_newest.create_table(tmp_path, "db.evolved", "id INT NOT NULL, v STRING, n INT",
@@ -216,16 +216,22 @@ def test_merge_across_schema_evolution(java_newest, tmp_path):
                      else rng.choice([None, "a", "b", "c"])) for c in columns} for _ in range(25)]
 
     java_newest.write(path, batch(["id", "v", "n"]))
+    java_newest.compact(path)        # a compacted run and a level-0 run written under the first schema
     java_newest.write(path, batch(["id", "v", "n"]), row_kinds=[rng.choice(ALL) for _ in range(25)])
     java_newest.alter(path, [{"op": "rename", "from": "v", "to": "w"}, {"op": "add", "name": "e", "type": "INT"},
                              {"op": "type", "name": "n", "type": "BIGINT"}])
     java_newest.write(path, batch(["id", "w", "n", "e"]))
-    java_newest.compact(path)
     java_newest.write(path, batch(["id", "w", "n", "e"]), row_kinds=[rng.choice(ALL) for _ in range(25)])
     columns = ["id", "w", "n", "e"]
     expected = _rows(java_newest.read(path), columns)
     assert expected
-    assert _rows(read_plan_locally(plan_scan(path)), columns) == expected
+    plan = plan_scan(path)
+    assert any(f.evolution is not None for g in plan.groups for f in g.files)
+    assert _rows(read_plan_locally(plan), columns) == expected
+    from paimon_codec.spark.scan import scan
+
+    df, _ = scan(spark, path)   # group tasks (with their evolution recipes) pickled into Spark tasks
+    assert sorted(([r[c] for c in columns] for r in df.collect()), key=lambda r: tuple(r[:2])) == expected
 
 
 def test_partitioned_merge_prunes_partitions_only(java_newest, tmp_path):
