@@ -51,17 +51,23 @@ def _fold_numeric(col: pa.Array, rows: np.ndarray, negate: np.ndarray, groups: G
     acc = np.zeros(groups.count, dtype=values.dtype)
     seen = np.zeros(groups.count, dtype=bool)
     if len(pos):
-        rank = np.arange(len(pos)) - np.searchsorted(g, g, side="left")   # position within its key
         ufunc = np.add if op == "sum" else np.multiply
+        starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+        seen[g[starts]] = True
         with np.errstate(over="ignore"):
-            for k in range(int(rank.max()) + 1):
-                at = rank == k
-                gk, vk = g[at], vals[at]
-                first = ~seen[gk]
-                acc[gk[first]] = vk[first]
-                rest = ~first
-                acc[gk[rest]] = ufunc(acc[gk[rest]], vk[rest])
-                seen[gk] = True
+            if pa.types.is_integer(t):
+                # integer arithmetic wraps modulo 2^bits, so any grouping of the operations gives Java's result
+                acc[g[starts]] = ufunc.reduceat(vals, starts)
+            else:
+                # floating point: one operation at a time in record order, like Java's fold
+                rank = np.arange(len(pos)) - np.repeat(starts, np.diff(np.r_[starts, len(pos)]))
+                by_rank = np.argsort(rank, kind="stable")
+                bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
+                first = by_rank[bounds[0]:bounds[1]]
+                acc[g[first]] = vals[first]
+                for k in range(1, len(bounds) - 1):
+                    at = by_rank[bounds[k]:bounds[k + 1]]
+                    acc[g[at]] = ufunc(acc[g[at]], vals[at])
     return pa.array(acc, type=t, mask=~seen)
 
 
