@@ -44,6 +44,7 @@ _RowKind = J("org.apache.paimon.types.RowKind")
 _PredicateBuilder = J("org.apache.paimon.predicate.PredicateBuilder")
 _RecordReaderIterator = J("org.apache.paimon.reader.RecordReaderIterator")
 _Pair = J("org.apache.paimon.utils.Pair")
+_IOManager = J("org.apache.paimon.disk.IOManager")
 
 _LEAF_METHODS = {"eq": "equal", "neq": "notEqual", "lt": "lessThan", "lte": "lessOrEqual", "gt": "greaterThan",
                  "gte": "greaterOrEqual", "starts_with": "startsWith", "ends_with": "endsWith",
@@ -121,8 +122,9 @@ class PaimonOps:
     def __init__(self) -> None:
         self._catalogs: dict[str, Any] = {}
         self._io = _LocalFileIO.create()
-        self._spill = tempfile.mkdtemp(prefix="paimon-oracle-io-")
-        self._io_manager = J("org.apache.paimon.disk.IOManager").create(self._spill)
+        # one temp-disk IOManager for every write: Paimon's lookup compaction (deletion vectors,
+        # first-row) refuses to run without one
+        self._io_manager = _IOManager.create(tempfile.mkdtemp(prefix="paimon-oracle-io-"))
 
     # ------------------------------------------------------------------------------ tables
 
@@ -204,7 +206,7 @@ class PaimonOps:
         before = self.snapshot_id(table_path, branch)
         assign = _bucket_assigner(table)
         builder = table.newBatchWriteBuilder()
-        write = builder.newWrite().withIOManager(self._io_manager)  # lookups (deletion vectors) spill here
+        write = builder.newWrite().withIOManager(self._io_manager)  # lookup compaction spills to disk
         try:
             for i in range(n):
                 row = _GenericRow(len(fields))
@@ -247,7 +249,7 @@ class PaimonOps:
                 targets.append((split.partition(), int(split.bucket())))
         before = self.snapshot_id(table_path, branch)
         builder = table.newBatchWriteBuilder()
-        write = builder.newWrite()
+        write = builder.newWrite().withIOManager(self._io_manager)  # lookup compaction spills to disk
         try:
             for partition, bucket in targets:
                 write.compact(partition, bucket, bool(full))
