@@ -1,9 +1,9 @@
-"""Reference row filters for tests (Paimon's own predicate semantics and Spark SQL's) and bit-exact row
-comparison (-0.0 is not 0.0, NaN equals NaN).
+"""Reference row filters for tests: Paimon's own predicate semantics, Spark SQL's and IEEE's.
 
 Paimon's ``LeafFunction``s compare with ``compareTo`` (``Double.compare`` for floats: -0.0 < 0.0,
-NaN equal to itself and above +inf); Spark SQL has -0.0 = 0.0 (NaN = NaN, NaN largest).  Both use
-SQL three-valued logic (a NULL value never satisfies a comparison).
+NaN equal to itself and above +inf); Spark SQL has -0.0 = 0.0 (NaN = NaN, NaN largest); IEEE (Arrow
+compute) has -0.0 = 0.0 and NaN unordered.  All use SQL three-valued logic (a NULL value never
+satisfies a comparison).  Rows are compared with :mod:`oracles.compare`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,13 @@ def paimon_compare(a: Any, b: Any) -> int:
 def spark_compare(a: Any, b: Any) -> int:
     if isinstance(a, float) and isinstance(b, float) and (math.isnan(a) or math.isnan(b)):
         return math.isnan(a) - math.isnan(b)
+    return (a > b) - (a < b)
+
+
+def ieee_compare(a: Any, b: Any) -> float:
+    """IEEE 754 comparison: NaN is unordered (returns NaN: every ordering test fails, ``<>`` holds)."""
+    if isinstance(a, float) and isinstance(b, float) and (math.isnan(a) or math.isnan(b)):
+        return math.nan
     return (a > b) - (a < b)
 
 
@@ -59,25 +66,3 @@ def selects(pred: Any, row: dict, compare=paimon_compare) -> bool | None:
 
 def filter_rows(rows: list[dict], pred: Any, compare=paimon_compare) -> list[dict]:
     return [r for r in rows if pred is None or selects(pred, r, compare) is True]
-
-
-def same_value(a: Any, b: Any) -> bool:
-    """Equality that tells -0.0 from 0.0 and NaN equal to NaN (rows compared bit for bit)."""
-    if isinstance(a, float) and isinstance(b, float):
-        if math.isnan(a) or math.isnan(b):
-            return math.isnan(a) and math.isnan(b)
-        return a == b and math.copysign(1, a) == math.copysign(1, b)
-    return a == b
-
-
-def row_key(row: list[Any]) -> tuple:
-    """A sort key for rows holding None / NaN / -0.0."""
-    out = []
-    for v in row:
-        if v is None:
-            out.append((0, 0))
-        elif isinstance(v, float):
-            out.append((1, "nan" if math.isnan(v) else (v, math.copysign(1, v))))
-        else:
-            out.append((1, v))
-    return tuple(str(x) for x in out)

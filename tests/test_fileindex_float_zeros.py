@@ -15,6 +15,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from paimon_semantics import ieee_compare, paimon_compare, selects, spark_compare
 
 from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter
 from paimon_codec.fileindex.evaluate import evaluate
@@ -31,55 +32,7 @@ INDEX_OPTIONS = {
 }
 
 
-# -- the engines' comparisons ---------------------------------------------------------------------
-def _paimon_cmp(a: float, b: float) -> int:
-    """Java's ``Double.compare``: -0.0 < 0.0, NaN equal to itself and above +inf."""
-    if math.isnan(a) or math.isnan(b):
-        return (math.isnan(a) - math.isnan(b))
-    if a == b == 0.0:
-        return (math.copysign(1, a) > 0) - (math.copysign(1, b) > 0)
-    return (a > b) - (a < b)
-
-
-def _spark_cmp(a: float, b: float) -> int:
-    """Spark SQL: -0.0 = 0.0, NaN = NaN, NaN above every other value."""
-    if math.isnan(a) or math.isnan(b):
-        return (math.isnan(a) - math.isnan(b))
-    return (a > b) - (a < b)
-
-
-def _ieee(op: str, a: float, b: float) -> bool:
-    return {"eq": a == b, "neq": a != b, "lt": a < b, "lte": a <= b, "gt": a > b, "gte": a >= b}[op]
-
-
-def _by_cmp(cmp, op: str, a: float, b: float) -> bool:
-    c = cmp(a, b)
-    return {"eq": c == 0, "neq": c != 0, "lt": c < 0, "lte": c <= 0, "gt": c > 0, "gte": c >= 0}[op]
-
-
-def _selects(test, op: str, value, lits) -> bool:
-    """SQL three-valued logic: True only when the row is selected."""
-    if op == "is_null":
-        return value is None
-    if op == "is_not_null":
-        return value is not None
-    if value is None:
-        return False
-    if op in ("in", "not_in"):
-        hits = [test("eq", value, v) for v in lits if v is not None]
-        if op == "in":
-            return any(hits)
-        return not any(hits) and None not in lits
-    if op == "between":
-        return test("gte", value, lits[0]) and test("lte", value, lits[1])
-    return test(op, value, lits[0])
-
-
-ENGINES = {
-    "paimon": lambda op, a, b: _by_cmp(_paimon_cmp, op, a, b),
-    "spark": lambda op, a, b: _by_cmp(_spark_cmp, op, a, b),
-    "ieee": _ieee,
-}
+ENGINES = {"paimon": paimon_compare, "spark": spark_compare, "ieee": ieee_compare}
 
 
 def _as_float32(x: float) -> float:
@@ -101,8 +54,9 @@ def _index_rows(values: list, ftype: str, kind: str, op: str, lits: tuple) -> se
 
 def _check(values: list, ftype: str, kind: str, op: str, lits: tuple) -> None:
     got = _index_rows(values, ftype, kind, op, lits)
-    for engine, test in ENGINES.items():
-        want = {i for i, v in enumerate(values) if _selects(test, op, v, lits)}
+    pred = Leaf(op, "f", lits)
+    for engine, compare in ENGINES.items():
+        want = {i for i, v in enumerate(values) if selects(pred, {"f": v}, compare) is True}
         missing = want - got
         assert not missing, (f"{kind} on {ftype} dropped rows {sorted(missing)} of {engine}'s "
                              f"f {op} {lits} over {values}")

@@ -38,6 +38,17 @@ def test_floats_compare_as_sql_values_with_nan_equal_to_nan():
         assert_same_rows(_t(x=pa.array([1.0], pa.float64())), _t(x=pa.array([1.0000001], pa.float64())))
 
 
+def test_exact_floats_tell_negative_zero_from_zero_also_nested():
+    f = pa.float32()
+    assert_same_rows(_t(x=pa.array([-0.0, float("nan")], f)), _t(x=pa.array([-0.0, float("nan")], f)), exact_floats=True)
+    with pytest.raises(AssertionError, match="only in ours"):
+        assert_same_rows(_t(x=pa.array([0.0], f)), _t(x=pa.array([-0.0], f)), exact_floats=True)
+    nested = pa.list_(pa.float64())
+    with pytest.raises(AssertionError, match="^f: row sets differ"):
+        assert_same_rows(_t(x=pa.array([[0.0]], nested)), _t(x=pa.array([[-0.0]], nested)), exact_floats=True,
+                         what="f")
+
+
 def test_timestamps_compare_across_units_to_the_nanosecond():
     us = pa.array([1_700_000_000_123_456, None], pa.timestamp("us"))
     ns = pa.array([1_700_000_000_123_456_000, None], pa.timestamp("ns"))

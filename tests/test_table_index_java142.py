@@ -15,7 +15,8 @@ import math
 
 import pyarrow as pa
 import pytest
-from paimon_semantics import filter_rows, row_key, same_value, spark_compare
+from oracles.compare import assert_same_rows
+from paimon_semantics import filter_rows, spark_compare
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.fileindex.predicate import And, Leaf, Or
@@ -64,20 +65,13 @@ PREDICATES = [
 ]
 
 
-def _rows_as_dicts(table) -> list[dict]:
-    return table.to_pylist()
+def _table(rows: list[dict]) -> pa.Table:
+    return pa.Table.from_pylist(rows, schema=ARROW)
 
 
-def _assert_same_rows(ours: list[dict], java: list[list], what: str) -> None:
-    ours_l = sorted(([r[c] for c in NAMES] for r in ours), key=row_key)
-    java_l = sorted(java, key=row_key)
-    assert len(ours_l) == len(java_l), f"{what}: {len(ours_l)} rows, Java {len(java_l)}\n{ours_l}\n{java_l}"
-    for a, b in zip(ours_l, java_l, strict=True):
-        assert all(same_value(x, y) for x, y in zip(a, b, strict=True)), f"{what}: {a} != Java {b}"
-
-
-def _rows(table: pa.Table) -> list[list]:
-    return [[r[c] for c in NAMES] for r in table.to_pylist()]
+def _same_rows(ours: pa.Table, java: pa.Table, what: str) -> None:
+    """Bit-exact: -0.0 is not 0.0 (NaN equals NaN)."""
+    assert_same_rows(ours.select(NAMES), java, exact_floats=True, what=what)
 
 
 @pytest.fixture(scope="module")
@@ -91,8 +85,8 @@ def java_tables(tmp_path_factory, java_newest):
             java_newest.write(path, pa.Table.from_pylist([dict(zip(NAMES, r, strict=True)) for r in batch],
                                                          schema=ARROW))
         tables[kind] = path
-        reads[kind] = {"all": _rows(java_newest.read(path)),
-                       **{str(p): _rows(java_newest.read(path, where=p)) for p in PREDICATES}}
+        reads[kind] = {"all": java_newest.read(path),
+                       **{str(p): java_newest.read(path, where=p) for p in PREDICATES}}
     return tables, reads
 
 
@@ -100,13 +94,13 @@ def java_tables(tmp_path_factory, java_newest):
 def test_index_scan_gives_java_rows(java_tables, kind):
     tables, reads = java_tables
     path = tables[kind]
-    _assert_same_rows(_rows_as_dicts(read_plan_locally(plan_scan(path))), reads[kind]["all"], f"{kind} all rows")
+    _same_rows(read_plan_locally(plan_scan(path)), reads[kind]["all"], f"{kind} all rows")
     pruned = 0
     for pred in PREDICATES:
         plan = plan_scan(path, pred)
         assert not plan.report.index_notes, plan.report.index_notes
-        ours = filter_rows(_rows_as_dicts(read_plan_locally(plan)), plan.predicate)
-        _assert_same_rows(ours, reads[kind][str(pred)], f"{kind}: {pred}")
+        ours = filter_rows(read_plan_locally(plan).to_pylist(), plan.predicate)
+        _same_rows(_table(ours), reads[kind][str(pred)], f"{kind}: {pred}")
         pruned += plan.report.rows_read < plan.report.rows_total
     # the Java-written indexes were read and used (not ignored as unreadable)
     assert pruned >= 5, f"{kind}: indexes pruned only {pruned} predicates"
@@ -129,7 +123,6 @@ def test_topn_on_range_bitmap_gives_java_top_rows(java_tables, order_by, descend
     plan = plan_scan(tables["range"], order_by=f"{order_by} {'DESC' if descending else 'ASC'}", limit=limit)
     assert plan.report.topn_pushed, plan.report.topn_note
     assert plan.report.rows_read < plan.report.rows_total
-    col = NAMES.index(order_by)
 
     def spark_sorted(values):  # Spark: NULLS FIRST ascending, NULLS LAST descending; -0.0 = 0.0
         import functools
@@ -142,7 +135,7 @@ def test_topn_on_range_bitmap_gives_java_top_rows(java_tables, order_by, descend
         return sorted(values, key=functools.cmp_to_key(cmp))
 
     ours = spark_sorted([r[order_by] for r in read_plan_locally(plan).to_pylist()])[:limit]
-    java = spark_sorted([r[col] for r in reads["range"]["all"]])[:limit]
+    java = spark_sorted(reads["range"]["all"].column(order_by).to_pylist())[:limit]
     assert [("nan" if isinstance(v, float) and math.isnan(v) else v) for v in ours] == \
         [("nan" if isinstance(v, float) and math.isnan(v) else v) for v in java]
 
@@ -165,9 +158,6 @@ def test_spark_scan_keeps_spark_rows(java_tables, spark, kind):  # noqa: F811
     rows = [r.asDict() for r in every_row.collect()]
     for pred in SPARK_PREDICATES[kind]:
         with_index, report = scan(spark, tables[kind], pred)
-        got = sorted((list(r) for r in with_index.collect()), key=row_key)
-        want = sorted(([r[c] for c in NAMES] for r in filter_rows(rows, pred, spark_compare)), key=row_key)
-        assert len(got) == len(want) and all(
-            all(same_value(x, y) for x, y in zip(a, b, strict=True)) for a, b in zip(got, want, strict=True)
-        ), f"{kind}: {pred}: {got} != {want}"
+        got = _table([r.asDict() for r in with_index.collect()])
+        _same_rows(got, _table(filter_rows(rows, pred, spark_compare)), f"{kind}: {pred}")
         assert report.rows_read < report.rows_total  # the index did prune

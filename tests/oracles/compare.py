@@ -6,7 +6,8 @@ matter, duplicates do).  Values are compared exactly as SQL values, independent 
 * timestamps as integer nanoseconds since the epoch, whatever the unit (``[us]`` vs ``[ns]``) or zone tag;
 * TIME as milliseconds of day (``time32[ms]``, ``time64`` or Paimon's int32 millis);
 * DATE as days; DECIMAL by value (``1.50 == 1.5``); strings and bytes exactly;
-* floats by value, so ``-0.0 == 0.0`` (SQL equality) while NaN equals NaN;
+* floats by value, so ``-0.0 == 0.0`` (SQL equality) while NaN equals NaN; with ``exact_floats=True``
+  -0.0 and 0.0 differ (bit-exact reads: a writer's -0.0 must come back as -0.0);
 * lists in order, maps as unordered key/value pairs, structs by field name and value (nested freely).
 
 ``check_types=True`` also requires identical Arrow types.
@@ -49,7 +50,7 @@ def _decoded(col: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray | pa.Array:
     return col
 
 
-def _canon(v: Any, t: pa.DataType) -> Any:
+def _canon(v: Any, t: pa.DataType, exact: bool = False) -> Any:
     if v is None:
         return None
     if pa.types.is_timestamp(t):
@@ -59,28 +60,31 @@ def _canon(v: Any, t: pa.DataType) -> Any:
     if pa.types.is_time(t):
         return v * _NS_PER[t.unit] // _NS_PER["ms"]  # milliseconds of day, as Paimon keeps TIME
     if pa.types.is_floating(t):
-        return _NAN if math.isnan(v) else float(v)
+        if math.isnan(v):
+            return _NAN
+        return (float(v), math.copysign(1.0, v)) if exact else float(v)
     if pa.types.is_list(t) or pa.types.is_large_list(t):
-        return tuple(_canon(x, t.value_type) for x in v)
+        return tuple(_canon(x, t.value_type, exact) for x in v)
     if pa.types.is_map(t):
-        return tuple(sorted(((_canon(k, t.key_type), _canon(x, t.item_type)) for k, x in v), key=repr))
+        return tuple(sorted(((_canon(k, t.key_type, exact), _canon(x, t.item_type, exact)) for k, x in v),
+                            key=repr))
     if pa.types.is_struct(t):
-        return tuple((f.name, _canon(v[f.name], f.type)) for f in t)
+        return tuple((f.name, _canon(v[f.name], f.type, exact)) for f in t)
     return v
 
 
-def canonical_rows(table: pa.Table) -> list[tuple]:
+def canonical_rows(table: pa.Table, *, exact_floats: bool = False) -> list[tuple]:
     """Every row as a hashable tuple of canonical values (see the module docstring)."""
     columns = []
     for name in table.column_names:
         col = _decoded(table.column(name))
         raw = _raw_type(col.type)
         values = (col.cast(raw) if raw != col.type else col).to_pylist()
-        columns.append([_canon(v, col.type) for v in values])
+        columns.append([_canon(v, col.type, exact_floats) for v in values])
     return list(zip(*columns, strict=True)) if columns else [()] * table.num_rows
 
 
-def row_set_difference(ours: pa.Table, theirs: pa.Table, *, check_types: bool = False,
+def row_set_difference(ours: pa.Table, theirs: pa.Table, *, check_types: bool = False, exact_floats: bool = False,
                        show: int = 5) -> str | None:
     """``None`` when both tables hold the same rows, else a readable description of the difference."""
     if ours.column_names != theirs.column_names:
@@ -89,7 +93,8 @@ def row_set_difference(ours: pa.Table, theirs: pa.Table, *, check_types: bool = 
         diffs = [f"{n}: ours {a}, theirs {b}" for n, a, b in zip(ours.column_names, ours.schema.types,
                                                                   theirs.schema.types, strict=True) if a != b]
         return "column types differ: " + "; ".join(diffs)
-    a, b = Counter(canonical_rows(ours)), Counter(canonical_rows(theirs))
+    a = Counter(canonical_rows(ours, exact_floats=exact_floats))
+    b = Counter(canonical_rows(theirs, exact_floats=exact_floats))
     if a == b:
         return None
     only_ours, only_theirs = a - b, b - a
@@ -102,8 +107,9 @@ def row_set_difference(ours: pa.Table, theirs: pa.Table, *, check_types: bool = 
     return "\n".join(lines)
 
 
-def assert_same_rows(ours: pa.Table, theirs: pa.Table, *, check_types: bool = False) -> None:
-    """Fail with a readable difference unless ``ours`` and ``theirs`` hold the same rows."""
-    diff = row_set_difference(ours, theirs, check_types=check_types)
+def assert_same_rows(ours: pa.Table, theirs: pa.Table, *, check_types: bool = False, exact_floats: bool = False,
+                     what: str = "") -> None:
+    """Fail with a readable difference unless ``ours`` and ``theirs`` hold the same rows (``what`` heads it)."""
+    diff = row_set_difference(ours, theirs, check_types=check_types, exact_floats=exact_floats)
     if diff is not None:
-        raise AssertionError(diff)
+        raise AssertionError(f"{what}: {diff}" if what else diff)
