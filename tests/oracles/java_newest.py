@@ -197,6 +197,24 @@ class JavaPaimon:
         finally:
             Path(path).unlink(missing_ok=True)
 
+    def write_partial(self, table_path: str | os.PathLike,
+                      parts: Sequence[tuple[pa.Table, int | None]]) -> int | None:
+        """One commit of partial-column writes on a data-evolution table (row tracking on); returns the new
+        snapshot id.  Each part ``(rows, first_row_id)`` writes only the columns of ``rows``
+        (``withWriteType``); a ``first_row_id`` makes it an update of the rows from that row id (as Paimon's
+        own tests write one: ``DataFileMeta.assignFirstRowId``), ``None`` appends new rows."""
+        requests: list[dict[str, Any]] = []
+        try:
+            for rows, first_row_id in parts:
+                requests.append({"arrow_file": self._temp_file("in"), "first_row_id": first_row_id})
+                with pa.OSFile(requests[-1]["arrow_file"], "wb") as sink, \
+                        pa.ipc.new_file(sink, rows.schema) as writer:
+                    writer.write_table(rows)
+            return self._call("write_partial", table_path=os.fspath(table_path), parts=requests)
+        finally:
+            for request in requests:
+                Path(request["arrow_file"]).unlink(missing_ok=True)
+
     def alter(self, table_path: str | os.PathLike, changes: Sequence[Mapping[str, Any]], *,
               branch: str | None = None) -> None:
         """Commit schema changes (``SchemaManager.commitChanges``), each one of

@@ -23,6 +23,7 @@ from paimon_codec.fileindex.predicate import And, Leaf, Or, Predicate
 from paimon_codec.fileindex.predicate_json import predicate_from_json
 from paimon_codec.types import parse_row_type
 
+from .java_row_tracking import RowTrackingOps
 from .java_values import arrow_field, getter, java_type, nullable, our_row_type, python_values, to_java
 
 J = jpype.JClass
@@ -116,7 +117,7 @@ def _bucket_assigner(table: Any) -> Any:
     return assign
 
 
-class PaimonOps:
+class PaimonOps(RowTrackingOps):
     """The worker's request handlers (public methods are the protocol's method names)."""
 
     def __init__(self) -> None:
@@ -336,24 +337,6 @@ class PaimonOps:
 
     def fast_forward(self, table_path: str, branch: str) -> None:
         self._table(table_path).fastForward(branch)
-
-    def write_global_index(self, table_path: str, column: str, index_type: str, values: list[Any]) -> None:
-        """Write (not commit) global-index files of ``column`` over ``values`` (row ids 0, 1, ...) into the
-        table's index dir, through ``GlobalIndexBuilderUtils.createIndexWriter``, what Paimon's
-        ``create_global_index`` procedures use (Paimon >= 1.3)."""
-        table = self._table(table_path)
-        row_type = table.rowType()
-        field = row_type.getFields().get(self._index([str(n) for n in row_type.getFieldNames()], column))
-        builder = J("org.apache.paimon.globalindex.GlobalIndexBuilderUtils")
-        writer = builder.createIndexWriter(table, index_type, field, _Options())
-        conv = nullable(to_java(field.type()))
-        by_row_id = "BTree" in str(writer.getClass().getName())  # B-tree writers take (value, row id)
-        for row_id, v in enumerate(values):
-            if by_row_id:
-                writer.write(conv(v), jpype.JLong(row_id))
-            else:
-                writer.write(conv(v))
-        writer.finish()
 
     # ------------------------------------------------------------------------------ reading
 

@@ -1,0 +1,82 @@
+"""Oracle operations on row-tracking tables (``row-tracking.enabled``): data-evolution writes and global
+indexes, run inside the JVM worker (:mod:`oracles.java_worker`) as part of
+:class:`oracles.java_ops.PaimonOps`.  They need Paimon >= 1.3 (the newest release, not 0.9)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jpype
+import pyarrow as pa
+
+from .java_values import nullable, python_values, to_java
+
+J = jpype.JClass
+
+
+class RowTrackingOps:
+    """Mixed into ``PaimonOps``: uses its ``_table``, ``_commit``, ``_index`` and ``snapshot_id``."""
+
+    def write_partial(self, table_path: str, parts: list[dict[str, Any]]) -> int | None:
+        """One commit of partial-column writes: each part (``{"arrow_file", "first_row_id"}``) writes only
+        its Arrow columns (``withWriteType``).  A ``first_row_id`` makes the part's files an update of the
+        rows from that id (``DataFileMeta.assignFirstRowId``, as Paimon's own tests write one); ``None``
+        appends new rows.  Returns the new snapshot id."""
+        table = self._table(table_path)
+        before = self.snapshot_id(table_path, None)
+        messages = J("java.util.ArrayList")()
+        for part in parts:
+            with pa.OSFile(part["arrow_file"]) as fh:
+                data = pa.ipc.open_file(fh).read_all()
+            for m in self._partial_messages(table, data, part.get("first_row_id")):
+                messages.add(m)
+        self._commit(table.newBatchWriteBuilder(), messages)
+        after = self.snapshot_id(table_path, None)
+        return after if after != before else None
+
+    @staticmethod
+    def _partial_messages(table: Any, data: pa.Table, first_row_id: int | None) -> list[Any]:
+        names = [str(n) for n in table.rowType().getFieldNames()]
+        unknown = [c for c in data.column_names if c not in names]
+        if unknown:
+            raise ValueError(f"columns {unknown} are not in the table (columns: {names})")
+        write_type = table.rowType().project(J("java.util.Arrays").asList(*data.column_names))
+        fields = list(write_type.getFields())
+        convs = [nullable(to_java(f.type())) for f in fields]
+        columns = [python_values(data.column(str(f.name()))) for f in fields]
+        write = table.newBatchWriteBuilder().newWrite().withWriteType(write_type)
+        try:
+            for i in range(data.num_rows):
+                row = J("org.apache.paimon.data.GenericRow")(len(fields))
+                for k, conv in enumerate(convs):
+                    row.setField(k, conv(columns[k][i]))
+                write.write(row)
+            messages = list(write.prepareCommit())
+        finally:
+            write.close()
+        if first_row_id is not None:
+            for m in messages:
+                files = m.newFilesIncrement().newFiles()
+                assigned = [f.assignFirstRowId(jpype.JLong(first_row_id)) for f in files]
+                files.clear()
+                for f in assigned:
+                    files.add(f)
+        return messages
+
+    def write_global_index(self, table_path: str, column: str, index_type: str, values: list[Any]) -> None:
+        """Write (not commit) global-index files of ``column`` over ``values`` (row ids 0, 1, ...) into the
+        table's index dir, through ``GlobalIndexBuilderUtils.createIndexWriter``, what Paimon's
+        ``create_global_index`` procedures use."""
+        table = self._table(table_path)
+        row_type = table.rowType()
+        field = row_type.getFields().get(self._index([str(n) for n in row_type.getFieldNames()], column))
+        builder = J("org.apache.paimon.globalindex.GlobalIndexBuilderUtils")
+        writer = builder.createIndexWriter(table, index_type, field, J("org.apache.paimon.options.Options")())
+        conv = nullable(to_java(field.type()))
+        by_row_id = "BTree" in str(writer.getClass().getName())  # B-tree writers take (value, row id)
+        for row_id, v in enumerate(values):
+            if by_row_id:
+                writer.write(conv(v), jpype.JLong(row_id))
+            else:
+                writer.write(conv(v))
+        writer.finish()
