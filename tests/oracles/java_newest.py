@@ -1,4 +1,8 @@
-"""Paimon Java as a test oracle: create, write, alter, compact, tag, branch and read tables with Java.
+"""Paimon Java as a test oracle: create, write, alter, compact, tag, branch, plan and read tables with Java
+(and, on row-tracking tables, write partial columns and global indexes).
+
+Tests get one oracle per session through the ``java_newest`` / ``java09_tables`` fixtures
+(``tests/conftest.py``): add an operation here rather than starting another JVM driver.
 
 JPype allows one JVM per process and the pytest process already hosts Paimon 0.9's
 (:mod:`paimon_codec._testing.java`), so :class:`JavaPaimon` drives a persistent worker subprocess
