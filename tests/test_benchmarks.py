@@ -63,3 +63,27 @@ def test_file_index_w4_checks_hold(tmp_path, capsys):
     assert status == 0 and {r["workload"] for r in records} == {"W4.build", "W4.probe"}
     assert all(r["checks_ok"] for r in records)
     assert "| W4.probe |" in out.read_text() and np.isfinite(records[0]["median_ms"])
+
+
+def test_merge_read_runs_and_java_agrees_with_the_generator(tmp_path, capsys):
+    """merge_read at a tiny size: Java 1.4.2 writes each case and its own read returns exactly the rows the
+    generator and the merge engine predict; our readers either agree or refuse (never a wrong answer)."""
+    import merge_read
+
+    out = tmp_path / "merge_read.md"
+    status = merge_read.main(["--rows", "3000", "--small-rows", "2000", "--buckets", "2", "--commits", "3",
+                              "--cases", "deduplicate,first-row,aggregation", "--warmup", "0", "--rounds", "1",
+                              "--no-spark", "--keep", str(tmp_path / "wh"), "--output", str(out)])
+    records = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    reads = [r for r in records if r.get("workload") == "read"]
+    assert status == 0
+    java = {r["case"]: r for r in reads if r["impl"].startswith("paimon-java-1.4")}
+    assert set(java) == {"deduplicate", "first-row", "aggregation"}
+    for r in java.values():
+        assert r["status"] == "ok" and r["rows"] == r["expected_rows"] and r["checksum"] == r["expected_checksum"]
+    dedup = java["deduplicate"]
+    assert 0 < dedup["rows"] < 3000 and dedup["splits"] >= 2  # updates and deletes merged away, 2 buckets
+    ours = [r for r in reads if r["impl"].startswith("paimon-codec")]
+    assert len(ours) == 3 and all(r["status"] == "ok" or r["status"].startswith("refused") for r in ours)
+    text = out.read_text()
+    assert "| deduplicate | 3,000 | 3 | 2 x 3 (" in text and "Paimon Java 1.4.2" in text

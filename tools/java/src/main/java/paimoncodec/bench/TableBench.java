@@ -8,6 +8,7 @@ import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
@@ -20,6 +21,8 @@ import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
 
+import java.io.File;
+import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +34,7 @@ import java.util.Map;
  *
  * <pre>
  * TableBench write --warehouse DIR --table db.name --rows N --buckets B --commits R
- *                  [--updates F] [--deletes F] [--merge-engine E] [--option k=v ...]
+ *                  [--updates F] [--deletes F] [--merge-engine E] [--option k=v ...] [--write-only false]
  * TableBench read  --warehouse DIR --table db.name [--warmup 3] [--rounds 7]
  * </pre>
  *
@@ -47,9 +50,10 @@ import java.util.Map;
  *   <li>{@code k = int64(gen(801, target(i)))}, {@code v = int64(gen(804, i))}, {@code s = "r" + i}.</li>
  * </ul>
  * Rows are written in order i = 0, 1, ... (so Paimon's sequence numbers follow i); each commit is one
- * batch commit, written with the dynamic option {@code write-only = true} so no compaction runs and every
- * commit leaves (at least) one more sorted run in each bucket. The table's stored options are only
- * {@code bucket}, {@code merge-engine} and the {@code --option}s.
+ * batch commit, written with the dynamic option {@code write-only = true} (unless {@code --write-only false})
+ * so no compaction runs and every commit leaves (at least) one more sorted run in each bucket. The table's
+ * stored options are only {@code bucket}, {@code merge-engine} (when not deduplicate) and the
+ * {@code --option}s.
  *
  * <p>The read round plans the latest snapshot ({@code ReadBuilder.newScan().plan()}), reads every split
  * with one {@code RecordReader} and folds each row into a count and a checksum:
@@ -148,17 +152,23 @@ public final class TableBench {
         tableOptions.forEach(schema::option);
         catalog.createTable(id, schema.build(), false);
         Map<String, String> dynamic = new HashMap<>();
-        dynamic.put("write-only", "true"); // no compaction: each commit adds sorted runs
+        // write-only (the default): no compaction, each commit adds sorted runs; false: Paimon compacts as it
+        // would (first-row tables need that: a batch read skips their level-0 files)
+        dynamic.put("write-only", flags.getOrDefault("write-only", "true"));
         dynamic.put("write-buffer-size", flags.getOrDefault("write-buffer", "512 mb"));
         Table table = catalog.getTable(id).copy(dynamic);
 
+        // spill / lookup files (a compacting first-row write looks keys up) go to a directory removed at the end
+        File spill = Files.createTempDirectory("paimon-codec-bench-io-").toFile();
         long t0 = System.nanoTime();
         long[] kinds = new long[3];
         for (int c = 0; c < commits; c++) {
             long from = start(c, rows, commits);
             long to = start(c + 1, rows, commits);
             BatchWriteBuilder builder = table.newBatchWriteBuilder();
-            try (BatchTableWrite w = builder.newWrite(); BatchTableCommit commit = builder.newCommit()) {
+            try (IOManager io = IOManager.create(spill.getAbsolutePath());
+                    BatchTableWrite w = builder.newWrite().withIOManager(io);
+                    BatchTableCommit commit = builder.newCommit()) {
                 for (long i = from; i < to; i++) {
                     int kind = 0;
                     long target = i;
@@ -179,6 +189,7 @@ public final class TableBench {
             }
         }
         long ns = System.nanoTime() - t0;
+        deleteRecursively(spill);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("workload", "write");
         out.put("impl", IMPL);
@@ -190,10 +201,21 @@ public final class TableBench {
         out.put("buckets", buckets);
         out.put("commits", commits);
         out.put("merge_engine", engine);
+        out.put("write_only", dynamic.get("write-only"));
         out.put("table", id.getFullName());
         Snapshot snap = catalog.getTable(id).latestSnapshot().orElseThrow(IllegalStateException::new);
         out.put("snapshot", snap.id());
         System.out.println(Rounds.json(out));
+    }
+
+    static void deleteRecursively(File f) {
+        File[] children = f.listFiles();
+        if (children != null) {
+            for (File c : children) {
+                deleteRecursively(c);
+            }
+        }
+        f.delete();
     }
 
     /** The count and checksum of one full read (what a round leaves behind). */
