@@ -73,3 +73,17 @@ def java09_tables():
     oracle = _java_oracle("0.9")
     yield oracle
     oracle.close()
+
+
+# -- pypaimon 2.1 oracle (tests/oracles/pypaimon21.py): its own venv, one worker per session -------------
+@pytest.fixture(scope="session")
+def pypaimon21():
+    """pypaimon 2.1.0 (+ pypaimon-rust) in its own venv; a venv that cannot be made FAILS the test, never skips."""
+    from oracles.pypaimon21 import OracleError, PyPaimon
+
+    try:
+        oracle = PyPaimon()
+    except (OracleError, RuntimeError, OSError) as exc:
+        pytest.fail(f"pypaimon 2.1 oracle unavailable: {exc}", pytrace=False)
+    yield oracle
+    oracle.close()

@@ -15,6 +15,7 @@ import sys
 
 import fastavro
 import pytest
+from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import CorruptDataError, UnsupportedTypeError
 from paimon_codec.table import PaimonTable
@@ -56,7 +57,7 @@ def _our_rows(plan) -> list[list]:
 
 
 CASES = ["manifest_orc", "manifest_parquet", "manifest_orc_dv", "manifest_parquet_dv", "dv_in_data_dir",
-         "external", "external_dv", "path_directory", "branched", "branched@tag=t1",
+         "external", "external_dv", "path_directory", "changelog", "branched", "branched@tag=t1",
          "branched@snapshot=1", "branched$branch_b1", "fallback"]
 
 
@@ -227,10 +228,98 @@ def test_option_classes(java):
         assert check.refused == {}, name
     schema = PaimonTable(os.path.join(db, "branched")).schema
     pk_merge = type(schema)(**{**schema.__dict__, "primary_keys": ("id",),
-                               "options": {"merge-engine": "aggregation", "changelog-producer": "lookup"}})
+                               "options": {"merge-engine": "aggregation", "changelog-producer": "lookup",
+                                           "rowkind.field": "op"}})
     check = classify_options(pk_merge)
-    assert "merge-engine" in check.refused and "changelog-producer" in check.irrelevant
+    # the merge read honours merge-engine (refusing engines/functions it cannot reproduce by name);
+    # rowkind.field is a merge option it does not implement
+    assert "merge-engine" in check.supported and "changelog-producer" in check.irrelevant
+    assert "rowkind.field" in check.refused
     dv = type(schema)(**{**schema.__dict__, "primary_keys": ("id",),
                          "options": {"merge-engine": "aggregation", "deletion-vectors.enabled": "true"}})
     assert classify_options(dv).refused == {}
     assert REFUSED == "refused"
+
+
+def test_changelog_files_are_not_rows_of_a_batch_read(java):
+    db, expected, _ = java
+    t = PaimonTable(os.path.join(db, "changelog"))
+    snaps = [t.snapshot(i) for i in t.snapshot_ids()]
+    assert any(s.changelog_manifest_list for s in snaps)  # the writer did produce changelog files
+    changelog = {m.file_name for s in snaps if s.changelog_manifest_list
+                 for m in t.manifest_list(s.changelog_manifest_list)}
+    changelog_files = {e.file.file_name for name in changelog for e in t.manifest(name)}
+    planned = {os.path.basename(x.path) for x in plan_scan(t).tasks}
+    assert changelog_files and not (changelog_files & planned)
+    assert sorted(planned) == expected["changelog"]["files"]
+
+
+def test_a_tag_outlives_its_expired_snapshot(java, tmp_path):
+    db, expected, _ = java
+    dst = tmp_path / "branched"
+    shutil.copytree(os.path.join(db, "branched"), dst)
+    os.remove(os.path.join(dst, "snapshot", "snapshot-1"))
+    with open(os.path.join(dst, "snapshot", "EARLIEST"), "w") as fh:
+        fh.write("2")
+    plan = plan_scan(str(dst), tag="t1")
+    assert plan.snapshot_id == 1
+    assert _our_rows(plan) == expected["branched@tag=t1"]["rows"]
+    with pytest.raises(CorruptDataError, match="snapshot 1 does not exist"):
+        plan_scan(str(dst), snapshot_id=1)
+    _, findings = table_inventory(str(dst))
+    assert findings == []
+
+
+def test_global_index_entries_are_carried_and_reported(java, tmp_path):
+    """An index manifest entry with _GLOBAL_INDEX (a btree global index of a data-evolution table) is
+    read, located in <table>/index, audited as an index file of its own type, never a crash."""
+    db, _, _ = java
+    dst = tmp_path / "dv_in_data_dir"
+    shutil.copytree(os.path.join(db, "dv_in_data_dir"), dst)
+    t = PaimonTable(str(dst))
+    path = os.path.join(t.manifest_dir, t.snapshot().index_manifest)
+    with open(path, "rb") as fh:
+        reader = fastavro.reader(fh)
+        schema, records = reader.writer_schema, list(reader)
+    assert any(f["name"] == "_GLOBAL_INDEX" for f in schema["fields"])
+    name = "index-global-0"
+    records.append(dict(records[0], _INDEX_TYPE="btree", _FILE_NAME=name, _FILE_SIZE=3, _ROW_COUNT=10,
+                        _DELETIONS_VECTORS_RANGES=None, _BUCKET=0,
+                        _GLOBAL_INDEX={"_ROW_RANGE_START": 0, "_ROW_RANGE_END": 9, "_INDEX_FIELD_ID": 1,
+                                       "_EXTRA_FIELD_IDS": None, "_INDEX_META": b"m"}))
+    with open(path, "wb") as fh:
+        fastavro.writer(fh, schema, records)
+    os.makedirs(os.path.join(dst, "index"), exist_ok=True)
+    open(os.path.join(dst, "index", name), "wb").write(b"abc")
+    t = PaimonTable(str(dst))
+    [g] = [f for f in t.index_files(t.snapshot()) if f.entry.index_file.is_global_index]
+    assert g.path == os.path.join(str(dst), "index", name)
+    meta = g.entry.index_file.global_index
+    assert (meta.row_range_start, meta.row_range_end, meta.index_field_id, meta.index_meta) == (0, 9, 1, b"m")
+    tasks, findings = table_inventory(str(dst))
+    assert findings == []
+    from paimon_codec.table.inventory import check_index_task
+
+    [task] = [x for x in tasks if x.path == g.path]
+    assert task.index_type == "btree" and check_index_task(task.to_row())["status"] == "skipped"
+    assert sorted(os.path.basename(x.path) for x in plan_scan(t).tasks)  # the scan still plans
+
+
+@pytest.mark.parametrize("text,ms", [("1700000000123", 1700000000123), ("1970-01-01T00:00:01", 1000),
+                                     ("1970-01-01T01:00:00+01:00", 0)])
+def test_cli_as_of_accepts_millis_and_iso_times(text, ms):
+    from paimon_codec.spark.cli import _as_of_ms
+
+    assert _as_of_ms(text) == ms
+
+
+def test_spark_scan_reads_branches_and_tags(java, spark):  # noqa: F811
+    from paimon_codec.spark.scan import scan
+
+    db, expected, _ = java
+    path = os.path.join(db, "branched")
+    for key, kwargs in (("branched$branch_b1", {"branch": "b1"}), ("branched@tag=t1", {"tag": "t1"}),
+                        ("fallback", {})):
+        df, report = scan(spark, path if key != "fallback" else os.path.join(db, "fallback"), **kwargs)
+        rows = sorted([r["id"], r["v"], r["p"]] for r in df.select("id", "v", "p").collect())
+        assert rows == expected[key]["rows"], key

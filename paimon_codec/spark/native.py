@@ -6,8 +6,11 @@ JVM, prunes row groups with the residual filter's statistics and skips the Pytho
 trip.  It is used only where it gives exactly the rows the Arrow path
 (:func:`paimon_codec.table.read.read_file_rows`) gives: the file's footer must hold every table
 column with the same physical meaning (same Arrow type after pyarrow decoding, or a timestamp of the
-same time-zone kind in millis or micros).  TIME columns (which Spark has no type for), nested
-types, nanosecond or INT96 timestamps and paths Spark would treat as globs go through the Arrow path.
+same time-zone kind in millis or micros), and the file must have been written under a schema with
+the table's field ids, names and types (``FileTask.evolution is None``): files of an older schema
+(renamed, dropped, re-added or re-typed columns) go through the Arrow path, which maps columns by
+field id.  TIME columns (which Spark has no type for), nested types, TIMESTAMP(7..9) columns
+(nanoseconds), INT96 timestamps and paths Spark would treat as globs go through the Arrow path too.
 """
 
 from __future__ import annotations
@@ -50,11 +53,21 @@ def _file_schema(path: str, file_format: str) -> pa.Schema | None:
     return None
 
 
-def native_readable(path: str, file_format: str, row_type: RowType, primary_key_file: bool = False) -> bool:
-    """Whether Spark's reader gives exactly this file's rows as the table's columns (reads the footer)."""
-    if file_format not in ("parquet", "orc") or _GLOB_CHARS & set(path):
+def _nanos(t) -> bool:
+    return t.is_timestamp and (t.precision if t.precision is not None else 6) > 6
+
+
+def native_readable(path: str, file_format: str, row_type: RowType, primary_key_file: bool = False,
+                    evolution: Any = None) -> bool:
+    """Whether Spark's reader gives exactly this file's rows as the table's columns (reads the footer).
+
+    ``evolution`` is the file task's :class:`~paimon_codec.table.evolution.FileEvolution`: a file of an
+    older schema is never read natively.
+    """
+    if evolution is not None or file_format not in ("parquet", "orc") or _GLOB_CHARS & set(path):
         return False
-    if any(f.type.root in _NESTED or f.type.root == "TIME_WITHOUT_TIME_ZONE" for f in row_type):
+    if any(f.type.root in _NESTED or f.type.root == "TIME_WITHOUT_TIME_ZONE" or _nanos(f.type)
+           for f in row_type):
         return False
     schema = _file_schema(path, file_format)
     if schema is None:
@@ -88,7 +101,8 @@ def native_dataframe(spark, row_type: RowType, paths: Sequence[str], file_format
     if primary_key_files:
         read_schema = T.StructType([*schema.fields, T.StructField(VALUE_KIND_COLUMN, T.ByteType(), True)])
     reader = spark.read.schema(read_schema)
-    df = reader.parquet(*paths) if file_format == "parquet" else reader.orc(*paths)
+    # DataFrameReader.orc(path, mergeSchema=None, ...): several paths must go as one list
+    df = reader.parquet(*paths) if file_format == "parquet" else reader.orc(list(paths))
     if primary_key_files:
         kind = F.col(VALUE_KIND_COLUMN)
         df = df.filter(kind.isNull() | ~kind.isin(1, 3)).drop(VALUE_KIND_COLUMN)

@@ -11,7 +11,10 @@ vectors: :func:`paimon_codec.table.plan.plan_scan`), then Spark reads only the s
   (top-N candidates, selective index answers), otherwise one task per file in ``mapInArrow``, each
   task getting the file path and its serialized selection.
 
-The two parts are unioned and the predicate is applied again in Spark because index answers are
+Group tasks (``plan.groups``: a primary-key bucket whose sorted runs are merged by key) run one per
+Spark partition in ``mapInArrow``, each task pickled into a binary column (:func:`group_dataframe`).
+
+The parts are unioned and the predicate is applied again in Spark because index answers are
 supersets.  ``order_by`` + ``limit`` push top-N down to range-bitmap indexes (see
 :func:`paimon_codec.table.plan.plan_scan`); Spark then sorts and limits the candidate rows.  Tasks
 carry only paths and bytes, so the same code runs on a cluster whose executors see the table's
@@ -21,6 +24,7 @@ file system.
 from __future__ import annotations
 
 import os
+import pickle
 from typing import Any
 
 import pyarrow as pa
@@ -30,11 +34,11 @@ from ..table.plan import FileTask, PlanReport, ScanPlan, SortKey, plan_scan
 from ..table.read import arrow_schema
 from .filters import to_spark_column
 from .native import native_dataframe, native_readable
-from .types import spark_schema
+from .types import spark_schema, to_spark_micros
 
-__all__ = ["scan", "plan_dataframe", "read_plan_tasks"]
+__all__ = ["scan", "plan_dataframe", "read_plan_tasks", "group_dataframe", "read_group_tasks"]
 
-_TASK_COLUMNS = "path string, file_format string, selection binary, primary_key_file boolean"
+_TASK_COLUMNS = "path string, file_format string, selection binary, primary_key_file boolean, evolution binary"
 
 
 def _with_timezone(schema: pa.Schema, tz: str) -> pa.Schema:
@@ -47,20 +51,30 @@ def _with_timezone(schema: pa.Schema, tz: str) -> pa.Schema:
     return pa.schema(fields)
 
 
+def _task_row(t: FileTask) -> tuple:
+    evolution = getattr(t, "evolution", None)
+    return (t.path, t.file_format, t.selection_bytes(), t.primary_key_file,
+            None if evolution is None else pickle.dumps(evolution))
+
+
 def read_plan_tasks(schema_bytes: bytes):
     """The ``mapInArrow`` function reading task rows -> data rows (runs on executors)."""
 
     def read(batches):
+        import pickle
+
         import pyarrow as pa
 
+        from paimon_codec.spark.types import to_spark_micros
         from paimon_codec.table.read import read_file_rows
 
         schema = pa.ipc.read_schema(pa.py_buffer(schema_bytes))
         for batch in batches:
             for task in batch.to_pylist():
+                evolution = pickle.loads(task["evolution"]) if task["evolution"] is not None else None
                 table = read_file_rows(task["path"], task["file_format"], schema, task["selection"],
-                                       bool(task["primary_key_file"]))
-                yield from table.to_batches(max_chunksize=65536)
+                                       bool(task["primary_key_file"]), evolution)
+                yield from to_spark_micros(table).to_batches(max_chunksize=65536)
 
     return read
 
@@ -69,13 +83,47 @@ def _arrow_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
     """The selected rows of ``tasks`` read by pyarrow in ``mapInArrow``, one Spark partition per file."""
     tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
     aschema = _with_timezone(arrow_schema(plan.row_type), tz)
-    rows = [(t.path, t.file_format, t.selection_bytes(), t.primary_key_file) for t in tasks]
+    rows = [_task_row(t) for t in tasks]
     try:
         rdd = spark.sparkContext.parallelize(rows, len(rows))
         task_df = spark.createDataFrame(rdd, _TASK_COLUMNS)
     except Exception:  # Spark Connect has no SparkContext: fall back to a round-robin repartition
         task_df = spark.createDataFrame(rows, _TASK_COLUMNS).repartition(len(rows))
     return task_df.mapInArrow(read_plan_tasks(aschema.serialize().to_pybytes()), spark_schema(plan.row_type))
+
+
+# -- group tasks (files read together: primary-key merges, ...) ---------------------------------------------
+def read_group_tasks(schema_bytes: bytes):
+    """The ``mapInArrow`` function running pickled :class:`GroupTask` rows -> data rows (runs on executors)."""
+
+    def read(batches):
+        import pickle
+
+        import pyarrow as pa
+
+        from paimon_codec.table.plan import read_group_task
+
+        schema = pa.ipc.read_schema(pa.py_buffer(schema_bytes))
+        for batch in batches:
+            for blob in batch.column(0).to_pylist():
+                table = read_group_task(pickle.loads(blob), schema)
+                yield from table.to_batches(max_chunksize=65536)
+
+    return read
+
+
+def group_dataframe(spark, plan: ScanPlan):
+    """The rows of ``plan.groups``: one Spark partition per group, the task pickled into a binary column."""
+    import pickle
+
+    tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
+    aschema = _with_timezone(arrow_schema(plan.row_type), tz)
+    rows = [(pickle.dumps(g, protocol=pickle.HIGHEST_PROTOCOL),) for g in plan.groups]
+    try:
+        task_df = spark.createDataFrame(spark.sparkContext.parallelize(rows, len(rows)), "task binary")
+    except Exception:  # Spark Connect has no SparkContext: fall back to a round-robin repartition
+        task_df = spark.createDataFrame(rows, "task binary").repartition(len(rows))
+    return task_df.mapInArrow(read_group_tasks(aschema.serialize().to_pybytes()), spark_schema(plan.row_type))
 
 
 # selections holding at most this many rows in total are read on the driver (see plan_dataframe)
@@ -89,7 +137,7 @@ def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
 
     tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
     table = read_tasks_locally(tasks, _with_timezone(arrow_schema(plan.row_type), tz))
-    return spark.createDataFrame(table, schema=spark_schema(plan.row_type))
+    return spark.createDataFrame(to_spark_micros(table), schema=spark_schema(plan.row_type))
 
 
 def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER_READ_ROWS):
@@ -102,17 +150,19 @@ def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: i
     top-N candidates and selective bitmaps), otherwise one Spark partition per file.
     """
     sschema = spark_schema(plan.row_type)
-    if not plan.tasks:
+    if not plan.tasks and not plan.groups:
         return spark.createDataFrame([], sschema)
     groups: dict[tuple[str, bool], list[str]] = {}
     arrow_tasks: list[FileTask] = []
     for t in plan.tasks:
         if native and t.selection is None and native_readable(t.path, t.file_format, plan.row_type,
-                                                              t.primary_key_file):
+                                                              t.primary_key_file, t.evolution):
             groups.setdefault((t.file_format, t.primary_key_file), []).append(t.path)
         else:
             arrow_tasks.append(t)
     parts = [native_dataframe(spark, plan.row_type, paths, fmt, pk) for (fmt, pk), paths in groups.items()]
+    if plan.groups:
+        parts.append(group_dataframe(spark, plan))
     if arrow_tasks:
         selected = sum(t.selected_rows for t in arrow_tasks)
         if selected <= driver_rows:

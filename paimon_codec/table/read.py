@@ -1,12 +1,16 @@
 """Reading the selected rows of one data file with pyarrow (used inside Spark tasks and locally).
 
-Only the row groups holding selected positions are read; rows are taken by position, retraction
-rows (``_VALUE_KIND`` UPDATE_BEFORE / DELETE) of primary-key files are dropped, and columns are cast
-to the table's Arrow schema (columns missing from an older file become nulls).
+Parquet, ORC and Avro data files are read (Avro through fastavro); any other format is refused by
+name.  Only the Parquet row groups holding selected positions are read; rows are taken by position,
+retraction rows (``_VALUE_KIND`` UPDATE_BEFORE / DELETE) of primary-key files are dropped, and the
+file's columns become the table's columns by field id with Paimon's casts
+(:mod:`paimon_codec.table.evolution`): a file written under an older schema reads exactly as Paimon
+reads it.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 
 import numpy as np
@@ -14,57 +18,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyroaring import BitMap
 
-from ..errors import UnsupportedTypeError
-from ..types import DataType, RowType
+from ..errors import CorruptDataError, UnsupportedTypeError
+from .evolution import FileEvolution, arrow_schema, arrow_type, as_arrow, convert_array
 
 __all__ = ["arrow_type", "arrow_schema", "read_file_rows", "read_plan_locally", "read_tasks_locally",
            "VALUE_KIND_COLUMN"]
 
 VALUE_KIND_COLUMN = "_VALUE_KIND"
+# primary-key files' system columns: a schema passed to read_file_rows may ask for them (merge reads)
+SYSTEM_COLUMNS = ("_SEQUENCE_NUMBER", VALUE_KIND_COLUMN)
 _RETRACT_KINDS = (1, 3)  # RowKind UPDATE_BEFORE, DELETE
-
-
-def arrow_type(t: DataType) -> pa.DataType:
-    """Arrow type of a Paimon type as this library hands rows to Spark (TIME = int32 millis)."""
-    r = t.root
-    simple = {"TINYINT": pa.int8(), "SMALLINT": pa.int16(), "INTEGER": pa.int32(), "BIGINT": pa.int64(),
-              "FLOAT": pa.float32(), "DOUBLE": pa.float64(), "BOOLEAN": pa.bool_(), "CHAR": pa.string(),
-              "VARCHAR": pa.string(), "BINARY": pa.binary(), "VARBINARY": pa.binary(), "DATE": pa.date32(),
-              "TIME_WITHOUT_TIME_ZONE": pa.int32(),
-              "TIMESTAMP_WITHOUT_TIME_ZONE": pa.timestamp("us"),
-              "TIMESTAMP_WITH_LOCAL_TIME_ZONE": pa.timestamp("us", tz="UTC")}
-    if r in simple:
-        return simple[r]
-    if r == "DECIMAL":
-        return pa.decimal128(t.precision or 10, t.scale or 0)
-    if r == "ARRAY":
-        return pa.list_(pa.field("element", arrow_type(t.children[0]), t.children[0].nullable))
-    if r == "MAP":
-        return pa.map_(arrow_type(t.children[0]), arrow_type(t.children[1]))
-    if r == "ROW":
-        return pa.struct([pa.field(n, arrow_type(c), c.nullable) for n, c in zip(t.field_names, t.children,
-                                                                                  strict=True)])
-    raise UnsupportedTypeError(f"cannot read a {t} column")
-
-
-def arrow_schema(row_type: RowType) -> pa.Schema:
-    return pa.schema([pa.field(f.name, arrow_type(f.type), f.type.nullable) for f in row_type])
-
-
-def _cast_column(col: pa.ChunkedArray | pa.Array, target: pa.DataType) -> pa.Array:
-    if isinstance(col, pa.ChunkedArray):
-        col = col.combine_chunks()
-    if col.type == target:
-        return col
-    if pa.types.is_time(col.type) and pa.types.is_integer(target):
-        unit = col.type.unit
-        ints = col.cast(pa.int64() if col.type.bit_width == 64 else pa.int32())
-        if unit == "us":
-            ints = pc.divide(ints, 1000)
-        elif unit == "ns":
-            ints = pc.divide(ints, 1_000_000)
-        return ints.cast(target)
-    return col.cast(target)
 
 
 def _row_group_ranges(meta) -> np.ndarray:
@@ -100,15 +63,71 @@ def _read_orc(path: str, columns: list[str], positions: np.ndarray | None) -> pa
     return table if positions is None else table.take(pa.array(positions))
 
 
+def _avro_value(v, t: pa.DataType):
+    """One fastavro value as a Python value ``pa.array`` takes for Arrow type ``t``."""
+    if v is None:
+        return None
+    if pa.types.is_struct(t):
+        return {f.name: _avro_value(v.get(f.name), f.type) for f in t}
+    if pa.types.is_map(t):
+        # string-keyed maps are Avro maps; Paimon writes other maps as arrays of {key, value} records
+        items = v.items() if isinstance(v, dict) else ((e.get("key"), e.get("value")) for e in v)
+        return [(_avro_value(k, t.key_type), _avro_value(x, t.item_type)) for k, x in items]
+    if pa.types.is_list(t):
+        return [_avro_value(x, t.value_type) for x in v]
+    if pa.types.is_integer(t) and isinstance(v, dt.time):  # time-millis / time-micros -> millis of day
+        return ((v.hour * 60 + v.minute) * 60 + v.second) * 1000 + v.microsecond // 1000
+    return v
+
+
+def _read_avro(path: str, fields: list[pa.Field], positions: np.ndarray | None) -> pa.Table:
+    """The named columns of an Avro data file (fastavro; logical types decoded to Python values)."""
+    import fastavro
+
+    try:
+        with open(path, "rb") as fo:
+            records = list(fastavro.reader(fo))
+    except (ValueError, EOFError, fastavro.read.SchemaResolutionError) as exc:
+        raise CorruptDataError(f"cannot read Avro data file: {exc}", path=path) from None
+    if positions is not None:
+        records = [records[i] for i in positions]
+    names = set(records[0]) if records else set()
+    arrays, out_fields = [], []
+    for f in fields:
+        if records and f.name not in names:
+            continue
+        arrays.append(pa.array([_avro_value(r.get(f.name), f.type) for r in records], type=f.type))
+        out_fields.append(f)
+    return pa.Table.from_arrays(arrays, schema=pa.schema(out_fields))
+
+
+_FORMATS = ("parquet", "orc", "avro")
+
+
 def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: bytes | BitMap | None = None,
-                   primary_key_file: bool = False) -> pa.Table:
-    """The selected rows of one data file as a table of ``schema`` (in file order)."""
+                   primary_key_file: bool = False, evolution: FileEvolution | None = None) -> pa.Table:
+    """The selected rows of one data file as a table of ``schema`` (the table's columns, in file order).
+
+    ``evolution`` (from the file's :class:`~paimon_codec.table.plan.FileTask`) says how a file written
+    under an older schema maps to the table's columns; ``None`` reads the columns by name.
+    """
+    if file_format not in _FORMATS:
+        raise UnsupportedTypeError(f"cannot read {file_format!r} data files", path=path,
+                                   expected="parquet, orc or avro")
     positions = None
     if selection is not None:
         bm = selection if isinstance(selection, BitMap) else BitMap.deserialize(selection)
         positions = np.asarray(bm.to_array(), dtype=np.int64) if hasattr(bm, "to_array") \
             else np.fromiter(bm, dtype=np.int64, count=len(bm))
-    columns = list(schema.names)
+    # (table field, file column name or None, conversion or None) per table column
+    plan = []
+    for fld in schema:
+        if evolution is None or fld.name in SYSTEM_COLUMNS:  # system columns are read by name
+            plan.append((fld, fld.name, None))
+        else:
+            col = evolution.column(fld.name)
+            plan.append((fld, col.source, col.conversion))
+    columns = [src for _, src, _ in plan if src is not None]
     if primary_key_file:
         columns.append(VALUE_KIND_COLUMN)
     if file_format == "parquet":
@@ -116,17 +135,22 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
     elif file_format == "orc":
         table = _read_orc(path, columns, positions)
     else:
-        raise UnsupportedTypeError(f"cannot read {file_format} data files", path=path,
-                                   expected="parquet or orc")
+        avro_fields = [pa.field(src, arrow_type(conv.src) if conv is not None else fld.type)
+                       for fld, src, conv in plan if src is not None]
+        if primary_key_file:
+            avro_fields.append(pa.field(VALUE_KIND_COLUMN, pa.int8()))
+        table = _read_avro(path, avro_fields, positions)
     if primary_key_file and VALUE_KIND_COLUMN in table.column_names:
         kinds = table.column(VALUE_KIND_COLUMN)
         table = table.filter(pc.invert(pc.is_in(kinds, pa.array(_RETRACT_KINDS, kinds.type))))
     arrays = []
-    for fld in schema:
-        if fld.name in table.column_names:
-            arrays.append(_cast_column(table.column(fld.name), fld.type))
-        else:
+    for fld, src, conv in plan:
+        if src is None or src not in table.column_names:
             arrays.append(pa.nulls(table.num_rows, fld.type))
+        elif conv is None:
+            arrays.append(as_arrow(table.column(src), fld.type))
+        else:
+            arrays.append(convert_array(table.column(src), conv))
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
@@ -134,7 +158,8 @@ def read_tasks_locally(tasks: Sequence, schema: pa.Schema, groups: Sequence = ()
     """Read every file task and group task of a plan in this process (no Spark) and concatenate."""
     from .plan import read_group_task
 
-    parts = [read_file_rows(t.path, t.file_format, schema, t.selection, t.primary_key_file) for t in tasks]
+    parts = [read_file_rows(t.path, t.file_format, schema, t.selection, t.primary_key_file,
+                            getattr(t, "evolution", None)) for t in tasks]
     parts.extend(read_group_task(g, schema) for g in groups)
     return pa.concat_tables(parts) if parts else schema.empty_table()
 

@@ -161,6 +161,8 @@ def declare_supported(option: str, when: Callable[[TableSchema], bool] | None = 
 
 def _is_declared(option: str, schema: TableSchema) -> bool:
     check = _declared.get(option)
+    if check is None and option.startswith("fields.") and option.count(".") >= 2:
+        check = _declared.get("fields.*." + option.rsplit(".", 1)[-1])  # per-field keys: "fields.*.<key>"
     return bool(check and check(schema))
 
 
@@ -180,7 +182,8 @@ class ReadOptionsCheck:
 
 
 def _merges_at_read(schema: TableSchema) -> bool:
-    return schema.is_primary_key_table and not schema.deletion_vectors_enabled
+    return schema.is_primary_key_table and (not schema.deletion_vectors_enabled
+                                            or schema.option_bool("deletion-vectors.merge-on-read"))
 
 
 def _classify(key: str, value: str, schema: TableSchema) -> tuple[str, str | None]:

@@ -101,11 +101,14 @@ class LiveDataFile:
 
     @property
     def file_format(self) -> str:
+        """``parquet`` / ``orc`` / ``avro`` from the file name, else the extension itself (``row``,
+        ``lance``, ...; the reader refuses it by name) or ``unknown`` without one: never a guess."""
         name = self.file_name.lower()
         for fmt in ("parquet", "orc", "avro"):
             if name.endswith("." + fmt):
                 return fmt
-        return "parquet"
+        base = name.rsplit("/", 1)[-1]
+        return base.rsplit(".", 1)[-1] if "." in base else "unknown"
 
 
 def is_table_dir(path: str | os.PathLike) -> bool:
@@ -235,6 +238,7 @@ class PaimonTable:
         return self.schema_of(snapshot).options
 
     def schema_by_id(self, schema_id: int) -> TableSchema:
+        """Schema ``schema-<id>`` (cached): what a data file's ``_SCHEMA_ID`` names."""
         if schema_id not in self._schemas:
             self._schemas[schema_id] = load_schema(self.meta_path, schema_id)
         return self._schemas[schema_id]

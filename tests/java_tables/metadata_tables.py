@@ -116,6 +116,12 @@ def main(warehouse: str, out_path: str) -> None:
     write(t, rows_of(range(2), "w"))
     record("external_dv", t)
 
+    t = create("changelog", {"bucket": "1", "deletion-vectors.enabled": "true", "changelog-producer": "input"},
+               pk=True)
+    write(t, rows_of(range(6)))
+    write(t, rows_of(range(3), "w"))
+    record("changelog", t)
+
     t = create("path_directory", {"data-file.path-directory": "data", "bucket": "1", "bucket-key": "id"}, part=True)
     write(t, rows_of(range(6)))
     record("path_directory", t)

@@ -1,0 +1,122 @@
+"""Aggregate functions of the ``aggregation`` merge engine, per key over records sorted by sequence.
+
+Each mirrors Paimon 1.4.2's ``Field*Agg`` fold ``acc = agg(acc, input)`` (``retract(acc, input)`` for
+-U/-D records), starting from ``acc = null``:
+
+* ``sum`` / ``product``: null inputs are skipped; a retraction subtracts (``sum`` only: Paimon's product
+  retraction divides, which is refused here); integers wrap around as Java's do, floating-point values
+  are added in record order (the result is bit-exact);
+* ``min`` / ``max`` / ``bool_and`` / ``bool_or``: over non-null inputs;
+* ``last_value``: the last record's value (null after a retraction); ``last_non_null_value``: the last
+  non-null value (null when a retraction carries a non-null value);
+* ``first_value`` / ``first_non_null_value``: the first (non-null) value;
+* ``listagg``: non-empty strings joined by the delimiter (``""`` when only empty strings came).
+
+Functions without a retraction in Paimon (all but sum, last_value, last_non_null_value) make the read
+fail on a retraction, as Paimon's does, unless ``fields.<f>.ignore-retract`` is set (then retractions
+leave the field unchanged).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ...errors import UnsupportedTypeError
+from .groups import Groups, take_or_null
+
+__all__ = ["aggregate_field", "RETRACTABLE"]
+
+RETRACTABLE = ("sum", "last_value", "last_non_null_value")
+
+
+def _valid(col: pa.Array) -> np.ndarray:
+    return ~np.asarray(col.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _fold_numeric(col: pa.Array, rows: np.ndarray, negate: np.ndarray, groups: Groups, op: str) -> pa.Array:
+    """Sequential fold of ``col[rows]`` per key (exact for floats: one addition at a time, in order)."""
+    t = col.type
+    if not (pa.types.is_integer(t) or pa.types.is_floating(t)):
+        raise UnsupportedTypeError(f"aggregate function '{op}' on a {t} column is not supported")
+    values = col.fill_null(0).to_numpy(zero_copy_only=False)
+    pos = np.flatnonzero(rows)
+    g = groups.gid[pos]
+    vals = values[pos]
+    if op == "sum" and negate.any():
+        neg = negate[pos]
+        vals = vals.copy()
+        vals[neg] = -vals[neg]          # two's complement wrap for integers, as Java
+    acc = np.zeros(groups.count, dtype=values.dtype)
+    seen = np.zeros(groups.count, dtype=bool)
+    if len(pos):
+        rank = np.arange(len(pos)) - np.searchsorted(g, g, side="left")   # position within its key
+        ufunc = np.add if op == "sum" else np.multiply
+        with np.errstate(over="ignore"):
+            for k in range(int(rank.max()) + 1):
+                at = rank == k
+                gk, vk = g[at], vals[at]
+                first = ~seen[gk]
+                acc[gk[first]] = vk[first]
+                rest = ~first
+                acc[gk[rest]] = ufunc(acc[gk[rest]], vk[rest])
+                seen[gk] = True
+    return pa.array(acc, type=t, mask=~seen)
+
+
+def _hash_aggregate(col: pa.Array, rows: np.ndarray, groups: Groups, func: str, options=None) -> pa.Array:
+    pos = np.flatnonzero(rows)
+    table = pa.table({"g": pa.array(groups.gid[pos], type=pa.int64()),
+                      "v": col.take(pa.array(pos, type=pa.int64()))})
+    result = table.group_by("g", use_threads=False).aggregate([("v", func, options)] if options else
+                                                              [("v", func)])
+    where = np.full(groups.count, -1, dtype=np.int64)
+    where[result.column("g").to_numpy()] = np.arange(result.num_rows)
+    return take_or_null(result.column(f"v_{func}"), where)
+
+
+def _listagg(col: pa.Array, adds: np.ndarray, valid: np.ndarray, groups: Groups, delimiter: str) -> pa.Array:
+    nonempty = valid & (np.asarray(pc.binary_length(col.fill_null("")).to_numpy(zero_copy_only=False)) > 0)
+    joined = _hash_aggregate(col, adds & nonempty, groups, "list")
+    joined = pc.binary_join(joined, delimiter)
+    empty_only = groups.any(adds & valid) & ~groups.any(adds & nonempty)
+    return pc.if_else(pa.array(empty_only), pa.scalar("", col.type), joined.cast(col.type))
+
+
+def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Groups, ignore_retract: bool,
+                    delimiter: str, where: str) -> pa.Array:
+    """One value per key of ``groups``: ``func`` folded over the key's records (``retract``: -U/-D)."""
+    if retract.any() and not ignore_retract and func not in RETRACTABLE:
+        raise UnsupportedTypeError(f"aggregate function '{func}' does not support retraction (a -U/-D record "
+                                   f"reached it; Paimon fails this read too)", path=where,
+                                   expected="'fields.<field>.ignore-retract'='true' or a retractable function")
+    adds = ~retract
+    valid = _valid(col)
+    if func == "sum":
+        rows = valid if not ignore_retract else valid & adds
+        return _fold_numeric(col, rows, retract & ~np.bool_(ignore_retract), groups, "sum")
+    if func == "product":
+        return _fold_numeric(col, valid & adds, retract & False, groups, "product")
+    if func in ("min", "max"):
+        return _hash_aggregate(col, valid & adds, groups, func)
+    if func in ("bool_and", "bool_or"):
+        return _hash_aggregate(col, valid & adds, groups, "all" if func == "bool_and" else "any",
+                               pc.ScalarAggregateOptions(skip_nulls=True, min_count=1))
+    if func == "last_value":
+        if ignore_retract:
+            return take_or_null(col, groups.last_where(adds))
+        last = groups.last.copy()
+        last[retract[last]] = -1
+        return take_or_null(col, last)
+    if func == "last_non_null_value":
+        last = groups.last_where(valid & (adds if ignore_retract else True))
+        last[(last >= 0) & retract[np.maximum(last, 0)]] = -1
+        return take_or_null(col, last)
+    if func == "first_value":
+        return take_or_null(col, groups.first_where(adds))
+    if func == "first_non_null_value":
+        return take_or_null(col, groups.first_where(adds & valid))
+    if func == "listagg":
+        return _listagg(col, adds, valid, groups, delimiter)
+    raise UnsupportedTypeError(f"primary-key merge read: aggregate function '{func}' is not supported", path=where)

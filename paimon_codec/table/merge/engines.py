@@ -1,0 +1,108 @@
+"""The merge engines over records sorted by (key, sequence): which row each key yields.
+
+Paimon (1.4.2) merges the records of a key through ``ReducerMergeFunctionWrapper``: a key with a single
+record yields that record untouched (dropped if it is a retraction, -U/-D), a key with several records
+yields the merge function's result (dropped when its row kind is a retraction):
+
+* ``deduplicate``: the last record; with ``ignore-delete`` retractions are skipped first;
+* ``first-row``: the first record; a retraction among several records is an error unless ``ignore-delete``;
+* ``partial-update``: non-null fields of insert records overwrite; a first record that is a retraction
+  seeds the row with all its fields; retractions are an error unless ``ignore-delete`` or
+  ``partial-update.remove-record-on-delete`` (then a -D seeds the row again and removes it if it is the
+  key's last record); a key without any insert record is removed;
+* ``aggregation``: each field folded by its aggregate function (:mod:`.aggregates`); the result is an
+  insert even when every record was a retraction.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from ...errors import UnsupportedTypeError
+from .aggregates import aggregate_field
+from .groups import Groups, take_or_null
+from .spec import MergeSpec
+
+__all__ = ["merge_sorted", "RETRACT_KINDS", "DELETE_KIND"]
+
+RETRACT_KINDS = (1, 3)   # UPDATE_BEFORE, DELETE
+DELETE_KIND = 3
+
+
+def _keep_rows(table: pa.Table, positions: np.ndarray) -> pa.Table:
+    return table.take(pa.array(positions[positions >= 0], type=pa.int64()))
+
+
+def _deduplicate(table, retract, groups: Groups, spec: MergeSpec) -> pa.Table:
+    if spec.ignore_delete:
+        winner = groups.last_where(~retract)
+        # a single record is passed through untouched, and dropped if it is a retraction
+        return _keep_rows(table, winner)
+    winner = groups.last.copy()
+    winner[retract[winner]] = -1
+    return _keep_rows(table, winner)
+
+
+def _first_row(table, retract, groups: Groups, spec: MergeSpec, path: str) -> pa.Table:
+    if not spec.ignore_delete and groups.any(retract & (groups.size[groups.gid] > 1)).any():
+        raise UnsupportedTypeError("first-row table holds a DELETE/UPDATE_BEFORE record for a key with several "
+                                   "records, which Paimon refuses to merge (set 'ignore-delete')", path=path)
+    return _keep_rows(table, groups.first_where(~retract))
+
+
+def _partial_update(table, kinds, retract, groups: Groups, spec: MergeSpec, path: str) -> pa.Table:
+    multi = groups.size[groups.gid] > 1
+    if not spec.ignore_delete and not spec.partial_update_remove_on_delete and (retract & multi).any():
+        raise UnsupportedTypeError("partial-update table holds a delete record for a key with several records, "
+                                   "which Paimon refuses to merge (set 'ignore-delete' or "
+                                   "'partial-update.remove-record-on-delete')", path=path)
+    add = ~retract
+    seeds = groups.starts & retract
+    removing = (kinds == DELETE_KIND) & spec.partial_update_remove_on_delete & (not spec.ignore_delete)
+    seeds |= removing
+    keep = groups.any(add) & ~removing[groups.last]
+    single = groups.size == 1
+    keep[single] = add[groups.first[single]]
+    columns = []
+    for name in table.column_names:
+        col = table.column(name)
+        valid = ~np.asarray(col.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        source = groups.last_where(seeds | (add & valid))
+        source[single] = groups.first[single]
+        columns.append(take_or_null(col, source[keep]))
+    return pa.Table.from_arrays(columns, names=table.column_names)
+
+
+def _aggregation(table, retract, groups: Groups, spec: MergeSpec, path: str) -> pa.Table:
+    single = groups.size == 1
+    keep = ~(single & retract[groups.first])
+    in_merge = ~single[groups.gid]      # records of keys the merge function sees (retractions matter there)
+    columns = []
+    for name in table.column_names:
+        col = table.column(name)
+        if name in spec.primary_keys:
+            columns.append(col.take(pa.array(groups.first[keep], type=pa.int64())))
+            continue
+        func = spec.aggregates[name]
+        merged = aggregate_field(col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col, func,
+                                 retract & in_merge, groups, name in spec.ignore_retract,
+                                 spec.listagg_delimiters.get(name, ","), f"{path}: field {name}")
+        columns.append(merged.filter(pa.array(keep)))
+    return pa.Table.from_arrays(columns, names=table.column_names)
+
+
+def merge_sorted(table: pa.Table, kinds: np.ndarray, starts: np.ndarray, spec: MergeSpec,
+                 path: str = "") -> pa.Table:
+    """Merge ``table`` (sorted by key then sequence; ``kinds`` its row kinds) into one row per surviving key."""
+    groups = Groups(starts)
+    retract = np.isin(kinds, RETRACT_KINDS)
+    if spec.engine == "deduplicate":
+        return _deduplicate(table, retract, groups, spec)
+    if spec.engine == "first-row":
+        return _first_row(table, retract, groups, spec, path)
+    if spec.engine == "partial-update":
+        return _partial_update(table, kinds, retract, groups, spec, path)
+    if spec.engine == "aggregation":
+        return _aggregation(table, retract, groups, spec, path)
+    raise UnsupportedTypeError(f"primary-key merge read: merge-engine '{spec.engine}' is not supported", path=path)

@@ -1,0 +1,89 @@
+"""Which files a batch read of a primary-key table merges, one :class:`GroupTask` per (partition, bucket).
+
+Paimon's rules (1.4.2, ``CoreOptions.batchScanSkipLevel0`` and the key-value file store scan):
+
+* every sorted run of a bucket takes part (each level-0 file is a run, each level >= 1 is one run);
+* level-0 files are skipped by first-row tables (their compaction keeps the first row, so a level-0 row
+  of a key already in a higher level must not win); tables with deletion vectors never get here unless
+  ``deletion-vectors.merge-on-read`` is set (pypaimon's option), and then their deletion vectors become
+  row selections of the files they belong to, before the merge;
+* files of a postpone-bucket table's ``bucket-postpone`` directory (bucket -2) are not visible to batch
+  reads until compaction moves them into real buckets (:meth:`PaimonTable.batch_files` drops them, and
+  adds a ``scan.fallback-branch``'s partitions).
+
+Only partition values prune here: a value predicate on a merged table may not drop a file, because an
+older version of a row in another run would then win the merge.  The caller filters the merged rows.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+from pyroaring import BitMap
+
+from ...dv.index_file import read_deletion_vector
+from ..evolution import evolution_for
+from ..plan import FileTask, GroupTask, PlanReport, _may_match
+from ..schema import TableSchema
+from ..table import PaimonTable
+from .spec import merge_spec
+
+__all__ = ["plan_merge_groups", "MERGE_READER"]
+
+MERGE_READER = "paimon_codec.table.merge.read:read_merge_group"
+
+
+def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: Any,
+                      report: PlanReport) -> list[GroupTask]:
+    """Group tasks merging every live file a batch read of ``snapshot`` sees (report updated in place)."""
+    spec = merge_spec(schema, table.path)
+    skip_level0 = spec.engine == "first-row" and not schema.deletion_vectors_enabled
+    params = spec.to_params()
+    buckets: dict[tuple[bytes, int], list[FileTask]] = {}
+    for f in table.batch_files(snapshot):
+        report.files_total += 1
+        report.rows_total += f.row_count
+        report.bytes_total += f.meta.file_size
+        detail: dict[str, Any] = {"path": os.path.relpath(f.path, table.path), "bucket": f.bucket,
+                                  "level": f.level, "row_count": f.row_count, "file_size": f.meta.file_size}
+        report.files.append(detail)
+        if skip_level0 and f.level == 0:
+            report.files_skipped_level0 += 1
+            detail["decision"] = "skipped: level 0 (first-row table)"
+            continue
+        if pred is not None and schema.partition_keys:
+            values = dict(zip(schema.partition_keys, f.partition, strict=True))
+            if not _may_match(pred, values):
+                report.files_skipped_by_partition += 1
+                detail["decision"] = "skipped: partition"
+                continue
+        selection = None
+        if f.deletion_file is not None:
+            d = f.deletion_file
+            dv = read_deletion_vector(d.path, d.offset, d.length)
+            report.index_bytes_read += d.length + 8
+            detail["deleted_rows"] = dv.cardinality
+            report.rows_deleted += dv.cardinality
+            if dv.cardinality:
+                selection = BitMap(np.arange(f.row_count, dtype=np.uint32)) if f.row_count else BitMap()
+                deleted = dv.to_bitmap()
+                selection.difference_update(deleted if isinstance(deleted, BitMap) else BitMap(dv.to_array()))
+                if not len(selection):
+                    report.files_skipped_by_deletion_vectors += 1
+                    detail["decision"] = "skipped: every row deleted"
+                    continue
+        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, True,
+                        f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
+        buckets.setdefault((f.entry.partition, f.bucket), []).append(task)
+        report.files_read += 1
+        report.rows_selected += task.selected_rows
+        report.bytes_read += f.meta.file_size
+        detail["decision"] = "read (merged)"
+        detail["rows_selected"] = task.selected_rows
+    groups = []
+    for (partition, bucket), files in buckets.items():
+        label = f"{table.name} partition={table.partition_values(partition, schema)} bucket={bucket}"
+        groups.append(GroupTask(MERGE_READER, files, params, label))
+    return groups

@@ -1,0 +1,123 @@
+"""The merge a primary-key table asks for, read from its options (Paimon 1.4 semantics).
+
+Facts (checked against Paimon 1.4.2's ``CoreOptions`` and merge functions):
+
+* ``merge-engine``: ``deduplicate`` (default), ``first-row``, ``partial-update``, ``aggregation``;
+* records of one key are ordered by ``sequence.field`` (ascending unless ``sequence.field.sort-order`` is
+  ``descending``), then by the system ``_SEQUENCE_NUMBER``;
+* aggregation: primary-key fields keep their value, ``sequence.field`` fields use ``last_value``, other
+  fields ``fields.<f>.aggregate-function``, else ``fields.default-aggregate-function``, else
+  ``last_non_null_value``; ``fields.<f>.ignore-retract`` ignores retractions for that field;
+* a batch read skips level-0 files of tables with deletion vectors and of ``first-row`` tables
+  (``CoreOptions.batchScanSkipLevel0``).  ``deletion-vectors.merge-on-read`` is not a Paimon Java option
+  (1.4.2 ignores it); pypaimon 2.x reads it as "merge level-0 files too, deletion vectors applied to the
+  others", which is what :mod:`.plan` does when it is set.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ...errors import UnsupportedTypeError
+from ..schema import TableSchema
+
+__all__ = ["MergeSpec", "merge_spec", "AGGREGATE_FUNCTIONS"]
+
+ENGINES = ("deduplicate", "first-row", "partial-update", "aggregation")
+# aggregate functions this reader reproduces (Paimon names; first_not_null_value is the legacy alias)
+AGGREGATE_FUNCTIONS = ("sum", "product", "min", "max", "last_value", "last_non_null_value", "first_value",
+                       "first_non_null_value", "first_not_null_value", "listagg", "bool_and", "bool_or")
+_SEQUENCE_GROUP = re.compile(r"^fields\.(.+)\.sequence-group$")
+
+
+@dataclass(frozen=True)
+class MergeSpec:
+    """Everything a group reader needs to merge one bucket (plain data, so it pickles into Spark tasks)."""
+
+    engine: str
+    primary_keys: tuple[str, ...]
+    sequence_fields: tuple[str, ...] = ()
+    sequence_descending: bool = False
+    ignore_delete: bool = False
+    partial_update_remove_on_delete: bool = False
+    aggregates: dict[str, str] = field(default_factory=dict)       # field -> function (aggregation)
+    ignore_retract: tuple[str, ...] = ()
+    listagg_delimiters: dict[str, str] = field(default_factory=dict)
+
+    def to_params(self) -> dict:
+        return {"engine": self.engine, "primary_keys": list(self.primary_keys),
+                "sequence_fields": list(self.sequence_fields), "sequence_descending": self.sequence_descending,
+                "ignore_delete": self.ignore_delete,
+                "partial_update_remove_on_delete": self.partial_update_remove_on_delete,
+                "aggregates": dict(self.aggregates), "ignore_retract": list(self.ignore_retract),
+                "listagg_delimiters": dict(self.listagg_delimiters)}
+
+    @classmethod
+    def from_params(cls, params: dict) -> MergeSpec:
+        return cls(params["engine"], tuple(params["primary_keys"]), tuple(params["sequence_fields"]),
+                   bool(params["sequence_descending"]), bool(params["ignore_delete"]),
+                   bool(params["partial_update_remove_on_delete"]), dict(params["aggregates"]),
+                   tuple(params["ignore_retract"]), dict(params["listagg_delimiters"]))
+
+
+def _refuse(what: str, path: str | None) -> UnsupportedTypeError:
+    return UnsupportedTypeError(f"primary-key merge read: {what} is not supported", path=path)
+
+
+def _true(options: dict[str, str], key: str) -> bool:
+    return str(options.get(key, "false")).strip().lower() == "true"
+
+
+def merge_spec(schema: TableSchema, path: str | None = None) -> MergeSpec:
+    """The merge ``schema`` asks for, or :class:`UnsupportedTypeError` naming what is not reproduced."""
+    opts = schema.options
+    engine = opts.get("merge-engine", "deduplicate").strip().lower()
+    if engine not in ENGINES:
+        raise _refuse(f"merge-engine '{engine}'", path)
+    for key in opts:
+        if _SEQUENCE_GROUP.match(key):
+            raise _refuse(f"sequence groups ('{key}')", path)
+    if opts.get("partial-update.remove-record-on-sequence-group"):
+        raise _refuse("'partial-update.remove-record-on-sequence-group'", path)
+    if _true(opts, "aggregation.remove-record-on-delete"):
+        raise _refuse("'aggregation.remove-record-on-delete'", path)
+    if opts.get("record-level.expire-time"):
+        raise _refuse("'record-level.expire-time' (records expired by time)", path)
+    names = schema.fields.names
+    seq = tuple(s.strip() for s in opts.get("sequence.field", "").split(",") if s.strip())
+    for s in seq:
+        if s not in names:
+            raise UnsupportedTypeError(f"sequence.field names unknown column {s!r}", path=path,
+                                       expected="one of " + ", ".join(names))
+    order = opts.get("sequence.field.sort-order", "ascending").strip().lower()
+    if order not in ("ascending", "descending"):
+        raise _refuse(f"sequence.field.sort-order '{order}'", path)
+    aggregates: dict[str, str] = {}
+    ignore_retract: list[str] = []
+    delimiters: dict[str, str] = {}
+    if engine == "aggregation":
+        default = opts.get("fields.default-aggregate-function")
+        for name in names:
+            if name in schema.primary_keys:
+                continue
+            if name in seq:
+                func = "last_value"
+            else:
+                func = opts.get(f"fields.{name}.aggregate-function") or default or "last_non_null_value"
+            func = func.strip().lower()
+            if func not in AGGREGATE_FUNCTIONS:
+                raise _refuse(f"aggregate function '{func}' (field {name})", path)
+            if func == "listagg":
+                if _true(opts, f"fields.{name}.distinct"):
+                    raise _refuse(f"listagg with 'fields.{name}.distinct'", path)
+                delimiters[name] = opts.get(f"fields.{name}.list-agg-delimiter", ",")
+            aggregates[name] = "first_non_null_value" if func == "first_not_null_value" else func
+            if _true(opts, f"fields.{name}.ignore-retract"):
+                ignore_retract.append(name)
+    # 'ignore-delete' falls back to its pre-1.0 engine-specific keys
+    ignore_delete_key = next((k for k in ("ignore-delete", "first-row.ignore-delete", "deduplicate.ignore-delete",
+                                          "partial-update.ignore-delete") if k in opts), "ignore-delete")
+    return MergeSpec(engine, tuple(schema.primary_keys), seq, order == "descending", _true(opts, ignore_delete_key),
+                     _true(opts, "partial-update.remove-record-on-delete"), aggregates, tuple(ignore_retract),
+                     delimiters)

@@ -1,0 +1,184 @@
+"""Conformance: our reader on tables pypaimon 2.1 writes, against pypaimon's own read of the same table.
+
+Every table kind of ``tests/pypaimon_tables.py`` is written (two or three commits) into one module
+warehouse by the session's pypaimon worker; for each predicate (none, a plain column, the partition
+column, a range, a column with a file index where the table has one) our rows —
+``paimon_codec.table.local_read.read_table`` (plan, read, filter exactly) — must be pypaimon's rows, as a multiset.
+
+Two tests per case: ``test_rows_match_pypaimon`` (exact rows) and ``test_never_wrong_rows`` (exact
+rows, or a one-line ``paimon_codec.errors`` refusal; never other rows, never another exception).
+Cases that fail today carry ``xfail(strict=True, raises=...)`` naming the point of issue 13: the fix
+flips them to an unexpected pass, which fails until the mark is removed.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pyarrow as pa
+import pytest
+from oracles.compare import assert_same_rows
+from pypaimon_tables import PREDICATES, TYPED_PREDICATES, cases, predicates_of
+from spark_fixtures import spark  # noqa: F401
+
+from paimon_codec.errors import InvalidPredicateError, PaimonCodecError, UnsupportedTypeError
+from paimon_codec.table.local_read import read_table
+from paimon_codec.table.plan import plan_scan
+
+CASES = {c.name: c for c in cases("<external>")}
+WHERE = PREDICATES | TYPED_PREDICATES
+
+# -- what goes wrong today (issue 13), per case; each reason names the point of the issue ----------------
+_AVRO = "issue 13 point 6: Avro data files are refused ('cannot read avro data files')"
+_NANOS = ("issue 13 point 5: TIMESTAMP(9) with nanoseconds crashes the read (ArrowInvalid: Casting from "
+          "timestamp[ns] to timestamp[us] would lose data)")
+_PK_REFUSED = ("issue 13 point 3: primary-key tables without deletion vectors are refused "
+               "('need a merge-on-read scan'; with rowkind.field / sequence.field / merge-engine / "
+               "fields.*.aggregate-function: 'table option not supported by this reader')")
+_EVOLUTION = ("issue 13 point 1: columns resolved by name, not field id: renamed 'nm' -> 'name' reads as null "
+              "for old files, re-added 'tmp' shows the dropped column's old values")
+_CURRENT_SCHEMA = ("issue 13 point 1: the latest snapshot is read under the snapshot's schema, not the table's "
+                   "current one: columns renamed/dropped/retyped after the last commit keep their old names "
+                   "('nm', 'tmp'), and a predicate on the new name is refused as an unknown column")
+_DATA_EVOLUTION = ("issue 13 point 2: data-evolution tables refused ('table option not supported by this reader: "
+                   "data-evolution.enabled'); partial-column files must be merged by row id, with deletion vectors")
+_MERGE_ON_READ = ("issue 13 point 3: deletion-vectors.merge-on-read=true ignored: level-0 files dropped, "
+                  "0 rows instead of pypaimon's merged rows")
+
+#: case -> (reason, exception raised by test_rows_match_pypaimon, raised by test_never_wrong_rows or None)
+KNOWN = {
+    "append_avro": (_AVRO, UnsupportedTypeError, None),
+    "append_all_types": (_NANOS, pa.ArrowInvalid, pa.ArrowInvalid),
+    "append_all_types_orc": (_NANOS, pa.ArrowInvalid, pa.ArrowInvalid),
+    "append_evolution": (_EVOLUTION, AssertionError, AssertionError),
+    "append_altered_after_write": (_CURRENT_SCHEMA, (AssertionError, InvalidPredicateError), AssertionError),
+    "data_evolution_dv": (_DATA_EVOLUTION, UnsupportedTypeError, None),
+    "data_evolution_global_index": (_DATA_EVOLUTION, UnsupportedTypeError, None),
+    "data_evolution_dv_index_in_data_dir": (_DATA_EVOLUTION, UnsupportedTypeError, None),
+    "pk_dv_merge_on_read": (_MERGE_ON_READ, AssertionError, AssertionError),
+    "pk_dv_merge_on_read_deletes": (_MERGE_ON_READ, AssertionError, AssertionError),
+    **{name: (_PK_REFUSED, UnsupportedTypeError, None) for name in (
+        "pk_bucket2", "pk_bucket2_deletes", "pk_bucket2_native", "pk_bucket2_native_deletes", "pk_unpartitioned",
+        "pk_dynamic_bucket", "pk_postpone_bucket", "pk_orc", "pk_avro", "pk_sequence_field", "pk_first_row",
+        "pk_partial_update", "pk_aggregation_sum")},
+}
+#: (case, predicate, test) that pass today although the case fails in general (1: rows match, 2: never wrong)
+PASSING_TODAY = {("append_altered_after_write", "indexed", 2)}  # refused: 'name' unknown in the old schema
+
+
+@pytest.fixture(scope="module")
+def warehouse(pypaimon21, tmp_path_factory):
+    """Every case's table, written by pypaimon into one warehouse; a table pypaimon cannot write is an error."""
+    wh = tmp_path_factory.mktemp("pypaimon-warehouse")
+    external = tmp_path_factory.mktemp("pypaimon-external")
+    paths = {c.name: c.build(pypaimon21, wh, c.name) for c in cases(str(external))}
+    return {"root": wh, "paths": paths, "theirs": {}}
+
+
+def theirs(pypaimon21, warehouse, case: str, where, key) -> pa.Table:
+    cache = warehouse["theirs"]
+    if key not in cache:
+        cache[key] = pypaimon21.read(warehouse["paths"][case], where=where, snapshot_id=key[2])
+    return cache[key]
+
+
+def ours(path: str, where, snapshot_id: int | None = None) -> pa.Table:
+    """Our rows: the table-level local read (plan, read, filter exactly)."""
+    return read_table(path, where, snapshot_id)
+
+
+def _params(which: int):
+    out = []
+    for name in CASES:
+        for pred in predicates_of(name):
+            marks = []
+            known = KNOWN.get(name)
+            if known is not None and known[which] is not None and (name, pred, which) not in PASSING_TODAY:
+                marks.append(pytest.mark.xfail(strict=True, raises=known[which], reason=known[0]))
+            out.append(pytest.param(name, pred, marks=marks, id=f"{name}-{pred}"))
+    return out
+
+
+@pytest.mark.parametrize("case,pred", _params(1))
+def test_rows_match_pypaimon(pypaimon21, warehouse, case, pred):
+    where = WHERE[pred]
+    assert_same_rows(ours(warehouse["paths"][case], where), theirs(pypaimon21, warehouse, case, where,
+                                                                   (case, pred, None)))
+
+
+@pytest.mark.parametrize("case,pred", _params(2))
+def test_never_wrong_rows(pypaimon21, warehouse, case, pred):
+    """Exact rows or a refusal of paimon_codec.errors; today's refusals are recorded in KNOWN."""
+    where = WHERE[pred]
+    try:
+        mine = ours(warehouse["paths"][case], where)
+    except PaimonCodecError as exc:
+        assert "\n" not in str(exc).strip()
+        return
+    assert_same_rows(mine, theirs(pypaimon21, warehouse, case, where, (case, pred, None)))
+
+
+@pytest.mark.parametrize("case", ["append_parquet", "append_overwrite", "append_evolution", "pk_bucket2"])
+@pytest.mark.parametrize("snapshot_id", [1, 2])
+def test_time_travel_matches_pypaimon(pypaimon21, warehouse, case, snapshot_id, request):
+    known = KNOWN.get(case)
+    if known is not None and not (case == "append_evolution" and snapshot_id == 1):
+        request.applymarker(pytest.mark.xfail(strict=True, raises=known[1], reason=known[0]))
+    where = PREDICATES["plain"]
+    assert_same_rows(ours(warehouse["paths"][case], where, snapshot_id),
+                     theirs(pypaimon21, warehouse, case, where, (case, "plain", snapshot_id)))
+
+
+#: Spark-only failures: case -> (reason, exception)
+SPARK_KNOWN = {
+    "append_orc": ("issue 13 point 11: Spark's ORC reader called as reader.orc(*paths): the 2nd path is taken "
+                   "as mergeSchema, the 3rd as pathGlobFilter (TypeError with many files, and 0 rows silently "
+                   "with three)", (TypeError, AssertionError)),
+}
+
+
+def _spark_params():
+    out = []
+    for name, c in CASES.items():
+        for pred in c.spark:
+            known = SPARK_KNOWN.get(name) or (KNOWN[name][:2] if name in KNOWN else None)
+            marks = [pytest.mark.xfail(strict=True, raises=known[1], reason=known[0])] if known else []
+            out.append(pytest.param(name, pred, marks=marks, id=f"{name}-{pred}"))
+    return out
+
+
+@pytest.mark.parametrize("case,pred", _spark_params())
+def test_spark_scan_matches_pypaimon(spark, pypaimon21, warehouse, case, pred):  # noqa: F811
+    """The Spark pipeline (``paimon_codec.spark.scan``, Spark's own file reader where it can) agrees too."""
+    from paimon_codec.spark.scan import scan
+
+    where = WHERE[pred]
+    df, _ = scan(spark, warehouse["paths"][case], where, driver_rows=0)
+    want = theirs(pypaimon21, warehouse, case, where, (case, pred, None))
+    got = pa.Table.from_pylist([r.asDict(recursive=True) for r in df.collect()], schema=want.schema)
+    assert df.columns == want.column_names
+    assert_same_rows(got, want)
+
+
+@pytest.mark.parametrize("case", ["append_native_file_index", "append_types_native_index"])
+def test_native_writer_wrote_file_indexes_we_use(warehouse, case):
+    """The pypaimon-rust cases really exercise file indexes (else their predicates prove nothing about them):
+    every file carries a bitmap on ``name`` that our planner evaluates."""
+    path = warehouse["paths"][case]
+    plan = plan_scan(path, WHERE["indexed"])
+    assert plan.report.files_total > 0
+    assert {f["index_result"] for f in plan.report.files} == {"BITMAP"}
+    absent = plan_scan(path, {"op": "eq", "field": "name", "literal": "no such name"})
+    assert absent.report.files_skipped_by_index == absent.report.files_total
+
+
+def test_audit_is_clean_on_pypaimons_warehouse(spark, warehouse):  # noqa: F811
+    """``audit`` finds every pypaimon table, checks its index files (DVs, hash indexes, file indexes,
+    index-in-data-dir) and reports no finding: pypaimon's valid tables have nothing missing or orphaned."""
+    from paimon_codec.spark.audit import audit_results
+
+    _, summary = audit_results(spark, warehouse["root"])
+    assert summary["findings"] == []
+    audited = {os.path.realpath(t["path"]) for t in summary["tables"].values()}
+    assert audited == {os.path.realpath(p) for p in warehouse["paths"].values()}
+    assert summary["index_files"] > 0
