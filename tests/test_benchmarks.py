@@ -7,11 +7,13 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import _harness  # noqa: E402
 import file_index  # noqa: E402
+from spark_fixtures import spark  # noqa: E402,F401
 
 
 def test_result_line_checks_and_optional_fields():
@@ -65,15 +67,16 @@ def test_file_index_w4_checks_hold(tmp_path, capsys):
     assert "| W4.probe |" in out.read_text() and np.isfinite(records[0]["median_ms"])
 
 
-def test_merge_read_runs_and_java_agrees_with_the_generator(tmp_path, capsys):
-    """merge_read at a tiny size: Java 1.4.2 writes each case and its own read returns exactly the rows the
-    generator and the merge engine predict; our readers either agree or refuse (never a wrong answer)."""
+@pytest.mark.spark
+def test_merge_read_runs_and_every_reader_agrees(tmp_path, capsys, spark):  # noqa: F811
+    """merge_read at a tiny size: Java 1.4.2 writes each case, its own read returns exactly the rows the
+    generator and the merge engine predict, and our readers (local and Spark) return the same rows."""
     import merge_read
 
     out = tmp_path / "merge_read.md"
     status = merge_read.main(["--rows", "3000", "--small-rows", "2000", "--buckets", "2", "--commits", "3",
                               "--cases", "deduplicate,first-row,aggregation", "--warmup", "0", "--rounds", "1",
-                              "--no-spark", "--keep", str(tmp_path / "wh"), "--output", str(out)])
+                              "--keep", str(tmp_path / "wh"), "--output", str(out)])
     records = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
     reads = [r for r in records if r.get("workload") == "read"]
     assert status == 0
@@ -84,6 +87,10 @@ def test_merge_read_runs_and_java_agrees_with_the_generator(tmp_path, capsys):
     dedup = java["deduplicate"]
     assert 0 < dedup["rows"] < 3000 and dedup["splits"] >= 2  # updates and deletes merged away, 2 buckets
     ours = [r for r in reads if r["impl"].startswith("paimon-codec")]
-    assert len(ours) == 3 and all(r["status"] == "ok" or r["status"].startswith("refused") for r in ours)
+    assert sorted((r["case"], r["variant"]) for r in ours) == sorted(
+        (c, v) for c in java for v in ("local", "spark"))
+    for r in ours:
+        assert r["status"] == "ok", r
+        assert (r["rows"], r["checksum"]) == (java[r["case"]]["rows"], java[r["case"]]["checksum"])
     text = out.read_text()
     assert "| deduplicate | 3,000 | 3 | 2 x 3 (" in text and "Paimon Java 1.4.2" in text
