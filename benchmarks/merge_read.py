@@ -174,13 +174,37 @@ def markdown(records: list[dict]) -> str:
             label = "Paimon Java 1.4.2" if r["impl"] == jn.IMPL else f"paimon-codec ({r['variant']})"
             med = r.get("median_ms") if r["status"] == "ok" else None
             ratio = f"{med / java_ms:.2f}" if med is not None and java_ms else "-"
+            spread = f"{r['min_ms'] / 1000:.2f}-{r['max_ms'] / 1000:.2f} s" if med is not None else "-"
             rows.append([case, f"{r['rows_written']:,}", f"{r['commits']}",
                          f"{r['buckets']} x {r['sorted_runs_per_bucket']} ({r['data_files']} files)",
                          f"{r['expected_rows']:,}", label, f"{med / 1000:.2f} s" if med is not None else "-",
-                         ratio, r["status"]])
+                         spread, ratio, r["status"]])
     return markdown_table(["case", "rows written", "commits", "buckets x sorted runs", "rows read", "reader",
-                           "median", "/ Java", "rows + checksum"],
-                          ["---", "---:", "---:", "---", "---:", "---", "---:", "---:", "---"], rows)
+                           "median", "min-max", "/ Java", "rows + checksum"],
+                          ["---", "---:", "---:", "---", "---:", "---", "---:", "---:", "---:", "---"], rows)
+
+
+def report(records: list[dict], args: argparse.Namespace, elapsed_s: float) -> str:
+    """The results file: header, table, method notes."""
+    table = markdown(records)
+    header = (f"# Merge read: primary-key tables with sorted runs to merge, paimon-codec vs Paimon Java 1.4.2\n\n"
+              f"{environment()} at the end; {args.warmup} warm-up + {args.rounds} timed rounds, median "
+              f"(whole run {elapsed_s:.0f} s).  Tables written by Paimon Java "
+              f"1.4.2 ({args.commits} batch commits, {args.updates:.0%} updates and {args.deletes:.0%} deletes of earlier "
+              f"keys per later commit; no compaction except for first-row, whose batch read skips level 0; "
+              f"first-row/aggregation: no deletes).  "
+              f"\"/ Java\" = median / Java's median (< 1: paimon-codec is faster).  A time counts only when the "
+              f"row count and checksum equal Java's, and Java's the generator's model of the merge.\n\n")
+    writes = "; ".join(f"{r['case']} {r['write_s']:.0f} s" for r in records if r["impl"] == jn.IMPL)
+    notes = ("\n\nMethod: Java times `ReadBuilder.newScan().plan()` + one `RecordReader` over every split, folding "
+             "each row into the count and checksum (`sum(mix64(k ^ mix64(v)) + len(s))`), in a fresh JVM of its own "
+             "(its warm-up rounds there, then the timed ones); paimon-codec (local) times `plan_scan` + "
+             "`read_plan_locally` to an Arrow table in this process (the checksum is computed after the clock "
+             "stops); Spark times `scan` + `mapInArrow` folding every row on the executors.  The first read of "
+             "each of ours is checked before any round is timed.  Java's bulk write (untimed here, "
+             f"`TableBench write`): {writes}.  On a shared machine the rounds spread widely (min-max); the "
+             "per-round times are in the JSON lines.\n")
+    return header + table + notes
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -220,23 +244,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if not args.keep:
             shutil.rmtree(warehouse, ignore_errors=True)
-    table = markdown(records)
-    header = (f"# Merge read: primary-key tables with sorted runs to merge, paimon-codec vs Paimon Java 1.4.2\n\n"
-              f"{environment()} at the end; {args.warmup} warm-up + {args.rounds} timed rounds, median "
-              f"(whole run {time.perf_counter() - t0:.0f} s).  Tables written by Paimon Java "
-              f"1.4.2 ({args.commits} batch commits, {args.updates:.0%} updates and {args.deletes:.0%} deletes of earlier "
-              f"keys per later commit; no compaction except for first-row, whose batch read skips level 0; "
-              f"first-row/aggregation: no deletes).  "
-              f"\"/ Java\" = median / Java's median (< 1: paimon-codec is faster).  A time counts only when the "
-              f"row count and checksum equal Java's, and Java's the generator's model of the merge.\n\n")
-    notes = ("\n\nMethod: Java times `ReadBuilder.newScan().plan()` + one `RecordReader` over every split, folding "
-             "each row into the count and checksum (`sum(mix64(k ^ mix64(v)) + len(s))`) in its own JVM; "
-             "paimon-codec (local) times `plan_scan` + `read_plan_locally` to an Arrow table (the checksum is "
-             "computed after the clock stops); Spark times `scan` + `mapInArrow` folding every row.  Java's "
-             "read runs in a fresh JVM (warm-up rounds included), ours in this process.\n")
+    text = report(records, args, time.perf_counter() - t0)
     print()
-    print(table)
-    write_result(args.output, header + table + notes)
+    print(text)
+    write_result(args.output, text)
     return 0 if all(r["status"] == "ok" or r["status"].startswith("refused") for r in records) else 1
 
 
