@@ -40,8 +40,6 @@ _EVOLUTION = ("issue 13 point 1: columns resolved by name, not field id: renamed
 _CURRENT_SCHEMA = ("issue 13 point 1: the latest snapshot is read under the snapshot's schema, not the table's "
                    "current one: columns renamed/dropped/retyped after the last commit keep their old names "
                    "('nm', 'tmp'), and a predicate on the new name is refused as an unknown column")
-_DATA_EVOLUTION = ("issue 13 point 2: data-evolution tables refused ('table option not supported by this reader: "
-                   "data-evolution.enabled'); partial-column files must be merged by row id, with deletion vectors")
 _MERGE_ON_READ = ("issue 13 point 3: deletion-vectors.merge-on-read=true ignored: level-0 files dropped, "
                   "0 rows instead of pypaimon's merged rows")
 
@@ -52,9 +50,6 @@ KNOWN = {
     "append_all_types_orc": (_NANOS, pa.ArrowInvalid, pa.ArrowInvalid),
     "append_evolution": (_EVOLUTION, AssertionError, AssertionError),
     "append_altered_after_write": (_CURRENT_SCHEMA, (AssertionError, InvalidPredicateError), AssertionError),
-    "data_evolution_dv": (_DATA_EVOLUTION, UnsupportedTypeError, None),
-    "data_evolution_global_index": (_DATA_EVOLUTION, UnsupportedTypeError, None),
-    "data_evolution_dv_index_in_data_dir": (_DATA_EVOLUTION, UnsupportedTypeError, None),
     "pk_dv_merge_on_read": (_MERGE_ON_READ, AssertionError, AssertionError),
     "pk_dv_merge_on_read_deletes": (_MERGE_ON_READ, AssertionError, AssertionError),
     **{name: (_PK_REFUSED, UnsupportedTypeError, None) for name in (
