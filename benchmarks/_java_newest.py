@@ -132,11 +132,12 @@ class TableSpec:
     merge_engine: str = "deduplicate"
     options: tuple[tuple[str, str], ...] = ()
     write_only: bool = True  # False: Paimon compacts while writing (first-row needs it, see TableBench)
+    compact_first: bool = False  # True: a full compaction after commit 0 (one compacted run + level-0 runs)
 
     def args(self) -> list[str]:
         out = ["--rows", str(self.rows), "--buckets", str(self.buckets), "--commits", str(self.commits),
                "--updates", repr(self.updates), "--deletes", repr(self.deletes), "--merge-engine", self.merge_engine,
-               "--write-only", str(self.write_only).lower()]
+               "--write-only", str(self.write_only).lower(), "--compact-first", str(self.compact_first).lower()]
         for k, v in self.options:
             out += ["--option", f"{k}={v}"]
         return out

@@ -7,7 +7,9 @@ generated rows (default 5M) in ``--buckets`` buckets (4) over ``--commits`` batc
 compaction, so every bucket holds one sorted run per commit that the reader must merge by key; from the
 second commit on, ``--updates`` (30 %) of the rows rewrite and ``--deletes`` (5 %) delete a key of an
 earlier commit.  Cases: ``deduplicate`` (the default engine) at ``--rows``, and ``first-row`` (no deletes)
-at ``--small-rows``; ``aggregation`` (``sum`` of v) on request.
+at ``--small-rows``; ``compacted+l0`` (deduplicate, a full compaction after the first commit: one big
+compacted run plus small level-0 runs per bucket, the shape of a table that keeps taking updates) at
+``--small-rows``; ``aggregation`` (``sum`` of v) on request.
 
 Each reader reads the whole latest snapshot, timed in rounds (``--warmup`` + ``--rounds``, ``gc.collect()``
 before each, median):
@@ -44,13 +46,15 @@ from _harness import IMPL, RESULTS, environment, markdown_table, result_line, ti
 
 from paimon_codec.errors import PaimonCodecError
 
-CASES = ("deduplicate", "first-row", "aggregation")
-DEFAULT_CASES = "deduplicate,first-row"
+CASES = ("deduplicate", "compacted+l0", "first-row", "aggregation")
+DEFAULT_CASES = "deduplicate,compacted+l0,first-row"
 
 
 def spec_for(case: str, rows: int, args: argparse.Namespace) -> jn.TableSpec:
     if case == "deduplicate":
         return jn.TableSpec(rows, args.buckets, args.commits, args.updates, args.deletes)
+    if case == "compacted+l0":  # deduplicate, fully compacted after commit 0, later commits left in level 0
+        return jn.TableSpec(rows, args.buckets, args.commits, args.updates, args.deletes, compact_first=True)
     if case == "first-row":
         # a batch read of a first-row table skips level-0 files: let Paimon compact as it writes
         return jn.TableSpec(rows, args.buckets, args.commits, args.updates, 0.0, "first-row", write_only=False)
@@ -129,8 +133,9 @@ def measure(reader: Callable[[], Any], folder: Callable[[Any], tuple[int, str]],
 
 def run_case(case: str, rows: int, args: argparse.Namespace, warehouse: Path, spark: Any) -> list[dict]:
     spec = spec_for(case, rows, args)
-    name = f"bench.{case.replace('-', '_')}"
-    path = str(warehouse / "bench.db" / case.replace("-", "_"))
+    ident = case.replace("-", "_").replace("+", "_")
+    name = f"bench.{ident}"
+    path = str(warehouse / "bench.db" / ident)
     written = jn.write_table(warehouse, name, spec)
     print(json.dumps(written), flush=True)
     expected = jn.expected_fold(spec)
@@ -191,7 +196,8 @@ def report(records: list[dict], args: argparse.Namespace, elapsed_s: float) -> s
               f"{environment()} at the end; {args.warmup} warm-up + {args.rounds} timed rounds, median "
               f"(whole run {elapsed_s:.0f} s).  Tables written by Paimon Java "
               f"1.4.2 ({args.commits} batch commits, {args.updates:.0%} updates and {args.deletes:.0%} deletes of earlier "
-              f"keys per later commit; no compaction except for first-row, whose batch read skips level 0; "
+              f"keys per later commit; no compaction, except a full one after the first commit for compacted+l0 and "
+              f"Paimon's own for first-row, whose batch read skips level 0; "
               f"first-row/aggregation: no deletes).  "
               f"\"/ Java\" = median / Java's median (< 1: paimon-codec is faster).  A time counts only when the "
               f"row count and checksum equal Java's, and Java's the generator's model of the merge.\n\n")

@@ -75,15 +75,17 @@ def test_merge_read_runs_and_every_reader_agrees(tmp_path, capsys, spark):  # no
 
     out = tmp_path / "merge_read.md"
     status = merge_read.main(["--rows", "3000", "--small-rows", "2000", "--buckets", "2", "--commits", "3",
-                              "--cases", "deduplicate,first-row,aggregation", "--warmup", "0", "--rounds", "1",
+                              "--cases", "deduplicate,compacted+l0,first-row,aggregation", "--warmup", "0", "--rounds", "1",
                               "--keep", str(tmp_path / "wh"), "--output", str(out)])
     records = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
     reads = [r for r in records if r.get("workload") == "read"]
     assert status == 0
     java = {r["case"]: r for r in reads if r["impl"].startswith("paimon-java-1.4")}
-    assert set(java) == {"deduplicate", "first-row", "aggregation"}
+    assert set(java) == {"deduplicate", "compacted+l0", "first-row", "aggregation"}
     for r in java.values():
         assert r["status"] == "ok" and r["rows"] == r["expected_rows"] and r["checksum"] == r["expected_checksum"]
+    # 3 commits: 3 level-0 runs per bucket; compacted+l0: one compacted run + 2 level-0 runs
+    assert java["deduplicate"]["sorted_runs_per_bucket"] == java["compacted+l0"]["sorted_runs_per_bucket"] == "3"
     dedup = java["deduplicate"]
     assert 0 < dedup["rows"] < 3000 and dedup["splits"] >= 2  # updates and deletes merged away, 2 buckets
     ours = [r for r in reads if r["impl"].startswith("paimon-codec")]

@@ -5,6 +5,7 @@ import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
@@ -35,6 +36,7 @@ import java.util.Map;
  * <pre>
  * TableBench write --warehouse DIR --table db.name --rows N --buckets B --commits R
  *                  [--updates F] [--deletes F] [--merge-engine E] [--option k=v ...] [--write-only false]
+ *                  [--compact-first true]
  * TableBench read  --warehouse DIR --table db.name [--warmup 3] [--rounds 7]
  * </pre>
  *
@@ -53,7 +55,9 @@ import java.util.Map;
  * batch commit, written with the dynamic option {@code write-only = true} (unless {@code --write-only false})
  * so no compaction runs and every commit leaves (at least) one more sorted run in each bucket. The table's
  * stored options are only {@code bucket}, {@code merge-engine} (when not deduplicate) and the
- * {@code --option}s.
+ * {@code --option}s. With {@code --compact-first true} a full compaction of every bucket is committed after
+ * commit 0, so each bucket holds one compacted run plus one level-0 run per later commit (the shape of a table
+ * that was compacted once and then took updates).
  *
  * <p>The read round plans the latest snapshot ({@code ReadBuilder.newScan().plan()}), reads every split
  * with one {@code RecordReader} and folds each row into a count and a checksum:
@@ -186,6 +190,19 @@ public final class TableBench {
                     w.write(row);
                 }
                 commit.commit(w.prepareCommit());
+            }
+            if (c == 0 && Boolean.parseBoolean(flags.getOrDefault("compact-first", "false"))) {
+                Map<String, String> compacting = new HashMap<>(dynamic);
+                compacting.put("write-only", "false");
+                BatchWriteBuilder cb = catalog.getTable(id).copy(compacting).newBatchWriteBuilder();
+                try (IOManager io = IOManager.create(spill.getAbsolutePath());
+                        BatchTableWrite w = cb.newWrite().withIOManager(io);
+                        BatchTableCommit commit = cb.newCommit()) {
+                    for (int b = 0; b < buckets; b++) {
+                        w.compact(BinaryRow.EMPTY_ROW, b, true);
+                    }
+                    commit.commit(w.prepareCommit());
+                }
             }
         }
         long ns = System.nanoTime() - t0;
