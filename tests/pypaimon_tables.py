@@ -185,8 +185,8 @@ def _data_evolution(options: dict | None = None, *, global_indexes=()):
 def cases(external_dir: str) -> list[Case]:
     return [
         Case("append_parquet", _append(), spark=("all", "partition")),
-        Case("append_orc", _append({"file.format": "orc"}), spark=("all", "partition")),
-        Case("append_avro", _append({"file.format": "avro"})),
+        Case("append_orc", _append({"file.format": "orc"}), spark=("all",)),
+        Case("append_avro", _append({"file.format": "avro"}), spark=("all",)),
         Case("append_unpartitioned", _append(partitioned=False)),
         Case("append_bucket2", _append({"bucket": "2", "bucket-key": "id"})),
         Case("append_overwrite", _append_overwrite),
@@ -205,7 +205,7 @@ def cases(external_dir: str) -> list[Case]:
         Case("append_types_native_index", _types({"file-index.bitmap.columns": "f,dt,name",
                                                       "file-index.bloom-filter.columns": "ts",
                                                       "file-index.range-bitmap.columns": "v"}, native=True, nanos=False)),
-        Case("pk_bucket2", _pk(deletes=False), spark=("all",)),
+        Case("pk_bucket2", _pk(deletes=False)),
         Case("pk_bucket2_deletes", _pk()),
         Case("pk_bucket2_native", _pk(deletes=False, native=True)),
         Case("pk_bucket2_native_deletes", _pk(native=True)),
@@ -214,7 +214,7 @@ def cases(external_dir: str) -> list[Case]:
         Case("pk_postpone_bucket", _pk({"bucket": "-2"}, deletes=False)),
         Case("pk_deletion_vectors", _pk({"deletion-vectors.enabled": "true"}, deletes=False)),
         Case("pk_dv_merge_on_read", _pk({"deletion-vectors.enabled": "true",
-                                         "deletion-vectors.merge-on-read": "true"}, deletes=False)),
+                                         "deletion-vectors.merge-on-read": "true"}, deletes=False), spark=("all",)),
         Case("pk_dv_merge_on_read_deletes", _pk({"deletion-vectors.enabled": "true",
                                                  "deletion-vectors.merge-on-read": "true"})),
         Case("pk_orc", _pk({"file.format": "orc"})),
