@@ -205,7 +205,7 @@ def cases(external_dir: str) -> list[Case]:
         Case("append_types_native_index", _types({"file-index.bitmap.columns": "f,dt,name",
                                                       "file-index.bloom-filter.columns": "ts",
                                                       "file-index.range-bitmap.columns": "v"}, native=True, nanos=False)),
-        Case("pk_bucket2", _pk(deletes=False)),
+        Case("pk_bucket2", _pk(deletes=False), spark=("all",)),
         Case("pk_bucket2_deletes", _pk()),
         Case("pk_bucket2_native", _pk(deletes=False, native=True)),
         Case("pk_bucket2_native_deletes", _pk(native=True)),
