@@ -52,10 +52,15 @@ def _float_sortable(bits: np.ndarray, double: bool) -> np.ndarray:
 
 
 class RangeKeyCodec:
-    """Key handling of one column type: mapping values, ordering, (de)serialising keys."""
+    """Key handling of one column type: mapping values, ordering, (de)serialising keys.
+
+    ``micros_for_nanos``: TIMESTAMP(7..9) columns are keyed by their (floored) micros, as Paimon's
+    BSI stores them (checked on Java 1.4.2 files); the range bitmap refuses such columns (Java and
+    paimon-cpp do not build it), so its codec keeps refusing them.
+    """
 
     def __init__(self, dtype: DataType, *, allow_float: bool = True, allow_string: bool = True,
-                 allow_boolean: bool = True) -> None:
+                 allow_boolean: bool = True, micros_for_nanos: bool = False) -> None:
         self.dtype = dtype
         root = dtype.root
         self.root = root
@@ -65,7 +70,8 @@ class RangeKeyCodec:
         if self.is_float and not allow_float or self.is_string and not allow_string or (
                 self.is_bool and not allow_boolean):
             raise UnsupportedTypeError(f"type {dtype} is not supported by this index")
-        if dtype.is_timestamp and (dtype.precision if dtype.precision is not None else 6) > 6:
+        if dtype.is_timestamp and (dtype.precision if dtype.precision is not None else 6) > 6 and \
+                not micros_for_nanos:
             raise UnsupportedTypeError(f"{dtype}: timestamp precision > 6 is not supported by this index")
         if root == "DECIMAL" and (dtype.precision or 10) > 18:
             raise UnsupportedTypeError(f"{dtype}: DECIMAL precision > 18 is not supported by this index")

@@ -41,7 +41,9 @@ LONG_MIN = -(1 << 63)
 
 
 def _codec(dtype: DataType) -> RangeKeyCodec:
-    return RangeKeyCodec(dtype, allow_float=False, allow_string=False, allow_boolean=False)
+    # TIMESTAMP(7..9): Java's BSI keys them by micros (Timestamp.toMicros); the evaluator widens
+    # < / > / <> for keys coarser than the values (evaluate._collapses)
+    return RangeKeyCodec(dtype, allow_float=False, allow_string=False, allow_boolean=False, micros_for_nanos=True)
 
 
 # ------------------------------------------------------------------------------------------ reader

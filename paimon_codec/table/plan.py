@@ -35,7 +35,10 @@ from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, InvalidPredicateError, UnsupportedTypeError
 from ..fileio import ByteSource
 from ..types import RowType
+from .data_evolution import is_data_evolution_table, plan_row_id_groups
 from .evolution import FileEvolution, evolution_for
+from .index_schema import file_index_view
+from .merge import declarations as _merge_declarations  # noqa: F401  (merge options the merge read honours)
 from .read_options import check_read_options
 from .table import LiveDataFile, PaimonTable
 
@@ -280,8 +283,28 @@ def _may_match(pred: Any, values: Mapping[str, Any]) -> bool:
 
 
 # -- the planner ---------------------------------------------------------------------------------------
-def _evaluate_index(pred, f: LiveDataFile, row_type: RowType, report: PlanReport):
-    """Index result for one file, or None when the file has no index container (or no evaluator)."""
+def _index_view(table: PaimonTable | None, f: LiveDataFile, row_type: RowType):
+    """``(file row type, view)`` for the schema ``f`` was written under (view ``None``: same schema)."""
+    sid = getattr(f.meta, "schema_id", None)
+    if table is None or sid is None:
+        return row_type, None
+    cache = table.__dict__.setdefault("_file_index_views", {})
+    key = (sid, id(row_type))
+    if key not in cache:
+        written = table.schema_by_id(sid).fields
+        cache[key] = (row_type, None, row_type) if written == row_type else \
+            (written, file_index_view(row_type, written), row_type)  # row_type kept: its id stays unique
+    written, view, _ = cache[key]
+    return written, view
+
+
+def _evaluate_index(pred, f: LiveDataFile, row_type: RowType, report: PlanReport,
+                    table: PaimonTable | None = None):
+    """Index result for one file, or None when the file has no index container (or no evaluator).
+
+    With ``table`` the file's own schema (``_SCHEMA_ID``) is used: a file written before an
+    ``ALTER TABLE`` has its indexes under the old column names and types (see :mod:`.index_schema`).
+    """
     try:
         from ..fileindex.container import FileIndexContainerReader
         from ..fileindex.evaluate import evaluate
@@ -295,9 +318,12 @@ def _evaluate_index(pred, f: LiveDataFile, row_type: RowType, report: PlanReport
         source = ByteSource(f.index_path)
     else:
         return None
+    file_type, view = _index_view(table, f, row_type)
+    if view is not None:
+        pred = view.translate(pred)
     with source:
         try:
-            result = evaluate(pred, FileIndexContainerReader(source, path=source.path), row_type)
+            result = evaluate(pred, FileIndexContainerReader(source, path=source.path), file_type)
         except UnsupportedTypeError as exc:
             # an index kind this build cannot read never prunes (the rows are filtered anyway)
             report.index_notes.append(f"{source.path}: {exc.message}")
@@ -332,8 +358,8 @@ def _keys_exact(dtype) -> bool:
 def _answered_exactly(pred: Any, index_types_of, row_type: RowType) -> bool:
     """True when the file's indexes answer ``pred`` with exactly the matching rows (not a superset)."""
     children = getattr(pred, "children", None)
-    if children is not None:
-        return all(_answered_exactly(c, index_types_of, row_type) for c in children)
+    if children is not None:  # an empty AND / OR stands for a leaf no index may answer (index_schema)
+        return bool(children) and all(_answered_exactly(c, index_types_of, row_type) for c in children)
     column = getattr(pred, "column", None)
     if column is None or column not in row_type.names or any(v is None for v in pred.literals):
         return False
@@ -353,7 +379,7 @@ def _index_source(f: LiveDataFile) -> ByteSource | None:
 
 
 def _push_topn(items: list[tuple[FileTask, LiveDataFile, Any]], pred: Any, keys: list[SortKey], limit: int,
-               row_type: RowType, report: PlanReport) -> str | None:
+               row_type: RowType, report: PlanReport, table: PaimonTable | None = None) -> str | None:
     """Shrink every task's selection to its top-``limit`` candidates; a reason string when not pushed."""
     from ..fileindex import registry
     from ..fileindex.container import FileIndexContainerReader
@@ -371,14 +397,20 @@ def _push_topn(items: list[tuple[FileTask, LiveDataFile, Any]], pred: Any, keys:
         source = _index_source(f)
         if source is None:
             return f"{os.path.basename(f.path)} has no file index"
+        file_type, view = _index_view(table, f, row_type)
+        column = first.column if view is None else view.file_column(first.column)
+        if column is None:
+            return (f"{os.path.basename(f.path)} was written under an older schema in which {first.column} "
+                    "did not exist or had another type")
+        file_pred = pred if view is None or pred is None else view.translate(pred)
         with source:
             container = FileIndexContainerReader(source, path=source.path)
-            if "range-bitmap" not in container.index_types(first.column):
+            if "range-bitmap" not in container.index_types(column):
                 return f"{os.path.basename(f.path)} has no range-bitmap index on {first.column}"
             if pred is not None and not (hasattr(result, "bitmap")
-                                         and _answered_exactly(pred, container.index_types, row_type)):
+                                         and _answered_exactly(file_pred, container.index_types, file_type)):
                 return f"the indexes of {os.path.basename(f.path)} do not answer the predicate exactly"
-            payload = container.slice(first.column, "range-bitmap")
+            payload = container.slice(column, "range-bitmap")
             if payload is None:  # empty index (no rows / no values): every selected row stays a candidate
                 new.append(task.selection)
                 continue
@@ -438,7 +470,11 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         if keys and limit is not None:
             report.topn_note = "primary-key merge reads are not pushed down"
         return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, groups)
-    for f in table.batch_files(snapshot):
+    live = table.batch_files(snapshot)
+    groups: list[GroupTask] = []
+    if is_data_evolution_table(schema):  # rows merged by row id from several files: data_evolution.py
+        live, groups = plan_row_id_groups(table, schema, live, pred, report)
+    for f in live:
         report.files_total += 1
         report.rows_total += f.row_count
         report.bytes_total += f.meta.file_size
@@ -464,7 +500,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
             report.rows_deleted += dv.cardinality
         result = None
         if pred is not None and use_indexes and not (dv is not None and dv.bitmap64):
-            result = _evaluate_index(pred, f, row_type, report)
+            result = _evaluate_index(pred, f, row_type, report, table)
         detail["index_result"] = _result_kind(result)
         if result is not None and not result.remain():
             report.files_skipped_by_index += 1
@@ -501,7 +537,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         if not use_indexes:
             report.topn_note = "indexes disabled"
         elif topn_items:
-            report.topn_note = _push_topn(topn_items, pred, keys, limit, row_type, report)
+            report.topn_note = _push_topn(topn_items, pred, keys, limit, row_type, report, table)
             report.topn_pushed = report.topn_note is None
             if report.topn_pushed:  # files without a candidate row need no read at all
                 tasks = [t for t in tasks if t.selection is None or len(t.selection)]
@@ -509,6 +545,6 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         task = detail.pop("_task", None)
         if task is not None and report.topn_pushed:
             detail["rows_topn_candidates"] = task.selected_rows
-    report.rows_read = sum(t.selected_rows for t in tasks)
-    return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit)
+    report.rows_read = sum(t.selected_rows for t in tasks) + sum(g.selected_rows for g in groups)
+    return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, groups)
 

@@ -25,6 +25,8 @@ __all__ = ["arrow_type", "arrow_schema", "read_file_rows", "read_plan_locally", 
            "VALUE_KIND_COLUMN"]
 
 VALUE_KIND_COLUMN = "_VALUE_KIND"
+# primary-key files' system columns: a schema passed to read_file_rows may ask for them (merge reads)
+SYSTEM_COLUMNS = ("_SEQUENCE_NUMBER", VALUE_KIND_COLUMN)
 _RETRACT_KINDS = (1, 3)  # RowKind UPDATE_BEFORE, DELETE
 
 
@@ -120,7 +122,7 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
     # (table field, file column name or None, conversion or None) per table column
     plan = []
     for fld in schema:
-        if evolution is None:
+        if evolution is None or fld.name in SYSTEM_COLUMNS:  # system columns are read by name
             plan.append((fld, fld.name, None))
         else:
             col = evolution.column(fld.name)

@@ -161,6 +161,8 @@ def declare_supported(option: str, when: Callable[[TableSchema], bool] | None = 
 
 def _is_declared(option: str, schema: TableSchema) -> bool:
     check = _declared.get(option)
+    if check is None and option.startswith("fields.") and option.count(".") >= 2:
+        check = _declared.get("fields.*." + option.rsplit(".", 1)[-1])  # per-field keys: "fields.*.<key>"
     return bool(check and check(schema))
 
 
@@ -205,10 +207,6 @@ def _classify(key: str, value: str, schema: TableSchema) -> tuple[str, str | Non
     if key in _MERGE or merge_field:
         if not _merges_at_read(schema):
             return IRRELEVANT, None  # append table, or deletion vectors: files hold merged rows
-        from .merge.spec import HONOURED_FIELD_KEYS, HONOURED_OPTIONS  # the merge read says what it does
-
-        if key in HONOURED_OPTIONS or (merge_field and key.rsplit(".", 1)[-1] in HONOURED_FIELD_KEYS):
-            return SUPPORTED, None  # values it cannot reproduce are refused by merge_spec, by name
         return REFUSED, "a primary-key merge option of a merge-on-read table"
     if key.startswith("fields.") and key.endswith(".default-value"):
         return REFUSED, "a default value filled into null fields at read time"

@@ -5,10 +5,9 @@
 * :mod:`.plan` - which files of a snapshot a batch read merges, grouped per (partition, bucket) into
   :class:`~paimon_codec.table.plan.GroupTask`;
 * :mod:`.read` - reading a group's files with their system columns and merging them (vectorised);
-* :mod:`.engines` / :mod:`.aggregates` - the merge engines and aggregate functions.
+* :mod:`.engines` / :mod:`.aggregates` - the merge engines and aggregate functions;
+* :mod:`.declarations` - the merge options declared supported to the read-options check.
+
+(Submodules are imported where needed: :mod:`paimon_codec.table.plan` imports this package while it
+is itself being imported.)
 """
-
-from .plan import plan_merge_groups
-from .spec import MergeSpec, merge_spec
-
-__all__ = ["MergeSpec", "merge_spec", "plan_merge_groups"]

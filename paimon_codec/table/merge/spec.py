@@ -22,22 +22,12 @@ from dataclasses import dataclass, field
 from ...errors import UnsupportedTypeError
 from ..schema import TableSchema
 
-__all__ = ["MergeSpec", "merge_spec", "AGGREGATE_FUNCTIONS", "HONOURED_OPTIONS", "HONOURED_FIELD_KEYS"]
+__all__ = ["MergeSpec", "merge_spec", "AGGREGATE_FUNCTIONS"]
 
 ENGINES = ("deduplicate", "first-row", "partial-update", "aggregation")
 # aggregate functions this reader reproduces (Paimon names; first_not_null_value is the legacy alias)
 AGGREGATE_FUNCTIONS = ("sum", "product", "min", "max", "last_value", "last_non_null_value", "first_value",
                        "first_non_null_value", "first_not_null_value", "listagg", "bool_and", "bool_or")
-# merge options :func:`merge_spec` reads (values it cannot reproduce it refuses by name); the table's
-# option check (:mod:`paimon_codec.table.read_options`) refuses every other merge option
-HONOURED_OPTIONS = frozenset({
-    "merge-engine", "sequence.field", "sequence.field.sort-order", "ignore-delete", "first-row.ignore-delete",
-    "deduplicate.ignore-delete", "partial-update.ignore-delete", "partial-update.remove-record-on-delete",
-    "partial-update.remove-record-on-sequence-group", "aggregation.remove-record-on-delete",
-    "fields.default-aggregate-function"})
-# fields.<name>.<key> keys it reads
-HONOURED_FIELD_KEYS = frozenset({"aggregate-function", "ignore-retract", "list-agg-delimiter", "distinct",
-                                 "sequence-group"})
 _SEQUENCE_GROUP = re.compile(r"^fields\.(.+)\.sequence-group$")
 
 

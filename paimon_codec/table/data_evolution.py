@@ -1,0 +1,292 @@
+"""Data-evolution tables: rows assembled by row id from the files that write their columns.
+
+A table with ``row-tracking.enabled`` and ``data-evolution.enabled`` gives every row a global row id: a
+data file covers the row ids ``[_FIRST_ROW_ID, _FIRST_ROW_ID + _ROW_COUNT)`` and holds the columns named
+by ``_WRITE_COLS`` (``null`` = every column of the file's schema).  A later commit may write just some
+columns of an existing row-id range (a partial-column update), so one row's values come from several
+files.  Paimon (``DataEvolutionSplitRead.mergeRangesAndSort`` / ``createUnionReader``; pypaimon's
+``DataEvolutionSplitRead`` agrees) reads such a table like this:
+
+* per partition and bucket, files whose row-id ranges overlap form one group (ranges merged after
+  sorting by start);
+* every normal data file of a group must cover exactly the same range (anything else is an error in
+  Paimon itself, refused here);
+* inside a group the files are ordered by ``_MAX_SEQUENCE_NUMBER``, newest first, and each column of
+  the read comes from the first file whose written columns (resolved to field ids through the file's
+  own schema) contain it; a column written by no file is null (NOT NULL: an error);
+* deletion vectors of such tables are kept for the group's *anchor*, its oldest normal file (lowest
+  ``(max sequence number, file name)``), by position inside the range: they apply to the merged rows.
+
+Groups of one file are ordinary files and go through the normal planner (file indexes, deletion
+vectors, Spark's own reader); groups of several files become one
+:class:`~paimon_codec.table.plan.GroupTask` read by :func:`read_row_id_group`.  Only partition
+predicates prune groups (a file index describes one file, not the merged rows).
+
+``_ROW_ID`` / ``_SEQUENCE_NUMBER`` are system columns Paimon adds only when a read asks for them
+(``rowTypeWithRowTracking``); a table scan returns the table's own columns, as here.
+
+Refused by name: BLOB (``.blob``/``.video``) and vector-store (``.vector.``) files, files without
+``_FIRST_ROW_ID``, partially overlapping ranges, two files of a range writing one column with the same
+sequence number, a deletion vector on a file that is not its group's anchor.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+from pyroaring import BitMap
+
+from ..dv.index_file import read_deletion_vector
+from ..errors import CorruptDataError, UnsupportedTypeError
+from ..types import RowType
+from .evolution import evolution_for
+from .read_options import declare_supported
+from .schema import TableSchema
+from .table import LiveDataFile, PaimonTable
+
+__all__ = ["is_data_evolution_table", "group_by_row_id", "plan_row_id_groups", "read_row_id_group",
+           "READER"]
+
+READER = "paimon_codec.table.data_evolution:read_row_id_group"
+
+
+def is_data_evolution_table(schema: TableSchema) -> bool:
+    return schema.option_bool("row-tracking.enabled") and schema.option_bool("data-evolution.enabled")
+
+
+# data-evolution.enabled changes what a read returns: this module implements it (with row tracking on,
+# the only combination Paimon creates)
+declare_supported("data-evolution.enabled", is_data_evolution_table)
+
+
+def _refuse_special(f: LiveDataFile) -> None:
+    name = f.file_name
+    if name.endswith(".blob") or name.endswith(".video"):
+        raise UnsupportedTypeError("BLOB files of data-evolution tables are not supported", path=f.path)
+    if ".vector." in name:
+        raise UnsupportedTypeError("vector-store files of data-evolution tables are not supported", path=f.path)
+    if f.meta.first_row_id is None:
+        raise UnsupportedTypeError("data-evolution data file without _FIRST_ROW_ID", path=f.path,
+                                   expected="row ids assigned to every file (Paimon refuses this too)")
+
+
+def _range(f: LiveDataFile) -> tuple[int, int]:
+    """Inclusive row-id range of a file."""
+    return f.meta.first_row_id, f.meta.first_row_id + f.row_count - 1
+
+
+def group_by_row_id(files: list[LiveDataFile]) -> list[list[LiveDataFile]]:
+    """Files with overlapping row-id ranges, grouped (by range start), each group newest file first.
+
+    Within a group, files keep their listing order before the stable sort by descending max sequence
+    number (Paimon's order).
+    """
+    order = sorted(range(len(files)), key=lambda i: _range(files[i]))
+    groups: list[list[int]] = []
+    end = None
+    for i in order:
+        start, last = _range(files[i])
+        if groups and start <= end:
+            groups[-1].append(i)
+            end = max(end, last)
+        else:
+            groups.append([i])
+            end = last
+    out = []
+    for g in groups:
+        members = [files[i] for i in sorted(g)]
+        members.sort(key=lambda f: -f.meta.max_sequence_number)
+        out.append(members)
+    return out
+
+
+def _check_group(group: list[LiveDataFile]) -> None:
+    first = _range(group[0])
+    for f in group[1:]:
+        if _range(f) != first:
+            raise UnsupportedTypeError(
+                f"data-evolution files with partially overlapping row-id ranges ({f.file_name} covers "
+                f"{_range(f)}, {group[0].file_name} covers {first})", path=f.path,
+                expected="every file of a row-id range covering the same rows (Paimon refuses this too)")
+
+
+def _anchor(group: list[LiveDataFile]) -> LiveDataFile:
+    """The oldest normal file of a group: the one its deletion vector is kept for."""
+    return min(group, key=lambda f: (f.meta.max_sequence_number, f.file_name))
+
+
+def _written_ids(f: LiveDataFile, file_schema: TableSchema) -> set[int]:
+    ids = {fld.name: fld.id for fld in file_schema.fields}
+    if f.meta.write_cols is None:
+        return {i for i in ids.values() if i is not None}
+    out = set()
+    for name in f.meta.write_cols:
+        if name not in ids:
+            raise CorruptDataError(f"_WRITE_COLS names {name!r}, which schema {file_schema.id} does not have",
+                                   path=f.path)
+        out.add(ids[name])
+    return out
+
+
+def _assign_columns(group: list[LiveDataFile], row_type: RowType,
+                    schema_of: Callable[[int], TableSchema]) -> list[list[str]]:
+    """Per file (newest first): the table columns it provides."""
+    if any(fld.id is None for fld in row_type):
+        raise UnsupportedTypeError("data-evolution table schema without field ids")
+    provided: dict[int, LiveDataFile] = {}
+    out: list[list[str]] = []
+    for f in group:
+        file_schema = schema_of(f.meta.schema_id)
+        written = _written_ids(f, file_schema)
+        mine = []
+        for fld in row_type:
+            if fld.id not in written:
+                continue
+            newer = provided.get(fld.id)
+            if newer is None:
+                provided[fld.id] = f
+                mine.append(fld.name)
+            elif newer.meta.max_sequence_number == f.meta.max_sequence_number:
+                raise UnsupportedTypeError(
+                    f"two data-evolution files of one row-id range write column {fld.name!r} with the same "
+                    f"sequence number {f.meta.max_sequence_number} ({newer.file_name}, {f.file_name})",
+                    path=f.path)
+        out.append(mine)
+    for fld in row_type:
+        if fld.id not in provided and not fld.type.nullable:
+            raise CorruptDataError(f"NOT NULL column {fld.name!r} is written by no file of row ids "
+                                   f"{_range(group[0])}", path=group[0].path)
+    return out
+
+
+def _may_match_partition(pred: Any, schema: TableSchema, f: LiveDataFile) -> bool:
+    from .plan import _may_match
+
+    if pred is None or not schema.partition_keys:
+        return True
+    return _may_match(pred, dict(zip(schema.partition_keys, f.partition, strict=True)))
+
+
+def plan_row_id_groups(table: PaimonTable, schema: TableSchema, files: list[LiveDataFile], pred: Any,
+                       report) -> tuple[list[LiveDataFile], list]:
+    """Split a data-evolution snapshot's files into single files (planned as usual) and group tasks.
+
+    Returns ``(files that are a row-id range of their own, GroupTask per multi-file range)``; the group
+    files are accounted for in ``report`` here.
+    """
+    from .plan import FileTask, GroupTask
+
+    by_bucket: dict[tuple, list[LiveDataFile]] = {}
+    for f in files:
+        _refuse_special(f)
+        by_bucket.setdefault((f.entry.partition, f.bucket), []).append(f)
+    singles: list[LiveDataFile] = []
+    tasks: list[GroupTask] = []
+    for bucket_files in by_bucket.values():
+        for group in group_by_row_id(bucket_files):
+            if len(group) == 1:
+                singles.append(group[0])
+                continue
+            task = _plan_group(table, group, schema, pred, report, FileTask, GroupTask)
+            if task is not None:
+                tasks.append(task)
+    return singles, tasks
+
+
+def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSchema, pred: Any, report,
+                FileTask, GroupTask):
+    _check_group(group)
+    first_row_id, last = _range(group[0])
+    row_count = last - first_row_id + 1
+    details = []
+    for f in group:
+        report.files_total += 1
+        report.rows_total += f.row_count
+        report.bytes_total += f.meta.file_size
+        detail = {"path": os.path.relpath(f.path, table.path),
+                  "bucket": f.bucket, "level": f.level, "row_count": f.row_count,
+                  "file_size": f.meta.file_size, "first_row_id": first_row_id,
+                  "write_cols": None if f.meta.write_cols is None else list(f.meta.write_cols)}
+        report.files.append(detail)
+        details.append(detail)
+    if not _may_match_partition(pred, schema, group[0]):
+        report.files_skipped_by_partition += len(group)
+        for d in details:
+            d["decision"] = "skipped: partition"
+        return None
+    anchor = _anchor(group)
+    for f in group:
+        if f is not anchor and f.deletion_file is not None:
+            raise UnsupportedTypeError(
+                f"deletion vector on {f.file_name}, which is not the oldest file of its row-id range",
+                path=f.path, expected=f"deletion vectors of row ids {first_row_id}.. on {anchor.file_name}")
+    selection = None
+    if anchor.deletion_file is not None:
+        d = anchor.deletion_file
+        dv = read_deletion_vector(d.path, d.offset, d.length)
+        report.index_bytes_read += d.length + 8
+        report.rows_deleted += dv.cardinality
+        if dv.cardinality:
+            deleted = np.asarray(dv.to_array(), dtype=np.int64)
+            if deleted.size and (deleted.min() < 0 or deleted.max() >= row_count):
+                raise CorruptDataError(f"deletion vector of {anchor.file_name} deletes a position outside its "
+                                       f"{row_count} rows", path=d.path)
+            keep = np.setdiff1d(np.arange(row_count, dtype=np.int64), deleted, assume_unique=True)
+            if keep.size == 0:
+                report.files_skipped_by_deletion_vectors += len(group)
+                for det in details:
+                    det["decision"] = "skipped: every row deleted"
+                return None
+            selection = BitMap(keep.astype(np.uint32))
+    columns = _assign_columns(group, schema.fields,
+                              lambda sid: schema if sid == schema.id else table.schema_by_id(sid))
+    # each file reads as the table's columns through its own schema (renames by field id, casts)
+    file_tasks = [FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, False,
+                           f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
+                  for f in group]
+    selected = row_count if selection is None else len(selection)
+    for f, det, cols in zip(group, details, columns, strict=True):
+        det["decision"] = "read (merged by row id)" if cols else "skipped: every column newer elsewhere"
+        det["columns"] = cols
+        det["rows_selected"] = selected
+        if cols:
+            report.files_read += 1
+            report.bytes_read += f.meta.file_size
+    report.rows_selected += selected
+    read = [(t, c) for t, c in zip(file_tasks, columns, strict=True) if c]
+    return GroupTask(READER, [t for t, _ in read],
+                     {"first_row_id": first_row_id, "row_count": row_count,
+                      "columns": [c for _, c in read]},
+                     label=f"row ids {first_row_id}..{last}")
+
+
+def read_row_id_group(task, schema: pa.Schema) -> pa.Table:
+    """The rows of one row-id range: each column from the file the plan assigned it to.
+
+    Every file of the range holds the same rows in row-id order, so the selected positions (rows left by
+    the deletion vector) are the same in each file and the columns line up by position.
+    """
+    from .read import read_file_rows
+
+    row_count = task.params["row_count"]
+    expected = row_count if task.files[0].selection is None else len(task.files[0].selection)
+    by_name: dict[str, pa.Array] = {}
+    for ft, names in zip(task.files, task.params["columns"], strict=True):
+        wanted = [name for name in names if name in schema.names]
+        if not wanted:
+            continue
+        if ft.row_count != row_count:
+            raise CorruptDataError(f"file holds {ft.row_count} rows of a {row_count}-row row-id range",
+                                   path=ft.path)
+        part = read_file_rows(ft.path, ft.file_format, pa.schema([schema.field(n) for n in wanted]),
+                              ft.selection, evolution=ft.evolution)
+        if part.num_rows != expected:
+            raise CorruptDataError(f"read {part.num_rows} rows, expected {expected}", path=ft.path)
+        for name, column in zip(wanted, part.columns, strict=True):
+            by_name[name] = column
+    arrays = [by_name[f.name] if f.name in by_name else pa.nulls(expected, f.type) for f in schema]
+    return pa.Table.from_arrays(arrays, schema=schema)

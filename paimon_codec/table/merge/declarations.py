@@ -1,0 +1,18 @@
+"""The merge options the merge read implements, declared to :mod:`paimon_codec.table.read_options`.
+
+Values the merge read does not reproduce (an unknown engine, an aggregate function outside
+:data:`.spec.AGGREGATE_FUNCTIONS`, a listagg with ``distinct``, ...) are refused by :func:`.spec.merge_spec`
+with a one-line error naming them.
+"""
+
+from __future__ import annotations
+
+from ..read_options import declare_supported
+from .spec import ENGINES
+
+for _key in ("sequence.field", "sequence.field.sort-order", "ignore-delete", "first-row.ignore-delete",
+             "deduplicate.ignore-delete", "partial-update.ignore-delete", "partial-update.remove-record-on-delete",
+             "fields.default-aggregate-function", "data-file.thin-mode",
+             "fields.*.aggregate-function", "fields.*.ignore-retract", "fields.*.list-agg-delimiter"):
+    declare_supported(_key)
+declare_supported("merge-engine", lambda schema: schema.options.get("merge-engine", "").strip().lower() in ENGINES)
