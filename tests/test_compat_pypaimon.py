@@ -35,16 +35,12 @@ _CURRENT_SCHEMA = ("issue 13 point 1: the latest snapshot is read under the snap
 _ROWKIND_FIELD = ("issue 13 point 3: primary-key tables with rowkind.field are refused ('table option not supported "
                   "by this reader: rowkind.field'), though the option only tells the writer where row kinds come "
                   "from (files carry them in _VALUE_KIND as always)")
-_DATA_EVOLUTION = ("issue 13 point 2: data-evolution tables refused ('table option not supported by this reader: "
-                   "data-evolution.enabled'); partial-column files must be merged by row id, with deletion vectors")
 
 #: case -> (reason, exception raised by test_rows_match_pypaimon, raised by test_never_wrong_rows or None)
 KNOWN = {
     "append_altered_after_write": (_CURRENT_SCHEMA, (AssertionError, InvalidPredicateError), AssertionError),
     **{name: (_ROWKIND_FIELD, UnsupportedTypeError, None) for name in (
         "pk_bucket2_deletes", "pk_bucket2_native_deletes", "pk_dv_merge_on_read_deletes", "pk_orc")},
-    **{name: (_DATA_EVOLUTION, UnsupportedTypeError, None) for name in (
-        "data_evolution_dv", "data_evolution_dv_index_in_data_dir", "data_evolution_global_index")},
 }
 #: (case, predicate, test) that pass today although the case fails in general (1: rows match, 2: never wrong)
 PASSING_TODAY = {("append_altered_after_write", "indexed", 2)}  # refused: 'name' unknown in the old schema
@@ -112,6 +108,20 @@ def test_time_travel_matches_pypaimon(pypaimon21, warehouse, case, snapshot_id, 
     where = PREDICATES["plain"]
     assert_same_rows(ours(warehouse["paths"][case], where, snapshot_id),
                      theirs(pypaimon21, warehouse, case, where, (case, "plain", snapshot_id)))
+
+
+_TAG = "table(kwargs['path']).create_tag(kwargs['tag'], snapshot_id=kwargs['snapshot_id'], ignore_if_exists=True)"
+
+
+@pytest.mark.parametrize("case", ["append_parquet", "append_evolution", "pk_partial_update"])
+def test_tag_matches_pypaimon(pypaimon21, warehouse, case):
+    """A tag pypaimon creates on snapshot 1 reads (``read_table(..., tag=)``) as pypaimon reads it."""
+    path = warehouse["paths"][case]
+    pypaimon21.run(_TAG, path=path, tag="first", snapshot_id=1)
+    where = WHERE["plain"]
+    want = pypaimon21.read(path, where=where, tag="first")
+    assert 0 < want.num_rows < pypaimon21.read(path, where=where).num_rows
+    assert_same_rows(read_table(path, where, tag="first"), want)
 
 
 #: Spark-only failures: case -> (reason, exception); the ORC one (issue 13 point 11: ``reader.orc(*paths)``
