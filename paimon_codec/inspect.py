@@ -1,7 +1,9 @@
 """``paimon-codec formats`` and ``paimon-codec inspect PATH [--format NAME] [--json]``.
 
 ``inspect`` detects the format where the bytes allow it (container magic, DV file version byte +
-first magic, single DV entry magic) and otherwise needs ``--format``; key-typed payloads
+first magic, single DV entry magic) and otherwise needs ``--format``; global-index files are
+recognised (:mod:`paimon_codec.global_index_files`): Java's bitmap one decodes as ``bitmap``, the
+others are refused by name; key-typed payloads
 (``bitmap``, ``range-bitmap``) also need ``--key-kind`` (or ``--type`` with a Paimon type).  It
 prints the decoded structure; byte fields are shown as their length and a hex prefix.  For a
 file-index container, ``--schema "a INT, b STRING"`` (or a JSON list of ``{"name", "type"}``) also
@@ -21,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from . import formats as F
-from .errors import InvalidOptionError, PaimonCodecError
+from .errors import InvalidOptionError, PaimonCodecError, UnsupportedTypeError
 from .types import DataType, RowType, parse_row_type
 
 __all__ = ["register", "cmd_formats", "cmd_inspect", "decode_container", "render_text", "SLICE_FORMATS"]
@@ -77,6 +79,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     path = Path(args.path)
     data = path.read_bytes()
     name = args.format or F.detect(data)
+    if args.format is None:
+        name = _global_index_format(path, data, args) or name
     if name is None:
         raise F.PaimonCodecError("cannot tell the format from the bytes", path=str(path),
                                  expected="--format " + "|".join(F.FORMATS))
@@ -98,6 +102,21 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         for line in render_text(decoded, max_items=args.max_items):
             print(line)
     return 0
+
+
+def _global_index_format(path: Path, data: bytes, args: argparse.Namespace) -> str | None:
+    """The format of a global-index file (a Java bitmap one is a bitmap payload), or refuse it by name."""
+    from .global_index_files import recognise
+
+    found = recognise(path.name, data)
+    if found is None:
+        return None
+    if found.format is None:
+        raise UnsupportedTypeError(found.refusal(), path=str(path))
+    if F.get(found.format).needs_key_kind and not (args.key_kind or args.data_type):
+        raise InvalidOptionError(f"a Paimon {found.index_type} global-index file ({found.layout}) needs the "
+                                 "indexed column's type", path=str(path), expected="--type TYPE or --key-kind KIND")
+    return found.format
 
 
 def decode_container(data: bytes, row_type: RowType | str, path: str | None = None, *,

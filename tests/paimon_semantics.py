@@ -1,4 +1,5 @@
-"""Reference row filters for tests: Paimon's own predicate semantics and Spark SQL's.
+"""Reference row filters for tests (Paimon's own predicate semantics and Spark SQL's) and bit-exact row
+comparison (-0.0 is not 0.0, NaN equals NaN).
 
 Paimon's ``LeafFunction``s compare with ``compareTo`` (``Double.compare`` for floats: -0.0 < 0.0,
 NaN equal to itself and above +inf); Spark SQL has -0.0 = 0.0 (NaN = NaN, NaN largest).  Both use
@@ -60,8 +61,23 @@ def filter_rows(rows: list[dict], pred: Any, compare=paimon_compare) -> list[dic
     return [r for r in rows if pred is None or selects(pred, r, compare) is True]
 
 
-def to_java(pred: Any) -> list:
-    """The worker's list form of a predicate (``["and", ["eq", "f", 0.0], ...]``)."""
-    if isinstance(pred, (And, Or)):
-        return ["and" if isinstance(pred, And) else "or", *[to_java(c) for c in pred.children]]
-    return [pred.op, pred.column, *pred.literals]
+def same_value(a: Any, b: Any) -> bool:
+    """Equality that tells -0.0 from 0.0 and NaN equal to NaN (rows compared bit for bit)."""
+    if isinstance(a, float) and isinstance(b, float):
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return a == b and math.copysign(1, a) == math.copysign(1, b)
+    return a == b
+
+
+def row_key(row: list[Any]) -> tuple:
+    """A sort key for rows holding None / NaN / -0.0."""
+    out = []
+    for v in row:
+        if v is None:
+            out.append((0, 0))
+        elif isinstance(v, float):
+            out.append((1, "nan" if math.isnan(v) else (v, math.copysign(1, v))))
+        else:
+            out.append((1, v))
+    return tuple(str(x) for x in out)

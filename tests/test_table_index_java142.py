@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 
+import pyarrow as pa
 import pytest
-from java142 import JavaTable, row_key, same_value
-from paimon_semantics import filter_rows, spark_compare, to_java
+from paimon_semantics import filter_rows, row_key, same_value, spark_compare
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.fileindex.predicate import And, Leaf, Or
@@ -25,6 +25,8 @@ from paimon_codec.table.read import read_plan_locally
 NAN, INF = math.nan, math.inf
 COLUMNS = [("id", "INT"), ("f", "DOUBLE"), ("g", "FLOAT"), ("s", "STRING"), ("n", "BIGINT"), ("p", "INT")]
 NAMES = [c for c, _ in COLUMNS]
+ARROW = pa.schema([("id", pa.int32()), ("f", pa.float64()), ("g", pa.float32()), ("s", pa.string()),
+                   ("n", pa.int64()), ("p", pa.int32())])
 INDEXED = {
     "bitmap": {"file-index.bitmap.columns": "f,g,s,n"},
     "bitmap_v1": {"file-index.bitmap.columns": "f,g,s,n", **{f"file-index.bitmap.{c}.version": "1"
@@ -74,23 +76,23 @@ def _assert_same_rows(ours: list[dict], java: list[list], what: str) -> None:
         assert all(same_value(x, y) for x, y in zip(a, b, strict=True)), f"{what}: {a} != Java {b}"
 
 
+def _rows(table: pa.Table) -> list[list]:
+    return [[r[c] for c in NAMES] for r in table.to_pylist()]
+
+
 @pytest.fixture(scope="module")
-def java_tables(tmp_path_factory):
+def java_tables(tmp_path_factory, java_newest):
     warehouse = tmp_path_factory.mktemp("java142_index")
     tables, reads = {}, {}
-    jt = JavaTable(warehouse)
+    schema = ", ".join(f"{c} {t}" for c, t in COLUMNS)
     for kind, options in INDEXED.items():
-        jt.name = f"db.{kind}"
-        jt.create(COLUMNS, {"bucket": "-1", **options})
+        path = java_newest.create_table(warehouse, f"db.{kind}", schema, options={"bucket": "-1", **options})
         for batch in BATCHES:
-            jt.write(batch)
-        tables[kind] = jt.path
-        jt.read()
-        for pred in PREDICATES:
-            jt.read(to_java(pred))
-    results = iter(jt.run())
-    for kind in INDEXED:
-        reads[kind] = {"all": next(results), **{str(p): next(results) for p in PREDICATES}}
+            java_newest.write(path, pa.Table.from_pylist([dict(zip(NAMES, r, strict=True)) for r in batch],
+                                                         schema=ARROW))
+        tables[kind] = path
+        reads[kind] = {"all": _rows(java_newest.read(path)),
+                       **{str(p): _rows(java_newest.read(path, where=p)) for p in PREDICATES}}
     return tables, reads
 
 

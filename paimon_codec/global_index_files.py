@@ -1,0 +1,50 @@
+"""Recognising Paimon's *global*-index files (``index/<type>-global-index-<uuid>.index``).
+
+Global indexes (data-evolution tables, ``_GLOBAL_INDEX`` entries of the index manifest) are not
+file indexes: no schema of this project describes the B-tree files (a sorted-string table with a
+52-byte footer ending in magic ``0x50425449`` little-endian, as Java 1.4.2 and pypaimon write them)
+nor pypaimon's own bitmap layout (footer ending in ``BGIX``).  Java's bitmap global index, however,
+is a bare bitmap file-index payload (``BitmapFileIndex`` through ``FileIndexWriterWrapper``), which
+the ``bitmap`` format decodes given the column's key kind.
+
+:func:`recognise` tells ``inspect`` what such a file is, so it can decode it or refuse it by name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["GlobalIndexFile", "recognise"]
+
+_BTREE_FOOTER_MAGIC_LE = (0x50425449).to_bytes(4, "little")  # Java BTreeFileFooter.MAGIC_NUMBER
+_PYPAIMON_BITMAP_MAGIC_BE = (0x42474958).to_bytes(4, "big")  # "BGIX"
+_NAME = re.compile(r"^(?P<type>[A-Za-z0-9_]+)-global-index-[0-9A-Za-z-]+\.index$")
+
+
+@dataclass(frozen=True)
+class GlobalIndexFile:
+    """What a global-index file is: its index type and the format decoding it (``None``: none does)."""
+
+    index_type: str
+    layout: str
+    format: str | None = None
+
+    def refusal(self) -> str:
+        return (f"a Paimon {self.index_type} global-index file ({self.layout}); global-index files are not "
+                "supported by inspect (no schema describes this layout)")
+
+
+def recognise(file_name: str, data: bytes) -> GlobalIndexFile | None:
+    """The global-index file ``data`` is (by footer magic, then by file name), else ``None``."""
+    named = _NAME.match(file_name)
+    if len(data) >= 52 and data[-4:] == _BTREE_FOOTER_MAGIC_LE:
+        return GlobalIndexFile("btree", "B-tree SST file with footer magic 0x50425449")
+    if len(data) >= 4 and data[-4:] == _PYPAIMON_BITMAP_MAGIC_BE:
+        return GlobalIndexFile("bitmap", "pypaimon bitmap layout with footer magic BGIX")
+    if named is None:
+        return None
+    kind = named.group("type").lower()
+    if kind == "bitmap" and data[:1] in (b"\x01", b"\x02"):
+        return GlobalIndexFile("bitmap", "a bitmap file-index payload, as Java writes it", "bitmap")
+    return GlobalIndexFile(kind, "unknown layout")
