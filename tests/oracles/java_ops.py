@@ -108,6 +108,16 @@ class PaimonOps:
     def __init__(self) -> None:
         self._catalogs: dict[str, Any] = {}
         self._io = _LocalFileIO.create()
+        self._io_manager: Any = None
+
+    def _spill(self) -> Any:
+        """An IOManager in a temp dir: writes of deletion-vector / lookup tables spill there (else Paimon
+        fails them with 'Can not use lookup, there is no temp disk directory to use')."""
+        if self._io_manager is None:
+            import tempfile
+
+            self._io_manager = J("org.apache.paimon.disk.IOManager").create(tempfile.mkdtemp(prefix="paimon-io-"))
+        return self._io_manager
 
     # ------------------------------------------------------------------------------ tables
 
@@ -180,7 +190,7 @@ class PaimonOps:
         before = self.snapshot_id(table_path, branch)
         assign = _bucket_assigner(table)
         builder = table.newBatchWriteBuilder()
-        write = builder.newWrite()
+        write = builder.newWrite().withIOManager(self._spill())
         try:
             for i in range(n):
                 row = _GenericRow(len(fields))
@@ -223,7 +233,7 @@ class PaimonOps:
                 targets.append((split.partition(), int(split.bucket())))
         before = self.snapshot_id(table_path, branch)
         builder = table.newBatchWriteBuilder()
-        write = builder.newWrite()
+        write = builder.newWrite().withIOManager(self._spill())
         try:
             for partition, bucket in targets:
                 write.compact(partition, bucket, bool(full))
