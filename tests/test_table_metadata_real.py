@@ -229,15 +229,20 @@ def test_option_classes(java):
     schema = PaimonTable(os.path.join(db, "branched")).schema
     pk_merge = type(schema)(**{**schema.__dict__, "primary_keys": ("id",),
                                "options": {"merge-engine": "aggregation", "changelog-producer": "lookup",
-                                           "rowkind.field": "op"}})
+                                           "rowkind.field": "op", "ignore-update-before": "true"}})
     check = classify_options(pk_merge)
     # the merge read honours merge-engine (refusing engines/functions it cannot reproduce by name);
-    # rowkind.field is a merge option it does not implement
+    # ignore-update-before is a merge option it does not implement; rowkind.field only tells a writer
+    # which column holds the row kind (files store _VALUE_KIND), so reads ignore it
     assert "merge-engine" in check.supported and "changelog-producer" in check.irrelevant
-    assert "rowkind.field" in check.refused
+    assert "ignore-update-before" in check.refused and "rowkind.field" in check.irrelevant
     dv = type(schema)(**{**schema.__dict__, "primary_keys": ("id",),
                          "options": {"merge-engine": "aggregation", "deletion-vectors.enabled": "true"}})
     assert classify_options(dv).refused == {}
+    append = type(schema)(**{**schema.__dict__, "options": {"scan.mode": "from-snapshot", "scan.snapshot-id": "1",
+                                                           "some.connector.key": "x"}})
+    check = classify_options(append)
+    assert set(check.refused) == {"scan.mode", "scan.snapshot-id"} and "some.connector.key" in check.irrelevant
     assert REFUSED == "refused"
 
 

@@ -44,7 +44,25 @@ def _read_avro(fh) -> list[dict]:
     return list(fastavro.reader(fh))
 
 
+def _micros(t):
+    """``t`` with nanosecond timestamps as microseconds (``_CREATION_TIME`` in ORC manifests is
+    ``timestamp[ns]``, which ``to_pylist`` cannot turn into ``datetime`` without pandas)."""
+    import pyarrow as pa
+
+    if pa.types.is_timestamp(t) and t.unit == "ns":
+        return pa.timestamp("us", t.tz)
+    if pa.types.is_struct(t):
+        return pa.struct([f.with_type(_micros(f.type)) for f in t])
+    if pa.types.is_list(t):
+        return pa.list_(t.value_field.with_type(_micros(t.value_type)))
+    if pa.types.is_map(t):
+        return pa.map_(t.key_field.with_type(_micros(t.key_type)), t.item_field.with_type(_micros(t.item_type)))
+    return t
+
+
 def _read_columnar(path: str, encoding: str) -> list[dict]:
+    import pyarrow as pa
+
     if encoding == "orc":
         from pyarrow import orc
 
@@ -52,7 +70,10 @@ def _read_columnar(path: str, encoding: str) -> list[dict]:
     else:
         import pyarrow.parquet as pq
 
-        table = pq.read_table(path)
+        table = pq.ParquetFile(path).read()
+    target = pa.schema([f.with_type(_micros(f.type)) for f in table.schema])
+    if target != table.schema:
+        table = table.cast(target, safe=False)
     return table.to_pylist()
 
 

@@ -447,7 +447,10 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     elif branch is not None and branch != (table.branch or "main"):
         table = PaimonTable(table.path, branch=branch)
     snapshot = table.resolve_snapshot(snapshot_id, tag, timestamp_ms)
-    schema = table.schema_of(snapshot)
+    # Paimon reads the latest snapshot with the table's current schema (an ALTER TABLE takes effect
+    # before the next commit) and travels back in time with the schema the snapshot was written with
+    time_travel = snapshot_id is not None or tag is not None or timestamp_ms is not None
+    schema = table.schema_of(snapshot) if time_travel else table.schema
     check_read_options(schema, table.read_options(snapshot), table.meta_path)
     row_type = schema.fields
     pred = as_predicate(where, row_type)

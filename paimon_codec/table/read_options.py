@@ -63,7 +63,7 @@ _SCAN_MODES_OF_LATEST = {"default", "latest", "latest-full", "full"}
 _MERGE = {
     "merge-engine", "sequence.field", "sequence.field.sort-order", "ignore-delete", "ignore-update-before",
     "partial-update.remove-record-on-delete", "partial-update.remove-record-on-sequence-group",
-    "aggregation.remove-record-on-delete", "fields.default-aggregate-function", "rowkind.field",
+    "aggregation.remove-record-on-delete", "fields.default-aggregate-function",
     "data-file.thin-mode", "first-row.ignore-delete", "partial-update.ignore-delete", "deduplicate.ignore-delete",
 }
 
@@ -81,7 +81,7 @@ _FALSE_IS_DEFAULT = {"data-evolution.enabled", "chain-table.enabled", "table-rea
 # Every other key of Paimon 1.4.2's CoreOptions: write, compaction, expiry, streaming and catalog
 # behaviour that never changes the rows of a batch read of one snapshot.
 _IRRELEVANT = set("""
-add-column-before-partition alter-column-null-to-not-null.disabled async-file-write auto-create
+add-column-before-partition alter-column-null-to-not-null.disabled rowkind.field async-file-write auto-create
 blob.split-by-file-size blob.target-file-size bucket-append-ordered cache-page-size changelog-file.compression
 changelog-file.format changelog-file.prefix changelog-file.stats-mode changelog-producer
 changelog-producer.row-deduplicate changelog-producer.row-deduplicate-ignore-fields changelog.num-retained.max
