@@ -14,22 +14,29 @@ renders them into the README).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 from compat_matrix_tables import BUILDERS, CANNOT, KINDS, NOTES, PREDICATES, TOPN, WRITERS, Writer, where_of
 from oracles.compare import assert_same_rows
+from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError, UnsupportedVersionError
 from paimon_codec.table import PaimonTable, read_table
 from paimon_codec.table.plan import plan_scan
 
+REPO = Path(__file__).resolve().parents[1]
 _ORACLE_FIXTURES = {"java-0.9": "java09_tables", "java-1.4.2": "java_newest", "pypaimon-2.1": "pypaimon21",
                     "pypaimon-rust": "pypaimon21"}
 
+SPARK_PREDICATE = "range"
+SPARK_LABEL = "Spark `scan`, `v BETWEEN 1000 AND 3000`"
+SPARK_WRITERS = ("java-1.4.2",)  # Spark's cells on the newest Java's tables only: the matrix stays ~2 minutes
 #: (writer, kind, predicate) -> reason, for cells known to give a WRONG row set (xfail strict)
 WRONG: dict[tuple[str, str, str], str] = {}
 
@@ -55,7 +62,7 @@ def matrix(tmp_path_factory):
     yield state
     out = os.environ.get("PAIMON_CODEC_COMPAT_OUT")
     if out:
-        doc = {"writers": WRITERS, "kinds": KINDS, "predicates": PREDICATES,
+        doc = {"writers": WRITERS, "kinds": KINDS, "predicates": {**PREDICATES, "spark": SPARK_LABEL},
                "cells": list(state["cells"].values()),
                "cannot": [{"writer": w, "kind": k, "reason": r} for (w, k), r in CANNOT.items()],
                "notes": [{"writer": w, "kind": k, "note": n} for (w, k), n in NOTES.items()]}
@@ -115,6 +122,57 @@ def test_cell_reads_exactly_or_refuses(request, matrix, writer_name, kind, pred)
     cell.update(status="wrong", rows=theirs.num_rows)
     assert_same_rows(mine, theirs)
     cell["status"] = "exact"
+
+
+def _spark_cells():
+    return [pytest.param(w, k, id=f"{w}-{k}") for w in SPARK_WRITERS for k in KINDS if (w, k) not in CANNOT]
+
+
+@pytest.mark.parametrize("writer_name,kind", _spark_cells())
+def test_spark_scan_matches_the_writer(request, spark, matrix, writer_name, kind):  # noqa: F811
+    """The Spark pipeline (``paimon_codec.spark.scan``, rows read by the executors, Spark's own file reader
+    where it can) on the range predicate: the writer's rows too, or a one-line refusal.  (Newest Java's
+    tables only: a Spark scan of every table would double the module's time.)"""
+    from paimon_codec.spark.scan import scan
+
+    writer = _writer(request, matrix, writer_name)
+    path = _table(request, matrix, writer, kind)
+    where = where_of(kind, SPARK_PREDICATE)
+    cell = {"writer": writer_name, "kind": kind, "predicate": "spark", "where": where}
+    matrix["cells"][(writer_name, kind, "spark")] = cell
+    try:
+        df, _ = scan(spark, path, where, driver_rows=0)
+        theirs = _theirs(matrix, writer, kind, path, where)
+        mine = pa.Table.from_pylist([r.asDict(recursive=True) for r in df.collect()], schema=theirs.schema)
+    except (UnsupportedTypeError, UnsupportedVersionError) as exc:
+        cell.update(status="refused", message=exc.message)
+        assert "\n" not in str(exc).strip(), f"a refusal is one line: {exc}"
+        return
+    cell.update(status="wrong", rows=theirs.num_rows)
+    assert df.columns == theirs.column_names
+    assert_same_rows(mine, theirs)
+    cell["status"] = "exact"
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("compat_matrix_tool", REPO / "tools" / "compat_matrix.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_readme_lists_every_refusal_of_the_source():
+    """The README's refusal list is the one collected from the source now (after adding a refusal, run
+    ``python tools/compat_matrix.py --refusals-only``), and the collector renders every refusing call
+    (the one exception: inspect's global-index refusal, whose text is ``GlobalIndexFile.refusal()``)."""
+    tool = _tool()
+    unrendered: list[str] = []
+    groups = tool.collect_refusals(unrendered=unrendered)
+    assert [u.split(":")[0] for u in unrendered] == ["inspect.py"], unrendered
+    assert sum(map(len, groups.values())) >= 30
+    section = tool.current_section()
+    assert section == tool.with_current_refusals(section), "README refusals are stale: run " \
+        "python tools/compat_matrix.py --refusals-only"
 
 
 def test_every_cell_of_the_matrix_is_generated_or_marked_cannot():
