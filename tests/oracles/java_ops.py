@@ -43,6 +43,14 @@ _RowKind = J("org.apache.paimon.types.RowKind")
 _PredicateBuilder = J("org.apache.paimon.predicate.PredicateBuilder")
 _RecordReaderIterator = J("org.apache.paimon.reader.RecordReaderIterator")
 _Pair = J("org.apache.paimon.utils.Pair")
+_IOManager = J("org.apache.paimon.disk.IOManager")
+
+
+def _io_manager() -> Any:
+    """A temp-disk IOManager: Paimon's lookup compaction refuses to run without one."""
+    import tempfile
+
+    return _IOManager.create(tempfile.mkdtemp(prefix="paimon-oracle-io-"))
 
 _LEAF_METHODS = {"eq": "equal", "neq": "notEqual", "lt": "lessThan", "lte": "lessOrEqual", "gt": "greaterThan",
                  "gte": "greaterOrEqual", "starts_with": "startsWith", "ends_with": "endsWith",
@@ -108,16 +116,6 @@ class PaimonOps:
     def __init__(self) -> None:
         self._catalogs: dict[str, Any] = {}
         self._io = _LocalFileIO.create()
-        self._io_manager: Any = None
-
-    def _spill(self) -> Any:
-        """An IOManager in a temp dir: writes of deletion-vector / lookup tables spill there (else Paimon
-        fails them with 'Can not use lookup, there is no temp disk directory to use')."""
-        if self._io_manager is None:
-            import tempfile
-
-            self._io_manager = J("org.apache.paimon.disk.IOManager").create(tempfile.mkdtemp(prefix="paimon-io-"))
-        return self._io_manager
 
     # ------------------------------------------------------------------------------ tables
 
@@ -190,7 +188,8 @@ class PaimonOps:
         before = self.snapshot_id(table_path, branch)
         assign = _bucket_assigner(table)
         builder = table.newBatchWriteBuilder()
-        write = builder.newWrite().withIOManager(self._spill())
+        write = builder.newWrite()
+        write.withIOManager(_io_manager())  # lookup compaction (deletion vectors, first-row) spills to disk
         try:
             for i in range(n):
                 row = _GenericRow(len(fields))
@@ -233,7 +232,8 @@ class PaimonOps:
                 targets.append((split.partition(), int(split.bucket())))
         before = self.snapshot_id(table_path, branch)
         builder = table.newBatchWriteBuilder()
-        write = builder.newWrite().withIOManager(self._spill())
+        write = builder.newWrite()
+        write.withIOManager(_io_manager())  # lookup compaction (deletion vectors, first-row) spills to disk
         try:
             for partition, bucket in targets:
                 write.compact(partition, bucket, bool(full))
