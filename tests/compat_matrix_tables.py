@@ -11,9 +11,6 @@ d DOUBLE``) in its final schema, with ``id`` unique among the rows a read return
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +20,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pypaimon_tables import _DATA_EVOLUTION, _DELETE_BY_ROW_ID, _UPDATE_BY_ROW_ID, BASE, rows
 
-HERE = Path(__file__).resolve().parent
 N = 300  # rows of a first commit
 
 WRITERS = {"java-0.9": "Java 0.9", "java-1.4.2": "Java 1.4.2", "pypaimon-2.1": "pypaimon 2.1",
@@ -188,29 +184,17 @@ _AGGREGATION = {"merge-engine": "aggregation", "fields.v.aggregate-function": "s
 
 
 def _java_data_evolution(w: Writer, wh: Path, name: str) -> str:
-    """Newest Java's partial-column writes (``withWriteType`` + first row id), in a JVM of their own: the
-    oracle has no such call.  Rows 0..99 and 100..N-1 (two files), then ``v`` of row ids 0..99, ``name`` of
-    100..N-1 and ``v`` of 0..99 again (each update covers one file's row-id range, as Paimon requires)."""
-    from oracles.java_jars import newest_java_classpath
-
-    def full(ids):
-        return [[r["id"], r["p"], r["name"], r["v"], r["d"]] for r in rows(ids).to_pylist()]
-    steps = [{"cols": ["id", "p", "name", "v", "d"], "rows": full(range(0, 100))},
-             {"cols": ["id", "p", "name", "v", "d"], "rows": full(range(100, N))},
-             {"cols": ["v"], "rows": [[-i] for i in range(0, 100)], "first_row_id": 0},
-             {"cols": ["name"], "rows": [[f"u{i}"] for i in range(100, N)], "first_row_id": 100},
-             {"cols": ["v"], "rows": [[i * 100] for i in range(0, 100)], "first_row_id": 0}]
-    spec = {"warehouse": str(wh), "name": name, "fields": [["id", "INT"], ["p", "STRING"], ["name", "STRING"],
-                                                          ["v", "BIGINT"], ["d", "DOUBLE"]],
-            "options": {"row-tracking.enabled": "true", "data-evolution.enabled": "true"},
-            "steps": steps, "read": False}
-    spec_path, out_path = wh / f"{name}.spec.json", wh / f"{name}.out.json"
-    spec_path.write_text(json.dumps(spec))
-    done = subprocess.run([sys.executable, str(HERE / "data_evolution_java_writer.py"), str(spec_path),
-                           str(out_path), *newest_java_classpath()], capture_output=True, text=True, timeout=600)
-    if done.returncode != 0:
-        raise AssertionError(f"Java data-evolution writer failed:\n{done.stderr[-3000:]}")
-    return json.loads(out_path.read_text())["path"]
+    """Newest Java's partial-column writes (the oracle's ``write_partial``: ``withWriteType`` + first row
+    id; Java refuses deletion vectors on such tables).  Rows 0..99 and 100..N-1 (two files), then ``v`` of
+    row ids 0..99, ``name`` of 100..N-1 and ``v`` of 0..99 again (each update covers one file's row-id
+    range, as Paimon requires)."""
+    path = w.create(wh, name, options={"row-tracking.enabled": "true", "data-evolution.enabled": "true"})
+    w.oracle.write_partial(path, [(rows(range(0, 100)), None)])
+    w.oracle.write_partial(path, [(rows(range(100, N)), None)])
+    w.oracle.write_partial(path, [(pa.table({"v": pa.array([-i for i in range(0, 100)], pa.int64())}), 0)])
+    w.oracle.write_partial(path, [(pa.table({"name": [f"u{i}" for i in range(100, N)]}), 100)])
+    w.oracle.write_partial(path, [(pa.table({"v": pa.array([i * 100 for i in range(0, 100)], pa.int64())}), 0)])
+    return path
 
 
 def _pypaimon_data_evolution(w: Writer, wh: Path, name: str) -> str:

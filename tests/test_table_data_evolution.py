@@ -9,15 +9,11 @@ snapshot and predicate.
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pyarrow as pa
 import pytest
-from oracles.java_jars import newest_java_classpath
 from oracles.pypaimon21 import PyPaimon
 from spark_fixtures import spark  # noqa: F401
 
@@ -30,9 +26,9 @@ from paimon_codec.table.manifest import DataFileMeta, ManifestEntry
 from paimon_codec.table.plan import as_predicate, plan_scan
 from paimon_codec.table.read import read_plan_locally
 from paimon_codec.table.table import LiveDataFile
+from paimon_codec.types import parse_row_type
 
 DE_OPTIONS = {"row-tracking.enabled": "true", "data-evolution.enabled": "true"}
-WRITER = Path(__file__).resolve().with_name("data_evolution_java_writer.py")
 
 
 def _sorted_rows(table: pa.Table, names: list[str]) -> list[tuple]:
@@ -45,18 +41,31 @@ def _ours(path: str, where=None, snapshot_id: int | None = None) -> pa.Table:
 
 
 # -- newest Paimon Java --------------------------------------------------------------------------------
-def _java_table(tmp_path: Path, name: str, fields: list, steps: list, *, partition_keys=(),
+def _java_table(java, tmp_path: Path, name: str, fields: list, steps: list, *, partition_keys=(),
                 options=None, read: bool = True) -> dict:
-    spec = {"warehouse": str(tmp_path / "wh"), "name": name, "fields": fields,
-            "partition_keys": list(partition_keys), "options": dict(DE_OPTIONS, **(options or {})),
-            "steps": steps, "read": read}
-    spec_path, out_path = tmp_path / f"{name}.spec.json", tmp_path / f"{name}.out.json"
-    spec_path.write_text(json.dumps(spec))
-    done = subprocess.run([sys.executable, str(WRITER), str(spec_path), str(out_path),
-                           *newest_java_classpath()], capture_output=True, text=True, timeout=600)
-    if done.returncode != 0:
-        raise AssertionError(f"Java writer failed:\n{done.stderr[-3000:]}")
-    return json.loads(out_path.read_text())
+    """Newest Paimon Java (the session's oracle) writes a data-evolution table step by step: a write
+    ``{"cols", "rows", "first_row_id"}`` (``first_row_id`` set = a partial-column update of the rows from
+    that id), several writes in one commit (``{"together": [...]}``) or a schema change (``rename``,
+    ``drop``, ``add``, ``retype``).  Returns ``{"path", "fields", "rows"}`` of Java's read of the latest
+    snapshot (``rows`` None when ``read`` is false)."""
+    path = java.create_table(tmp_path / "wh", f"db.{name}", ", ".join(f"{n} {t}" for n, t in fields),
+                             partition_keys=partition_keys, options=dict(DE_OPTIONS, **(options or {})))
+    for step in steps:
+        if "rename" in step:
+            java.alter(path, [{"op": "rename", "from": step["rename"][0], "to": step["rename"][1]}])
+        elif "drop" in step:
+            java.alter(path, [{"op": "drop", "name": step["drop"]}])
+        elif "add" in step:
+            java.alter(path, [{"op": "add", "name": step["add"][0], "type": step["add"][1]}])
+        elif "retype" in step:
+            java.alter(path, [{"op": "type", "name": step["retype"][0], "type": step["retype"][1]}])
+        else:
+            java.write_partial(path, [(pa.table({c: [r[i] for r in w["rows"]] for i, c in enumerate(w["cols"])}),
+                                       w.get("first_row_id")) for w in step.get("together", [step])])
+    if not read:
+        return {"path": path, "fields": [f.name for f in parse_row_type(java.schema(path))], "rows": None}
+    table = java.read(path)
+    return {"path": path, "fields": table.column_names, "rows": [list(r.values()) for r in table.to_pylist()]}
 
 
 JAVA_FIELDS = [["id", "INT"], ["name", "STRING"], ["score", "DOUBLE"]]
@@ -81,8 +90,8 @@ JAVA_STEPS = [
 
 
 @pytest.fixture(scope="module")
-def java_table(tmp_path_factory) -> dict:
-    return _java_table(tmp_path_factory.mktemp("de_java"), "t", JAVA_FIELDS, JAVA_STEPS)
+def java_table(tmp_path_factory, java_newest) -> dict:
+    return _java_table(java_newest, tmp_path_factory.mktemp("de_java"), "t", JAVA_FIELDS, JAVA_STEPS)
 
 
 def test_java_partial_column_updates_read_like_java(java_table):
@@ -125,7 +134,7 @@ def test_spark_scan_merges_row_id_ranges(spark, java_table):  # noqa: F811
     assert sorted(r["id"] for r in df.collect()) == [2, 3]  # scores 200 and 300 by the newest file
 
 
-def test_java_partial_files_across_type_change_drop_and_re_add(tmp_path):
+def test_java_partial_files_across_type_change_drop_and_re_add(tmp_path, java_newest):
     """Columns resolve by field id through each file's schema: a widened column is cast, a dropped and
     re-added column is not revived from the files that wrote the old one."""
     steps = [{"cols": ["id", "n", "s"], "rows": [[1, 10, "a"], [2, 20, "b"], [3, None, "c"]]},
@@ -137,7 +146,7 @@ def test_java_partial_files_across_type_change_drop_and_re_add(tmp_path):
              {"add": ["s", "STRING"]},
              {"cols": ["s"], "rows": [["X"], [None]], "first_row_id": 3},
              {"cols": ["id"], "rows": [[6]]}]
-    out = _java_table(tmp_path, "evolved", [["id", "INT"], ["n", "INT"], ["s", "STRING"]], steps)
+    out = _java_table(java_newest, tmp_path, "evolved", [["id", "INT"], ["n", "INT"], ["s", "STRING"]], steps)
     names = out["fields"]
     assert names == ["id", "n", "s"]
     ours = _ours(out["path"])
@@ -146,20 +155,20 @@ def test_java_partial_files_across_type_change_drop_and_re_add(tmp_path):
     assert [r[2] for r in sorted(out["rows"])][:3] == [None, None, None]  # the old s is gone for ids 1..3
 
 
-def test_partially_overlapping_row_id_ranges_are_refused(tmp_path):
+def test_partially_overlapping_row_id_ranges_are_refused(tmp_path, java_newest):
     steps = [{"cols": ["id", "name"], "rows": [[1, "a"], [2, "b"], [3, "c"]]},
              {"cols": ["name"], "rows": [["B"], ["C"]], "first_row_id": 1},
              {"cols": ["name"], "rows": [["X"], ["Y"]], "first_row_id": 2}]
-    out = _java_table(tmp_path, "overlap", [["id", "INT"], ["name", "STRING"]], steps, read=False)
+    out = _java_table(java_newest, tmp_path, "overlap", [["id", "INT"], ["name", "STRING"]], steps, read=False)
     with pytest.raises(UnsupportedTypeError, match="partially overlapping row-id ranges"):
         plan_scan(out["path"])
 
 
-def test_one_column_written_twice_with_one_sequence_number_is_refused(tmp_path):
+def test_one_column_written_twice_with_one_sequence_number_is_refused(tmp_path, java_newest):
     steps = [{"cols": ["id", "name"], "rows": [[1, "a"], [2, "b"]]},
              {"together": [{"cols": ["name"], "rows": [["X"], ["Y"]], "first_row_id": 0},
                            {"cols": ["name"], "rows": [["P"], ["Q"]], "first_row_id": 0}]}]
-    out = _java_table(tmp_path, "tie", [["id", "INT"], ["name", "STRING"]], steps, read=False)
+    out = _java_table(java_newest, tmp_path, "tie", [["id", "INT"], ["name", "STRING"]], steps, read=False)
     with pytest.raises(UnsupportedTypeError, match="write column 'name' with the same sequence number"):
         plan_scan(out["path"])
 
