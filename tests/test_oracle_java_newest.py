@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
+from oracles.compare import assert_same_rows
 from oracles.java_jars import NEWEST, POM, newest_java_classpath
 from oracles.java_newest import JavaError, OracleError
 
@@ -47,47 +48,6 @@ def _all_type_rows() -> list[dict]:
         dict(id=3, f=float("nan"), d=-inf, dec=decimal.Decimal("-99999999999999999999999999.9999999999"),
              ts9=-1, ltz9=-NS - 999_999_999, tm=0, dt=2_932_896),
     ]
-
-
-def _canon(value):
-    """A comparable form that tells -0.0 from 0.0 and NaN from everything but NaN."""
-    if isinstance(value, float):
-        return ("nan",) if math.isnan(value) else ("float", value, math.copysign(1.0, value))
-    if isinstance(value, dict):
-        return {k: _canon(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_canon(v) for v in value]
-    return value
-
-
-def _rows(table: pa.Table, key: str = "id") -> list:
-    """Rows as canonical values (timestamps as integers of their unit), sorted by ``key``."""
-    cols = {}
-    for name in table.column_names:
-        col = table.column(name)
-        cols[name] = _ints_for_timestamps(col).to_pylist()
-    rows = [{n: _canon(cols[n][i]) for n in table.column_names} for i in range(table.num_rows)]
-    return sorted(rows, key=lambda r: r[key])
-
-
-def _ints_for_timestamps(col):
-    """Cast timestamp leaves (also nested) to int64 so values compare without Python datetime rounding."""
-    t = col.type
-
-    def strip(dt: pa.DataType) -> pa.DataType:
-        if pa.types.is_timestamp(dt):
-            return pa.int64()
-        if pa.types.is_list(dt):
-            return pa.list_(pa.field(dt.value_field.name, strip(dt.value_type), dt.value_field.nullable))
-        if pa.types.is_map(dt):
-            return pa.map_(strip(dt.key_type), pa.field(dt.item_field.name, strip(dt.item_type),
-                                                        dt.item_field.nullable))
-        if pa.types.is_struct(dt):
-            return pa.struct([pa.field(f.name, strip(f.type), f.nullable) for f in dt])
-        return dt
-
-    target = strip(t)
-    return col if target == t else col.cast(target)
 
 
 def _table(schema: pa.Schema, rows: list[dict]) -> pa.Table:
@@ -125,10 +85,11 @@ def test_every_type_round_trips_exactly(java_newest, tmp_path):
     assert snapshot == 1
     got = java_newest.read(path)
     assert got.schema == empty.schema
-    assert _rows(got) == _rows(written)
-    # the canonical form really tells the zeros and NaN apart
-    assert _rows(got)[0]["f"] == ("float", 0.0, -1.0) and _rows(got)[1]["f"] == ("float", 0.0, 1.0)
-    assert _rows(got)[0]["d"] == ("nan",)
+    assert_same_rows(got, written, exact_floats=True, check_types=True)
+    # Java really kept -0.0 apart from 0.0, and NaN
+    by_id = got.sort_by("id")
+    f, d = by_id.column("f").to_pylist(), by_id.column("d").to_pylist()
+    assert f[:2] == [0.0, 0.0] and [math.copysign(1.0, v) for v in f[:2]] == [-1.0, 1.0] and math.isnan(d[0])
 
 
 def test_timestamps_come_back_as_paimon_stores_them(java_newest, tmp_path):
@@ -202,8 +163,9 @@ def test_alter_then_read_resolves_columns_by_field_id(java_newest, tmp_path):
     java_newest.write(path, pa.table({"id": pa.array([3], pa.int32()), "a2": [2**40], "b": ["new"], "c": [0.25]}))
     got = java_newest.read(path)
     assert got.schema.field("a2").type == pa.int64() and got.schema.field("c").type == pa.float64()
-    assert _rows(got) == _rows(pa.table({
-        "id": pa.array([1, 2, 3], pa.int32()), "a2": [10, 20, 2**40], "c": [1.5, -0.0, 0.25], "b": [None, None, "new"]}))
+    assert_same_rows(got, pa.table({"id": pa.array([1, 2, 3], pa.int32()), "a2": [10, 20, 2**40],
+                                    "c": [1.5, -0.0, 0.25], "b": [None, None, "new"]}), exact_floats=True,
+                     check_types=True)
     assert "snapshot.num-retained.min" in (Path(path) / "schema" / "schema-1").read_text()
     java_newest.alter(path, [{"op": "remove", "key": "snapshot.num-retained.min"}])
     assert "snapshot.num-retained.min" not in (Path(path) / "schema" / "schema-2").read_text()
@@ -301,6 +263,6 @@ def test_paimon_09_worker_writes_what_newest_java_reads(java09_tables, java_newe
     ])
     java09_tables.write(path, rows)
     java09_tables.write(path, rows.slice(0, 1), row_kinds=["-D"])
-    assert _rows(java09_tables.read(path)) == _rows(rows.slice(1, 1))
-    assert _rows(java_newest.read(path)) == _rows(java09_tables.read(path))
-    assert _rows(java_newest.read(path, snapshot_id=1)) == _rows(rows)
+    assert_same_rows(java09_tables.read(path), rows.slice(1, 1), exact_floats=True, check_types=True)
+    assert_same_rows(java_newest.read(path), java09_tables.read(path), exact_floats=True, check_types=True)
+    assert_same_rows(java_newest.read(path, snapshot_id=1), rows, exact_floats=True, check_types=True)
