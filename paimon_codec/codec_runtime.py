@@ -36,6 +36,8 @@ from construct import (
     Struct as _CStruct,
 )
 
+from .generated.construct.constants import ROARING_COOKIE_NO_RUN, ROARING_COOKIE_RUN
+
 __all__ = ["CodecError", "SubStream", "ViewStream"]
 
 
@@ -922,8 +924,8 @@ class JavaUtf(Construct):
 # Roaring32 portable bitmaps as self-delimiting bulk bytes
 
 
-_RUN_COOKIE = 12347
-_NORUN_COOKIE = 12346
+_RUN_COOKIE = ROARING_COOKIE_RUN
+_NORUN_COOKIE = ROARING_COOKIE_NO_RUN
 
 
 def roaring32_size(buf: bytes | memoryview, pos: int = 0, limit: int | None = None) -> int:
@@ -954,7 +956,7 @@ def roaring32_size(buf: bytes | memoryview, pos: int = 0, limit: int | None = No
         flags = np.zeros(n, dtype=np.uint8)
         has_offsets = True
     else:
-        raise CodecError(f"bad roaring cookie {cookie}", offset=pos, expected="12346 or 12347")
+        raise CodecError(f"bad roaring cookie {cookie}", offset=pos, expected=f"{_NORUN_COOKIE} or {_RUN_COOKIE}")
     need(p, 4 * n, "container headers")
     hdr = np.frombuffer(buf, "<u2", 2 * n, p).reshape(n, 2)
     card = hdr[:, 1].astype(np.int64) + 1

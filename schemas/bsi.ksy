@@ -10,7 +10,7 @@ seq:
   - id: version
     type: u1
     valid:
-      any-of: [1]
+      any-of: [bsi_version::v1.to_i]
     doc: format version, 1
   - id: row_count
     type: s4
@@ -35,7 +35,7 @@ types:
     seq:
       - id: version
         type: u1
-        doc: BSI version, 1
+        doc: BSI version, 1 (newer versions refused by the reader)
       - id: min
         type: s8
         doc: minimum stored value (always 0 in practice)
@@ -53,3 +53,12 @@ types:
         repeat: expr
         repeat-expr: slice_count
         doc: slice i holds the rows whose value has bit i set
+enums:
+  bsi_version:
+    1:
+      id: v1
+      doc: the only BSI payload version
+  bsi_part_version:
+    1:
+      id: v1
+      doc: the only version of one bit-sliced index

@@ -38,7 +38,7 @@ types:
       - id: version
         type: u1
         valid:
-          any-of: [1]
+          any-of: [range_bitmap_version::v1.to_i]
         doc: format version, 1
       - id: row_count
         type: s4
@@ -89,7 +89,7 @@ types:
       - id: version
         type: u1
         valid:
-          any-of: [1]
+          any-of: [dictionary_version::v1.to_i]
         doc: dictionary version, 1
       - id: chunk_count
         type: s4
@@ -168,7 +168,7 @@ types:
       - id: version
         type: u1
         valid:
-          any-of: [1]
+          any-of: [bit_slice_index_version::v1.to_i]
         doc: BSI version, 1
       - id: slice_count
         type: u1
@@ -194,3 +194,20 @@ types:
       - id: length
         type: s4
         doc: byte length of the slice bitmap
+enums:
+  range_bitmap_version:
+    1:
+      id: v1
+      doc: the only range-bitmap payload version
+  dictionary_version:
+    1:
+      id: v1
+      doc: the only chunked-dictionary version
+  chunk_version:
+    1:
+      id: v1
+      doc: the only chunk version
+  bit_slice_index_version:
+    1:
+      id: v1
+      doc: the only bit-sliced index version

@@ -121,7 +121,7 @@ def test_generated_codecs_share_the_library_runtime():
     """No runtime copy next to the generated modules: each imports ``paimon_codec.codec_runtime``."""
     out = REPO / "generated" / "construct"
     schemas = {p.stem for p in (REPO / "schemas").glob("*.ksy")}
-    assert {p.stem for p in out.glob("*.py")} == schemas | {"__init__"}
+    assert {p.stem for p in out.glob("*.py")} == schemas | {"__init__", "constants"}
     for sid in schemas:
         text = (out / f"{sid}.py").read_text()
         assert "from paimon_codec import codec_runtime as _rt" in text, sid
@@ -150,3 +150,18 @@ def test_every_exported_dtype_is_documented():
     assert "CHUNK_DTYPES" in names
     missing = [n for n in names if f"`{n}" not in docs]
     assert not missing, missing
+
+
+def test_schema_enums_and_magics_are_generated_names():
+    """Enum members and ``contents`` magics come out of the schemas as named constants (one module,
+    no imports, re-exported per schema); ``enum::member`` in expressions uses them."""
+    from paimon_codec.generated.construct import constants, deletion_vector, file_index, roaring32
+
+    assert constants.ROARING_COOKIE_RUN == roaring32.ROARING_COOKIE_RUN == 12347
+    assert constants.ROARING_COOKIE_NO_RUN == 12346
+    assert file_index.FILE_INDEX_MAGIC == (1493475289347502).to_bytes(8, "big")
+    assert deletion_vector.DV_MAGIC_BITMAP32 == 1581511376
+    assert deletion_vector.DV_MAGIC_BITMAP64.to_bytes(4, "big") == (1681511377).to_bytes(4, "little")
+    text = (REPO / "generated" / "construct" / "constants.py").read_text()
+    assert "\nimport " not in text and "\nfrom " not in text
+    assert kexpr.emit(kexpr.parse("x == roaring_cookie::run.to_i"), lambda n: n) == "(x == ROARING_COOKIE_RUN)"

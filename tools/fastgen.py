@@ -169,16 +169,17 @@ class FastGen:
                 body += self.parse_one(t, f, f.get("type"), obj, parent, env, end, i2, tgt)
             if "valid" in f:
                 v = f["valid"]
+                cg = self.cgf(t)
                 if isinstance(v, dict) and "any-of" in v:
-                    cond = f"{tgt} not in ({', '.join(str(x) for x in v['any-of'])},)"
-                    exp = " or ".join(str(x) for x in v["any-of"])
+                    cond = f"{tgt} not in ({', '.join(cg._case_key(x) for x in v['any-of'])},)"
+                    exp = " or ".join(str(cg.constant_value(x)) for x in v["any-of"])
                 elif isinstance(v, dict) and "expr" in v:
                     res = self.resolver(t, obj, parent, env)
                     e = kexpr.emit(kexpr.parse(v["expr"]), lambda n, tgt=tgt, res=res: tgt if n == "_" else res(n))
-                    cond, exp = f"not ({e})", str(v["expr"])
+                    cond, exp = f"not ({e})", cg.valid_text(v["expr"])
                 else:
                     val = v["eq"] if isinstance(v, dict) else v
-                    cond, exp = f"{tgt} != {val}", str(val)
+                    cond, exp = f"{tgt} != {cg._case_key(val)}", str(cg.constant_value(val))
                 kind = "version" if "version" in name else "corrupt"
                 body.append(f"{i2}if {cond}: _bad({name!r}, {tgt}, {exp!r}, {kind!r}, _v0)")
             if "if" in f:

@@ -19,12 +19,13 @@ from construct import ConstructError
 from ..errors import CorruptDataError, TruncatedDataError
 from ..fileio import ByteSource, atomic_write_bytes
 from ..generated.construct.delete_map import DeleteMap
+from ..generated.construct.deletion_vector import DV_MAGIC_BITMAP32
 from ..roaring import deserialize_exact
-from .deletion_vector import MAGIC_32, DeletionVector
+from .deletion_vector import DeletionVector
 
 __all__ = ["encode_delete_map", "write_delete_map", "read_delete_map", "delete_map_ranges"]
 
-_MAGIC_32_BYTES = struct.pack(">i", MAGIC_32)
+_MAGIC_32_BYTES = DV_MAGIC_BITMAP32.to_bytes(4, "big")
 
 
 def encode_delete_map(dvs: Mapping[str, DeletionVector] | Iterable[tuple[str, DeletionVector]]

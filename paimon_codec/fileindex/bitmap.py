@@ -60,7 +60,8 @@ __all__ = [
     "DEFAULT_BLOCK_SIZE",
 ]
 
-DEFAULT_VERSION = 2
+_V1, _V2 = _gen.BITMAP_INDEX_VERSION_V1, _gen.BITMAP_INDEX_VERSION_V2
+DEFAULT_VERSION = _V2
 DEFAULT_BLOCK_SIZE = 16 * 1024
 #: bytes read with the head: a small payload (a V1 dictionary of a few dozen keys and its bitmaps) is
 #: then answered without another read - a fresh reader per predicate is the common use
@@ -125,7 +126,7 @@ def _parse_options(options: Mapping[str, Any] | None) -> tuple[int, int]:
         version = int(str(options.get("version", DEFAULT_VERSION)).strip())
     except ValueError as exc:
         raise InvalidOptionError(f"bitmap version must be 1 or 2, got {options.get('version')!r}") from exc
-    if version not in (1, 2):
+    if version not in (_V1, _V2):
         raise InvalidOptionError(f"bitmap version must be 1 or 2, got {version}")
     block = parse_memory_size(options.get("index-block-size", DEFAULT_BLOCK_SIZE))
     if block > 0x7FFFFFFF:
@@ -659,10 +660,10 @@ class BitmapIndexReader(FileIndexReader):
         # one read: the head and, for a small payload, everything a lookup needs (see _PREFETCH)
         pre = self._pre = src.read(0, min(len(src), _PREFETCH), "bitmap index header")
         version = pre[0]
-        if version > 2 and version < 128:
+        if version > _V2 and version < 128:
             raise UnsupportedVersionError(f"bitmap index version {version} (this reader supports 1 and 2)",
                                           path=src.path, offset=src.base, expected="version 1 or 2")
-        if version not in (1, 2):
+        if version not in (_V1, _V2):
             raise _corrupt(f"bad bitmap index version byte {version}", src)
         self.version = version
         try:

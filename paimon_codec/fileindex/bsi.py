@@ -36,7 +36,7 @@ from .result import REMAIN, BitmapResult, FileIndexResult
 
 __all__ = ["BsiWriter", "BsiReader", "create_writer", "create_reader"]
 
-VERSION = 1
+VERSION = _generated_bsi.BSI_VERSION_V1
 LONG_MIN = -(1 << 63)
 
 
