@@ -6,6 +6,9 @@ meta:
 doc: |
   FORMATS.md 5: values split by sign into a positive and a negative bit-sliced index (negative
   values stored as their absolute value). Roaring bitmaps are self-delimiting, no lengths stored.
+-fast-head:
+  bsi_head: has_positive
+  bsi_has_negative: [has_negative, has_negative]
 seq:
   - id: version
     type: u1
@@ -32,6 +35,9 @@ seq:
 types:
   bsi_part:
     doc: one bit-sliced index
+    -fast-head:
+      bsi_part_head: max
+      bsi_part_slice_count: [slice_count, slice_count]
     seq:
       - id: version
         type: u1
