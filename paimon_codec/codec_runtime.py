@@ -676,6 +676,11 @@ class NumpyArray(Construct):
         return arr
 
 
+def encoded(value: str | bytes | bytearray | memoryview, encoding: str) -> bytes | bytearray | memoryview:
+    """A ``str`` field's bytes for a fast builder: a ``str`` encoded, already-encoded bytes as they are."""
+    return value.encode(encoding) if isinstance(value, str) else value
+
+
 def to_array(obj: Any, dt: np.dtype) -> np.ndarray:
     """Coerce a list of scalars / list of dicts / array into an array of ``dt``."""
     if isinstance(obj, np.ndarray):

@@ -444,7 +444,8 @@ class FastGen:
             L.append(f"{ind}{out} += {val}")
             return L
         if ty == "str":
-            L.append(f"{ind}{out} += {val}.encode({f.get('encoding', 'UTF-8')!r})")
+            # a str field also takes its encoded bytes (what the columnar parsers return, undecoded)
+            L.append(f"{ind}{out} += _rt.encoded({val}, {f.get('encoding', 'UTF-8')!r})")
             return L
         if isinstance(ty, dict):
             sw = self.var("sw")

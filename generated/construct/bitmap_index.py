@@ -436,7 +436,7 @@ def _fb_index_block_entries(items, out, key_kind):
             b10 = w8['value']
             w11 = {'value': b10}
             tb12 = bytearray()
-            tb12 += w11['value'].encode('UTF-8')
+            tb12 += _rt.encoded(w11['value'], 'UTF-8')
             out += _S_be_i.pack(len(tb12))
             out += tb12
         out += _S_be_i.pack(b5['offset'])
@@ -1047,7 +1047,7 @@ def _fb_bitmap_index_entries(items, out, key_kind):
             b70 = w68['value']
             w71 = {'value': b70}
             tb72 = bytearray()
-            tb72 += w71['value'].encode('UTF-8')
+            tb72 += _rt.encoded(w71['value'], 'UTF-8')
             out += _S_be_i.pack(len(tb72))
             out += tb72
         out += _S_be_i.pack(b65['offset'])
