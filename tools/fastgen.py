@@ -156,6 +156,10 @@ class FastGen:
 
         total = 0
         for f in seq:
+            if "contents" in f and len(f) <= 3:  # id, contents[, doc]
+                c = f["contents"]
+                total += len(c) if isinstance(c, list) else len(str(c).encode())
+                continue
             p = prim(f.get("type"), t.endian)
             if p is None or any(k in f for k in ("if", "repeat", "size", "contents")):
                 return None

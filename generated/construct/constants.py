@@ -5,7 +5,7 @@ No imports, so the hand-written runtime (``paimon_codec.codec_runtime``, ``paimo
 use them as well as the generated codecs; each schema's module re-exports its own.
 """
 
-__all__ = ["BITMAP_INDEX_VERSION_V1", "BITMAP_INDEX_VERSION_V2", "BSI_VERSION_V1", "BSI_PART_VERSION_V1", "DV_MAGIC_BITMAP32", "DV_MAGIC_BITMAP64", "DELETION_VECTORS_VERSION_V1", "FILE_INDEX_VERSION_V1", "FILE_INDEX_MAGIC", "RANGE_BITMAP_VERSION_V1", "DICTIONARY_VERSION_V1", "CHUNK_VERSION_V1", "BIT_SLICE_INDEX_VERSION_V1", "ROARING_COOKIE_NO_RUN", "ROARING_COOKIE_RUN", ]
+__all__ = ["BITMAP_INDEX_VERSION_V1", "BITMAP_INDEX_VERSION_V2", "BSI_VERSION_V1", "BSI_PART_VERSION_V1", "DV_MAGIC_BITMAP32", "DV_MAGIC_BITMAP64", "DELETION_VECTORS_VERSION_V1", "FILE_INDEX_VERSION_V1", "FILE_INDEX_MAGIC", "PUFFIN_FOOTER_FLAGS_PAYLOAD_COMPRESSED", "PUFFIN_MAGIC", "PUFFIN_FOOTER_TAIL_MAGIC", "PUFFIN_FOOTER_MAGIC", "RANGE_BITMAP_VERSION_V1", "DICTIONARY_VERSION_V1", "CHUNK_VERSION_V1", "BIT_SLICE_INDEX_VERSION_V1", "ROARING_COOKIE_NO_RUN", "ROARING_COOKIE_RUN", ]
 
 # schemas/bitmap_index.ksy
 #: legacy V1 layout (unsorted dictionary, no lengths)
@@ -42,6 +42,20 @@ FILE_INDEX_VERSION_V1 = 1
 
 #: int64 magic 1493475289347502
 FILE_INDEX_MAGIC = b'\x00\x05NN\xd0\x1a5\xae'
+
+
+# schemas/puffin.ksy
+#: FooterPayloadCompressed (byte 0, bit 0) - LZ4-compressed JSON, refused by this reader
+PUFFIN_FOOTER_FLAGS_PAYLOAD_COMPRESSED = 1
+
+#: leading file magic
+PUFFIN_MAGIC = b'PFA1'
+
+#: trailing file magic
+PUFFIN_FOOTER_TAIL_MAGIC = b'PFA1'
+
+#: footer magic
+PUFFIN_FOOTER_MAGIC = b'PFA1'
 
 
 # schemas/range_bitmap.ksy

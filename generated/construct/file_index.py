@@ -22,7 +22,7 @@ from paimon_codec import codec_runtime as _rt
 from paimon_codec.codec_runtime import _C, _L, _bad, _count, _short, _utf
 from .constants import FILE_INDEX_VERSION_V1, FILE_INDEX_MAGIC
 
-__all__ = ["JavaUtf", "IndexEntry", "Column", "FileIndex", "LAYOUT", "FILE_INDEX_VERSION_V1", "FILE_INDEX_MAGIC", "fast_parse_file_index", "fast_build_file_index", "fast_parse_file_index_prefix", "fast_build_file_index_prefix"]
+__all__ = ["JavaUtf", "IndexEntry", "Column", "FileIndex", "LAYOUT", "FILE_INDEX_VERSION_V1", "FILE_INDEX_MAGIC", "fast_parse_file_index", "fast_build_file_index", "fast_parse_file_index_prefix", "fast_build_file_index_prefix", "FILE_INDEX_PREFIX_SIZE"]
 
 # --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
 # functions (see tools/fastgen.py)
@@ -172,6 +172,10 @@ def fast_build_file_index_prefix(obj):
     except _struct.error as e:
         raise _rt.CodecError(f'file_index_prefix: {e}', kind='corrupt') from None
     return bytes(out)
+
+
+#: Byte size of ``file_index_prefix`` (fixed: plain numbers only).
+FILE_INDEX_PREFIX_SIZE = 16
 
 
 # java_utf: DataOutput.writeUTF string - u16 byte length + Java modified UTF-8
