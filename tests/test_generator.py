@@ -165,3 +165,23 @@ def test_schema_enums_and_magics_are_generated_names():
     text = (REPO / "generated" / "construct" / "constants.py").read_text()
     assert "\nimport " not in text and "\nfrom " not in text
     assert kexpr.emit(kexpr.parse("x == roaring_cookie::run.to_i"), lambda n: n) == "(x == ROARING_COOKIE_RUN)"
+
+
+def test_one_key_kind_vocabulary():
+    """The key codec, the generated key codecs and ``formats`` name key kinds alike (paimon_key's ``kind``)."""
+    from paimon_codec import formats
+    from paimon_codec.fileindex.keys import KEY_KINDS, KeyCodec
+    from paimon_codec.generated.construct import paimon_key
+
+    cases = {c.strip('"') for c in yaml_cases(REPO / "schemas" / "paimon_key.ksy")}
+    assert set(KEY_KINDS) == set(formats.KEY_KINDS) == cases
+    for t in ("TINYINT", "SMALLINT", "INT", "DATE", "BIGINT", "TIMESTAMP(3)", "DECIMAL(10, 2)", "FLOAT", "DOUBLE",
+              "BOOLEAN", "STRING"):
+        assert KeyCodec(t).kind == formats.key_kind_for(t), t
+    assert paimon_key.fast_build_paimon_key(b"ab", kind="string") == b"\x00\x00\x00\x02ab"
+
+
+def yaml_cases(path: Path) -> list[str]:
+    import yaml
+
+    return list(yaml.safe_load(path.read_text())["seq"][0]["type"]["cases"])

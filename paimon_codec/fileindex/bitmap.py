@@ -83,8 +83,6 @@ serialize_bitmap = serialize_optimized
 #: an int32 field of the generated codec (``index_block_count``, ``bitmap_body_offset``, ``entry_count``).
 #: (a struct.Struct of the generated field's format: no Construct call per read)
 _INT32 = struct.Struct(_gen.BitmapIndexV2Head.subcons[0].subcon.subcon.fmtstr)  # Renamed(Rebuild(Int32sb))
-_KEY_KIND = {"byte": "int8", "short": "int16", "int": "int32", "long": "int64", "float": "float32",
-             "double": "float64", "boolean": "bool", "string": "string"}
 
 
 def _records_dtype(generated: np.dtype, codec: KeyCodec) -> np.dtype:
@@ -104,7 +102,7 @@ def _v1_dtype(codec: KeyCodec) -> np.dtype:
     """``v1_entry`` (key, offset); ``block_head`` (key, block_offset) has the same layout."""
     dt = _V1_DTYPES.get(codec.kind)
     if dt is None:  # depends on the key kind only: built once per kind
-        dt = _V1_DTYPES[codec.kind] = _records_dtype(_gen.ENTRIES_DTYPES[_KEY_KIND[codec.kind]], codec)
+        dt = _V1_DTYPES[codec.kind] = _records_dtype(_gen.ENTRIES_DTYPES[codec.kind], codec)
     return dt
 
 
@@ -112,7 +110,7 @@ def _v2_dtype(codec: KeyCodec) -> np.dtype:
     """``v2_entry`` (key, offset, length)."""
     dt = _V2_DTYPES.get(codec.kind)
     if dt is None:
-        dt = _V2_DTYPES[codec.kind] = _records_dtype(_gen.INDEX_BLOCK_ENTRIES_DTYPES[_KEY_KIND[codec.kind]], codec)
+        dt = _V2_DTYPES[codec.kind] = _records_dtype(_gen.INDEX_BLOCK_ENTRIES_DTYPES[codec.kind], codec)
     return dt
 
 
@@ -386,7 +384,7 @@ def _serialize(self: BitmapIndexWriter) -> bytes:
 
 def _build_head(head: dict, codec: KeyCodec) -> bytes:
     try:
-        return _gen.fast_build_bitmap_index_head(head, key_kind=_KEY_KIND[codec.kind])
+        return _gen.fast_build_bitmap_index_head(head, key_kind=codec.kind)
     except _rt.CodecError as exc:
         raise translate_error(exc, None, "bitmap index header") from None
 
@@ -667,7 +665,7 @@ class BitmapIndexReader(FileIndexReader):
             raise _corrupt(f"bad bitmap index version byte {version}", src)
         self.version = version
         try:
-            head, pos = _gen.fast_parse_bitmap_index_head(pre, key_kind=_KEY_KIND[self.codec.kind])
+            head, pos = _gen.fast_parse_bitmap_index_head(pre, key_kind=self.codec.kind)
         except _rt.CodecError as exc:
             if exc.offset is not None:
                 exc.offset += src.base
@@ -872,7 +870,7 @@ class BitmapIndexReader(FileIndexReader):
         data = self._read(start, size, "index block")
         if codec.kind != "string":
             try:
-                parsed = _gen.IndexBlock.parse(data, key_kind=_KEY_KIND[codec.kind])
+                parsed = _gen.IndexBlock.parse(data, key_kind=codec.kind)
             except construct.ConstructError as exc:
                 raise _corrupt(f"index block {i}: {translate_error(exc, None, 'index block')}", src, start) from None
             raw = parsed.entries.view(_v2_dtype(codec))
