@@ -35,6 +35,9 @@ setup_tools() {
   fi
   "$PY" -m paimon_codec._testing.java >/dev/null
   "$PY" tests/oracles/java_jars.py >/dev/null
+  # The benchmarks' Java 1.4.2 driver (tools/java/src, built by tools/java/bench/pom.xml into the same cache;
+  # a no-op when built): fails the set-up when it cannot be built.
+  "$PY" benchmarks/_java_newest.py >/dev/null
 
   # pypaimon 2.1 (+ pypaimon-rust; pins pyarrow < 20) in a venv of its own: the pypaimon oracle. Fails hard.
   "$PY" tests/oracles/pypaimon21.py >/dev/null

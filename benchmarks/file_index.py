@@ -19,6 +19,7 @@ import argparse
 import json
 import sys
 
+import _java_newest
 import numpy as np
 import pyarrow as pa
 from _harness import (
@@ -195,11 +196,13 @@ def _per_op_ms(median_ms: float, ops: int) -> float:
     return median_ms / max(ops, 1)
 
 
-def markdown(py: list[dict], java: dict[str, dict]) -> str:
+def markdown(py: list[dict], java: dict[str, dict], newest: dict[str, dict] | None = None) -> str:
+    newest = newest or {}
     rows = []
     for r in py:
         w = r["workload"]
         j = java.get(w)
+        n = newest.get(w)
         ours = _per_op_ms(r["median_ms"], r["ops"])
         if j:
             theirs = _per_op_ms(j["median_ms"], j["ops"])
@@ -209,17 +212,21 @@ def markdown(py: list[dict], java: dict[str, dict]) -> str:
             theirs = JAVA_REF_MS[w] / JAVA_REF_OPS.get(w, 1)
             jm = f"({JAVA_REF_MS[w]:.1f} ms ref.)"
             ratio = f"({ours / theirs:.3f} vs ref.)"
-        rows.append([w, r["ops"], f"{r['median_ms']:.2f} ms", jm, ratio, r["bytes"], r["crc32"],
-                     r.get("check", "-"), "yes" if same_as_java(r, j) else "NO"])
-    return markdown_table(["workload", "ops", "paimon-codec median", "Java 0.9 median", "ours / Java (per op)",
-                           "bytes", "crc32", "check", "checks match"],
-                          ["---", "---:", "---:", "---:", "---:", "---:", "---", "---:", "---"], rows)
+        nm = f"{n['median_ms']:.1f} ms" if n else "not run"
+        nratio = f"{ours / _per_op_ms(n['median_ms'], n['ops']):.3f}" if n else "-"
+        rows.append([w, r["ops"], f"{r['median_ms']:.2f} ms", jm, ratio, nm, nratio, r["bytes"], r["crc32"],
+                     r.get("check", "-"), "yes" if same_as_java(r, j) and same_as_java(r, n) else "NO"])
+    return markdown_table(["workload", "ops", "paimon-codec median", "Java 0.9 median", "ours / Java 0.9 (per op)",
+                           "Java 1.4.2 median", "ours / Java 1.4.2 (per op)", "bytes", "crc32", "check",
+                           "checks match"],
+                          ["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---", "---:", "---"], rows)
 
 
 def main(argv: list[str] | None = None) -> int:
     global WARMUP, ROUNDS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--no-java", action="store_true", help="skip the Java harness")
+    ap.add_argument("--no-java", action="store_true", help="skip both Java harnesses")
+    ap.add_argument("--no-java-newest", action="store_true", help="skip the Java 1.4.2 driver (tools/java)")
     ap.add_argument("--only", default=",".join(EXPECTED))
     ap.add_argument("--rounds", type=int, default=ROUNDS)
     ap.add_argument("--warmup", type=int, default=WARMUP)
@@ -233,11 +240,16 @@ def main(argv: list[str] | None = None) -> int:
     java = {} if args.no_java else run_java(only)
     for j in java.values():
         print(json.dumps(j))
-    table = markdown(py, java)
+    newest = {} if args.no_java or args.no_java_newest else _java_newest.index_records(only)
+    for n in newest.values():
+        print(json.dumps(n))
+    table = markdown(py, java, newest)
     header = (f"# File-index workloads (W1-W4, W7)\n\n{environment()} at the end; "
               f"{WARMUP} warm-up + {ROUNDS} timed rounds, median.  Java = Paimon 0.9.0 via "
               f"`shared/anchors/java-bench/run.sh` in the same run"
-              f"{'' if java else ' (not run: reference medians from its README in parentheses)'}.  "
+              f"{'' if java else ' (not run: reference medians from its README in parentheses)'}; Java 1.4.2 = the "
+              f"same workloads on Paimon 1.4.2's API (`tools/java` IndexBench, bitmap version 1 as workloads.md "
+              f"says, one JVM per workload, 3 warm-up + 7 rounds){'' if newest else ' - not run this time'}.  "
               "Ratio < 1: paimon-codec is faster.\n\n")
     print()
     print(table)

@@ -21,6 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import _java_newest
 import numpy as np
 from _harness import (
     IMPL,
@@ -126,26 +127,33 @@ def run_python(tmp: Path, only: set[str]) -> list[dict]:
     return results
 
 
-def markdown(py: list[dict], java: dict[str, dict]) -> str:
+def markdown(py: list[dict], java: dict[str, dict], newest: dict[str, dict] | None = None) -> str:
+    newest = newest or {}
     rows = []
     for r in py:
         j = java.get(r["workload"])
+        n = newest.get(r["workload"])
         jm = f"{j['median_ms']:.1f}" if j else "not run"
         ratio = f"{j['median_ms'] / r['median_ms']:.2f}x" if j else "-"
         ref = JAVA_TARGET_MS[r["workload"]]
-        rows.append([r["workload"], f"{r['median_ms']:.1f}", jm, ratio,
+        nm = f"{n['median_ms']:.1f}" if n else "not run"
+        nratio = f"{n['median_ms'] / r['median_ms']:.2f}x" if n else "-"
+        rows.append([r["workload"], f"{r['median_ms']:.1f}", jm, ratio, nm, nratio,
                      f"{ref / r['median_ms']:.2f}x (of {ref:.0f} ms)", r["bytes"], r.get("crc32", "-"),
-                     r.get("check", "-"), "yes" if same_as_java(r, j) else "NO"])
+                     r.get("check", "-"), "yes" if same_as_java(r, j) and same_as_java(r, n) else "NO"])
     return markdown_table(["workload", "paimon-codec median ms", "Java 0.9 median ms (same run)",
-                           "speed-up, same run (Java / Python)", "speed-up vs published warmed Java", "bytes",
-                           "crc32", "check", "checks match"],
-                          ["---", "---:", "---:", "---:", "---:", "---:", "---", "---:", "---"], rows)
+                           "speed-up, same run (Java 0.9 / Python)", "Java 1.4.2 median ms (same run)",
+                           "speed-up, same run (Java 1.4.2 / Python)", "speed-up vs published warmed Java 0.9",
+                           "bytes", "crc32", "check", "checks match"],
+                          ["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---", "---:", "---"],
+                          rows)
 
 
 def main(argv: list[str] | None = None) -> int:
     global WARMUP, ROUNDS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--no-java", action="store_true", help="skip the Java harness")
+    ap.add_argument("--no-java", action="store_true", help="skip both Java harnesses")
+    ap.add_argument("--no-java-newest", action="store_true", help="skip the Java 1.4.2 driver (tools/java)")
     ap.add_argument("--only", default="W5.build,W5.write,W5.read,W6.write,W6.read")
     ap.add_argument("--rounds", type=int, default=ROUNDS)
     ap.add_argument("--warmup", type=int, default=WARMUP)
@@ -156,14 +164,19 @@ def main(argv: list[str] | None = None) -> int:
     java = {} if args.no_java else run_java(only)
     for j in java.values():
         print(json.dumps(j))
+    newest = {} if args.no_java or args.no_java_newest else _java_newest.index_records(only)
+    for n in newest.values():
+        print(json.dumps(n))
     with tempfile.TemporaryDirectory(prefix="paimon-codec-bench-") as tmp:
         py = run_python(Path(tmp), only)
     for r in py:
         print(json.dumps(r))
-    table = markdown(py, java)
+    table = markdown(py, java, newest)
     header = (f"# Table-index workloads (W5, W6)\n\n{environment()}; {WARMUP} warm-up + {ROUNDS} timed rounds, "
               f"median.  Java = Paimon 0.9.0 via `shared/anchors/java-bench/run.sh` in the same run "
-              f"(run first, one JVM per workload){'' if java else ' - not run this time'}; 'published warmed "
+              f"(run first, one JVM per workload){'' if java else ' - not run this time'}; Java 1.4.2 = the same "
+              f"workloads on Paimon 1.4.2's API (`tools/java` IndexBench, 32-bit DVs, one JVM per workload, run "
+              f"first){'' if newest else ' - not run this time'}; 'published warmed "
               f"Java' = the anchor's recorded medians (java-bench/results, quiet machine).  Speed-up > 1 means "
               f"paimon-codec is faster.  Timings on a shared 2-core machine are noisy; the checks are exact.\n\n")
     print()

@@ -5,7 +5,8 @@ Run in a subprocess (one JVM per process): ``python data_evolution_java_writer.p
 ``partition_keys``, ``options`` and ``steps``, each either a write ``{"cols": [...], "rows": [[...]],
 "first_row_id": null | N}`` (``first_row_id`` set = a partial-column update of the rows from N, the
 way Paimon's own tests write one: ``withWriteType`` + ``DataFileMeta.assignFirstRowId``) or a
-rename ``{"rename": [old, new]}`` or ``{"together": [write, ...]}`` (one commit); ``read: false`` skips the read.  ``OUT``: ``{"path", "fields", "rows"}`` of Java's read of the latest
+schema change (``{"rename": [old, new]}``, ``{"drop": name}``, ``{"add": [name, type]}``,
+``{"retype": [name, type]}``) or ``{"together": [write, ...]}`` (one commit); ``read: false`` skips the read.  ``OUT``: ``{"path", "fields", "rows"}`` of Java's read of the latest
 snapshot.
 """
 
@@ -88,6 +89,17 @@ def main(spec_path: str, out_path: str, classpath: list[str]) -> None:
         if "rename" in step:
             old, new = step["rename"]
             catalog.alterTable(ident, Arrays.asList(SchemaChange.renameColumn(old, new)), False)
+            continue
+        if "drop" in step:
+            catalog.alterTable(ident, Arrays.asList(SchemaChange.dropColumn(step["drop"])), False)
+            continue
+        if "add" in step:
+            name, t = step["add"]
+            catalog.alterTable(ident, Arrays.asList(SchemaChange.addColumn(name, types[t])), False)
+            continue
+        if "retype" in step:
+            name, t = step["retype"]
+            catalog.alterTable(ident, Arrays.asList(SchemaChange.updateColumnType(name, types[t])), False)
             continue
         table = catalog.getTable(ident)
         messages = ArrayList()

@@ -7,7 +7,8 @@ executes a list of steps on one filesystem-catalog table and prints what it read
   files spell it (``"INT"``, ``{"type": "ARRAY", "element": "INT"}``, ``{"type": "ROW", "fields": [...]}``);
 * ``{"op": "write", "rows": [[v, ...], ...]}`` -- one commit of rows in the current schema;
 * ``{"op": "alter", "changes": [{"op": "rename", "from": a, "to": b} | {"op": "drop", "name": a} |
-  {"op": "add", "name": a, "type": t} | {"op": "type", "name": a, "type": t}]}``;
+  {"op": "add", "name": a, "type": t} | {"op": "type", "name": a, "type": t}]}`` (a name may be the path of
+  a nested field: ``["r", "q"]``);
 * ``{"op": "read"}`` -- every row of the latest snapshot as Java reads it.
 
 Values in both directions use one JSON form per type (see :func:`normalize`): integers and floats as
@@ -46,6 +47,9 @@ from org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind import Obje
 from java.util.concurrent.atomic import AtomicInteger
 
 mapper = ObjectMapper()
+def names(n):  # a column name, or the path of a nested field (["r", "q"], ["arr", "element", "y"])
+    return jpype.JArray(jpype.JString)(n if isinstance(n, list) else [n])
+
 def jtype(t):
     return DataTypeJsonParser.parseDataType(mapper.readTree(json.dumps(t)), AtomicInteger(1000))
 
@@ -142,10 +146,12 @@ for table_name, steps in spec["tables"].items():
           changes = ArrayList()
           for ch in step["changes"]:
               k = ch["op"]
-              if k == "rename": changes.add(SchemaChange.renameColumn(ch["from"], ch["to"]))
-              elif k == "drop": changes.add(SchemaChange.dropColumn(ch["name"]))
-              elif k == "add": changes.add(SchemaChange.addColumn(ch["name"], jtype(ch["type"])))
-              elif k == "type": changes.add(SchemaChange.updateColumnType(ch["name"], jtype(ch["type"])))
+              if k == "rename": changes.add(SchemaChange.renameColumn(names(ch["from"]), ch["to"]))
+              elif k == "drop": changes.add(SchemaChange.dropColumn(names(ch["name"])))
+              elif k == "add":
+                  changes.add(SchemaChange.addColumn(names(ch["name"]), jtype(ch["type"]), None, None))
+              elif k == "type":
+                  changes.add(SchemaChange.updateColumnType(names(ch["name"]), jtype(ch["type"]), False))
               else: raise ValueError(k)
           cat.alterTable(ident, changes, False)
       elif op == "read":

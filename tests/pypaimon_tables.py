@@ -18,10 +18,11 @@ BASE = "id INT, p STRING, name STRING, v BIGINT, d DOUBLE"
 PK_SCHEMA = BASE + ", rk STRING"  # rk: pypaimon's rowkind.field (+I, -U, +U, -D)
 
 
-def rows(ids, *, bump: int = 0, kind: str | None = None) -> pa.Table:
-    """Deterministic rows for ``ids``; ``bump`` changes ``v`` / ``name`` (an update of the same keys)."""
+def rows(ids, *, bump: int = 0, kind: str | None = None, shift: int = 0) -> pa.Table:
+    """Deterministic rows for ``ids``; ``bump`` changes ``v`` / ``name`` (an update of the same keys),
+    ``shift`` moves them to another partition."""
     ids = list(ids)
-    cols = {"id": pa.array(ids, pa.int32()), "p": pa.array(["abc"[i % 3] for i in ids]),
+    cols = {"id": pa.array(ids, pa.int32()), "p": pa.array(["abc"[(i + shift) % 3] for i in ids]),
             "name": pa.array([f"n{(i + bump) % 7}" for i in ids]),
             "v": pa.array([i * 10 + bump for i in ids], pa.int64()),
             "d": pa.array([None if i % 5 == 4 else i / 4 for i in ids], pa.float64())}
@@ -80,17 +81,19 @@ def _append_altered_after_write(o, wh, name):
     return path
 
 
-def _pk(options: dict | None = None, *, deletes: bool = True, native: bool = False, partitioned: bool = True):
+def _pk(options: dict | None = None, *, deletes: bool = True, native: bool = False, partitioned: bool = True,
+        cross_partition: bool = False):
     """Commit 1 inserts 0..29, commit 2 updates 20..29 and inserts 30..49, commit 3 updates 40..44 again
-    and, with ``deletes``, deletes 0..9 (row kinds from a ``rk`` column, pypaimon's ``rowkind.field``)."""
+    and, with ``deletes``, deletes 0..9 (row kinds from a ``rk`` column, pypaimon's ``rowkind.field``).
+    ``cross_partition``: the key is ``id`` alone in a table partitioned by ``p`` (cross-partition upserts)."""
     def build(o, wh, name):
         opts = {"bucket": "2", **({"rowkind.field": "rk"} if deletes else {}), **(options or {})}
-        keys = ["p", "id"] if partitioned else ["id"]
+        keys = ["p", "id"] if partitioned and not cross_partition else ["id"]
         kind = (lambda k: k) if deletes else (lambda k: None)
         path = o.create_table(wh, name, PK_SCHEMA if deletes else BASE, primary_keys=keys,
                               partition_keys=["p"] if partitioned else (), options=opts)
         o.write(path, rows(range(0, 30), kind=kind("+I")), native=native)
-        o.write(path, rows(range(20, 50), bump=1, kind=kind("+I")), native=native)
+        o.write(path, rows(range(20, 50), bump=1, kind=kind("+I"), shift=int(cross_partition)), native=native)
         last = rows(range(40, 45), bump=2, kind=kind("+U"))
         if deletes:
             last = pa.concat_tables([rows(range(0, 10), kind="-D"), last])
@@ -185,8 +188,8 @@ def _data_evolution(options: dict | None = None, *, global_indexes=()):
 def cases(external_dir: str) -> list[Case]:
     return [
         Case("append_parquet", _append(), spark=("all", "partition")),
-        Case("append_orc", _append({"file.format": "orc"}), spark=("all", "partition")),
-        Case("append_avro", _append({"file.format": "avro"})),
+        Case("append_orc", _append({"file.format": "orc"}), spark=("all",)),
+        Case("append_avro", _append({"file.format": "avro"}), spark=("all",)),
         Case("append_unpartitioned", _append(partitioned=False)),
         Case("append_bucket2", _append({"bucket": "2", "bucket-key": "id"})),
         Case("append_overwrite", _append_overwrite),
@@ -196,6 +199,7 @@ def cases(external_dir: str) -> list[Case]:
                                                "data-file.external-paths.strategy": "round-robin"}), spark=("all",)),
         Case("append_evolution", _append_evolution, spark=("all",)),
         Case("append_altered_after_write", _append_altered_after_write),
+        Case("append_path_directory", _append({"data-file.path-directory": "data"})),
         Case("append_native_file_index", _append({"file-index.bitmap.columns": "name",
                                                   "file-index.bloom-filter.columns": "id"}, native=True)),
         Case("append_all_types", _types()),
@@ -211,10 +215,11 @@ def cases(external_dir: str) -> list[Case]:
         Case("pk_bucket2_native_deletes", _pk(native=True)),
         Case("pk_unpartitioned", _pk(deletes=False, partitioned=False)),
         Case("pk_dynamic_bucket", _pk({"bucket": "-1"}, deletes=False)),
+        Case("pk_cross_partition_native", _pk({"bucket": "-1"}, deletes=False, native=True, cross_partition=True)),
         Case("pk_postpone_bucket", _pk({"bucket": "-2"}, deletes=False)),
         Case("pk_deletion_vectors", _pk({"deletion-vectors.enabled": "true"}, deletes=False)),
         Case("pk_dv_merge_on_read", _pk({"deletion-vectors.enabled": "true",
-                                         "deletion-vectors.merge-on-read": "true"}, deletes=False)),
+                                         "deletion-vectors.merge-on-read": "true"}, deletes=False), spark=("all",)),
         Case("pk_dv_merge_on_read_deletes", _pk({"deletion-vectors.enabled": "true",
                                                  "deletion-vectors.merge-on-read": "true"})),
         Case("pk_orc", _pk({"file.format": "orc"})),

@@ -7,11 +7,13 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import _harness  # noqa: E402
 import file_index  # noqa: E402
+from spark_fixtures import spark  # noqa: E402,F401
 
 
 def test_result_line_checks_and_optional_fields():
@@ -63,3 +65,34 @@ def test_file_index_w4_checks_hold(tmp_path, capsys):
     assert status == 0 and {r["workload"] for r in records} == {"W4.build", "W4.probe"}
     assert all(r["checks_ok"] for r in records)
     assert "| W4.probe |" in out.read_text() and np.isfinite(records[0]["median_ms"])
+
+
+@pytest.mark.spark
+def test_merge_read_runs_and_every_reader_agrees(tmp_path, capsys, spark):  # noqa: F811
+    """merge_read at a tiny size: Java 1.4.2 writes each case, its own read returns exactly the rows the
+    generator and the merge engine predict, and our readers (local and Spark) return the same rows."""
+    import merge_read
+
+    out = tmp_path / "merge_read.md"
+    status = merge_read.main(["--rows", "3000", "--small-rows", "2000", "--buckets", "2", "--commits", "3",
+                              "--cases", "deduplicate,compacted+l0,first-row,aggregation", "--warmup", "0", "--rounds", "1",
+                              "--keep", str(tmp_path / "wh"), "--output", str(out)])
+    records = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    reads = [r for r in records if r.get("workload") == "read"]
+    assert status == 0
+    java = {r["case"]: r for r in reads if r["impl"].startswith("paimon-java-1.4")}
+    assert set(java) == {"deduplicate", "compacted+l0", "first-row", "aggregation"}
+    for r in java.values():
+        assert r["status"] == "ok" and r["rows"] == r["expected_rows"] and r["checksum"] == r["expected_checksum"]
+    # 3 commits: 3 level-0 runs per bucket; compacted+l0: one compacted run + 2 level-0 runs
+    assert java["deduplicate"]["sorted_runs_per_bucket"] == java["compacted+l0"]["sorted_runs_per_bucket"] == "3"
+    dedup = java["deduplicate"]
+    assert 0 < dedup["rows"] < 3000 and dedup["splits"] >= 2  # updates and deletes merged away, 2 buckets
+    ours = [r for r in reads if r["impl"].startswith("paimon-codec")]
+    assert sorted((r["case"], r["variant"]) for r in ours) == sorted(
+        (c, v) for c in java for v in ("local", "spark"))
+    for r in ours:
+        assert r["status"] == "ok", r
+        assert (r["rows"], r["checksum"]) == (java[r["case"]]["rows"], java[r["case"]]["checksum"])
+    text = out.read_text()
+    assert "| deduplicate | 3,000 | 3 | 2 x 3 (" in text and "Paimon Java 1.4.2" in text

@@ -21,49 +21,21 @@ from oracles.compare import assert_same_rows
 from pypaimon_tables import PREDICATES, TYPED_PREDICATES, cases, predicates_of
 from spark_fixtures import spark  # noqa: F401
 
-from paimon_codec.errors import InvalidPredicateError, PaimonCodecError, UnsupportedTypeError
+from paimon_codec.errors import PaimonCodecError
 from paimon_codec.table.local_read import read_table
 from paimon_codec.table.plan import plan_scan
 
 CASES = {c.name: c for c in cases("<external>")}
 WHERE = PREDICATES | TYPED_PREDICATES
 
-# -- what goes wrong today (issue 13), per case; each reason names the point of the issue ----------------
-_AVRO = "issue 13 point 6: Avro data files are refused ('cannot read avro data files')"
-_NANOS = ("issue 13 point 5: TIMESTAMP(9) with nanoseconds crashes the read (ArrowInvalid: Casting from "
-          "timestamp[ns] to timestamp[us] would lose data)")
-_PK_REFUSED = ("issue 13 point 3: primary-key tables without deletion vectors are refused "
-               "('need a merge-on-read scan'; with rowkind.field / sequence.field / merge-engine / "
-               "fields.*.aggregate-function: 'table option not supported by this reader')")
-_EVOLUTION = ("issue 13 point 1: columns resolved by name, not field id: renamed 'nm' -> 'name' reads as null "
-              "for old files, re-added 'tmp' shows the dropped column's old values")
-_CURRENT_SCHEMA = ("issue 13 point 1: the latest snapshot is read under the snapshot's schema, not the table's "
-                   "current one: columns renamed/dropped/retyped after the last commit keep their old names "
-                   "('nm', 'tmp'), and a predicate on the new name is refused as an unknown column")
-_DATA_EVOLUTION = ("issue 13 point 2: data-evolution tables refused ('table option not supported by this reader: "
-                   "data-evolution.enabled'); partial-column files must be merged by row id, with deletion vectors")
-_MERGE_ON_READ = ("issue 13 point 3: deletion-vectors.merge-on-read=true ignored: level-0 files dropped, "
-                  "0 rows instead of pypaimon's merged rows")
-
-#: case -> (reason, exception raised by test_rows_match_pypaimon, raised by test_never_wrong_rows or None)
-KNOWN = {
-    "append_avro": (_AVRO, UnsupportedTypeError, None),
-    "append_all_types": (_NANOS, pa.ArrowInvalid, pa.ArrowInvalid),
-    "append_all_types_orc": (_NANOS, pa.ArrowInvalid, pa.ArrowInvalid),
-    "append_evolution": (_EVOLUTION, AssertionError, AssertionError),
-    "append_altered_after_write": (_CURRENT_SCHEMA, (AssertionError, InvalidPredicateError), AssertionError),
-    "data_evolution_dv": (_DATA_EVOLUTION, UnsupportedTypeError, None),
-    "data_evolution_global_index": (_DATA_EVOLUTION, UnsupportedTypeError, None),
-    "data_evolution_dv_index_in_data_dir": (_DATA_EVOLUTION, UnsupportedTypeError, None),
-    "pk_dv_merge_on_read": (_MERGE_ON_READ, AssertionError, AssertionError),
-    "pk_dv_merge_on_read_deletes": (_MERGE_ON_READ, AssertionError, AssertionError),
-    **{name: (_PK_REFUSED, UnsupportedTypeError, None) for name in (
-        "pk_bucket2", "pk_bucket2_deletes", "pk_bucket2_native", "pk_bucket2_native_deletes", "pk_unpartitioned",
-        "pk_dynamic_bucket", "pk_postpone_bucket", "pk_orc", "pk_avro", "pk_sequence_field", "pk_first_row",
-        "pk_partial_update", "pk_aggregation_sum")},
-}
-#: (case, predicate, test) that pass today although the case fails in general (1: rows match, 2: never wrong)
-PASSING_TODAY = {("append_altered_after_write", "indexed", 2)}  # refused: 'name' unknown in the old schema
+# -- what goes wrong today (issue 13), per case: (reason naming the point of the issue, exception raised by
+# test_rows_match_pypaimon, raised by test_never_wrong_rows or None) -> xfail(strict=True, raises=...).
+# Empty now: avro data files (point 6), evolution by field id and reads under the current schema (point 1),
+# TIMESTAMP(9) (point 5), primary-key merges incl. merge-on-read, rowkind.field and every engine (point 3),
+# data evolution (point 2), Spark's multi-file ORC read (point 11) all failed when these tests were written.
+KNOWN: dict[str, tuple[str, type | tuple, type | tuple | None]] = {}
+#: (case, predicate, test) that pass although the case is in KNOWN (test 1: rows match, 2: never wrong)
+PASSING_TODAY: set[tuple[str, str, int]] = set()
 
 
 @pytest.fixture(scope="module")
@@ -118,23 +90,35 @@ def test_never_wrong_rows(pypaimon21, warehouse, case, pred):
     assert_same_rows(mine, theirs(pypaimon21, warehouse, case, where, (case, pred, None)))
 
 
-@pytest.mark.parametrize("case", ["append_parquet", "append_overwrite", "append_evolution", "pk_bucket2"])
+@pytest.mark.parametrize("case", ["append_parquet", "append_overwrite", "append_evolution", "pk_bucket2",
+                                  "pk_bucket2_deletes", "pk_partial_update"])
 @pytest.mark.parametrize("snapshot_id", [1, 2])
 def test_time_travel_matches_pypaimon(pypaimon21, warehouse, case, snapshot_id, request):
     known = KNOWN.get(case)
-    if known is not None and not (case == "append_evolution" and snapshot_id == 1):
+    if known is not None:
         request.applymarker(pytest.mark.xfail(strict=True, raises=known[1], reason=known[0]))
     where = PREDICATES["plain"]
     assert_same_rows(ours(warehouse["paths"][case], where, snapshot_id),
                      theirs(pypaimon21, warehouse, case, where, (case, "plain", snapshot_id)))
 
 
-#: Spark-only failures: case -> (reason, exception)
-SPARK_KNOWN = {
-    "append_orc": ("issue 13 point 11: Spark's ORC reader called as reader.orc(*paths): the 2nd path is taken "
-                   "as mergeSchema, the 3rd as pathGlobFilter (TypeError with many files, and 0 rows silently "
-                   "with three)", (TypeError, AssertionError)),
-}
+_TAG = "table(kwargs['path']).create_tag(kwargs['tag'], snapshot_id=kwargs['snapshot_id'], ignore_if_exists=True)"
+
+
+@pytest.mark.parametrize("case", ["append_parquet", "append_evolution", "pk_partial_update"])
+def test_tag_matches_pypaimon(pypaimon21, warehouse, case):
+    """A tag pypaimon creates on snapshot 1 reads (``read_table(..., tag=)``) as pypaimon reads it."""
+    path = warehouse["paths"][case]
+    pypaimon21.run(_TAG, path=path, tag="first", snapshot_id=1)
+    where = WHERE["plain"]
+    want = pypaimon21.read(path, where=where, tag="first")
+    assert 0 < want.num_rows < pypaimon21.read(path, where=where).num_rows
+    assert_same_rows(read_table(path, where, tag="first"), want)
+
+
+#: Spark-only failures: case -> (reason, exception); the ORC one (issue 13 point 11: ``reader.orc(*paths)``
+#: taking the 2nd path as mergeSchema: 0 rows silently with three files) is fixed
+SPARK_KNOWN: dict[str, tuple[str, type | tuple]] = {}
 
 
 def _spark_params():

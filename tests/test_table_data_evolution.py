@@ -125,6 +125,27 @@ def test_spark_scan_merges_row_id_ranges(spark, java_table):  # noqa: F811
     assert sorted(r["id"] for r in df.collect()) == [2, 3]  # scores 200 and 300 by the newest file
 
 
+def test_java_partial_files_across_type_change_drop_and_re_add(tmp_path):
+    """Columns resolve by field id through each file's schema: a widened column is cast, a dropped and
+    re-added column is not revived from the files that wrote the old one."""
+    steps = [{"cols": ["id", "n", "s"], "rows": [[1, 10, "a"], [2, 20, "b"], [3, None, "c"]]},
+             {"cols": ["n"], "rows": [[11], [None], [33]], "first_row_id": 0},
+             {"retype": ["n", "BIGINT"]},
+             {"cols": ["id", "n", "s"], "rows": [[4, 2 ** 40, "d"], [5, 50, "e"]]},
+             {"cols": ["n"], "rows": [[2 ** 41], [None]], "first_row_id": 3},
+             {"drop": "s"},
+             {"add": ["s", "STRING"]},
+             {"cols": ["s"], "rows": [["X"], [None]], "first_row_id": 3},
+             {"cols": ["id"], "rows": [[6]]}]
+    out = _java_table(tmp_path, "evolved", [["id", "INT"], ["n", "INT"], ["s", "STRING"]], steps)
+    names = out["fields"]
+    assert names == ["id", "n", "s"]
+    ours = _ours(out["path"])
+    assert ours.schema.field("n").type == pa.int64()
+    assert _sorted_rows(ours, names) == sorted(map(tuple, out["rows"]), key=lambda r: tuple((v is None, v) for v in r))
+    assert [r[2] for r in sorted(out["rows"])][:3] == [None, None, None]  # the old s is gone for ids 1..3
+
+
 def test_partially_overlapping_row_id_ranges_are_refused(tmp_path):
     steps = [{"cols": ["id", "name"], "rows": [[1, "a"], [2, "b"], [3, "c"]]},
              {"cols": ["name"], "rows": [["B"], ["C"]], "first_row_id": 1},

@@ -16,7 +16,8 @@ implemented here give the same values (facts from Paimon's ``casting`` package):
 * CHAR / VARCHAR -> integer / FLOAT / DOUBLE / DECIMAL / BOOLEAN: parsed as Paimon parses them; a value
   Paimon cannot parse makes Paimon's read fail, so it is refused here too;
 * TIMESTAMP(p) -> TIMESTAMP(q) (same time-zone kind): truncated to ``q`` digits as Paimon does;
-  DATE -> TIMESTAMP: midnight; TIMESTAMP -> DATE: the day.
+  DATE -> TIMESTAMP: midnight; TIMESTAMP -> DATE: epoch millis / millis per day, rounded toward zero
+  (so an instant just before 1970 reads as 1970-01-01, as in Paimon).
 
 Every other change of type is refused with :class:`~paimon_codec.errors.UnsupportedTypeError` naming it
 (casts between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE depend on the JVM's time zone, casts to and
@@ -32,7 +33,6 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..errors import CorruptDataError, UnsupportedTypeError
 from ..types import DataType
@@ -98,9 +98,12 @@ def cast_array(arr: pa.Array, src: DataType, dst: DataType, target: pa.DataType)
     if s == "DATE":
         return arr.cast(pa.timestamp("s")).cast(target)
     if d == "DATE":
-        ns = arr.cast(pa.timestamp("ns")).cast(pa.int64())
-        days = pc.floor(pc.divide(ns.cast(pa.float64()), 86_400e9)).cast(pa.int32())
-        return days.cast(pa.date32())
+        # TimestampToDateCastRule: (int) (epoch millis / MILLIS_PER_DAY), Java's division toward zero
+        ns = arr.cast(pa.timestamp("ns")).cast(pa.int64()).fill_null(0).to_numpy(zero_copy_only=False)
+        millis = np.floor_divide(ns, 1_000_000)
+        days = (np.sign(millis) * (np.abs(millis) // 86_400_000)).astype(np.int32)
+        return pa.array(days, type=pa.int32(), mask=arr.is_null().to_numpy(zero_copy_only=False)).cast(
+            pa.date32())
     raise UnsupportedTypeError(f"cannot read {src} values of an older data file as {dst}")
 
 
@@ -292,9 +295,9 @@ def _to_string(arr: pa.Array, src: DataType, dst: DataType, target: pa.DataType)
 def _truncate_timestamp(arr: pa.Array, precision: int, target: pa.DataType) -> pa.Array:
     """``DateTimeUtils.truncate``: nano-of-milli cut for precision > 3, else the epoch millis rounded
     toward zero (Java's integer division) to ``10^(3-p)`` millis."""
-    ns = arr.cast(pa.timestamp("ns", tz=arr.type.tz)).cast(pa.int64()).to_numpy(zero_copy_only=False)
+    ns = arr.cast(pa.timestamp("ns", tz=arr.type.tz)).cast(pa.int64()).fill_null(0).to_numpy(
+        zero_copy_only=False)
     mask = arr.is_null().to_numpy(zero_copy_only=False)
-    ns = np.where(mask, 0, ns)
     millis, nano_of_milli = np.floor_divide(ns, 1_000_000), np.mod(ns, 1_000_000)
     if precision > 3:
         unit = 10 ** (9 - precision)

@@ -175,30 +175,33 @@ def plan_row_id_groups(table: PaimonTable, schema: TableSchema, files: list[Live
                        report) -> tuple[list[LiveDataFile], list]:
     """Split a data-evolution snapshot's files into single files (planned as usual) and group tasks.
 
-    Returns ``(files that are a row-id range of their own, GroupTask per multi-file range)``; the group
-    files are accounted for in ``report`` here.
+    Returns ``(files the planner's loop handles: ranges of one file and files of pruned partitions,
+    GroupTask per multi-file range)``; the group files are accounted for in ``report`` here.
     """
     from .plan import FileTask, GroupTask
 
     by_bucket: dict[tuple, list[LiveDataFile]] = {}
+    singles: list[LiveDataFile] = []
     for f in files:
+        if not _may_match_partition(pred, schema, f):
+            singles.append(f)  # skipped by partition in the planner's own loop, as Paimon never groups it
+            continue
         _refuse_special(f)
         by_bucket.setdefault((f.entry.partition, f.bucket), []).append(f)
-    singles: list[LiveDataFile] = []
     tasks: list[GroupTask] = []
     for bucket_files in by_bucket.values():
         for group in group_by_row_id(bucket_files):
             if len(group) == 1:
                 singles.append(group[0])
                 continue
-            task = _plan_group(table, group, schema, pred, report, FileTask, GroupTask)
+            task = _plan_group(table, group, schema, report, FileTask, GroupTask)
             if task is not None:
                 tasks.append(task)
     return singles, tasks
 
 
-def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSchema, pred: Any, report,
-                FileTask, GroupTask):
+def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSchema, report, FileTask,
+                GroupTask):
     _check_group(group)
     first_row_id, last = _range(group[0])
     row_count = last - first_row_id + 1
@@ -213,11 +216,6 @@ def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSche
                   "write_cols": None if f.meta.write_cols is None else list(f.meta.write_cols)}
         report.files.append(detail)
         details.append(detail)
-    if not _may_match_partition(pred, schema, group[0]):
-        report.files_skipped_by_partition += len(group)
-        for d in details:
-            d["decision"] = "skipped: partition"
-        return None
     anchor = _anchor(group)
     for f in group:
         if f is not anchor and f.deletion_file is not None:
@@ -259,7 +257,7 @@ def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSche
     report.rows_selected += selected
     read = [(t, c) for t, c in zip(file_tasks, columns, strict=True) if c]
     return GroupTask(READER, [t for t, _ in read],
-                     {"first_row_id": first_row_id, "row_count": row_count,
+                     {"first_row_id": first_row_id, "row_count": row_count, "rows": selected,
                       "columns": [c for _, c in read]},
                      label=f"row ids {first_row_id}..{last}")
 
@@ -272,8 +270,7 @@ def read_row_id_group(task, schema: pa.Schema) -> pa.Table:
     """
     from .read import read_file_rows
 
-    row_count = task.params["row_count"]
-    expected = row_count if task.files[0].selection is None else len(task.files[0].selection)
+    row_count, expected = task.params["row_count"], task.params["rows"]
     by_name: dict[str, pa.Array] = {}
     for ft, names in zip(task.files, task.params["columns"], strict=True):
         wanted = [name for name in names if name in schema.names]

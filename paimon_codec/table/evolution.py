@@ -174,8 +174,15 @@ def as_arrow(arr: pa.Array | pa.ChunkedArray, target: pa.DataType) -> pa.Array:
         elif unit == "ns":
             ints = pc.divide(ints, 1_000_000)
         return ints.cast(target)
-    if pa.types.is_timestamp(arr.type) and pa.types.is_timestamp(target) and arr.type.tz != target.tz:
-        arr = arr.cast(pa.int64()).cast(pa.timestamp(arr.type.unit, tz=target.tz))
+    if pa.types.is_timestamp(arr.type) and pa.types.is_timestamp(target):
+        if arr.type.tz != target.tz:
+            arr = arr.cast(pa.int64()).cast(pa.timestamp(arr.type.unit, tz=target.tz))
+        try:
+            return arr.cast(target)
+        except pa.ArrowInvalid:
+            # ORC keeps the nanoseconds a writer handed it even for TIMESTAMP(p <= 6)
+            raise UnsupportedTypeError(f"a TIMESTAMP column of precision <= 6 holds values finer than "
+                                       f"{target.unit} in the data file (not representable as {target})") from None
     return arr.cast(target)
 
 

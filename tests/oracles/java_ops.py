@@ -43,6 +43,14 @@ _RowKind = J("org.apache.paimon.types.RowKind")
 _PredicateBuilder = J("org.apache.paimon.predicate.PredicateBuilder")
 _RecordReaderIterator = J("org.apache.paimon.reader.RecordReaderIterator")
 _Pair = J("org.apache.paimon.utils.Pair")
+_IOManager = J("org.apache.paimon.disk.IOManager")
+
+
+def _io_manager() -> Any:
+    """A temp-disk IOManager: Paimon's lookup compaction refuses to run without one."""
+    import tempfile
+
+    return _IOManager.create(tempfile.mkdtemp(prefix="paimon-oracle-io-"))
 
 _LEAF_METHODS = {"eq": "equal", "neq": "notEqual", "lt": "lessThan", "lte": "lessOrEqual", "gt": "greaterThan",
                  "gte": "greaterOrEqual", "starts_with": "startsWith", "ends_with": "endsWith",
@@ -181,6 +189,7 @@ class PaimonOps:
         assign = _bucket_assigner(table)
         builder = table.newBatchWriteBuilder()
         write = builder.newWrite()
+        write.withIOManager(_io_manager())  # lookup compaction (deletion vectors, first-row) spills to disk
         try:
             for i in range(n):
                 row = _GenericRow(len(fields))
@@ -224,6 +233,7 @@ class PaimonOps:
         before = self.snapshot_id(table_path, branch)
         builder = table.newBatchWriteBuilder()
         write = builder.newWrite()
+        write.withIOManager(_io_manager())  # lookup compaction (deletion vectors, first-row) spills to disk
         try:
             for partition, bucket in targets:
                 write.compact(partition, bucket, bool(full))

@@ -51,17 +51,23 @@ def _fold_numeric(col: pa.Array, rows: np.ndarray, negate: np.ndarray, groups: G
     acc = np.zeros(groups.count, dtype=values.dtype)
     seen = np.zeros(groups.count, dtype=bool)
     if len(pos):
-        rank = np.arange(len(pos)) - np.searchsorted(g, g, side="left")   # position within its key
         ufunc = np.add if op == "sum" else np.multiply
+        starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+        seen[g[starts]] = True
         with np.errstate(over="ignore"):
-            for k in range(int(rank.max()) + 1):
-                at = rank == k
-                gk, vk = g[at], vals[at]
-                first = ~seen[gk]
-                acc[gk[first]] = vk[first]
-                rest = ~first
-                acc[gk[rest]] = ufunc(acc[gk[rest]], vk[rest])
-                seen[gk] = True
+            if pa.types.is_integer(t):
+                # integer arithmetic wraps modulo 2^bits, so any grouping of the operations gives Java's result
+                acc[g[starts]] = ufunc.reduceat(vals, starts)
+            else:
+                # floating point: one operation at a time in record order, like Java's fold
+                rank = np.arange(len(pos)) - np.repeat(starts, np.diff(np.r_[starts, len(pos)]))
+                by_rank = np.argsort(rank, kind="stable")
+                bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
+                first = by_rank[bounds[0]:bounds[1]]
+                acc[g[first]] = vals[first]
+                for k in range(1, len(bounds) - 1):
+                    at = by_rank[bounds[k]:bounds[k + 1]]
+                    acc[g[at]] = ufunc(acc[g[at]], vals[at])
     return pa.array(acc, type=t, mask=~seen)
 
 
@@ -74,6 +80,25 @@ def _hash_aggregate(col: pa.Array, rows: np.ndarray, groups: Groups, func: str, 
     where = np.full(groups.count, -1, dtype=np.int64)
     where[result.column("g").to_numpy()] = np.arange(result.num_rows)
     return take_or_null(result.column(f"v_{func}"), where)
+
+
+def _total_order_key(bits: np.ndarray) -> np.ndarray:
+    """Signed integers ordered as Java's ``Double.compare`` / ``Float.compare`` order the floats whose bits
+    they are (-0.0 < 0.0, NaN above +inf); the map is its own inverse."""
+    return np.where(bits < 0, bits ^ np.iinfo(bits.dtype).max, bits)
+
+
+def _float_min_max(col: pa.Array, rows: np.ndarray, groups: Groups, func: str) -> pa.Array:
+    """min/max by Java's total order of floating-point values (Arrow's treats -0.0 = 0.0, skips NaN)."""
+    wide = col.type == pa.float64()
+    itype = np.int64 if wide else np.int32
+    values = col.fill_null(0).to_numpy(zero_copy_only=False)
+    values = np.where(np.isnan(values), np.array(np.nan, dtype=values.dtype), values)  # canonical NaN
+    keys = pa.array(_total_order_key(values.view(itype)))
+    best = _hash_aggregate(keys, rows, groups, func)
+    mask = np.asarray(best.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+    bits = _total_order_key(best.fill_null(0).to_numpy(zero_copy_only=False).astype(itype))
+    return pa.array(bits.view(values.dtype), type=col.type, mask=mask)
 
 
 def _listagg(col: pa.Array, adds: np.ndarray, valid: np.ndarray, groups: Groups, delimiter: str) -> pa.Array:
@@ -99,6 +124,8 @@ def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Group
     if func == "product":
         return _fold_numeric(col, valid & adds, retract & False, groups, "product")
     if func in ("min", "max"):
+        if pa.types.is_floating(col.type):
+            return _float_min_max(col, valid & adds, groups, func)
         return _hash_aggregate(col, valid & adds, groups, func)
     if func in ("bool_and", "bool_or"):
         return _hash_aggregate(col, valid & adds, groups, "all" if func == "bool_and" else "any",

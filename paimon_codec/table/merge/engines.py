@@ -30,25 +30,20 @@ RETRACT_KINDS = (1, 3)   # UPDATE_BEFORE, DELETE
 DELETE_KIND = 3
 
 
-def _keep_rows(table: pa.Table, positions: np.ndarray) -> pa.Table:
-    return table.take(pa.array(positions[positions >= 0], type=pa.int64()))
-
-
-def _deduplicate(table, retract, groups: Groups, spec: MergeSpec) -> pa.Table:
+def _deduplicate(retract, groups: Groups, spec: MergeSpec) -> np.ndarray:
+    """Per key: the (merge-order) position of the record it yields, -1 for none."""
     if spec.ignore_delete:
-        winner = groups.last_where(~retract)
-        # a single record is passed through untouched, and dropped if it is a retraction
-        return _keep_rows(table, winner)
+        return groups.last_where(~retract)
     winner = groups.last.copy()
-    winner[retract[winner]] = -1
-    return _keep_rows(table, winner)
+    winner[retract[winner]] = -1     # the latest record is a retraction: the key is gone
+    return winner
 
 
-def _first_row(table, retract, groups: Groups, spec: MergeSpec, path: str) -> pa.Table:
+def _first_row(retract, groups: Groups, spec: MergeSpec, path: str) -> np.ndarray:
     if not spec.ignore_delete and groups.any(retract & (groups.size[groups.gid] > 1)).any():
         raise UnsupportedTypeError("first-row table holds a DELETE/UPDATE_BEFORE record for a key with several "
                                    "records, which Paimon refuses to merge (set 'ignore-delete')", path=path)
-    return _keep_rows(table, groups.first_where(~retract))
+    return groups.first_where(~retract)
 
 
 def _partial_update(table, kinds, retract, groups: Groups, spec: MergeSpec, path: str) -> pa.Table:
@@ -92,15 +87,20 @@ def _aggregation(table, retract, groups: Groups, spec: MergeSpec, path: str) -> 
     return pa.Table.from_arrays(columns, names=table.column_names)
 
 
-def merge_sorted(table: pa.Table, kinds: np.ndarray, starts: np.ndarray, spec: MergeSpec,
+def merge_sorted(table: pa.Table, order: np.ndarray, kinds: np.ndarray, starts: np.ndarray, spec: MergeSpec,
                  path: str = "") -> pa.Table:
-    """Merge ``table`` (sorted by key then sequence; ``kinds`` its row kinds) into one row per surviving key."""
+    """Merge the records of ``table`` into one row per surviving key.
+
+    ``order``: the records' positions in merge order (by key, then sequence); ``kinds`` / ``starts``: the
+    row kind of each record in that order and whether it begins a new key.
+    """
     groups = Groups(starts)
     retract = np.isin(kinds, RETRACT_KINDS)
-    if spec.engine == "deduplicate":
-        return _deduplicate(table, retract, groups, spec)
-    if spec.engine == "first-row":
-        return _first_row(table, retract, groups, spec, path)
+    if spec.engine in ("deduplicate", "first-row"):  # one whole record per key: take just those rows
+        picked = (_deduplicate(retract, groups, spec) if spec.engine == "deduplicate"
+                  else _first_row(retract, groups, spec, path))
+        return table.take(pa.array(order[picked[picked >= 0]], type=pa.int64()))
+    table = table.take(pa.array(order, type=pa.int64()))
     if spec.engine == "partial-update":
         return _partial_update(table, kinds, retract, groups, spec, path)
     if spec.engine == "aggregation":

@@ -49,8 +49,12 @@ def _group_starts(table: pa.Table, keys: tuple[str, ...]) -> np.ndarray:
     starts[0] = True
     for k in keys:
         col = table.column(k).combine_chunks()
-        diff = pc.not_equal(col.slice(1), col.slice(0, n - 1))
-        starts[1:] |= diff.to_numpy(zero_copy_only=False)
+        if pa.types.is_integer(col.type) or pa.types.is_temporal(col.type):
+            values = col.to_numpy(zero_copy_only=False)       # key columns hold no NULL
+            starts[1:] |= values[1:] != values[:-1]
+        else:
+            diff = pc.not_equal(col.slice(1), col.slice(0, n - 1))
+            starts[1:] |= diff.cast(pa.uint8()).to_numpy(zero_copy_only=False).astype(bool)
     return starts
 
 
@@ -63,8 +67,10 @@ def read_merge_group(task, schema: pa.Schema) -> pa.Table:
     table = pa.concat_tables(parts)
     if table.num_rows == 0:
         return schema.empty_table()
-    table = table.take(_sort_indices(table, spec))
-    starts = _group_starts(table, spec.primary_keys)
-    kinds = table.column(KIND_COLUMN).to_numpy(zero_copy_only=False).astype(np.int8)
-    merged = merge_sorted(table.select(schema.names), kinds, starts, spec)
+    order = _sort_indices(table, spec)
+    # the key and kind columns in merge order; the value columns are taken only where an engine needs them
+    sorted_keys = table.select([*spec.primary_keys, KIND_COLUMN]).take(order)
+    starts = _group_starts(sorted_keys, spec.primary_keys)
+    kinds = sorted_keys.column(KIND_COLUMN).to_numpy(zero_copy_only=False).astype(np.int8)
+    merged = merge_sorted(table.select(schema.names), order.to_numpy(), kinds, starts, spec, task.label)
     return merged.cast(schema) if merged.schema != schema else merged

@@ -84,6 +84,11 @@ def merge_spec(schema: TableSchema, path: str | None = None) -> MergeSpec:
         raise _refuse("'aggregation.remove-record-on-delete'", path)
     if opts.get("record-level.expire-time"):
         raise _refuse("'record-level.expire-time' (records expired by time)", path)
+    if engine == "partial-update":
+        agg_keys = sorted(k for k in opts if k == "fields.default-aggregate-function"
+                          or (k.startswith("fields.") and k.endswith(".aggregate-function")))
+        if agg_keys:  # Paimon applies them only inside sequence groups, which are refused above
+            raise _refuse(f"partial-update with aggregate functions ('{agg_keys[0]}')", path)
     names = schema.fields.names
     seq = tuple(s.strip() for s in opts.get("sequence.field", "").split(",") if s.strip())
     for s in seq:
