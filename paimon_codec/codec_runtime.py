@@ -36,6 +36,8 @@ from construct import (
     Struct as _CStruct,
 )
 
+from .generated.construct.constants import ROARING_COOKIE_NO_RUN, ROARING_COOKIE_RUN
+
 __all__ = ["CodecError", "SubStream", "ViewStream"]
 
 
@@ -674,6 +676,11 @@ class NumpyArray(Construct):
         return arr
 
 
+def encoded(value: str | bytes | bytearray | memoryview, encoding: str) -> bytes | bytearray | memoryview:
+    """A ``str`` field's bytes for a fast builder: a ``str`` encoded, already-encoded bytes as they are."""
+    return value.encode(encoding) if isinstance(value, str) else value
+
+
 def to_array(obj: Any, dt: np.dtype) -> np.ndarray:
     """Coerce a list of scalars / list of dicts / array into an array of ``dt``."""
     if isinstance(obj, np.ndarray):
@@ -922,8 +929,8 @@ class JavaUtf(Construct):
 # Roaring32 portable bitmaps as self-delimiting bulk bytes
 
 
-_RUN_COOKIE = 12347
-_NORUN_COOKIE = 12346
+_RUN_COOKIE = ROARING_COOKIE_RUN
+_NORUN_COOKIE = ROARING_COOKIE_NO_RUN
 
 
 def roaring32_size(buf: bytes | memoryview, pos: int = 0, limit: int | None = None) -> int:
@@ -954,7 +961,7 @@ def roaring32_size(buf: bytes | memoryview, pos: int = 0, limit: int | None = No
         flags = np.zeros(n, dtype=np.uint8)
         has_offsets = True
     else:
-        raise CodecError(f"bad roaring cookie {cookie}", offset=pos, expected="12346 or 12347")
+        raise CodecError(f"bad roaring cookie {cookie}", offset=pos, expected=f"{_NORUN_COOKIE} or {_RUN_COOKIE}")
     need(p, 4 * n, "container headers")
     hdr = np.frombuffer(buf, "<u2", 2 * n, p).reshape(n, 2)
     card = hdr[:, 1].astype(np.int64) + 1

@@ -44,6 +44,7 @@ from .errors import (
     UnsupportedTypeError,
     UnsupportedVersionError,
 )
+from .generated.construct.constants import DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64, FILE_INDEX_MAGIC
 
 __all__ = [
     "FORMATS",
@@ -79,9 +80,8 @@ KEY_KIND_BY_TYPE_ROOT = {
     "VARCHAR": "string",
 }
 
-FILE_INDEX_MAGIC = bytes.fromhex("00054e4ed01a35ae")  # 1493475289347502 BE
-DV32_MAGIC = bytes.fromhex("5e43f2d0")  # 1581511376 BE
-DV64_MAGIC = bytes.fromhex("d1d33964")  # 1681511377 LE
+DV32_MAGIC = DV_MAGIC_BITMAP32.to_bytes(4, "big")  # as stored: 1581511376 BE
+DV64_MAGIC = DV_MAGIC_BITMAP64.to_bytes(4, "big")  # as stored: 1681511377 LE
 
 
 def key_kind_for(data_type: Any) -> str:

@@ -23,6 +23,7 @@ from pyroaring import BitMap
 
 from .errors import CorruptDataError, TruncatedDataError
 from .fileio import ByteSource
+from .generated.construct.constants import ROARING_COOKIE_NO_RUN, ROARING_COOKIE_RUN
 
 __all__ = [
     "EMPTY_PORTABLE",
@@ -35,8 +36,8 @@ __all__ = [
     "drop_first",
 ]
 
-_SERIAL_COOKIE_NO_RUN = 12346
-_SERIAL_COOKIE = 12347
+_SERIAL_COOKIE_NO_RUN = ROARING_COOKIE_NO_RUN
+_SERIAL_COOKIE = ROARING_COOKIE_RUN
 #: RoaringFormatSpec: run-cookie bitmaps with fewer containers than this carry no offset header.
 _NO_OFFSET_THRESHOLD = 4
 _MAX_CONTAINERS = 65536
@@ -78,7 +79,7 @@ def _header_shape(cookie: int, count: int | None, *, what: str, path: str | None
                                    expected=f"at most {_MAX_CONTAINERS}")
         return count, 8, 0, True
     raise CorruptDataError(f"{what}: bad roaring cookie {cookie:#x}", path=path, offset=offset,
-                           expected="12346 or 12347 in the low 16 bits")
+                           expected=f"{_SERIAL_COOKIE_NO_RUN} or {_SERIAL_COOKIE} in the low 16 bits")
 
 
 def portable_size(data: bytes | memoryview | ByteSource, start: int = 0, end: int | None = None, *,
@@ -154,7 +155,7 @@ def read_bitmap(data: bytes | memoryview, *, what: str = "bitmap", offset: int |
     (cookie,) = _U32.unpack_from(data, 0)
     if (cookie & 0xFFFF) != _SERIAL_COOKIE and cookie != _SERIAL_COOKIE_NO_RUN:
         raise CorruptDataError(f"{what}: bad roaring cookie 0x{cookie:08x}", path=path, offset=offset,
-                               expected="12346 or 12347 in the low 16 bits")
+                               expected=f"{_SERIAL_COOKIE_NO_RUN} or {_SERIAL_COOKIE} in the low 16 bits")
     try:
         return BitMap.deserialize(data)
     except (ValueError, IndexError, OverflowError, MemoryError, RuntimeError) as exc:

@@ -18,14 +18,14 @@ seq:
   - id: version
     type: u1
     valid:
-      any-of: [1, 2]
+      any-of: [bitmap_index_version::v1.to_i, bitmap_index_version::v2.to_i]
     doc: 1 = V1 (legacy), 2 = V2 (default since Paimon 1.1.0)
   - id: row_count
     type: s4
     doc: number of rows indexed, nulls included
   - id: non_null_bitmap_number
     type: s4
-    -build: "len(this['entries']) if this['version'] == 1 else sum(len(b['entries']) for b in this['index_blocks']['blocks'])"
+    -build: "len(this['entries']) if this['version'] == BITMAP_INDEX_VERSION_V1 else sum(len(b['entries']) for b in this['index_blocks']['blocks'])"
     doc: number of distinct non-null keys (singletons included)
   - id: has_null_value
     type: u1
@@ -36,22 +36,22 @@ seq:
     doc: body offset of the null bitmap, or -1 - position for a single null
   - id: null_bitmap_length
     type: s4
-    if: version == 2 and has_null_value != 0
+    if: version == bitmap_index_version::v2.to_i and has_null_value != 0
     doc: V2 only - serialised size of the null bitmap (even when it is a singleton)
   - id: entries
     type: v1_entry(key_kind)
     repeat: expr
     repeat-expr: non_null_bitmap_number
-    if: version == 1
+    if: version == bitmap_index_version::v1.to_i
     doc: V1 dictionary, in Java HashMap order (not sorted)
   - id: v2_head
     type: bitmap_index_v2_head(key_kind)
-    if: version == 2
+    if: version == bitmap_index_version::v2.to_i
     doc: V2 block directory (first key and offset of each index block)
   - id: index_blocks
     type: index_blocks(key_kind)
     size: v2_head.bitmap_body_offset
-    if: version == 2
+    if: version == bitmap_index_version::v2.to_i
     doc: V2 index blocks back to back (each also reachable through its head's `block` instance)
   - id: body
     size-eos: true
@@ -151,3 +151,11 @@ types:
       - id: length
         type: s4
         doc: serialised bitmap length, -1 for a singleton
+enums:
+  bitmap_index_version:
+    1:
+      id: v1
+      doc: legacy V1 layout (unsorted dictionary, no lengths)
+    2:
+      id: v2
+      doc: V2 layout (sorted index blocks, default since Paimon 1.1.0)

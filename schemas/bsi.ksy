@@ -6,11 +6,14 @@ meta:
 doc: |
   FORMATS.md 5: values split by sign into a positive and a negative bit-sliced index (negative
   values stored as their absolute value). Roaring bitmaps are self-delimiting, no lengths stored.
+-fast-head:
+  bsi_head: has_positive
+  bsi_has_negative: [has_negative, has_negative]
 seq:
   - id: version
     type: u1
     valid:
-      any-of: [1]
+      any-of: [bsi_version::v1.to_i]
     doc: format version, 1
   - id: row_count
     type: s4
@@ -32,10 +35,13 @@ seq:
 types:
   bsi_part:
     doc: one bit-sliced index
+    -fast-head:
+      bsi_part_head: max
+      bsi_part_slice_count: [slice_count, slice_count]
     seq:
       - id: version
         type: u1
-        doc: BSI version, 1
+        doc: BSI version, 1 (newer versions refused by the reader)
       - id: min
         type: s8
         doc: minimum stored value (always 0 in practice)
@@ -53,3 +59,12 @@ types:
         repeat: expr
         repeat-expr: slice_count
         doc: slice i holds the rows whose value has bit i set
+enums:
+  bsi_version:
+    1:
+      id: v1
+      doc: the only BSI payload version
+  bsi_part_version:
+    1:
+      id: v1
+      doc: the only version of one bit-sliced index

@@ -5,6 +5,8 @@ meta:
 doc: |
   The proposed (never shipped) variant-2 layout: a map header with the file names padded to
   the longest name, each with the start and size of its bitmap, followed by the bitmaps.
+-fast-head:
+  delete_map_head: max_name_length
 seq:
   - id: entry_count
     type: s4
@@ -24,6 +26,8 @@ seq:
 types:
   delete_map_entry:
     doc: one data file and where its bitmap is
+    -fast-head:
+      delete_map_entry_range: [start, size]
     seq:
       - id: name
         type: str

@@ -27,15 +27,15 @@ types:
       - id: magic
         type: u4be
         valid:
-          any-of: [0x5e43f2d0, 0xd1d33964]
+          any-of: [dv_magic::bitmap32.to_i, dv_magic::bitmap64.to_i]
         doc: 0x5e43f2d0 (1581511376 BE) = 32-bit; 0xd1d33964 (1681511377 LE) = 64-bit
       - id: bitmap
         doc: the positions
         type:
           switch-on: magic
           cases:
-            0x5e43f2d0: dv32_bin
-            0xd1d33964: dv64_bin
+            dv_magic::bitmap32.to_i: dv32_bin
+            dv_magic::bitmap64.to_i: dv64_bin
   dv32_bin:
     doc: 32-bit deletion vector body
     seq:
@@ -62,3 +62,11 @@ types:
       - id: roaring
         type: roaring32
         doc: low 32 bits as a Roaring32 bitmap (self-delimiting)
+enums:
+  dv_magic:
+    0x5e43f2d0:
+      id: bitmap32
+      doc: 32-bit deletion vector, the int32 magic 1581511376 written big-endian
+    0xd1d33964:
+      id: bitmap64
+      doc: 64-bit deletion vector, the int32 magic 1681511377 written little-endian (read here as u4be)

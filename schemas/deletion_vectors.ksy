@@ -10,9 +10,14 @@ seq:
   - id: version
     type: u1
     valid:
-      any-of: [1]
+      any-of: [deletion_vectors_version::v1.to_i]
     doc: file version, always 1
   - id: entries
     type: deletion_vector
     repeat: eos
     doc: the deletion vectors in write order
+enums:
+  deletion_vectors_version:
+    1:
+      id: v1
+      doc: the only DELETION_VECTORS index file version

@@ -16,7 +16,7 @@ seq:
   - id: version
     type: s4
     valid:
-      any-of: [1]
+      any-of: [file_index_version::v1.to_i]
     doc: container version, always 1
   - id: head_length
     type: s4
@@ -85,3 +85,8 @@ types:
         size: length
         if: start >= 0
         doc: the index payload (bitmap / bloom-filter / range-bitmap / bsi bytes); absent for an empty index
+enums:
+  file_index_version:
+    1:
+      id: v1
+      doc: the only container version

@@ -9,6 +9,8 @@ doc: |
   TINYINT -> int8, SMALLINT -> int16, INT/DATE/TIME -> int32, BIGINT/TIMESTAMP(p)/TIMESTAMP_LTZ(p)
   (millis for p <= 3, micros for p > 3)/DECIMAL(p <= 18, unscaled) -> int64, FLOAT -> float32,
   DOUBLE -> float64, BOOLEAN -> bool, CHAR/VARCHAR/STRING -> string.
+-fast-head:
+  paimon_key: true
 params:
   - id: kind
     type: str

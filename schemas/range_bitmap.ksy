@@ -7,6 +7,8 @@ doc: |
   FORMATS.md 4: a header, a chunked sorted dictionary (key -> dense code) and a bit-sliced index
   (BSI) of the code of every row. Keys use the same encoding as the bitmap index (DECIMAL as the
   unscaled int64, timestamps as millis/micros, FLOAT/DOUBLE as raw IEEE bits).
+-fast-head:
+  range_bitmap_prefix: header_length
 params:
   - id: key_kind
     type: str
@@ -30,6 +32,9 @@ seq:
 types:
   range_bitmap_header:
     doc: range-bitmap header
+    -fast-head:
+      range_bitmap_header_counts: [version, cardinality]
+      range_bitmap_header_dictionary_length: [dictionary_length, dictionary_length]
     params:
       - id: key_kind
         type: str
@@ -38,7 +43,7 @@ types:
       - id: version
         type: u1
         valid:
-          any-of: [1]
+          any-of: [range_bitmap_version::v1.to_i]
         doc: format version, 1
       - id: row_count
         type: s4
@@ -59,6 +64,8 @@ types:
         doc: byte length of the dictionary
   dictionary:
     doc: chunked dictionary; codes are 0..cardinality-1 in ascending key order
+    -fast-head:
+      dictionary_prefix: dict_header_length
     params:
       - id: key_kind
         type: str
@@ -85,18 +92,20 @@ types:
         doc: the per-chunk key regions back to back (bulk; decoded by the semantic layer)
   dictionary_header:
     doc: dictionary header
+    -fast-head:
+      dictionary_header: true
     seq:
       - id: version
         type: u1
         valid:
-          any-of: [1]
+          any-of: [dictionary_version::v1.to_i]
         doc: dictionary version, 1
       - id: chunk_count
         type: s4
         doc: number of chunks
       - id: offsets_length
         type: s4
-        -build: "4 * len(this['_']['offsets'])"
+        -build: "4 * this['chunk_count']"
         doc: byte length of the chunk offsets (4 per chunk)
       - id: chunks_length
         type: s4
@@ -114,6 +123,8 @@ types:
         doc: chunk headers in key order
   chunk:
     doc: one chunk header (fixed-length keys, or variable-length keys for strings)
+    -fast-head:
+      chunk: true
     -dtypes: CHUNK_DTYPES
     params:
       - id: key_kind
@@ -148,6 +159,9 @@ types:
         doc: fixed-length chunk - byte length of one key
   bit_sliced_index:
     doc: bit-sliced index of the row codes
+    -fast-head:
+      bit_sliced_index_head: bsi_header
+      bit_sliced_index_prefix: bsi_header_length
     seq:
       - id: bsi_header_length
         type: s4
@@ -164,11 +178,13 @@ types:
         doc: the slice bitmaps back to back (Roaring32 each, bulk; located by slice_refs)
   bsi_header:
     doc: BSI header
+    -fast-head:
+      bsi_header_fixed: indexes_length
     seq:
       - id: version
         type: u1
         valid:
-          any-of: [1]
+          any-of: [bit_slice_index_version::v1.to_i]
         doc: BSI version, 1
       - id: slice_count
         type: u1
@@ -194,3 +210,20 @@ types:
       - id: length
         type: s4
         doc: byte length of the slice bitmap
+enums:
+  range_bitmap_version:
+    1:
+      id: v1
+      doc: the only range-bitmap payload version
+  dictionary_version:
+    1:
+      id: v1
+      doc: the only chunked-dictionary version
+  chunk_version:
+    1:
+      id: v1
+      doc: the only chunk version
+  bit_slice_index_version:
+    1:
+      id: v1
+      doc: the only bit-sliced index version

@@ -12,15 +12,15 @@ seq:
   - id: cookie
     type: u4
     valid:
-      expr: (_ & 0xffff) == 12347 or _ == 12346
+      expr: (_ & 0xffff) == roaring_cookie::run.to_i or _ == roaring_cookie::no_run.to_i
     doc: 12346 (no run containers) or 12347 | (container_count - 1) << 16 (run containers present)
   - id: container_count
     type: u4
-    if: (cookie & 0xffff) != 12347
+    if: (cookie & 0xffff) != roaring_cookie::run.to_i
     doc: number of containers (only without run containers)
   - id: run_flags
     size: '((cookie >> 16) + 1 + 7) / 8'
-    if: (cookie & 0xffff) == 12347
+    if: (cookie & 0xffff) == roaring_cookie::run.to_i
     doc: bit i set means container i is a run container
   - id: descriptive_header
     type: container_header
@@ -31,7 +31,7 @@ seq:
     type: u4
     repeat: expr
     repeat-expr: num_containers
-    if: (cookie & 0xffff) != 12347 or num_containers >= 4
+    if: (cookie & 0xffff) != roaring_cookie::run.to_i or num_containers >= 4
     doc: byte offset of each container from the start of the bitmap
   - id: containers
     type: container(_index)
@@ -40,7 +40,7 @@ seq:
     doc: the containers, in key order
 instances:
   num_containers:
-    value: '((cookie & 0xffff) == 12347) ? (cookie >> 16) + 1 : container_count'
+    value: '((cookie & 0xffff) == roaring_cookie::run.to_i) ? (cookie >> 16) + 1 : container_count'
     doc: number of containers
 types:
   container_header:
@@ -92,5 +92,13 @@ types:
         doc: run container - the runs
     instances:
       cookie_runs:
-        value: (_parent.cookie & 0xffff) == 12347
+        value: (_parent.cookie & 0xffff) == roaring_cookie::run.to_i
         doc: whether the bitmap has run containers
+enums:
+  roaring_cookie:
+    12346:
+      id: no_run
+      doc: SERIAL_COOKIE_NO_RUNCONTAINER - no run containers, a u32 container count follows
+    12347:
+      id: run
+      doc: SERIAL_COOKIE - low 16 bits of a cookie whose high 16 bits are container_count - 1

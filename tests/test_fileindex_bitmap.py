@@ -88,7 +88,7 @@ def _truth(t, rows, op, lit=None, lits=None) -> BitMap:
 def _norm_key(codec, v):
     if v is None:
         return None
-    if codec.kind in ("float", "double"):
+    if codec.kind in ("float32", "float64"):
         return codec.map_value(float(v) if not isinstance(v, str) else float(v.replace("Infinity", "inf")))
     if codec.kind == "string":
         return v

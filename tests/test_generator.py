@@ -121,7 +121,7 @@ def test_generated_codecs_share_the_library_runtime():
     """No runtime copy next to the generated modules: each imports ``paimon_codec.codec_runtime``."""
     out = REPO / "generated" / "construct"
     schemas = {p.stem for p in (REPO / "schemas").glob("*.ksy")}
-    assert {p.stem for p in out.glob("*.py")} == schemas | {"__init__"}
+    assert {p.stem for p in out.glob("*.py")} == schemas | {"__init__", "constants"}
     for sid in schemas:
         text = (out / f"{sid}.py").read_text()
         assert "from paimon_codec import codec_runtime as _rt" in text, sid
@@ -150,3 +150,101 @@ def test_every_exported_dtype_is_documented():
     assert "CHUNK_DTYPES" in names
     missing = [n for n in names if f"`{n}" not in docs]
     assert not missing, missing
+
+
+def test_schema_enums_and_magics_are_generated_names():
+    """Enum members and ``contents`` magics come out of the schemas as named constants (one module,
+    no imports, re-exported per schema); ``enum::member`` in expressions uses them."""
+    from paimon_codec.generated.construct import constants, deletion_vector, file_index, roaring32
+
+    assert constants.ROARING_COOKIE_RUN == roaring32.ROARING_COOKIE_RUN == 12347
+    assert constants.ROARING_COOKIE_NO_RUN == 12346
+    assert file_index.FILE_INDEX_MAGIC == (1493475289347502).to_bytes(8, "big")
+    assert deletion_vector.DV_MAGIC_BITMAP32 == 1581511376
+    assert deletion_vector.DV_MAGIC_BITMAP64.to_bytes(4, "big") == (1681511377).to_bytes(4, "little")
+    text = (REPO / "generated" / "construct" / "constants.py").read_text()
+    assert "\nimport " not in text and "\nfrom " not in text
+    assert kexpr.emit(kexpr.parse("x == roaring_cookie::run.to_i"), lambda n: n) == "(x == ROARING_COOKIE_RUN)"
+
+
+def test_one_key_kind_vocabulary():
+    """The key codec, the generated key codecs and ``formats`` name key kinds alike (paimon_key's ``kind``)."""
+    from paimon_codec import formats
+    from paimon_codec.fileindex.keys import KEY_KINDS, KeyCodec
+    from paimon_codec.generated.construct import paimon_key
+
+    cases = {c.strip('"') for c in yaml_cases(REPO / "schemas" / "paimon_key.ksy")}
+    assert set(KEY_KINDS) == set(formats.KEY_KINDS) == cases
+    for t in ("TINYINT", "SMALLINT", "INT", "DATE", "BIGINT", "TIMESTAMP(3)", "DECIMAL(10, 2)", "FLOAT", "DOUBLE",
+              "BOOLEAN", "STRING"):
+        assert KeyCodec(t).kind == formats.key_kind_for(t), t
+    assert paimon_key.fast_build_paimon_key(b"ab", kind="string") == b"\x00\x00\x00\x02ab"
+
+
+def yaml_cases(path: Path) -> list[str]:
+    import yaml
+
+    return list(yaml.safe_load(path.read_text())["seq"][0]["type"]["cases"])
+
+
+def _generate_package(tmp_path: Path, edit_schema: str, edit) -> object:
+    """Regenerate the Construct codecs from an edited copy of the schemas into an importable package."""
+    import importlib
+
+    sys.path.insert(0, str(REPO / "tools"))
+    import generate  # noqa: PLC0415
+
+    schemas = tmp_path / "schemas"
+    shutil.copytree(REPO / "schemas", schemas)
+    p = schemas / f"{edit_schema}.ksy"
+    before = p.read_text()
+    p.write_text(edit(before))
+    assert p.read_text() != before
+    pkg = f"edited_codecs_{edit_schema}"
+    generate.gen_construct(schemas, tmp_path / pkg)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        return importlib.import_module(f"{pkg}.{edit_schema}")
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+def test_bsi_schema_edit_flows_into_codec_fast_path_and_reader(tmp_path, monkeypatch):
+    """Widen the BSI's ``slice_count`` to int64 in a temp copy: the regenerated Construct codec, its fast
+    head (and ``BSI_PART_SLICE_COUNT_SIZE``) and the unchanged semantic reader/writer follow."""
+    from paimon_codec.fileindex import bsi as semantic
+
+    edited = _generate_package(tmp_path, "bsi", lambda s: s.replace(
+        "      - id: slice_count\n        type: s4", "      - id: slice_count\n        type: s8"))
+    assert edited.BSI_PART_SLICE_COUNT_SIZE == 8
+    values = [5, None, -3, 0, 12, -3]
+    original = _bsi_bytes(values)
+    monkeypatch.setattr(semantic, "_generated_bsi", edited)
+    w = semantic.BsiWriter("BIGINT")
+    w.write_batch(values)
+    data = w.serialize()
+    assert len(data) == len(original) + 8  # two parts, 4 more bytes each
+    r = semantic.BsiReader(data, "BIGINT")
+    assert list(r.visit_equal(-3).bitmap) == [2, 5]
+    assert list(r.visit_gte(5).bitmap) == [0, 4]
+
+
+def test_enum_edit_flows_into_constants_and_validation(tmp_path):
+    """Bump the range-bitmap version enum in a temp copy: the constant, the ``valid`` check of the
+    Construct codec and of the generated fast path all follow."""
+    edited = _generate_package(tmp_path, "range_bitmap", lambda s: s.replace(
+        "  range_bitmap_version:\n    1:", "  range_bitmap_version:\n    2:"))
+    assert edited.RANGE_BITMAP_VERSION_V1 == 2
+    head = edited.fast_build_range_bitmap_header_counts({"version": 2, "row_count": 0, "cardinality": 0},
+                                                        key_kind="int64")
+    assert edited.fast_parse_range_bitmap_header_counts(head, key_kind="int64")[0]["version"] == 2
+    with pytest.raises(Exception, match="version"):
+        edited.fast_parse_range_bitmap_header_counts(b"\x01" + head[1:], key_kind="int64")
+
+
+def _bsi_bytes(values: list) -> bytes:
+    from paimon_codec.fileindex.bsi import BsiWriter
+
+    w = BsiWriter("BIGINT")
+    w.write_batch(values)
+    return w.serialize()

@@ -137,15 +137,34 @@ class FastGen:
         return kexpr.emit(kexpr.parse(src), self.resolver(t, obj, parent, env))
 
     @staticmethod
-    def prefix(t, upto: str | None) -> list[dict]:
-        """The sequence of ``t`` through field ``upto`` (all of it when None)."""
+    def prefix(t, upto: str | list | None) -> list[dict]:
+        """The sequence of ``t`` through field ``upto`` (all of it when None; ``[first, last]``: the
+        fields from ``first`` through ``last``, for a run of fields read on its own)."""
         seq = t.seq()
         if upto is None:
             return seq
+        first, last = (upto[0], upto[-1]) if isinstance(upto, list) else (None, upto)
         ids = [f["id"] for f in seq]
-        if upto not in ids:
-            raise ValueError(f"{t.sid}.{t.name}: -fast-head names no field {upto!r}")
-        return seq[:ids.index(upto) + 1]
+        for name in (first, last):
+            if name is not None and name not in ids:
+                raise ValueError(f"{t.sid}.{t.name}: -fast-head names no field {name!r}")
+        return seq[(ids.index(first) if first else 0):ids.index(last) + 1]
+
+    def fixed_size(self, t, seq: list[dict]) -> int | None:
+        """Byte size of ``seq`` when every field is a plain fixed-size number, else None."""
+        from generate import prim  # noqa: PLC0415
+
+        total = 0
+        for f in seq:
+            if "contents" in f and len(f) <= 3:  # id, contents[, doc]
+                c = f["contents"]
+                total += len(c) if isinstance(c, list) else len(str(c).encode())
+                continue
+            p = prim(f.get("type"), t.endian)
+            if p is None or any(k in f for k in ("if", "repeat", "size", "contents")):
+                return None
+            total += p[2]
+        return total
 
     def parse_type(self, t, obj: str, parent: str | None, env: dict[str, str], end: str, ind: str,
                    as_locals: bool = False, upto: str | None = None) -> list[str]:
@@ -169,16 +188,17 @@ class FastGen:
                 body += self.parse_one(t, f, f.get("type"), obj, parent, env, end, i2, tgt)
             if "valid" in f:
                 v = f["valid"]
+                cg = self.cgf(t)
                 if isinstance(v, dict) and "any-of" in v:
-                    cond = f"{tgt} not in ({', '.join(str(x) for x in v['any-of'])},)"
-                    exp = " or ".join(str(x) for x in v["any-of"])
+                    cond = f"{tgt} not in ({', '.join(cg._case_key(x) for x in v['any-of'])},)"
+                    exp = " or ".join(str(cg.constant_value(x)) for x in v["any-of"])
                 elif isinstance(v, dict) and "expr" in v:
                     res = self.resolver(t, obj, parent, env)
                     e = kexpr.emit(kexpr.parse(v["expr"]), lambda n, tgt=tgt, res=res: tgt if n == "_" else res(n))
-                    cond, exp = f"not ({e})", str(v["expr"])
+                    cond, exp = f"not ({e})", cg.valid_text(v["expr"])
                 else:
                     val = v["eq"] if isinstance(v, dict) else v
-                    cond, exp = f"{tgt} != {val}", str(val)
+                    cond, exp = f"{tgt} != {cg._case_key(val)}", str(cg.constant_value(val))
                 kind = "version" if "version" in name else "corrupt"
                 body.append(f"{i2}if {cond}: _bad({name!r}, {tgt}, {exp!r}, {kind!r}, _v0)")
             if "if" in f:
@@ -428,7 +448,8 @@ class FastGen:
             L.append(f"{ind}{out} += {val}")
             return L
         if ty == "str":
-            L.append(f"{ind}{out} += {val}.encode({f.get('encoding', 'UTF-8')!r})")
+            # a str field also takes its encoded bytes (what the columnar parsers return, undecoded)
+            L.append(f"{ind}{out} += _rt.encoded({val}, {f.get('encoding', 'UTF-8')!r})")
             return L
         if isinstance(ty, dict):
             sw = self.var("sw")
@@ -698,9 +719,14 @@ class FastGen:
         names: list[str] = []
         src: list[str] = []
         for name, spec in t.d["-fast-head"].items():
-            n, s = self.type_function(t, name, None if spec is True else str(spec))
+            upto = None if spec is True else [str(x) for x in spec] if isinstance(spec, list) else str(spec)
+            n, s = self.type_function(t, name, upto)
             names += n
             src += s
+            size = self.fixed_size(t, self.prefix(t, upto))
+            if size is not None:
+                names.append(f"{name.upper()}_SIZE")
+                src += [f"#: Byte size of ``{name}`` (fixed: plain numbers only).", f"{name.upper()}_SIZE = {size}", "", ""]
         return names, src
 
     def type_function(self, t, name: str, upto: str | None) -> tuple[list[str], list[str]]:
@@ -719,7 +745,8 @@ class FastGen:
             self.tail = False
         kw = "".join(f", {pn}" for pn in t.params)
         kw = f", *{kw}" if kw else ""
-        what = f"fields through ``{upto}``" if upto else "its whole sequence"
+        what = (f"fields ``{upto[0]}`` .. ``{upto[-1]}``" if isinstance(upto, list) else
+                f"fields through ``{upto}``" if upto else "its whole sequence")
         lazy = "; positioned payloads are not read" if self.body_fields(t) else ""
         src = [f"def fast_parse_{name}(buf, pos=0, end=None{kw}):",
                f'    """Parse one ``{t.name}`` ({what}{lazy}) at ``buf[pos:end]``: ``(Container, end position)``.',

@@ -33,6 +33,11 @@ Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
   on build.  ``-fast-runtime: <name>`` on a ``-construct`` type: the fast path calls
   ``_rt.fast_parse_<name>`` / ``_rt.fast_build_<name>``.  ``-fast-build: seq-size`` on an integer
   field: the fast builder patches it with the size of the built sequence.
+
+Constants: every member of a schema's Kaitai ``enums`` becomes ``ENUM_MEMBER`` and every
+``contents`` field ``TYPE_FIELD`` (bytes) in ``generated/construct/constants.py`` (no imports, so the
+runtime can use them too), re-exported by the schema's module; ``enum::member`` (``.to_i``) in
+expressions, ``valid`` lists and switch cases is translated to that name.
 """
 
 from __future__ import annotations
@@ -100,6 +105,14 @@ class Model:
     types: dict[tuple[str, str], TypeInfo] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        self.constants: dict[str, dict[str, tuple[object, str]]] = {}
+        seen: dict[str, str] = {}
+        for sid, d in self.schemas.items():
+            consts = self.constants[sid] = schema_constants(sid, d)
+            for name in consts:
+                if name in seen:
+                    raise ValueError(f"{sid}: constant {name} is also generated from {seen[name]}")
+                seen[name] = sid
         for sid, d in self.schemas.items():
             endian = d.get("meta", {}).get("endian", "be")
             self.types[(sid, sid)] = TypeInfo(sid, sid, d, True, endian)
@@ -113,6 +126,29 @@ class Model:
         if name in self.schemas:
             return self.types[(name, name)]
         return None
+
+
+def schema_constants(sid: str, d: dict) -> dict[str, tuple[object, str]]:
+    """Named constants of a schema: ``{NAME: (value, doc)}``.
+
+    * every member of the schema's ``enums`` (``ENUM_MEMBER``, the name ``enum::member`` translates to
+      in expressions, ``valid`` lists and switch cases - see ``kexpr.enum_constant``);
+    * every ``contents`` field (magic bytes) of the root type and its user types: ``TYPE_FIELD``
+      (``FILE_INDEX_MAGIC``; the root type is named by the schema id).
+    """
+    out: dict[str, tuple[object, str]] = {}
+    for enum, members in (d.get("enums") or {}).items():
+        for value, member in members.items():
+            label = member["id"] if isinstance(member, dict) else member
+            doc = str(member.get("doc", "")) if isinstance(member, dict) else ""
+            out[kexpr.enum_constant(enum, label)] = (int(value), doc or f"{sid}: {enum}::{label}")
+    for tname, td in [(sid, d), *((d.get("types") or {}).items())]:
+        for f in td.get("seq") or []:
+            if "contents" in f:
+                c = f["contents"]
+                data = bytes(c) if isinstance(c, list) else str(c).encode()
+                out[f"{tname}_{f['id']}".upper()] = (data, str(f.get("doc", "")).strip() or f"{tname}.{f['id']}")
+    return out
 
 
 def parse_ref(ref: str) -> tuple[str, list[str]]:
@@ -270,9 +306,20 @@ class ConstructGen:
 
     @staticmethod
     def _case_key(k: object) -> str:
+        if kexpr.enum_ref(k):
+            return kexpr.enum_ref(k)  # type: ignore[return-value]
         if isinstance(k, str) and k[:1] in "\"'":
             return repr(k[1:-1])
         return str(k)
+
+    def constant_value(self, k: object) -> object:
+        """The value a ``valid`` entry stands for (an enum member's number, else the literal)."""
+        name = kexpr.enum_ref(k)
+        return self.m.constants[self.sid][name][0] if name else k
+
+    def valid_text(self, src: object) -> str:
+        """A ``valid`` expression as the error's ``expected`` text: enum members by their numbers."""
+        return re.sub(r"\w+::\w+(?:\.to_i)?", lambda m: str(self.constant_value(m.group(0))), str(src))
 
     def base_code(self, t: TypeInfo, f: dict, sized: bool = True) -> str:
         name = f["id"]
@@ -433,13 +480,14 @@ class ConstructGen:
         if "valid" in f:
             v = f["valid"]
             if isinstance(v, dict) and "any-of" in v:
-                vals = ", ".join(str(x) for x in v["any-of"])
-                check, exp = f"lambda obj_, this: obj_ in ({vals},)", " or ".join(str(x) for x in v["any-of"])
+                vals = ", ".join(self._case_key(x) for x in v["any-of"])
+                check, exp = f"lambda obj_, this: obj_ in ({vals},)", " or ".join(
+                    str(self.constant_value(x)) for x in v["any-of"])
             elif isinstance(v, dict) and "expr" in v:
-                check, exp = f"lambda obj_, this: {self.expr(t, v['expr'])}", str(v["expr"])
+                check, exp = f"lambda obj_, this: {self.expr(t, v['expr'])}", self.valid_text(v["expr"])
             else:
                 val = v["eq"] if isinstance(v, dict) else v
-                check, exp = f"lambda obj_, this: obj_ == {val}", str(val)
+                check, exp = f"lambda obj_, this: obj_ == {self._case_key(val)}", str(self.constant_value(val))
             kind = "version" if "version" in name else "corrupt"
             code = f"_rt.Valid({code}, {check}, {exp!r}, {name!r}, {kind!r})"
         build = f.get("-build")
@@ -583,7 +631,21 @@ class ConstructGen:
             schema_rel=schema_rel, imports=imports, blocks=blocks, layout=layout, dtypes=dtypes,
             root=camel(self.sid), params=self.m.types[(self.sid, self.sid)].params,
             types=[t.cname for t in types], fast_api=self.fast_api,
+            constants=self.visible_constants(),
         )
+
+    def visible_constants(self) -> list[str]:
+        """Constants of this schema and of every schema it imports (inlined fast paths use theirs)."""
+        names: list[str] = []
+        todo, seen = [self.sid], set()
+        while todo:
+            sid = todo.pop(0)
+            if sid in seen:
+                continue
+            seen.add(sid)
+            names += self.m.constants[sid]
+            todo += self.m.schemas[sid].get("meta", {}).get("imports", []) or []
+        return names
 
 
 # ---------------------------------------------------------------------------------------------
@@ -616,6 +678,9 @@ def gen_construct(schema_dir: Path, out_dir: Path) -> list[Path]:
         p = out_dir / f"{sid}.py"
         p.write_text(text)
         written.append(p)
+    p = out_dir / "constants.py"
+    p.write_text(env.get_template("constants.py.j2").render(constants=model.constants))
+    written.append(p)
     p = out_dir / "__init__.py"
     p.write_text(env.get_template("construct_init.py.j2").render(schemas=list(model.schemas), camel=camel))
     written.append(p)

@@ -4,7 +4,8 @@ Only the subset the schemas in ``schemas/`` use is supported: literals, names, `
 ``_parent``, ``_index``, ``_io`` (``.size``, ``.pos``, ``.eof``), ``_`` (the current value in
 ``valid: expr`` / ``repeat-until``), attribute and index access, ``.length``/``.size`` of lists and
 byte arrays, arithmetic, bitwise and comparison operators, ``not``/``and``/``or`` and the ternary
-``c ? a : b``.  Integer ``/`` becomes ``//``.  Name resolution is delegated to a callback so the
+``c ? a : b``, and enum members ``enum::member`` (``.to_i``), which become the generated constants
+``ENUM_MEMBER`` (see ``enum_constant``).  Integer ``/`` becomes ``//``.  Name resolution is delegated to a callback so the
 same parser serves the Construct backend (context lookups) and the dtype analysis.
 """
 
@@ -18,7 +19,7 @@ _TOKEN = re.compile(
     r"\s*(?:(?P<num>0[xX][0-9a-fA-F_]+|0[bB][01_]+|\d[\d_]*(?:\.\d+)?)"
     r"|(?P<str>\"(?:[^\"\\]|\\.)*\"|'[^']*')"
     r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
-    r"|(?P<op>==|!=|<=|>=|<<|>>|[-+*/%<>&|^~?:()\[\].,]))"
+    r"|(?P<op>::|==|!=|<=|>=|<<|>>|[-+*/%<>&|^~?:()\[\].,]))"
 )
 
 
@@ -130,6 +131,9 @@ class Parser:
         if kind == "name":
             if val in ("true", "false"):
                 return Node("bool", val == "true")
+            if self.peek()[1] == "::":
+                self.take("::")
+                return Node("enum", val, self.take()[1])
             return Node("name", val)
         if val == "(":
             n = self.ternary()
@@ -160,6 +164,8 @@ def emit(node: Node, resolve: Callable[[str], str], parent_step: Callable[[int],
             return "True" if n.a else "False"
         if k == "name":
             return resolve(n.a)  # type: ignore[arg-type]
+        if k == "enum":
+            return enum_constant(n.a, n.b)  # type: ignore[arg-type]
         if k == "attr":
             base, name = n.a, n.b
             if isinstance(base, Node) and base.kind == "name" and base.a == "_io" or (
@@ -172,6 +178,8 @@ def emit(node: Node, resolve: Callable[[str], str], parent_step: Callable[[int],
                 if name == "eof":
                     return f"_rt.io_eof({b})"
                 raise ExprError(f"unsupported _io.{name}")
+            if name == "to_i" and isinstance(base, Node) and base.kind == "enum":
+                return go(base)  # the generated constant is already an int
             b = go(base)
             if name in ("length", "size"):
                 return f"len({b})"
@@ -197,6 +205,20 @@ def emit(node: Node, resolve: Callable[[str], str], parent_step: Callable[[int],
         raise ExprError(k)
 
     return go(node)
+
+
+def enum_constant(enum: str, member: str) -> str:
+    """Name of the generated constant for the schema enum member ``enum::member`` (``ENUM_MEMBER``)."""
+    return f"{enum}_{member}".upper()
+
+
+_ENUM_REF = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)::([A-Za-z_][A-Za-z0-9_]*)(?:\.to_i)?\s*")
+
+
+def enum_ref(src: object) -> str | None:
+    """The generated constant's name if ``src`` is ``enum::member`` (optionally ``.to_i``), else None."""
+    m = _ENUM_REF.fullmatch(src) if isinstance(src, str) else None
+    return enum_constant(m.group(1), m.group(2)) if m else None
 
 
 def bare_name(src: object) -> str | None:

@@ -15,6 +15,7 @@ object is the CamelCase of the id:
 * ``file_index.FileIndex``
 * ``hash_index.HashIndex``
 * ``paimon_key.PaimonKey``
+* ``puffin.Puffin``
 * ``range_bitmap.RangeBitmap``
 * ``roaring32.Roaring32``
 * ``roaring64.Roaring64``

@@ -19,9 +19,10 @@ from construct import *  # noqa: F403
 
 from paimon_codec import codec_runtime as _rt
 from paimon_codec.codec_runtime import _C, _L, _bad, _count, _short, _utf
+from .constants import ROARING_COOKIE_NO_RUN, ROARING_COOKIE_RUN
 from . import roaring32 as _m_roaring32
 
-__all__ = ["Bucket", "Roaring64", "LAYOUT"]
+__all__ = ["Bucket", "Roaring64", "LAYOUT", "ROARING_COOKIE_NO_RUN", "ROARING_COOKIE_RUN"]
 
 # --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
 # functions (see tools/fastgen.py)

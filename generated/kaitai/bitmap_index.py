@@ -4,6 +4,7 @@
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
 from . import paimon_key
+from enum import IntEnum
 
 
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
@@ -15,6 +16,10 @@ class BitmapIndex(KaitaiStruct):
     are positioned by a block directory and loadable one at a time). Offsets of bitmaps are
     relative to the bitmap body; a negative offset -1 - p encodes the singleton bitmap {p}.
     """
+
+    class BitmapIndexVersion(IntEnum):
+        v1 = 1
+        v2 = 2
     def __init__(self, key_kind, _io, _parent=None, _root=None):
         super(BitmapIndex, self).__init__(_io)
         self._parent = _parent
@@ -24,7 +29,7 @@ class BitmapIndex(KaitaiStruct):
 
     def _read(self):
         self.version = self._io.read_u1()
-        if not  ((self.version == 1) or (self.version == 2)) :
+        if not  ((self.version == int(BitmapIndex.BitmapIndexVersion.v1)) or (self.version == int(BitmapIndex.BitmapIndexVersion.v2))) :
             raise kaitaistruct.ValidationNotAnyOfError(self.version, self._io, u"/seq/0")
         self.row_count = self._io.read_s4be()
         self.non_null_bitmap_number = self._io.read_s4be()
@@ -33,22 +38,22 @@ class BitmapIndex(KaitaiStruct):
             pass
             self.null_value_offset = self._io.read_s4be()
 
-        if  ((self.version == 2) and (self.has_null_value != 0)) :
+        if  ((self.version == int(BitmapIndex.BitmapIndexVersion.v2)) and (self.has_null_value != 0)) :
             pass
             self.null_bitmap_length = self._io.read_s4be()
 
-        if self.version == 1:
+        if self.version == int(BitmapIndex.BitmapIndexVersion.v1):
             pass
             self.entries = []
             for i in range(self.non_null_bitmap_number):
                 self.entries.append(BitmapIndex.V1Entry(self.key_kind, self._io, self, self._root))
 
 
-        if self.version == 2:
+        if self.version == int(BitmapIndex.BitmapIndexVersion.v2):
             pass
             self.v2_head = BitmapIndex.BitmapIndexV2Head(self.key_kind, self._io, self, self._root)
 
-        if self.version == 2:
+        if self.version == int(BitmapIndex.BitmapIndexVersion.v2):
             pass
             self._raw_index_blocks = self._io.read_bytes(self.v2_head.bitmap_body_offset)
             _io__raw_index_blocks = KaitaiStream(BytesIO(self._raw_index_blocks))
@@ -62,21 +67,21 @@ class BitmapIndex(KaitaiStruct):
         if self.has_null_value != 0:
             pass
 
-        if  ((self.version == 2) and (self.has_null_value != 0)) :
+        if  ((self.version == int(BitmapIndex.BitmapIndexVersion.v2)) and (self.has_null_value != 0)) :
             pass
 
-        if self.version == 1:
+        if self.version == int(BitmapIndex.BitmapIndexVersion.v1):
             pass
             for i in range(len(self.entries)):
                 pass
                 self.entries[i]._fetch_instances()
 
 
-        if self.version == 2:
+        if self.version == int(BitmapIndex.BitmapIndexVersion.v2):
             pass
             self.v2_head._fetch_instances()
 
-        if self.version == 2:
+        if self.version == int(BitmapIndex.BitmapIndexVersion.v2):
             pass
             self.index_blocks._fetch_instances()
 

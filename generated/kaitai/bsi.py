@@ -4,6 +4,7 @@
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
 from . import roaring32
+from enum import IntEnum
 
 
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
@@ -13,6 +14,12 @@ class Bsi(KaitaiStruct):
     """FORMATS.md 5: values split by sign into a positive and a negative bit-sliced index (negative
     values stored as their absolute value). Roaring bitmaps are self-delimiting, no lengths stored.
     """
+
+    class BsiPartVersion(IntEnum):
+        v1 = 1
+
+    class BsiVersion(IntEnum):
+        v1 = 1
     def __init__(self, _io, _parent=None, _root=None):
         super(Bsi, self).__init__(_io)
         self._parent = _parent
@@ -21,7 +28,7 @@ class Bsi(KaitaiStruct):
 
     def _read(self):
         self.version = self._io.read_u1()
-        if not  ((self.version == 1)) :
+        if not  ((self.version == int(Bsi.BsiVersion.v1))) :
             raise kaitaistruct.ValidationNotAnyOfError(self.version, self._io, u"/seq/0")
         self.row_count = self._io.read_s4be()
         self.has_positive = self._io.read_u1()

@@ -4,6 +4,7 @@
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
 from . import roaring32
+from enum import IntEnum
 
 
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
@@ -15,6 +16,10 @@ class DeletionVector(KaitaiStruct):
     (big-endian magic + Roaring32) or the 64-bit (little-endian magic + little-endian bitmap array)
     flavour.
     """
+
+    class DvMagic(IntEnum):
+        bitmap32 = 1581511376
+        bitmap64 = 3520280932
     def __init__(self, _io, _parent=None, _root=None):
         super(DeletionVector, self).__init__(_io)
         self._parent = _parent
@@ -101,13 +106,13 @@ class DeletionVector(KaitaiStruct):
 
         def _read(self):
             self.magic = self._io.read_u4be()
-            if not  ((self.magic == 1581511376) or (self.magic == 3520280932)) :
+            if not  ((self.magic == int(DeletionVector.DvMagic.bitmap32)) or (self.magic == int(DeletionVector.DvMagic.bitmap64))) :
                 raise kaitaistruct.ValidationNotAnyOfError(self.magic, self._io, u"/types/dv_bin/seq/0")
             _on = self.magic
-            if _on == 1581511376:
+            if _on == int(DeletionVector.DvMagic.bitmap32):
                 pass
                 self.bitmap = DeletionVector.Dv32Bin(self._io, self, self._root)
-            elif _on == 3520280932:
+            elif _on == int(DeletionVector.DvMagic.bitmap64):
                 pass
                 self.bitmap = DeletionVector.Dv64Bin(self._io, self, self._root)
 
@@ -115,10 +120,10 @@ class DeletionVector(KaitaiStruct):
         def _fetch_instances(self):
             pass
             _on = self.magic
-            if _on == 1581511376:
+            if _on == int(DeletionVector.DvMagic.bitmap32):
                 pass
                 self.bitmap._fetch_instances()
-            elif _on == 3520280932:
+            elif _on == int(DeletionVector.DvMagic.bitmap64):
                 pass
                 self.bitmap._fetch_instances()
 

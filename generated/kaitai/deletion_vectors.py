@@ -4,6 +4,7 @@
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
 from . import deletion_vector
+from enum import IntEnum
 
 
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
@@ -13,6 +14,9 @@ class DeletionVectors(KaitaiStruct):
     """FORMATS.md 6.1: a version byte, then one `size | bin | crc32` entry per data file. Which data
     file an entry belongs to is recorded in the index manifest (offset of the size field, length).
     """
+
+    class DeletionVectorsVersion(IntEnum):
+        v1 = 1
     def __init__(self, _io, _parent=None, _root=None):
         super(DeletionVectors, self).__init__(_io)
         self._parent = _parent
@@ -21,7 +25,7 @@ class DeletionVectors(KaitaiStruct):
 
     def _read(self):
         self.version = self._io.read_u1()
-        if not  ((self.version == 1)) :
+        if not  ((self.version == int(DeletionVectors.DeletionVectorsVersion.v1))) :
             raise kaitaistruct.ValidationNotAnyOfError(self.version, self._io, u"/seq/0")
         self.entries = []
         i = 0

@@ -3,6 +3,7 @@
 
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
+from enum import IntEnum
 
 
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
@@ -13,6 +14,9 @@ class FileIndex(KaitaiStruct):
     (FORMATS.md 1). A head lists, per column, each index type with the absolute start and length
     of its payload; the body is the payloads back to back in head order.
     """
+
+    class FileIndexVersion(IntEnum):
+        v1 = 1
     def __init__(self, _io, _parent=None, _root=None):
         super(FileIndex, self).__init__(_io)
         self._parent = _parent
@@ -24,7 +28,7 @@ class FileIndex(KaitaiStruct):
         if not self.magic == b"\x00\x05\x4E\x4E\xD0\x1A\x35\xAE":
             raise kaitaistruct.ValidationNotEqualError(b"\x00\x05\x4E\x4E\xD0\x1A\x35\xAE", self.magic, self._io, u"/seq/0")
         self.version = self._io.read_s4be()
-        if not  ((self.version == 1)) :
+        if not  ((self.version == int(FileIndex.FileIndexVersion.v1))) :
             raise kaitaistruct.ValidationNotAnyOfError(self.version, self._io, u"/seq/1")
         self.head_length = self._io.read_s4be()
         self.column_count = self._io.read_s4be()

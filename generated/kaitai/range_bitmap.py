@@ -4,6 +4,7 @@
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
 from . import paimon_key
+from enum import IntEnum
 
 
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
@@ -14,6 +15,18 @@ class RangeBitmap(KaitaiStruct):
     (BSI) of the code of every row. Keys use the same encoding as the bitmap index (DECIMAL as the
     unscaled int64, timestamps as millis/micros, FLOAT/DOUBLE as raw IEEE bits).
     """
+
+    class BitSliceIndexVersion(IntEnum):
+        v1 = 1
+
+    class ChunkVersion(IntEnum):
+        v1 = 1
+
+    class DictionaryVersion(IntEnum):
+        v1 = 1
+
+    class RangeBitmapVersion(IntEnum):
+        v1 = 1
     def __init__(self, key_kind, _io, _parent=None, _root=None):
         super(RangeBitmap, self).__init__(_io)
         self._parent = _parent
@@ -72,7 +85,7 @@ class RangeBitmap(KaitaiStruct):
 
         def _read(self):
             self.version = self._io.read_u1()
-            if not  ((self.version == 1)) :
+            if not  ((self.version == int(RangeBitmap.BitSliceIndexVersion.v1))) :
                 raise kaitaistruct.ValidationNotAnyOfError(self.version, self._io, u"/types/bsi_header/seq/0")
             self.slice_count = self._io.read_u1()
             self.ebm_length = self._io.read_s4be()
@@ -197,7 +210,7 @@ class RangeBitmap(KaitaiStruct):
 
         def _read(self):
             self.version = self._io.read_u1()
-            if not  ((self.version == 1)) :
+            if not  ((self.version == int(RangeBitmap.DictionaryVersion.v1))) :
                 raise kaitaistruct.ValidationNotAnyOfError(self.version, self._io, u"/types/dictionary_header/seq/0")
             self.chunk_count = self._io.read_s4be()
             self.offsets_length = self._io.read_s4be()
@@ -219,7 +232,7 @@ class RangeBitmap(KaitaiStruct):
 
         def _read(self):
             self.version = self._io.read_u1()
-            if not  ((self.version == 1)) :
+            if not  ((self.version == int(RangeBitmap.RangeBitmapVersion.v1))) :
                 raise kaitaistruct.ValidationNotAnyOfError(self.version, self._io, u"/types/range_bitmap_header/seq/0")
             self.row_count = self._io.read_s4be()
             self.cardinality = self._io.read_s4be()

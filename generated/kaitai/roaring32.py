@@ -3,6 +3,7 @@
 
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
+from enum import IntEnum
 
 
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
@@ -13,6 +14,10 @@ class Roaring32(KaitaiStruct):
     codecs treat a roaring bitmap as self-delimiting bulk bytes and the runtime decodes it with
     pyroaring.
     """
+
+    class RoaringCookie(IntEnum):
+        no_run = 12346
+        run = 12347
     def __init__(self, _io, _parent=None, _root=None):
         super(Roaring32, self).__init__(_io)
         self._parent = _parent
@@ -22,13 +27,13 @@ class Roaring32(KaitaiStruct):
     def _read(self):
         self.cookie = self._io.read_u4le()
         _ = self.cookie
-        if not  ((_ & 65535 == 12347) or (_ == 12346)) :
+        if not  ((_ & 65535 == int(Roaring32.RoaringCookie.run)) or (_ == int(Roaring32.RoaringCookie.no_run))) :
             raise kaitaistruct.ValidationExprError(self.cookie, self._io, u"/seq/0")
-        if self.cookie & 65535 != 12347:
+        if self.cookie & 65535 != int(Roaring32.RoaringCookie.run):
             pass
             self.container_count = self._io.read_u4le()
 
-        if self.cookie & 65535 == 12347:
+        if self.cookie & 65535 == int(Roaring32.RoaringCookie.run):
             pass
             self.run_flags = self._io.read_bytes((((self.cookie >> 16) + 1) + 7) // 8)
 
@@ -36,7 +41,7 @@ class Roaring32(KaitaiStruct):
         for i in range(self.num_containers):
             self.descriptive_header.append(Roaring32.ContainerHeader(self._io, self, self._root))
 
-        if  ((self.cookie & 65535 != 12347) or (self.num_containers >= 4)) :
+        if  ((self.cookie & 65535 != int(Roaring32.RoaringCookie.run)) or (self.num_containers >= 4)) :
             pass
             self.offsets = []
             for i in range(self.num_containers):
@@ -51,17 +56,17 @@ class Roaring32(KaitaiStruct):
 
     def _fetch_instances(self):
         pass
-        if self.cookie & 65535 != 12347:
+        if self.cookie & 65535 != int(Roaring32.RoaringCookie.run):
             pass
 
-        if self.cookie & 65535 == 12347:
+        if self.cookie & 65535 == int(Roaring32.RoaringCookie.run):
             pass
 
         for i in range(len(self.descriptive_header)):
             pass
             self.descriptive_header[i]._fetch_instances()
 
-        if  ((self.cookie & 65535 != 12347) or (self.num_containers >= 4)) :
+        if  ((self.cookie & 65535 != int(Roaring32.RoaringCookie.run)) or (self.num_containers >= 4)) :
             pass
             for i in range(len(self.offsets)):
                 pass
@@ -140,7 +145,7 @@ class Roaring32(KaitaiStruct):
             if hasattr(self, '_m_cookie_runs'):
                 return self._m_cookie_runs
 
-            self._m_cookie_runs = self._parent.cookie & 65535 == 12347
+            self._m_cookie_runs = self._parent.cookie & 65535 == int(Roaring32.RoaringCookie.run)
             return getattr(self, '_m_cookie_runs', None)
 
 
@@ -184,7 +189,7 @@ class Roaring32(KaitaiStruct):
         if hasattr(self, '_m_num_containers'):
             return self._m_num_containers
 
-        self._m_num_containers = ((self.cookie >> 16) + 1 if self.cookie & 65535 == 12347 else self.container_count)
+        self._m_num_containers = ((self.cookie >> 16) + 1 if self.cookie & 65535 == int(Roaring32.RoaringCookie.run) else self.container_count)
         return getattr(self, '_m_num_containers', None)
 
 

@@ -37,6 +37,7 @@ import numpy as np
 from pyroaring import BitMap
 
 from ..fileindex.result import REMAIN, SKIP, BitmapResult, FileIndexResult
+from ..generated.construct.constants import DV_MAGIC_BITMAP32
 from ..types import DataType, RowType, parse_type
 from ..values import Timestamp
 
@@ -56,7 +57,7 @@ SDIST_SHA256 = "43ac684779841da17528b5f241ede6149bcdab4d16f3cd80f713262f6ed04720
 JAR_MEMBER = "pypaimon-0.2.0/deps/jars/paimon-python-java-bridge-0.9.0.jar"
 JAR_NAME = "paimon-python-java-bridge-0.9.0.jar"
 JAR_SHA256 = "dc9048366715fc75d2b44e3f8ac1dbfab011b8c34aafc26ffa216500fb890b0e"
-DV_MAGIC = 1581511376
+DV_MAGIC = DV_MAGIC_BITMAP32
 
 
 class JavaUnavailable(RuntimeError):

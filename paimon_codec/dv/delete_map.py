@@ -10,7 +10,6 @@ generated ``delete_map`` codec (``schemas/delete_map.ksy``).
 from __future__ import annotations
 
 import os
-import struct
 from collections.abc import Iterable, Mapping
 from typing import BinaryIO
 
@@ -18,13 +17,15 @@ from construct import ConstructError
 
 from ..errors import CorruptDataError, TruncatedDataError
 from ..fileio import ByteSource, atomic_write_bytes
+from ..generated.construct import delete_map as _codec
 from ..generated.construct.delete_map import DeleteMap
+from ..generated.construct.deletion_vector import DV_MAGIC_BITMAP32
 from ..roaring import deserialize_exact
-from .deletion_vector import MAGIC_32, DeletionVector
+from .deletion_vector import DeletionVector
 
 __all__ = ["encode_delete_map", "write_delete_map", "read_delete_map", "delete_map_ranges"]
 
-_MAGIC_32_BYTES = struct.pack(">i", MAGIC_32)
+_MAGIC_32_BYTES = DV_MAGIC_BITMAP32.to_bytes(4, "big")
 
 
 def encode_delete_map(dvs: Mapping[str, DeletionVector] | Iterable[tuple[str, DeletionVector]]
@@ -70,16 +71,19 @@ def delete_map_ranges(data: bytes | ByteSource | BinaryIO | str | os.PathLike, *
 
 
 def _ranges(src: ByteSource) -> dict[str, tuple[int, int]]:
-    head = src.read(0, 8, "delete-map header")
-    count, width = struct.unpack(">ii", head)
+    at = _codec.DELETE_MAP_HEAD_SIZE
+    head = src.read(0, at, "delete-map header")
+    fields, _ = _codec.fast_parse_delete_map_head(head)
+    count, width = fields["entry_count"], fields["max_name_length"]
     if count < 0 or width < 0:
         raise CorruptDataError(f"negative delete-map count {count} or name length {width}", path=src.path,
                                offset=0, expected="non-negative ints")
-    entry_bytes = count * (width + 8)
-    if entry_bytes > len(src) - 8:
-        raise TruncatedDataError(f"delete map claims {count} entries of {width + 8} bytes", path=src.path,
-                                 offset=8, expected=f"at most {len(src) - 8} header bytes")
-    raw = head + src.read(8, entry_bytes, "delete-map entries")
+    entry_size = width + _codec.DELETE_MAP_ENTRY_RANGE_SIZE
+    entry_bytes = count * entry_size
+    if entry_bytes > len(src) - at:
+        raise TruncatedDataError(f"delete map claims {count} entries of {entry_size} bytes", path=src.path,
+                                 offset=at, expected=f"at most {len(src) - at} header bytes")
+    raw = head + src.read(at, entry_bytes, "delete-map entries")
     try:
         parsed = DeleteMap.parse(raw)
     except (ConstructError, UnicodeDecodeError, ValueError) as exc:
@@ -87,10 +91,10 @@ def _ranges(src: ByteSource) -> dict[str, tuple[int, int]]:
     out: dict[str, tuple[int, int]] = {}
     for i, e in enumerate(parsed["entries"]):
         start, size = int(e["start"]), int(e["size"])
-        if start < 8 + entry_bytes or size < 0 or start + size > len(src):
+        if start < at + entry_bytes or size < 0 or start + size > len(src):
             raise CorruptDataError(f"delete-map entry {e['name']!r} points outside the bitmap area",
-                                   path=src.path, offset=8 + i * (width + 8) + width,
-                                   expected=f"start >= {8 + entry_bytes}, end <= {len(src)}")
+                                   path=src.path, offset=at + i * entry_size + width,
+                                   expected=f"start >= {at + entry_bytes}, end <= {len(src)}")
         out[str(e["name"])] = (start, size)
     return out
 

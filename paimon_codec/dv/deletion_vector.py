@@ -17,7 +17,6 @@ operation, and everything that touches many positions goes through numpy / pyroa
 from __future__ import annotations
 
 import array
-import struct
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -26,7 +25,7 @@ from pyroaring import BitMap, BitMap64
 
 from ..errors import CorruptDataError, PaimonCodecError, TruncatedDataError
 from ..formats import translate_error
-from ..generated.construct.deletion_vector import DvBin
+from ..generated.construct.deletion_vector import DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64, DvBin
 from ..positions import ranges_of
 from ..roaring import EMPTY_PORTABLE, portable_size, read_bitmap, serialize_optimized
 
@@ -40,13 +39,14 @@ __all__ = [
     "bin_length",
 ]
 
-MAGIC_32 = 1581511376  # written big-endian: 5e 43 f2 d0
-MAGIC_64 = 1681511377  # written little-endian: d1 d3 39 64
-_MAGIC_32_BYTES = struct.pack(">i", MAGIC_32)
-_MAGIC_64_BYTES = struct.pack("<i", MAGIC_64)
-#: The magics as the generated ``DvBin`` reads them (one big-endian u4 before the switch).
-_MAGIC_32_U4BE = int.from_bytes(_MAGIC_32_BYTES, "big")
-_MAGIC_64_U4BE = int.from_bytes(_MAGIC_64_BYTES, "big")
+#: The magics as the generated ``DvBin`` reads them (one big-endian u4 before the switch) and as stored.
+_MAGIC_32_U4BE = DV_MAGIC_BITMAP32
+_MAGIC_64_U4BE = DV_MAGIC_BITMAP64
+_MAGIC_32_BYTES = DV_MAGIC_BITMAP32.to_bytes(4, "big")
+_MAGIC_64_BYTES = DV_MAGIC_BITMAP64.to_bytes(4, "big")
+#: Paimon's int magics (Java constants): 32-bit written big-endian, 64-bit written little-endian.
+MAGIC_32 = DV_MAGIC_BITMAP32
+MAGIC_64 = int.from_bytes(_MAGIC_64_BYTES, "little")
 MAX_POSITION_32 = 2**31 - 1
 #: Largest position a 64-bit vector may hold (Paimon / Iceberg: key <= 0x7FFFFFFE, plus the low bits).
 MAX_POSITION_64 = (0x7FFFFFFE << 32) | 0x80000000

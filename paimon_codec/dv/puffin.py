@@ -1,7 +1,8 @@
 """Iceberg interop: 64-bit deletion vectors as ``deletion-vector-v1`` blobs in a Puffin file.
 
-Puffin (Iceberg's puffin-spec): ``"PFA1" | blob ... | footer`` with footer
-``"PFA1" | FooterPayload (UTF-8 JSON) | int32 LE payload size | 4 flag bytes | "PFA1"``.  The JSON is a
+Puffin (Iceberg's puffin-spec, framing in ``schemas/puffin.ksy``): ``"PFA1" | blob ... | footer`` with
+footer ``"PFA1" | FooterPayload (UTF-8 JSON) | int32 LE payload size | 4 flag bytes | "PFA1"``, read and
+written with the generated ``puffin`` codec's fast heads.  The JSON is a
 ``FileMetadata``: ``{"blobs": [BlobMetadata...], "properties": {...}}``; each ``BlobMetadata`` has
 ``type``, ``fields``, ``snapshot-id``, ``sequence-number``, ``offset``, ``length`` (absolute byte range
 of the blob in the file), optional ``compression-codec`` and ``properties``.
@@ -19,25 +20,27 @@ from __future__ import annotations
 
 import json
 import os
-import struct
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from .. import __version__ as _VERSION
+from ..codec_runtime import CodecError
 from ..errors import CorruptDataError, TruncatedDataError, UnsupportedVersionError
 from ..fileio import ByteSource, atomic_write_bytes
+from ..generated.construct import puffin as _codec
 from .deletion_vector import DeletionVector
 from .index_file import _decode_entry, encode_entry
 
 __all__ = ["PUFFIN_MAGIC", "DV_BLOB_TYPE", "ROW_POSITION_FIELD_ID", "PuffinBlob", "encode_puffin",
            "write_puffin", "read_puffin"]
 
-PUFFIN_MAGIC = b"PFA1"
+PUFFIN_MAGIC = _codec.PUFFIN_MAGIC
 DV_BLOB_TYPE = "deletion-vector-v1"
 #: Iceberg's reserved field id of the ``_pos`` metadata column (Integer.MAX_VALUE - 2).
 ROW_POSITION_FIELD_ID = 2147483645
-_FOOTER_TAIL = 12  # payload size + flags + magic
+_FOOTER_TAIL = _codec.PUFFIN_FOOTER_TAIL_SIZE  # payload size + flags + magic
+_FOOTER_MAGIC = _codec.PUFFIN_FOOTER_MAGIC_SIZE
 _MAX_FOOTER = 64 << 20
 
 
@@ -84,7 +87,8 @@ def encode_puffin(dvs: Mapping[str, DeletionVector] | Iterable[tuple[str, Deleti
     file_props.update(properties or {})
     payload = json.dumps({"blobs": meta, "properties": file_props}, separators=(",", ":"),
                          ensure_ascii=False).encode("utf-8")
-    chunks += [PUFFIN_MAGIC, payload, struct.pack("<i", len(payload)), bytes(4), PUFFIN_MAGIC]
+    chunks += [_codec.PUFFIN_FOOTER_MAGIC, payload,
+               _codec.fast_build_puffin_footer_tail({"payload_size": len(payload), "flags": 0})]
     return b"".join(chunks), blobs
 
 
@@ -107,33 +111,42 @@ def read_puffin(data: bytes | ByteSource | BinaryIO | str | os.PathLike, *, path
 def _read_blobs(src: ByteSource, *, verify_crc: bool, load: bool) -> list[PuffinBlob]:
     where = src.path
     size = len(src)
-    if size < 2 * len(PUFFIN_MAGIC) + _FOOTER_TAIL:
+    lead = len(PUFFIN_MAGIC)
+    magic_text = PUFFIN_MAGIC.decode()
+    if size < lead + _FOOTER_MAGIC + _FOOTER_TAIL:
         raise TruncatedDataError(f"Puffin file of {size} bytes is too short", path=where, offset=0,
-                                 expected="at least 20 bytes")
-    if src.read(0, 4, "Puffin magic") != PUFFIN_MAGIC:
-        raise CorruptDataError("not a Puffin file (bad leading magic)", path=where, offset=0, expected="PFA1")
-    tail = src.read(size - _FOOTER_TAIL, _FOOTER_TAIL, "Puffin footer tail")
-    payload_size = struct.unpack_from("<i", tail, 0)[0]
-    flags = tail[4:8]
-    if tail[8:] != PUFFIN_MAGIC:
-        raise CorruptDataError("bad trailing Puffin magic", path=where, offset=size - 4, expected="PFA1")
-    footer_start = size - _FOOTER_TAIL - payload_size - 4
-    if payload_size < 0 or payload_size > _MAX_FOOTER or footer_start < 4:
+                                 expected=f"at least {lead + _FOOTER_MAGIC + _FOOTER_TAIL} bytes")
+    if src.read(0, lead, "Puffin magic") != PUFFIN_MAGIC:
+        raise CorruptDataError("not a Puffin file (bad leading magic)", path=where, offset=0, expected=magic_text)
+    try:
+        tail, _ = _codec.fast_parse_puffin_footer_tail(src.read(size - _FOOTER_TAIL, _FOOTER_TAIL, "Puffin footer tail"))
+    except CodecError:
+        raise CorruptDataError("bad trailing Puffin magic", path=where, offset=size - lead,
+                               expected=magic_text) from None
+    payload_size = tail["payload_size"]
+    footer_start = size - _FOOTER_TAIL - payload_size - _FOOTER_MAGIC
+    if payload_size < 0 or payload_size > _MAX_FOOTER or footer_start < lead:
         raise CorruptDataError(f"Puffin footer payload size {payload_size} does not fit the file", path=where,
-                               offset=size - _FOOTER_TAIL, expected=f"at most {size - _FOOTER_TAIL - 8}")
-    if src.read(footer_start, 4, "footer magic") != PUFFIN_MAGIC:
-        raise CorruptDataError("bad Puffin footer magic", path=where, offset=footer_start, expected="PFA1")
-    if flags[0] & 1:
+                               offset=size - _FOOTER_TAIL,
+                               expected=f"at most {size - _FOOTER_TAIL - _FOOTER_MAGIC - lead}")
+    try:
+        _codec.fast_parse_puffin_footer_magic(src.read(footer_start, _FOOTER_MAGIC, "footer magic"),
+                                              payload_size=payload_size)
+    except CodecError:
+        raise CorruptDataError("bad Puffin footer magic", path=where, offset=footer_start,
+                               expected=magic_text) from None
+    if tail["flags"] & _codec.PUFFIN_FOOTER_FLAGS_PAYLOAD_COMPRESSED:
         raise UnsupportedVersionError("compressed Puffin footers (LZ4) are not supported", path=where,
-                                      offset=size - 8, expected="flags 0")
-    raw = src.read(footer_start + 4, payload_size, "Puffin footer payload")
+                                      offset=size - _FOOTER_TAIL + 4, expected="flags 0")
+    raw = src.read(footer_start + _FOOTER_MAGIC, payload_size, "Puffin footer payload")
     try:
         footer = json.loads(raw.decode("utf-8"))
         blob_meta = footer["blobs"]
         if not isinstance(blob_meta, list):
             raise TypeError("blobs is not a list")
     except (UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
-        raise CorruptDataError(f"invalid Puffin footer JSON: {exc}", path=where, offset=footer_start + 4) from None
+        raise CorruptDataError(f"invalid Puffin footer JSON: {exc}", path=where,
+                               offset=footer_start + _FOOTER_MAGIC) from None
     out = []
     for i, m in enumerate(blob_meta):
         try:
@@ -145,13 +158,13 @@ def _read_blobs(src: ByteSource, *, verify_crc: bool, load: bool) -> list[Puffin
             card = int(props["cardinality"])
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise CorruptDataError(f"Puffin blob {i} metadata lacks a required field: {exc}", path=where,
-                                   offset=footer_start + 4) from None
+                                   offset=footer_start + _FOOTER_MAGIC) from None
         if m.get("compression-codec") not in (None, "none"):
             raise CorruptDataError(f"deletion-vector blob {i} is compressed ({m['compression-codec']})",
                                    path=where, offset=offset, expected="no compression")
-        if offset < 4 or length < 12 or offset + length > footer_start:
+        if offset < lead or length < 12 or offset + length > footer_start:
             raise CorruptDataError(f"Puffin blob {i} range ({offset}, {length}) is outside the blob area",
-                                   path=where, offset=offset, expected=f"within [4, {footer_start})")
+                                   path=where, offset=offset, expected=f"within [{lead}, {footer_start})")
         blob = PuffinBlob(name, offset, length, card, properties=props)
         if load:
             buf = memoryview(src.read(offset, length, f"blob {i}"))

@@ -60,7 +60,8 @@ __all__ = [
     "DEFAULT_BLOCK_SIZE",
 ]
 
-DEFAULT_VERSION = 2
+_V1, _V2 = _gen.BITMAP_INDEX_VERSION_V1, _gen.BITMAP_INDEX_VERSION_V2
+DEFAULT_VERSION = _V2
 DEFAULT_BLOCK_SIZE = 16 * 1024
 #: bytes read with the head: a small payload (a V1 dictionary of a few dozen keys and its bitmaps) is
 #: then answered without another read - a fresh reader per predicate is the common use
@@ -82,8 +83,6 @@ serialize_bitmap = serialize_optimized
 #: an int32 field of the generated codec (``index_block_count``, ``bitmap_body_offset``, ``entry_count``).
 #: (a struct.Struct of the generated field's format: no Construct call per read)
 _INT32 = struct.Struct(_gen.BitmapIndexV2Head.subcons[0].subcon.subcon.fmtstr)  # Renamed(Rebuild(Int32sb))
-_KEY_KIND = {"byte": "int8", "short": "int16", "int": "int32", "long": "int64", "float": "float32",
-             "double": "float64", "boolean": "bool", "string": "string"}
 
 
 def _records_dtype(generated: np.dtype, codec: KeyCodec) -> np.dtype:
@@ -103,7 +102,7 @@ def _v1_dtype(codec: KeyCodec) -> np.dtype:
     """``v1_entry`` (key, offset); ``block_head`` (key, block_offset) has the same layout."""
     dt = _V1_DTYPES.get(codec.kind)
     if dt is None:  # depends on the key kind only: built once per kind
-        dt = _V1_DTYPES[codec.kind] = _records_dtype(_gen.ENTRIES_DTYPES[_KEY_KIND[codec.kind]], codec)
+        dt = _V1_DTYPES[codec.kind] = _records_dtype(_gen.ENTRIES_DTYPES[codec.kind], codec)
     return dt
 
 
@@ -111,7 +110,7 @@ def _v2_dtype(codec: KeyCodec) -> np.dtype:
     """``v2_entry`` (key, offset, length)."""
     dt = _V2_DTYPES.get(codec.kind)
     if dt is None:
-        dt = _V2_DTYPES[codec.kind] = _records_dtype(_gen.INDEX_BLOCK_ENTRIES_DTYPES[_KEY_KIND[codec.kind]], codec)
+        dt = _V2_DTYPES[codec.kind] = _records_dtype(_gen.INDEX_BLOCK_ENTRIES_DTYPES[codec.kind], codec)
     return dt
 
 
@@ -125,7 +124,7 @@ def _parse_options(options: Mapping[str, Any] | None) -> tuple[int, int]:
         version = int(str(options.get("version", DEFAULT_VERSION)).strip())
     except ValueError as exc:
         raise InvalidOptionError(f"bitmap version must be 1 or 2, got {options.get('version')!r}") from exc
-    if version not in (1, 2):
+    if version not in (_V1, _V2):
         raise InvalidOptionError(f"bitmap version must be 1 or 2, got {version}")
     block = parse_memory_size(options.get("index-block-size", DEFAULT_BLOCK_SIZE))
     if block > 0x7FFFFFFF:
@@ -385,7 +384,7 @@ def _serialize(self: BitmapIndexWriter) -> bytes:
 
 def _build_head(head: dict, codec: KeyCodec) -> bytes:
     try:
-        return _gen.fast_build_bitmap_index_head(head, key_kind=_KEY_KIND[codec.kind])
+        return _gen.fast_build_bitmap_index_head(head, key_kind=codec.kind)
     except _rt.CodecError as exc:
         raise translate_error(exc, None, "bitmap index header") from None
 
@@ -659,14 +658,14 @@ class BitmapIndexReader(FileIndexReader):
         # one read: the head and, for a small payload, everything a lookup needs (see _PREFETCH)
         pre = self._pre = src.read(0, min(len(src), _PREFETCH), "bitmap index header")
         version = pre[0]
-        if version > 2 and version < 128:
+        if version > _V2 and version < 128:
             raise UnsupportedVersionError(f"bitmap index version {version} (this reader supports 1 and 2)",
                                           path=src.path, offset=src.base, expected="version 1 or 2")
-        if version not in (1, 2):
+        if version not in (_V1, _V2):
             raise _corrupt(f"bad bitmap index version byte {version}", src)
         self.version = version
         try:
-            head, pos = _gen.fast_parse_bitmap_index_head(pre, key_kind=_KEY_KIND[self.codec.kind])
+            head, pos = _gen.fast_parse_bitmap_index_head(pre, key_kind=self.codec.kind)
         except _rt.CodecError as exc:
             if exc.offset is not None:
                 exc.offset += src.base
@@ -871,7 +870,7 @@ class BitmapIndexReader(FileIndexReader):
         data = self._read(start, size, "index block")
         if codec.kind != "string":
             try:
-                parsed = _gen.IndexBlock.parse(data, key_kind=_KEY_KIND[codec.kind])
+                parsed = _gen.IndexBlock.parse(data, key_kind=codec.kind)
             except construct.ConstructError as exc:
                 raise _corrupt(f"index block {i}: {translate_error(exc, None, 'index block')}", src, start) from None
             raw = parsed.entries.view(_v2_dtype(codec))

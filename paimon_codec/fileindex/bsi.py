@@ -1,9 +1,7 @@
 """The deprecated BSI file index (``"bsi"``, Paimon 1.0-1.2; superseded by range-bitmap).
 
-Layout (FORMATS §5)::
-
-    u8 version=1 | int32 row_count | u8 has_positive [BSI] | u8 has_negative [BSI]
-    BSI := u8 version=1 | int64 min | int64 max | Roaring32 EBM | int32 slice_count | slices...
+Layout: ``schemas/bsi.ksy`` (FORMATS §5); the writer builds it with the generated codec, the
+reader walks it with the generated ``fast_parse_bsi_*`` head functions.
 
 Values are longs (timestamps as millis/micros, DECIMAL as the unscaled long).  Non-negative values
 live in the *positive* BSI; negative values are stored as their absolute value in the *negative* BSI,
@@ -16,7 +14,6 @@ starts; bitmaps themselves are deserialised on first use and cached.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any
@@ -24,6 +21,7 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap
 
+from ..codec_runtime import CodecError
 from ..errors import CorruptDataError, UnsupportedVersionError
 from ..fileio import ByteSource
 from ..generated.construct import bsi as _generated_bsi
@@ -36,7 +34,8 @@ from .result import REMAIN, BitmapResult, FileIndexResult
 
 __all__ = ["BsiWriter", "BsiReader", "create_writer", "create_reader"]
 
-VERSION = 1
+VERSION = _generated_bsi.BSI_VERSION_V1
+PART_VERSION = _generated_bsi.BSI_PART_VERSION_V1
 LONG_MIN = -(1 << 63)
 
 
@@ -53,23 +52,26 @@ class _SignedPart:
     def __init__(self, src: ByteSource, offset: int, label: str) -> None:
         self.src = src
         self.label = label
-        head = src.read(offset, 17, f"{label} bsi header")
-        version, self.min, self.max = struct.unpack(">Bqq", head)
-        if version > VERSION:
+        size = _generated_bsi.BSI_PART_HEAD_SIZE
+        head, _ = _generated_bsi.fast_parse_bsi_part_head(src.read(offset, size, f"{label} bsi header"))
+        version, self.min, self.max = head["version"], head["min"], head["max"]
+        if version > PART_VERSION:
             raise UnsupportedVersionError(f"{label} bsi version {version}", path=src.path,
-                                          offset=src.base + offset, expected=f"<= {VERSION}")
+                                          offset=src.base + offset, expected=f"<= {PART_VERSION}")
         if self.max < self.min:
             raise CorruptDataError(f"{label} bsi max {self.max} < min {self.min}", path=src.path,
                                    offset=src.base + offset)
-        pos = offset + 17
+        pos = offset + size
         size = portable_size(src, pos, what=f"{label} bsi ebm")
         self._ebm_at = (pos, size)
         pos += size
-        self.slice_count = struct.unpack(">i", src.read(pos, 4, f"{label} bsi slice count"))[0]
+        size = _generated_bsi.BSI_PART_SLICE_COUNT_SIZE
+        self.slice_count = _generated_bsi.fast_parse_bsi_part_slice_count(
+            src.read(pos, size, f"{label} bsi slice count"))[0]["slice_count"]
         if self.slice_count < 0 or self.slice_count > 64:
             raise CorruptDataError(f"{label} bsi has {self.slice_count} slices", path=src.path,
                                    offset=src.base + pos, expected="0..64")
-        pos += 4
+        pos += size
         self._slice_at = []
         for i in range(self.slice_count):
             size = portable_size(src, pos, what=f"{label} bsi slice {i}")
@@ -139,23 +141,33 @@ class BsiReader(FileIndexReader):
         self.dtype = parse_type(dtype) if isinstance(dtype, str) else dtype
         self.codec = _codec(self.dtype)
         src = self.src
-        version, self.row_count, has_pos = struct.unpack(">BiB", src.read(0, 6, "bsi header"))
+        size = _generated_bsi.BSI_HEAD_SIZE
+        try:
+            head, pos = _generated_bsi.fast_parse_bsi_head(src.read(0, size, "bsi header"))
+        except CodecError as exc:  # the version byte is checked by the schema's ``valid``
+            version = src.read(0, 1, "bsi version")[0]
+            if version > VERSION:
+                raise UnsupportedVersionError(f"bsi version {version} is not supported", path=src.path,
+                                              offset=src.base, expected=f"<= {VERSION}") from None
+            raise CorruptDataError(f"bad bsi header: {exc}", path=src.path, offset=src.base) from None
+        version, self.row_count, has_pos = head["version"], head["row_count"], head["has_positive"]
         if version > VERSION:
             raise UnsupportedVersionError(f"bsi version {version} is not supported", path=src.path,
                                           offset=src.base, expected=f"<= {VERSION}")
         if version != VERSION or self.row_count < 0 or has_pos > 1:
             raise CorruptDataError("bad bsi header", path=src.path, offset=src.base)
-        pos = 6
         self.positive: Any = _EmptyPart()
         if has_pos:
             self.positive = _SignedPart(src, pos, "positive")
             pos = self.positive.end
-        has_neg = src.read(pos, 1, "bsi negative flag")[0]
+        size = _generated_bsi.BSI_HAS_NEGATIVE_SIZE
+        has_neg = _generated_bsi.fast_parse_bsi_has_negative(
+            src.read(pos, size, "bsi negative flag"))[0]["has_negative"]
         if has_neg > 1:
             raise CorruptDataError(f"bad negative flag {has_neg}", path=src.path, offset=src.base + pos)
         self.negative: Any = _EmptyPart()
         if has_neg:
-            self.negative = _SignedPart(src, pos + 1, "negative")
+            self.negative = _SignedPart(src, pos + size, "negative")
 
     # -- helpers
     @cached_property
@@ -296,7 +308,7 @@ def _part(rows: np.ndarray, stored: np.ndarray) -> dict:
     """One half: min is always 0 (Paimon's running min starts at 0), slices of the stored values."""
     mx = int(stored.max()) if stored.size else 0
     slices = [serialize_optimized(bm) for bm in cut_slices(rows, stored, mx.bit_length())]
-    return {"version": VERSION, "min": 0, "max": mx, "ebm": serialize_optimized(bitmap_of(rows)),
+    return {"version": PART_VERSION, "min": 0, "max": mx, "ebm": serialize_optimized(bitmap_of(rows)),
             "slices": slices}
 
 

@@ -23,6 +23,7 @@ from ..errors import CorruptDataError, PaimonCodecError, TruncatedDataError
 from ..fileio import ByteSource
 from ..formats import translate_error
 from ..generated.construct import file_index as _fi
+from ..generated.construct.file_index import FILE_INDEX_MAGIC, FILE_INDEX_VERSION_V1
 from ..types import DataType, parse_type
 from . import registry
 from .reader import EmptyFileIndexReader, FileIndexReader
@@ -37,8 +38,8 @@ __all__ = [
     "FileIndexContainerReader",
 ]
 
-MAGIC = 1493475289347502
-VERSION = 1
+MAGIC = int.from_bytes(FILE_INDEX_MAGIC, "big")  # Java's long 1493475289347502, written big-endian
+VERSION = FILE_INDEX_VERSION_V1
 EMPTY_INDEX_FLAG = -1
 _PREFIX = 16  # magic, version, head_length
 

@@ -34,40 +34,26 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import CorruptDataError, TruncatedDataError, UnsupportedTypeError
+from ..errors import UnsupportedTypeError
+from ..formats import KEY_KIND_BY_TYPE_ROOT
+from ..generated.construct import paimon_key as _paimon_key
 from ..javahash import murmur_bytes
 from ..types import DataType, parse_type
 from ..values import Timestamp, decimal_unscaled
 
 __all__ = ["KeyCodec", "key_codec", "KEY_KINDS"]
 
-# key kind -> (fixed byte size or None, big-endian numpy dtype of the key bytes)
+# key kind (the ``kind`` parameter of schemas/paimon_key.ksy, ``formats.KEY_KINDS``) -> (fixed byte
+# size or None, big-endian numpy dtype of the key as this codec holds it: FLOAT/DOUBLE as their IEEE bits)
 KEY_KINDS: dict[str, tuple[int | None, str | None]] = {
-    "byte": (1, ">i1"),
-    "short": (2, ">i2"),
-    "int": (4, ">i4"),
-    "long": (8, ">i8"),
-    "float": (4, ">i4"),
-    "double": (8, ">i8"),
-    "boolean": (1, ">i1"),
+    "int8": (1, ">i1"),
+    "int16": (2, ">i2"),
+    "int32": (4, ">i4"),
+    "int64": (8, ">i8"),
+    "float32": (4, ">i4"),
+    "float64": (8, ">i8"),
+    "bool": (1, ">i1"),
     "string": (None, None),
-}
-
-_ROOT_KIND = {
-    "TINYINT": "byte",
-    "SMALLINT": "short",
-    "INTEGER": "int",
-    "DATE": "int",
-    "TIME_WITHOUT_TIME_ZONE": "int",
-    "BIGINT": "long",
-    "TIMESTAMP_WITHOUT_TIME_ZONE": "long",
-    "TIMESTAMP_WITH_LOCAL_TIME_ZONE": "long",
-    "DECIMAL": "long",
-    "FLOAT": "float",
-    "DOUBLE": "double",
-    "BOOLEAN": "boolean",
-    "CHAR": "string",
-    "VARCHAR": "string",
 }
 
 _F32_NAN, _F64_NAN = 0x7FC00000, 0x7FF8000000000000
@@ -89,9 +75,9 @@ class KeyCodec:
     def __init__(self, dtype: DataType | str, *, raw_float_bits: bool = False) -> None:
         self.dtype = parse_type(dtype)
         root = self.dtype.root
-        if root not in _ROOT_KIND:
+        if root not in KEY_KIND_BY_TYPE_ROOT:
             raise UnsupportedTypeError(f"type {self.dtype} cannot be an index key")
-        self.kind = _ROOT_KIND[root]
+        self.kind = KEY_KIND_BY_TYPE_ROOT[root]
         self.fixed_size, self.be_dtype = KEY_KINDS[self.kind]
         self.raw_float_bits = raw_float_bits
         self.precision = self.dtype.precision if self.dtype.is_timestamp else None
@@ -107,17 +93,17 @@ class KeyCodec:
             if isinstance(v, bytes):
                 return v
             return str(v).encode("utf-8", "surrogatepass")
-        if k == "float":
+        if k == "float32":
             bits = struct.unpack(">i", struct.pack(">f", float(v)))[0]
             if not self.raw_float_bits and math.isnan(v):
                 bits = _F32_NAN
             return bits
-        if k == "double":
+        if k == "float64":
             bits = struct.unpack(">q", struct.pack(">d", float(v)))[0]
             if not self.raw_float_bits and math.isnan(v):
                 bits = _F64_NAN
             return bits
-        if k == "boolean":
+        if k == "bool":
             return 1 if v else 0
         if self.precision is not None:
             if isinstance(v, Timestamp):
@@ -183,13 +169,13 @@ class KeyCodec:
 
     def _map_numpy(self, arr: np.ndarray) -> np.ndarray:
         k = self.kind
-        if k == "float":
+        if k == "float32":
             f = arr.astype(np.float32)
             bits = f.view(np.int32).copy()
             if not self.raw_float_bits:
                 bits[np.isnan(f)] = _F32_NAN
             return bits
-        if k == "double":
+        if k == "float64":
             f = arr.astype(np.float64)
             bits = f.view(np.int64).copy()
             if not self.raw_float_bits:
@@ -217,54 +203,33 @@ class KeyCodec:
         return np.dtype(self.be_dtype).newbyteorder("=")
 
     # ------------------------------------------------------------------ bytes
-    def measured_size(self, key: int | bytes) -> int:
-        """Bytes of the serialized key (string: 4 + UTF-8 length)."""
-        return self.fixed_size if self.fixed_size is not None else 4 + len(key)  # type: ignore[arg-type]
-
     def serialize(self, key: int | bytes) -> bytes:
+        """The key's bytes as the indexes store it (schemas/paimon_key.ksy; floats from their bits)."""
         if self.kind == "string":
-            assert isinstance(key, bytes)
-            return struct.pack(">i", len(key)) + key
+            return _paimon_key.fast_build_paimon_key(key, kind="string")
         return np.array([key], dtype=self.be_dtype).tobytes()
 
     def serialize_many(self, keys: np.ndarray | Sequence[bytes]) -> list[bytes] | np.ndarray:
         """Serialized keys: a big-endian numpy array (fixed) or a list of ``bytes`` (strings)."""
         if self.kind == "string":
-            return [struct.pack(">i", len(k)) + k for k in keys]
+            return [_paimon_key.fast_build_paimon_key(k, kind="string") for k in keys]
         return np.asarray(keys).astype(self.be_dtype)
-
-    def read(self, buf: bytes | memoryview, pos: int, end: int | None = None) -> tuple[int | bytes, int]:
-        """Decode one key at ``pos``; returns ``(key, next_pos)``."""
-        end = len(buf) if end is None else end
-        if self.kind == "string":
-            if pos + 4 > end:
-                raise TruncatedDataError("string key length runs past the end", offset=pos)
-            n = int.from_bytes(buf[pos:pos + 4], "big", signed=True)
-            if n < 0 or pos + 4 + n > end:
-                raise CorruptDataError(f"string key length {n} does not fit in the remaining "
-                                       f"{end - pos - 4} bytes", offset=pos)
-            return bytes(buf[pos + 4:pos + 4 + n]), pos + 4 + n
-        size = self.fixed_size
-        assert size is not None
-        if pos + size > end:
-            raise TruncatedDataError(f"{self.kind} key runs past the end", offset=pos)
-        return int.from_bytes(buf[pos:pos + size], "big", signed=True), pos + size
 
     # ------------------------------------------------------------------ order / hash / display
     def sort_key(self, key: int | bytes) -> int | bytes:
         """A Python value ordering like Paimon's comparator for this key kind."""
-        if self.kind == "float":
+        if self.kind == "float32":
             return key if key >= 0 else key ^ _MASK32  # type: ignore[operator]
-        if self.kind == "double":
+        if self.kind == "float64":
             return key if key >= 0 else key ^ _MASK64  # type: ignore[operator]
         return key
 
     def sort_keys(self, keys: np.ndarray) -> np.ndarray:
         """Vectorised :meth:`sort_key` for fixed-size keys (order-preserving integer transform)."""
-        if self.kind == "float":
+        if self.kind == "float32":
             k = keys.astype(np.int32)
             return np.where(k < 0, k ^ np.int32(_MASK32), k)
-        if self.kind == "double":
+        if self.kind == "float64":
             k = keys.astype(np.int64)
             return np.where(k < 0, k ^ np.int64(_MASK64), k)
         return keys
@@ -281,9 +246,9 @@ class KeyCodec:
         k = self.kind
         if k == "string":
             return murmur_bytes(key)  # type: ignore[arg-type]
-        if k == "boolean":
+        if k == "bool":
             return 1231 if key else 1237
-        if k in ("long", "double"):
+        if k in ("int64", "float64"):
             u = key & 0xFFFFFFFFFFFFFFFF  # type: ignore[operator]
             return _signed(u ^ (u >> 32), 32)
         return int(key)  # byte, short, int, float bits
@@ -294,22 +259,22 @@ class KeyCodec:
         if k == "string":
             return np.fromiter((murmur_bytes(b) for b in keys), dtype=np.int32, count=len(keys))
         arr = np.asarray(keys)
-        if k == "boolean":
+        if k == "bool":
             return np.where(arr != 0, 1231, 1237).astype(np.int32)
-        if k in ("long", "double"):
+        if k in ("int64", "float64"):
             u = arr.astype(np.int64).view(np.uint64)
             return (u ^ (u >> np.uint64(32))).astype(np.uint32).view(np.int32)
         return arr.astype(np.int32)
 
     def to_python(self, key: int | bytes) -> Any:
         """The key as a plain Python value (floats as float, strings as str), for display/JSON."""
-        if self.kind == "float":
+        if self.kind == "float32":
             return struct.unpack(">f", struct.pack(">i", key))[0]
-        if self.kind == "double":
+        if self.kind == "float64":
             return struct.unpack(">d", struct.pack(">q", key))[0]
         if self.kind == "string":
             return key.decode("utf-8", "surrogateescape")  # type: ignore[union-attr]
-        if self.kind == "boolean":
+        if self.kind == "bool":
             return bool(key)
         return key
 

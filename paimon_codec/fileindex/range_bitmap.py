@@ -28,6 +28,7 @@ from pyroaring import BitMap
 from ..errors import CorruptDataError, InvalidOptionError, UnsupportedVersionError
 from ..fileio import ByteSource
 from ..formats import key_kind_for, translate_error
+from ..generated.construct import paimon_key as _key
 from ..generated.construct import range_bitmap as _codec
 from ..memory_size import parse_memory_size
 from ..roaring import bitmap_of, read_bitmap, serialize_optimized
@@ -46,11 +47,14 @@ __all__ = [
     "DEFAULT_CHUNK_SIZE",
 ]
 
-VERSION = 1
+VERSION = _codec.RANGE_BITMAP_VERSION_V1
 DEFAULT_CHUNK_SIZE = 16 * 1024
 _ONE_KEY_PER_CHUNK = ("BOOLEAN", "TINYINT", "SMALLINT")
-_DICT_HEADER_LENGTH = 13
+_DICT_HEADER_LENGTH = _codec.DICTIONARY_HEADER_SIZE
+#: the smallest header (no min/max keys: an empty dictionary)
+_MIN_HEADER_LENGTH = _codec.RANGE_BITMAP_HEADER_COUNTS_SIZE + _codec.RANGE_BITMAP_HEADER_DICTIONARY_LENGTH_SIZE
 _MAX_SLICES = 64
+_SLICE_REF_SIZE = _codec.BSI_HEADER_SLICE_REFS_DTYPE.itemsize
 MAX_DECODED_ROWS = 50_000_000  # row_codes()/describe() allocate per row
 
 
@@ -84,6 +88,7 @@ class RangeBitmapWriter(ValueBatches):
         self.dtype = _as_type(dtype)
         self.codec = RangeKeyCodec(self.dtype)
         self.chunk_size = chunk_size_of(self.dtype, options)
+        self.codec_kind = key_kind_for(self.dtype)
 
     # -- encoding
     def _encode(self) -> tuple[np.ndarray, np.ndarray, Any]:
@@ -115,19 +120,27 @@ class RangeBitmapWriter(ValueBatches):
         cardinality = len(keys)
         if self.codec.is_string:
             dictionary = _string_dictionary(keys, self.chunk_size)
-            bounds = serialized_strings([keys[0], keys[-1]])[0] if cardinality else b""
+            bounds = b"".join(_key.fast_build_paimon_key(k, kind="string") for k in (keys[0], keys[-1])) \
+                if cardinality else b""
         else:
             dictionary = _fixed_dictionary(self.codec, keys, self.chunk_size)
             bounds = self.codec.encode_fixed(keys[[0, -1]]) if cardinality else b""
         bsi = _bsi_bytes(valid, codes, cardinality)
-        header = struct.pack(">Bii", VERSION, valid.size, cardinality) + bounds + struct.pack(
-            ">i", len(dictionary))
-        return struct.pack(">i", len(header)) + header + dictionary + bsi
+        kind = {"key_kind": self.codec_kind}
+        header = (_codec.fast_build_range_bitmap_header_counts(
+                      {"version": VERSION, "row_count": valid.size, "cardinality": cardinality}, **kind)
+                  + bounds
+                  + _codec.fast_build_range_bitmap_header_dictionary_length(
+                      {"dictionary_length": len(dictionary)}, **kind))
+        return b"".join((_codec.fast_build_range_bitmap_prefix({"header_length": len(header)}, **kind), header,
+                         dictionary, bsi))
 
 
 def _dictionary_bytes(chunk_count: int, offsets: np.ndarray, chunks: bytes, keys: bytes) -> bytes:
-    head = struct.pack(">iBiii", _DICT_HEADER_LENGTH, 1, chunk_count, 4 * chunk_count, len(chunks))
-    return head + offsets.astype(">i4").tobytes() + chunks + keys
+    head = _codec.fast_build_dictionary_header(
+        {"version": _codec.DICTIONARY_VERSION_V1, "chunk_count": chunk_count, "chunks_length": len(chunks)})
+    prefix = _codec.fast_build_dictionary_prefix({"dict_header_length": len(head)}, key_kind="string")
+    return b"".join((prefix, head, offsets.astype(_codec.DICTIONARY_OFFSETS_DTYPE).tobytes(), chunks, keys))
 
 
 def _chunk_dtype(codec: RangeKeyCodec) -> np.dtype:
@@ -153,7 +166,7 @@ def _fixed_dictionary(codec: RangeKeyCodec, keys: np.ndarray, chunk_size: int) -
     keys_length = sizes * width
     keys_offset = np.concatenate(([0], np.cumsum(keys_length)[:-1])) if count else keys_length
     rec = np.zeros(count, dtype=_chunk_dtype(codec))
-    rec["version"] = 1
+    rec["version"] = _codec.CHUNK_VERSION_V1
     rec["key"] = keys[firsts].astype(np.uint32 if rec.dtype["key"] == np.dtype(">u4") else np.int64)
     rec["code"] = firsts
     rec["keys_offset"] = keys_offset
@@ -185,8 +198,9 @@ def _string_dictionary(keys: list[bytes], chunk_size: int) -> bytes:
         rel = (starts[lo:lo + extra] - starts[lo]).astype(">i4").tobytes()
         key_bytes = blob[starts[lo]:starts[lo + extra]] if extra else b""
         region = rel + key_bytes
-        header = (b"\x01" + blob[starts[i]:starts[i + 1]] +
-                  struct.pack(">iiiii", i, keys_offset, extra, 4 * extra, len(key_bytes)))
+        header = _codec.fast_build_chunk(
+            {"version": _codec.CHUNK_VERSION_V1, "key": keys[i], "code": i, "keys_offset": keys_offset,
+             "size": extra, "offsets_length": 4 * extra, "keys_length": len(key_bytes)}, key_kind="string")
         offsets.append(chunk_pos)
         headers.append(header)
         regions.append(region)
@@ -206,11 +220,12 @@ def _bsi_bytes(valid: np.ndarray, codes: np.ndarray, cardinality: int) -> bytes:
     rows = np.flatnonzero(valid)
     ebm = serialize_optimized(bitmap_of(rows))
     bodies = [serialize_optimized(bm) for bm in cut_slices(rows, codes[valid], slices)]
-    lengths = np.array([len(b) for b in bodies], dtype=np.int64)
-    offs = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    index = np.stack([offs, lengths], axis=1).astype(">i4").tobytes()
-    head = struct.pack(">BBii", 1, slices, len(ebm), 8 * slices) + index
-    return struct.pack(">i", len(head)) + head + ebm + b"".join(bodies)
+    refs = np.zeros(len(bodies), dtype=_codec.BSI_HEADER_SLICE_REFS_DTYPE)
+    refs["length"] = [len(b) for b in bodies]
+    refs["offset"][1:] = np.cumsum(refs["length"])[:-1]
+    head = _codec.fast_build_bit_sliced_index_head(
+        {"bsi_header": {"version": _codec.BIT_SLICE_INDEX_VERSION_V1, "ebm_length": len(ebm), "slice_refs": refs}})
+    return b"".join((head, ebm, *bodies))
 
 
 # ------------------------------------------------------------------------------------------ reader
@@ -239,17 +254,27 @@ class RangeBitmapReader(FileIndexReader):
     def _corrupt(self, message: str, offset: int, expected: str | None = None) -> CorruptDataError:
         return CorruptDataError(message, path=self.src.path, offset=self.src.base + offset, expected=expected)
 
-    def _int(self, src: ByteSource, offset: int, what: str) -> int:
-        return struct.unpack(">i", src.read(offset, 4, what))[0]
+    def _length_prefix(self, src: ByteSource, what: str) -> int:
+        """The int32 length that starts ``src`` (header, dictionary header or BSI header length)."""
+        kind = self.key_kind
+        if what == "range-bitmap header length":
+            return _codec.fast_parse_range_bitmap_prefix(
+                src.read(0, _codec.RANGE_BITMAP_PREFIX_SIZE, what), key_kind=kind)[0]["header_length"]
+        if what == "dictionary header length":
+            return _codec.fast_parse_dictionary_prefix(
+                src.read(0, _codec.DICTIONARY_PREFIX_SIZE, what), key_kind=kind)[0]["dict_header_length"]
+        return _codec.fast_parse_bit_sliced_index_prefix(
+            src.read(0, _codec.BIT_SLICED_INDEX_PREFIX_SIZE, what))[0]["bsi_header_length"]
 
     # -- header
     def _read_header(self) -> None:
         src = self.src
-        h = self._int(src, 0, "range-bitmap header length")
-        if h < 13 or h > src.length - 4:
+        h = self._length_prefix(src, "range-bitmap header length")
+        at = _codec.RANGE_BITMAP_PREFIX_SIZE
+        if h < _MIN_HEADER_LENGTH or h > src.length - at:
             raise self._corrupt(f"header length {h} does not fit {src.length} bytes", 0,
-                                f"13..{src.length - 4}")
-        head = src.read(4, h, "range-bitmap header")
+                                f"{_MIN_HEADER_LENGTH}..{src.length - at}")
+        head = src.read(at, h, "range-bitmap header")
         version = head[0]
         if version > VERSION:
             raise UnsupportedVersionError(f"range-bitmap version {version} is not supported",
@@ -264,23 +289,23 @@ class RangeBitmapReader(FileIndexReader):
         self.max_key: Any = None
         if self.cardinality > 0:
             if parsed["min"] is None or parsed["max"] is None:
-                raise self._corrupt("header without min/max keys for a non-empty dictionary", 13)
+                raise self._corrupt("header without min/max keys for a non-empty dictionary", at + _MIN_HEADER_LENGTH)
             self.min_key = self._stored(parsed["min"])
             self.max_key = self._stored(parsed["max"])
         dict_len = parsed["dictionary_length"]
-        if dict_len < 4 + _DICT_HEADER_LENGTH or dict_len > src.length - 4 - h:
-            raise self._corrupt(f"dictionary length {dict_len} does not fit", 4 + h - 4)
+        if dict_len < _codec.DICTIONARY_PREFIX_SIZE + _DICT_HEADER_LENGTH or dict_len > src.length - at - h:
+            raise self._corrupt(f"dictionary length {dict_len} does not fit", h)
         self.header_length = h
-        self.dictionary_offset = 4 + h
+        self.dictionary_offset = at + h
         self.dictionary_length = dict_len
-        self.bsi_offset = 4 + h + dict_len
+        self.bsi_offset = at + h + dict_len
         self._dict_src = src.sub(self.dictionary_offset, dict_len)
         self._bsi_src = src.sub(self.bsi_offset, src.length - self.bsi_offset)
         if self.cardinality > 0:
             self._min_cmp = self._cmp_key(self.min_key)
             self._max_cmp = self._cmp_key(self.max_key)
             if self._min_cmp > self._max_cmp:
-                raise self._corrupt("min key is greater than max key", 13)
+                raise self._corrupt("min key is greater than max key", _codec.RANGE_BITMAP_PREFIX_SIZE + _MIN_HEADER_LENGTH)
 
     def _generated(self, con: Any, data: bytes, what: str, at: int, **params: Any) -> Any:
         """Parse ``data`` (which sits at payload offset ``at``) with a generated Construct codec."""
@@ -325,15 +350,16 @@ class RangeBitmapReader(FileIndexReader):
     def _directory(self) -> tuple[Any, list[_Chunk], int]:
         """(comparable first keys, chunk list, keys base) - read once per reader."""
         d = self._dict_src
-        dhl = self._int(d, 0, "dictionary header length")
-        if dhl < _DICT_HEADER_LENGTH or dhl > d.length - 4:
+        dhl = self._length_prefix(d, "dictionary header length")
+        at = _codec.DICTIONARY_PREFIX_SIZE
+        if dhl < _DICT_HEADER_LENGTH or dhl > d.length - at:
             raise CorruptDataError(f"dictionary header length {dhl}", path=d.path, offset=d.base)
-        dict_head = d.read(4, 13, "dictionary header")
+        dict_head = d.read(at, _DICT_HEADER_LENGTH, "dictionary header")
         if dict_head[0] > 1:
             raise UnsupportedVersionError(f"dictionary version {dict_head[0]}", path=d.path, offset=d.base + 4)
         hd = self._generated(_codec.DictionaryHeader, dict_head, "dictionary header", self.dictionary_offset + 4)
         count, offsets_length, chunks_length = hd["chunk_count"], hd["offsets_length"], hd["chunks_length"]
-        base = 4 + dhl
+        base = at + dhl
         if count < 0 or offsets_length != 4 * count or chunks_length < 0 or \
                 base + offsets_length + chunks_length > d.length:
             raise CorruptDataError(f"dictionary of {count} chunks ({offsets_length}+{chunks_length} bytes) "
@@ -487,16 +513,16 @@ class RangeBitmapReader(FileIndexReader):
     def _bsi_head(self) -> tuple[int, int, np.ndarray, int]:
         """(slice count, ebm length, slice (offset, length) pairs, body offset)."""
         b = self._bsi_src
-        bhl = self._int(b, 0, "bsi header length")
-        if bhl < 10 or bhl > b.length - 4:
+        bhl = self._length_prefix(b, "bsi header length")
+        if bhl < _codec.BSI_HEADER_FIXED_SIZE or bhl > b.length - _codec.BIT_SLICED_INDEX_PREFIX_SIZE:
             raise CorruptDataError(f"bsi header length {bhl}", path=b.path, offset=b.base)
         head = b.read(4, bhl, "bsi header")
         if head[0] > 1:
             raise UnsupportedVersionError(f"bsi version {head[0]}", path=b.path, offset=b.base + 4)
         hb = self._generated(_codec.BsiHeader, head, "bsi header", self.bsi_offset + 4)
         slices, ebm_len, index_len = hb["slice_count"], hb["ebm_length"], hb["indexes_length"]
-        body = 4 + bhl
-        if slices < 1 or slices > _MAX_SLICES or index_len != 8 * slices or 10 + index_len > bhl \
+        body = _codec.BIT_SLICED_INDEX_PREFIX_SIZE + bhl
+        if slices < 1 or slices > _MAX_SLICES or index_len != _SLICE_REF_SIZE * slices or _codec.BSI_HEADER_FIXED_SIZE + index_len > bhl \
                 or ebm_len < 8 or body + ebm_len > b.length:
             raise CorruptDataError(f"bsi header ({slices} slices, ebm {ebm_len} bytes) is inconsistent",
                                    path=b.path, offset=b.base)
@@ -690,8 +716,10 @@ class RangeBitmapReader(FileIndexReader):
                 h.update(keys_length=c.keys_length, fixed_length=self.codec.width)
             headers.append(h)
         d = self._dict_src
-        dhl = self._int(d, 0, "dictionary header length")
-        _, count, offsets_length, chunks_length = struct.unpack(">Biii", d.read(4, 13, "dictionary header"))
+        dhl = self._length_prefix(d, "dictionary header length")
+        hd, _ = _codec.fast_parse_dictionary_header(
+            d.read(_codec.DICTIONARY_PREFIX_SIZE, _DICT_HEADER_LENGTH, "dictionary header"))
+        count, offsets_length, chunks_length = hd["chunk_count"], hd["offsets_length"], hd["chunks_length"]
         codes = self.row_codes()
         meta: dict[str, Any] = {
             "header_length": self.header_length, "version": VERSION, "row_count": self.row_count,
@@ -707,7 +735,7 @@ class RangeBitmapReader(FileIndexReader):
         if self.cardinality > 0:
             meta["dictionary"] = {
                 "chunks": count, "offsets_length": offsets_length, "chunks_length": chunks_length,
-                "body_offset": self.dictionary_offset + 4 + dhl, "chunk_headers": headers,
+                "body_offset": self.dictionary_offset + _codec.DICTIONARY_PREFIX_SIZE + dhl, "chunk_headers": headers,
                 "keys_by_code": [kv(k) for k in self.keys_by_code()]}
             if self.codec.is_float:
                 digits = 2 * (self.codec.width or 0)
