@@ -27,11 +27,9 @@ def read_table(table: PaimonTable | str | os.PathLike, where: Any = None, snapsh
                      **plan_options)
     rows = filter_table(read_plan_locally(plan), plan.predicate, plan.row_type)
     if plan.order_by:
-        keys = [(k.column, "descending" if k.descending else "ascending") for k in plan.order_by]
-        first = plan.order_by[0]
-        rows = rows.sort_by(keys) if not rows.num_rows else rows.take(
-            pa.compute.sort_indices(rows, sort_keys=keys,
-                                    null_placement="at_start" if first.nulls_come_first else "at_end"))
+        keys = [(k.column, "descending" if k.descending else "ascending",
+                 "at_start" if k.nulls_come_first else "at_end") for k in plan.order_by]
+        rows = rows.take(pa.compute.sort_indices(rows, sort_keys=keys))
     if plan.limit is not None:
         rows = rows.slice(0, plan.limit)
     return rows
