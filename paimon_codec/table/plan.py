@@ -283,6 +283,40 @@ def _may_match(pred: Any, values: Mapping[str, Any]) -> bool:
 
 
 # -- the planner ---------------------------------------------------------------------------------------
+def admit_file(f: LiveDataFile, table: PaimonTable, schema, pred: Any, report: PlanReport,
+               skip_level0: str | None):
+    """Count ``f`` in ``report`` and apply the checks every planner shares.
+
+    Returns ``None`` when the file is skipped (level 0 when ``skip_level0`` gives the reason, or its
+    partition values cannot match ``pred``), else ``(detail, deletion vector or None)`` with the file's
+    report entry and its deletion vector read.
+    """
+    report.files_total += 1
+    report.rows_total += f.row_count
+    report.bytes_total += f.meta.file_size
+    detail: dict[str, Any] = {"path": os.path.relpath(f.path, table.path), "bucket": f.bucket,
+                              "level": f.level, "row_count": f.row_count, "file_size": f.meta.file_size}
+    report.files.append(detail)
+    if skip_level0 and f.level == 0:
+        report.files_skipped_level0 += 1
+        detail["decision"] = skip_level0
+        return None
+    if pred is not None and schema.partition_keys:
+        values = dict(zip(schema.partition_keys, f.partition, strict=True))
+        if not _may_match(pred, values):
+            report.files_skipped_by_partition += 1
+            detail["decision"] = "skipped: partition"
+            return None
+    dv = None
+    if f.deletion_file is not None:
+        d = f.deletion_file
+        dv = read_deletion_vector(d.path, d.offset, d.length)
+        report.index_bytes_read += d.length + 8
+        detail["deleted_rows"] = dv.cardinality
+        report.rows_deleted += dv.cardinality
+    return detail, dv
+
+
 def _index_view(table: PaimonTable | None, f: LiveDataFile, row_type: RowType):
     """``(file row type, view)`` for the schema ``f`` was written under (view ``None``: same schema)."""
     sid = getattr(f.meta, "schema_id", None)
@@ -478,29 +512,11 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     if is_data_evolution_table(schema):  # rows merged by row id from several files: data_evolution.py
         live, groups = plan_row_id_groups(table, schema, live, pred, report)
     for f in live:
-        report.files_total += 1
-        report.rows_total += f.row_count
-        report.bytes_total += f.meta.file_size
-        detail: dict[str, Any] = {"path": os.path.relpath(f.path, table.path), "bucket": f.bucket,
-                                  "level": f.level, "row_count": f.row_count, "file_size": f.meta.file_size}
-        report.files.append(detail)
-        if pk and dv_table and f.level == 0:
-            report.files_skipped_level0 += 1
-            detail["decision"] = "skipped: level 0 (not yet compacted)"
+        admitted = admit_file(f, table, schema, pred, report,
+                              "skipped: level 0 (not yet compacted)" if pk and dv_table else None)
+        if admitted is None:
             continue
-        if pred is not None and schema.partition_keys:
-            values = dict(zip(schema.partition_keys, f.partition, strict=True))
-            if not _may_match(pred, values):
-                report.files_skipped_by_partition += 1
-                detail["decision"] = "skipped: partition"
-                continue
-        dv = None
-        if f.deletion_file is not None:
-            d = f.deletion_file
-            dv = read_deletion_vector(d.path, d.offset, d.length)
-            report.index_bytes_read += d.length + 8
-            detail["deleted_rows"] = dv.cardinality
-            report.rows_deleted += dv.cardinality
+        detail, dv = admitted
         result = None
         if pred is not None and use_indexes and not (dv is not None and dv.bitmap64):
             result = _evaluate_index(pred, f, row_type, report, table)

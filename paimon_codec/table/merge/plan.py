@@ -17,15 +17,13 @@ older version of a row in another run would then win the merge.  The caller filt
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
 from pyroaring import BitMap
 
-from ...dv.index_file import read_deletion_vector
 from ..evolution import evolution_for
-from ..plan import FileTask, GroupTask, PlanReport, _may_match
+from ..plan import FileTask, GroupTask, PlanReport, admit_file
 from ..schema import TableSchema
 from ..table import PaimonTable
 from .spec import merge_spec
@@ -43,37 +41,20 @@ def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: A
     params = spec.to_params()
     buckets: dict[tuple[bytes, int], list[FileTask]] = {}
     for f in table.batch_files(snapshot):
-        report.files_total += 1
-        report.rows_total += f.row_count
-        report.bytes_total += f.meta.file_size
-        detail: dict[str, Any] = {"path": os.path.relpath(f.path, table.path), "bucket": f.bucket,
-                                  "level": f.level, "row_count": f.row_count, "file_size": f.meta.file_size}
-        report.files.append(detail)
-        if skip_level0 and f.level == 0:
-            report.files_skipped_level0 += 1
-            detail["decision"] = "skipped: level 0 (first-row table)"
+        admitted = admit_file(f, table, schema, pred, report,
+                              "skipped: level 0 (first-row table)" if skip_level0 else None)
+        if admitted is None:
             continue
-        if pred is not None and schema.partition_keys:
-            values = dict(zip(schema.partition_keys, f.partition, strict=True))
-            if not _may_match(pred, values):
-                report.files_skipped_by_partition += 1
-                detail["decision"] = "skipped: partition"
-                continue
+        detail, dv = admitted
         selection = None
-        if f.deletion_file is not None:
-            d = f.deletion_file
-            dv = read_deletion_vector(d.path, d.offset, d.length)
-            report.index_bytes_read += d.length + 8
-            detail["deleted_rows"] = dv.cardinality
-            report.rows_deleted += dv.cardinality
-            if dv.cardinality:
-                selection = BitMap(np.arange(f.row_count, dtype=np.uint32)) if f.row_count else BitMap()
-                deleted = dv.to_bitmap()
-                selection.difference_update(deleted if isinstance(deleted, BitMap) else BitMap(dv.to_array()))
-                if not len(selection):
-                    report.files_skipped_by_deletion_vectors += 1
-                    detail["decision"] = "skipped: every row deleted"
-                    continue
+        if dv is not None and dv.cardinality:
+            selection = BitMap(np.arange(f.row_count, dtype=np.uint32)) if f.row_count else BitMap()
+            deleted = dv.to_bitmap()
+            selection.difference_update(deleted if isinstance(deleted, BitMap) else BitMap(dv.to_array()))
+            if not len(selection):
+                report.files_skipped_by_deletion_vectors += 1
+                detail["decision"] = "skipped: every row deleted"
+                continue
         task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, True,
                         f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
         buckets.setdefault((f.entry.partition, f.bucket), []).append(task)
