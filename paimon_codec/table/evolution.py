@@ -16,6 +16,7 @@ under a schema with the same ids, names and types (read columns by name, as they
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +29,7 @@ from .casts import cast_array, castable
 from .schema import TableSchema
 
 __all__ = ["arrow_type", "arrow_schema", "decode_array", "Conversion", "ColumnRead", "FileEvolution",
-           "file_evolution", "evolution_for", "convert_array", "as_arrow"]
+           "file_evolution", "evolution_for", "per_schema_pair", "convert_array", "as_arrow"]
 
 
 # -- Arrow types of Paimon types ---------------------------------------------------------------------------
@@ -296,12 +297,20 @@ def file_evolution(file_schema: TableSchema, table_schema: TableSchema) -> FileE
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+def per_schema_pair(table: Any, what: str, table_schema: TableSchema, file_schema_id: int,
+                    build: Callable[[TableSchema], Any]) -> Any:
+    """``build(file schema)`` for files of ``table`` written under ``file_schema_id`` and read as
+    ``table_schema``, computed once per table (every file of a schema shares it)."""
+    per_table = _CACHE.setdefault(table, {})
+    key = (what, table_schema.id, file_schema_id)
+    if key not in per_table:
+        per_table[key] = build(table.schema_by_id(file_schema_id))
+    return per_table[key]
+
+
 def evolution_for(table: Any, table_schema: TableSchema, file_schema_id: int | None) -> FileEvolution | None:
     """:func:`file_evolution` for a file of ``table`` written under ``file_schema_id`` (cached per table)."""
     if file_schema_id is None or file_schema_id == table_schema.id:
         return None
-    per_table = _CACHE.setdefault(table, {})
-    key = (table_schema.id, file_schema_id)
-    if key not in per_table:
-        per_table[key] = file_evolution(table.schema_by_id(file_schema_id), table_schema)
-    return per_table[key]
+    return per_schema_pair(table, "evolution", table_schema, file_schema_id,
+                           lambda file_schema: file_evolution(file_schema, table_schema))

@@ -36,10 +36,11 @@ from ..errors import CorruptDataError, InvalidPredicateError, UnsupportedTypeErr
 from ..fileio import ByteSource
 from ..types import RowType
 from .data_evolution import is_data_evolution_table, plan_row_id_groups
-from .evolution import FileEvolution, evolution_for
+from .evolution import FileEvolution, evolution_for, per_schema_pair
 from .index_schema import file_index_view
 from .merge import declarations as _merge_declarations  # noqa: F401  (merge options the merge read honours)
 from .read_options import check_read_options
+from .schema import TableSchema
 from .table import LiveDataFile, PaimonTable
 
 __all__ = ["FileTask", "GroupTask", "PlanReport", "ScanPlan", "SortKey", "plan_scan", "as_predicate",
@@ -317,26 +318,20 @@ def admit_file(f: LiveDataFile, table: PaimonTable, schema, pred: Any, report: P
     return detail, dv
 
 
-def _index_view(table: PaimonTable | None, f: LiveDataFile, row_type: RowType):
+def _index_view(table: PaimonTable | None, schema: TableSchema | None, f: LiveDataFile, row_type: RowType):
     """``(file row type, view)`` for the schema ``f`` was written under (view ``None``: same schema)."""
     sid = getattr(f.meta, "schema_id", None)
-    if table is None or sid is None:
+    if table is None or schema is None or sid is None or sid == schema.id:
         return row_type, None
-    cache = table.__dict__.setdefault("_file_index_views", {})
-    key = (sid, id(row_type))
-    if key not in cache:
-        written = table.schema_by_id(sid).fields
-        cache[key] = (row_type, None, row_type) if written == row_type else \
-            (written, file_index_view(row_type, written), row_type)  # row_type kept: its id stays unique
-    written, view, _ = cache[key]
-    return written, view
+    return per_schema_pair(table, "index view", schema, sid,
+                           lambda written: (written.fields, file_index_view(row_type, written.fields)))
 
 
 def _evaluate_index(pred, f: LiveDataFile, row_type: RowType, report: PlanReport,
-                    table: PaimonTable | None = None):
+                    table: PaimonTable | None = None, schema: TableSchema | None = None):
     """Index result for one file, or None when the file has no index container (or no evaluator).
 
-    With ``table`` the file's own schema (``_SCHEMA_ID``) is used: a file written before an
+    With ``table`` and the read ``schema`` the file's own schema (``_SCHEMA_ID``) is used: a file written before an
     ``ALTER TABLE`` has its indexes under the old column names and types (see :mod:`.index_schema`).
     """
     try:
@@ -352,7 +347,7 @@ def _evaluate_index(pred, f: LiveDataFile, row_type: RowType, report: PlanReport
         source = ByteSource(f.index_path)
     else:
         return None
-    file_type, view = _index_view(table, f, row_type)
+    file_type, view = _index_view(table, schema, f, row_type)
     if view is not None:
         pred = view.translate(pred)
     with source:
@@ -413,7 +408,8 @@ def _index_source(f: LiveDataFile) -> ByteSource | None:
 
 
 def _push_topn(items: list[tuple[FileTask, LiveDataFile, Any]], pred: Any, keys: list[SortKey], limit: int,
-               row_type: RowType, report: PlanReport, table: PaimonTable | None = None) -> str | None:
+               row_type: RowType, report: PlanReport, table: PaimonTable | None = None,
+               schema: TableSchema | None = None) -> str | None:
     """Shrink every task's selection to its top-``limit`` candidates; a reason string when not pushed."""
     from ..fileindex import registry
     from ..fileindex.container import FileIndexContainerReader
@@ -431,7 +427,7 @@ def _push_topn(items: list[tuple[FileTask, LiveDataFile, Any]], pred: Any, keys:
         source = _index_source(f)
         if source is None:
             return f"{os.path.basename(f.path)} has no file index"
-        file_type, view = _index_view(table, f, row_type)
+        file_type, view = _index_view(table, schema, f, row_type)
         column = first.column if view is None else view.file_column(first.column)
         if column is None:
             return (f"{os.path.basename(f.path)} was written under an older schema in which {first.column} "
@@ -519,7 +515,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         detail, dv = admitted
         result = None
         if pred is not None and use_indexes and not (dv is not None and dv.bitmap64):
-            result = _evaluate_index(pred, f, row_type, report, table)
+            result = _evaluate_index(pred, f, row_type, report, table, schema)
         detail["index_result"] = _result_kind(result)
         if result is not None and not result.remain():
             report.files_skipped_by_index += 1
@@ -556,7 +552,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         if not use_indexes:
             report.topn_note = "indexes disabled"
         elif topn_items:
-            report.topn_note = _push_topn(topn_items, pred, keys, limit, row_type, report, table)
+            report.topn_note = _push_topn(topn_items, pred, keys, limit, row_type, report, table, schema)
             report.topn_pushed = report.topn_note is None
             if report.topn_pushed:  # files without a candidate row need no read at all
                 tasks = [t for t in tasks if t.selection is None or len(t.selection)]
