@@ -1,0 +1,178 @@
+"""Which filesystem a path or URI lives on, and the options that reach it.
+
+A warehouse path is either a local path (``/data/wh/db.db/t``, ``file:///…``) or a URI
+(``s3://bucket/wh/db.db/t``, ``gs://…``, ``hdfs://nn:8020/…``, ``abfss://…``, ``oss://…``).  pyarrow's own
+filesystems serve S3, GCS, HDFS, Azure and local disk; any other scheme goes through fsspec (for
+example ``oss://`` with ``ossfs`` installed), wrapped as a pyarrow filesystem so callers see one API.
+
+Credentials come from the ordinary places: the AWS SDK chain (``AWS_ACCESS_KEY_ID``,
+``AWS_SECRET_ACCESS_KEY``, ``AWS_REGION``; ``AWS_ENDPOINT_URL`` for an S3-compatible store), Google's
+application-default credentials, Hadoop's configuration; plus *storage options* registered with
+:func:`set_storage_options` (the CLI's ``--storage-option K=V``, the API's ``storage_options=``).  Options
+are never logged or printed: :func:`describe_options` shows keys only.
+
+Spark executors do not receive the driver's filesystem objects: tasks carry :func:`storage_state` (a
+plain dict) and call :func:`restore_storage_state`, then resolve URIs themselves.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import urllib.parse
+from collections.abc import Mapping
+from typing import Any
+
+import pyarrow.fs as pafs
+
+from ..errors import PaimonCodecError
+
+__all__ = [
+    "StorageError", "split_uri", "filesystem_for", "is_local", "set_storage_options", "storage_options_for",
+    "storage_state", "restore_storage_state", "describe_options",
+]
+
+_S3_SCHEMES = {"s3", "s3a", "s3n"}
+_GCS_SCHEMES = {"gs", "gcs"}
+_HDFS_SCHEMES = {"hdfs", "viewfs"}
+_AZURE_SCHEMES = {"abfs", "abfss", "az", "wasb", "wasbs"}
+
+_lock = threading.Lock()
+_options: dict[str, dict[str, str]] = {}  # "scheme://netloc" or "scheme" -> options
+_cache: dict[tuple[str, str, tuple[tuple[str, str], ...]], pafs.FileSystem] = {}
+
+
+class StorageError(PaimonCodecError):
+    """A filesystem could not be reached or configured (unknown scheme, missing driver, bad option)."""
+
+
+def split_uri(path: str) -> tuple[str, str, str]:
+    """``(scheme, netloc, path)``; a local path has scheme ``""`` (``file:`` URIs are local too)."""
+    path = os.fspath(path)
+    if "://" not in path:
+        if path[:5].lower() == "file:":
+            from ..table.paths import strip_scheme
+            return "", "", strip_scheme(path)
+        return "", "", path
+    parsed = urllib.parse.urlsplit(path)
+    scheme = parsed.scheme.lower()
+    if scheme == "file":
+        from ..table.paths import strip_scheme
+        return "", "", strip_scheme(path)
+    return scheme, parsed.netloc, parsed.path
+
+
+def is_local(path: str) -> bool:
+    return split_uri(path)[0] == ""
+
+
+def set_storage_options(prefix: str, options: Mapping[str, str]) -> None:
+    """Register options for every URI under ``prefix`` (``s3://bucket`` or just ``s3``)."""
+    scheme, netloc, _ = split_uri(prefix if "://" in prefix else f"{prefix}://")
+    key = f"{scheme}://{netloc}" if netloc else scheme
+    with _lock:
+        _options[key] = {str(k): str(v) for k, v in options.items()}
+        _cache.clear()
+
+
+def storage_options_for(uri: str) -> dict[str, str]:
+    scheme, netloc, _ = split_uri(uri)
+    with _lock:
+        merged = dict(_options.get(scheme, {}))
+        merged.update(_options.get(f"{scheme}://{netloc}", {}))
+    return merged
+
+
+def storage_state() -> dict[str, dict[str, str]]:
+    """The registered options, to ship to Spark executors inside a task's closure."""
+    with _lock:
+        return {k: dict(v) for k, v in _options.items()}
+
+
+def restore_storage_state(state: Mapping[str, Mapping[str, str]]) -> None:
+    with _lock:
+        for key, opts in state.items():
+            if _options.get(key) != dict(opts):
+                _options[key] = dict(opts)
+                _cache.clear()
+
+
+def describe_options(options: Mapping[str, str]) -> str:
+    """Option *keys* only: values may be secrets."""
+    return ", ".join(sorted(options)) or "(none)"
+
+
+def _bool(text: str) -> bool:
+    return text.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _s3(netloc: str, opts: dict[str, str]) -> pafs.FileSystem:
+    kwargs: dict[str, Any] = {}
+    endpoint = opts.pop("endpoint_url", None) or opts.pop("endpoint", None) or os.environ.get("AWS_ENDPOINT_URL_S3") \
+        or os.environ.get("AWS_ENDPOINT_URL")
+    if endpoint:
+        parsed = urllib.parse.urlsplit(endpoint if "://" in endpoint else f"https://{endpoint}")
+        kwargs["endpoint_override"] = parsed.netloc + parsed.path.rstrip("/")
+        kwargs["scheme"] = parsed.scheme or "https"
+    for ours, theirs in (("access_key_id", "access_key"), ("aws_access_key_id", "access_key"),
+                         ("secret_access_key", "secret_key"), ("aws_secret_access_key", "secret_key"),
+                         ("session_token", "session_token"), ("region", "region"), ("aws_region", "region")):
+        if ours in opts:
+            kwargs[theirs] = opts.pop(ours)
+    if "region" not in kwargs and (os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")):
+        kwargs["region"] = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+    if "force_virtual_addressing" in opts:
+        kwargs["force_virtual_addressing"] = _bool(opts.pop("force_virtual_addressing"))
+    if opts:
+        raise StorageError(f"unknown S3 storage option(s): {describe_options(opts)}")
+    return pafs.S3FileSystem(**kwargs)
+
+
+def _fsspec(scheme: str, opts: dict[str, str]) -> pafs.FileSystem:
+    try:
+        import fsspec
+    except ImportError as exc:  # pragma: no cover - fsspec is a dependency
+        raise StorageError(f"no filesystem for {scheme}:// (install fsspec)") from exc
+    try:
+        fs = fsspec.filesystem(scheme, **opts)
+    except (ImportError, ValueError) as exc:
+        raise StorageError(f"no filesystem for {scheme}://: {exc}") from None
+    return pafs.PyFileSystem(pafs.FSSpecHandler(fs))
+
+
+def _build(scheme: str, netloc: str, opts: dict[str, str]) -> pafs.FileSystem:
+    if scheme in _S3_SCHEMES:
+        return _s3(netloc, opts)
+    if scheme in _GCS_SCHEMES:
+        return pafs.GcsFileSystem(**opts)
+    if scheme in _HDFS_SCHEMES:
+        host, _, port = netloc.partition(":")
+        return pafs.HadoopFileSystem(host or "default", int(port or 0), **opts)
+    if scheme in _AZURE_SCHEMES:
+        account = opts.pop("account_name", None) or netloc.partition("@")[2].split(".")[0] or None
+        if account is None:
+            raise StorageError(f"{scheme}:// needs an account name (container@account.dfs.core.windows.net)")
+        return pafs.AzureFileSystem(account_name=account, **opts)
+    return _fsspec(scheme, opts)
+
+
+def filesystem_for(path: str) -> tuple[pafs.FileSystem, str]:
+    """``(filesystem, path on it)`` for a local path or URI (cached per scheme, netloc and options)."""
+    scheme, netloc, rest = split_uri(path)
+    if scheme == "":
+        return pafs.LocalFileSystem(), os.path.abspath(rest)
+    opts = storage_options_for(path)
+    key = (scheme, netloc if scheme not in _S3_SCHEMES | _GCS_SCHEMES else "", tuple(sorted(opts.items())))
+    with _lock:
+        fs = _cache.get(key)
+    if fs is None:
+        fs = _build(scheme, netloc, dict(opts))
+        with _lock:
+            _cache[key] = fs
+    if scheme in _S3_SCHEMES | _GCS_SCHEMES:
+        return fs, f"{netloc}{rest}"
+    if scheme in _HDFS_SCHEMES:
+        return fs, rest
+    if scheme in _AZURE_SCHEMES:
+        return fs, f"{netloc.partition('@')[0]}{rest}"
+    return fs, f"{netloc}{rest}" if netloc else rest
