@@ -218,7 +218,7 @@ def test_inspect_schema_reports_a_damaged_payload_at_its_file_offset(tmp_path, c
         if bitmaps:
             break
     else:
-        pytest.skip("no container with a bitmap payload")
+        pytest.fail("no golden container with a bitmap payload")
     start = bitmaps[0]["start"]
     bad = bytearray(data)
     bad[start] = 9  # bitmap version byte

@@ -6,15 +6,14 @@ import json
 import struct
 
 import numpy as np
+import pyiceberg.table.puffin as pyiceberg_puffin  # a test dependency: missing means a broken set-up, not a skip
 import pytest
+from pyiceberg.table.deletion_vector import deletion_vectors_from_puffin_file
 
 from paimon_codec.dv.deletion_vector import DeletionVector
 from paimon_codec.dv.index_file import encode_dv_files
 from paimon_codec.dv.puffin import DV_BLOB_TYPE, encode_puffin, read_puffin, write_puffin
 from paimon_codec.errors import ChecksumMismatchError, CorruptDataError, PaimonCodecError
-
-pyiceberg_puffin = pytest.importorskip("pyiceberg.table.puffin")
-from pyiceberg.table.deletion_vector import deletion_vectors_from_puffin_file  # noqa: E402
 
 
 def _sample() -> dict[str, DeletionVector]:
