@@ -1,0 +1,48 @@
+"""The decoded structure of a bitmap index (tests, ``inspect``), in the golden ``expected_meta`` shape.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ._bitmap_layout import _v2_dtype
+
+if TYPE_CHECKING:
+    from .bitmap_reader import BitmapIndexReader
+
+
+def describe(reader: BitmapIndexReader) -> dict:
+    """The decoded structure (reads everything), in the golden ``expected_meta`` shape."""
+    codec = reader.codec
+    out: dict[str, Any] = {
+        "version": reader.version, "row_count": reader.row_count,
+        "non_null_bitmap_number": reader.non_null_bitmap_number,
+        "has_null_value": reader.has_null_value, "null_value_offset": reader.null_value_offset,
+    }
+    if reader.version == 1:
+        v1 = reader._load_v1()
+        out["body_start"] = reader.body_start
+        out["entries_in_file_order"] = [[codec.to_python(k), int(o)]
+                                        for k, o in zip(v1.file_keys(codec), list(v1.offsets), strict=True)]
+        return out
+    out["null_bitmap_length"] = reader.null_bitmap_length if reader.has_null_value else None
+    out["index_block_start"] = reader.index_block_start
+    out["body_start"] = reader.body_start
+    blocks = []
+    for i in range(len(reader._block_offsets)):
+        blk = reader._block(i)
+        if codec.kind == "string":
+            entries = [[codec.to_python(k), o, ln] for k, (o, ln) in blk.items()]
+        else:
+            start = reader.index_block_start + int(reader._block_offsets[i])
+            dt = _v2_dtype(codec)
+            raw = np.frombuffer(reader.source.read(start + 4, len(blk.keys) * dt.itemsize), dtype=dt)
+            entries = [[codec.to_python(k), o, ln] for k, o, ln in
+                       zip(raw["key"].tolist(), raw["offset"].tolist(), raw["length"].tolist(), strict=True)]
+        first = reader._block_first_keys[i]
+        blocks.append({"first_key": codec.to_python(first if isinstance(first, bytes) else int(first)),
+                       "offset": int(reader._block_offsets[i]), "entries": entries})
+    out["index_blocks"] = blocks
+    return out

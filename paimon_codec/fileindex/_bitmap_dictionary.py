@@ -1,0 +1,173 @@
+"""Bitmap index reader's in-memory dictionaries: the V1 dictionary (numpy view or small tuples) and
+the sorted-search table of a V2 index block.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+import numpy as np
+
+from ..errors import (
+    InvalidOptionError,
+    UnsupportedTypeError,
+)
+from ..types import DataType, parse_type
+from ._bitmap_layout import _INT32
+from .keys import KeyCodec
+from .options import check_index_type
+
+
+class _FixedTable:
+    """Sorted-search table over fixed-size keys (keys as comparator-ordered ints)."""
+
+    __slots__ = ("keys", "cols", "_perm", "_sorted", "_uses")
+
+    def __init__(self, keys: np.ndarray, cols: tuple[np.ndarray, ...], already_sorted: bool) -> None:
+        self.keys, self.cols = keys, cols
+        self._perm: np.ndarray | None = None
+        self._sorted = keys if already_sorted else None
+        self._uses = 0
+
+    def find(self, sk: int) -> int:
+        """Index of the entry with comparator key ``sk`` or -1."""
+        keys = self.keys
+        try:
+            keys.dtype.type(sk)
+        except OverflowError:  # a literal outside the key type's range matches nothing
+            return -1
+        if self._sorted is not None:
+            # a scalar of the array's dtype: a Python int makes numpy cast the whole array per call
+            i = int(self._sorted.searchsorted(self._sorted.dtype.type(sk)))
+            if i < len(self._sorted) and self._sorted[i] == sk:
+                return i if self._perm is None else int(self._perm[i])
+            return -1
+        self._uses += 1
+        if self._uses > 1 and len(keys) > 64:
+            self._perm = np.argsort(keys, kind="stable")
+            self._sorted = keys[self._perm]
+            return self.find(sk)
+        hit = np.flatnonzero(keys == keys.dtype.type(sk))
+        return int(hit[0]) if len(hit) else -1
+
+
+class _V1Dictionary:
+    """A V1 dictionary as read: bitmap offsets in file order plus what finds the keys.
+
+    Fixed-size keys keep the big-endian record view (``raw_keys``); string keys keep the dictionary
+    bytes and the record starts.  The first lookup scans (no table built for one lookup, which is
+    what a fresh reader per predicate does); later lookups build a hash / sorted table once.
+    """
+
+    __slots__ = ("offsets", "raw_keys", "data", "starts", "body_len", "lookups", "extents_asked",
+                 "sorted_starts", "_table", "_keys")
+
+    def __init__(self, offsets: np.ndarray, *, raw_keys: np.ndarray | None = None, data: bytes = b"",
+                 starts: np.ndarray | None = None) -> None:
+        self.offsets, self.raw_keys, self.data, self.starts = offsets, raw_keys, data, starts
+        self.body_len = 0
+        self.lookups = 0
+        self.extents_asked = False
+        self.sorted_starts: np.ndarray | None = None
+        self._table: Any = None
+        self._keys: list | None = None
+
+    def file_keys(self, codec: KeyCodec) -> list:
+        """Keys in file order (``bytes`` or ints)."""
+        if self._keys is None:
+            if self.raw_keys is not None:
+                self._keys = self.raw_keys.astype(codec.np_dtype).tolist()
+            else:
+                data, bounds = self.data, self.starts.tolist()  # type: ignore[union-attr]
+                self._keys = [data[s + 4:e - 4] for s, e in zip(bounds, bounds[1:], strict=False)]
+        return self._keys
+
+    def find_fixed_once(self, key: int) -> int:
+        keys = self.raw_keys
+        assert keys is not None
+        try:
+            target = keys.dtype.type(key)
+        except OverflowError:  # a literal outside the key type's range matches nothing
+            return -1
+        hit = np.flatnonzero(keys == target)
+        return int(hit[0]) if len(hit) else -1
+
+    def fixed_table(self, codec: KeyCodec) -> _FixedTable:
+        if self._table is None:
+            keys = self.raw_keys.astype(codec.np_dtype)  # type: ignore[union-attr]
+            self._table = _FixedTable(codec.sort_keys(keys), (), already_sorted=False)
+        return self._table
+
+    def find_string_once(self, key: bytes) -> int:
+        """Index of the first record holding ``key``: ``bytes.find`` of the length-prefixed key,
+        accepted only at a record start (a hit inside another record's bytes is skipped)."""
+        starts = self.starts
+        assert starts is not None
+        needle = _INT32.pack(len(key)) + key
+        data, end = self.data, int(starts[-1])
+        q = data.find(needle, 0, end)
+        while q >= 0:
+            i = int(starts.searchsorted(q))
+            if starts[i] == q:
+                return i
+            q = data.find(needle, q + 1, end)
+        return -1
+
+    def string_table(self) -> dict:
+        if self._table is None:
+            keys = self.file_keys(None)  # type: ignore[arg-type]
+            # the first entry wins
+            self._table = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
+        return self._table
+
+
+class _SmallV1:
+    """A small fixed-key V1 dictionary as Python tuples (keys as the codec's raw ints)."""
+
+    __slots__ = ("keys", "offsets", "body_len", "_starts")
+
+    def __init__(self, keys: tuple[int, ...], offsets: tuple[int, ...]) -> None:
+        self.keys, self.offsets = keys, offsets
+        self.body_len = 0
+        self._starts: list[int] | None = None
+
+    def find(self, key: int) -> int:
+        """Index of the first entry holding ``key`` or -1 (out-of-range literals match nothing)."""
+        try:
+            return self.keys.index(key)
+        except ValueError:
+            return -1
+
+    def extent(self, off: int, null_offset: int | None) -> int:
+        """Bytes from body offset ``off`` to the next bitmap start (or the end of the body)."""
+        starts = self._starts
+        if starts is None:
+            starts = self._starts = sorted(self.offsets if null_offset is None else (*self.offsets, null_offset))
+        i = bisect.bisect_right(starts, off)
+        return (starts[i] if i < len(starts) else self.body_len) - off
+
+    def file_keys(self, codec: KeyCodec) -> list:
+        return list(self.keys)
+
+
+#: column type (text, or DataType by identity) -> (DataType, KeyCodec): a reader is created per
+#: predicate (as Java does), so the type parsing and KeyCodec are derived once per column type.
+_CODECS: dict[Any, tuple[Any, DataType, KeyCodec]] = {}
+
+
+def _reader_codec(dtype: DataType | str) -> tuple[DataType, KeyCodec]:
+    key = dtype if isinstance(dtype, str) else id(dtype)
+    hit = _CODECS.get(key)
+    if hit is not None and (hit[0] is dtype or key is dtype):  # a str key: equal text
+        return hit[1], hit[2]
+    parsed = parse_type(dtype)
+    try:
+        check_index_type("bitmap", parsed)
+    except InvalidOptionError as exc:  # pragma: no cover - bitmap is always known
+        raise UnsupportedTypeError(str(exc)) from exc
+    codec = KeyCodec(parsed)
+    if len(_CODECS) > 256:
+        _CODECS.clear()
+    _CODECS[key] = (dtype, parsed, codec)  # holds ``dtype``: its id cannot be reused while cached
+    return parsed, codec

@@ -1,0 +1,247 @@
+"""The range-bitmap reader's chunked sorted dictionary (key -> dense code).
+
+Read lazily: the chunk directory once, then only the chunk whose key range holds a literal.
+"""
+
+from __future__ import annotations
+
+import bisect
+import struct
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from ..errors import CorruptDataError, UnsupportedVersionError
+from ..fileio import ByteSource
+from ..generated.construct import range_bitmap as _codec
+from ._range_bitmap_layout import _DICT_HEADER_LENGTH, _chunk_dtype
+from ._range_keys import RangeKeyCodec
+
+
+class _Chunk:
+    __slots__ = ("first", "code", "keys_offset", "size", "offsets_length", "keys_length")
+
+    def __init__(self, first: Any, code: int, keys_offset: int, size: int, offsets_length: int,
+                 keys_length: int) -> None:
+        self.first, self.code, self.keys_offset, self.size = first, code, keys_offset, size
+        self.offsets_length, self.keys_length = offsets_length, keys_length
+
+
+class _RangeDictionary:
+    """Mixin of :class:`~.range_bitmap_reader.RangeBitmapReader`: key decoding and the dictionary."""
+
+    src: ByteSource
+    codec: RangeKeyCodec
+    key_kind: str
+    cardinality: int
+    dictionary_offset: int
+    _dict_src: ByteSource
+    _chunk_cache: dict[int, Any]
+    _min_cmp: Any
+    _max_cmp: Any
+
+    def _corrupt(self, message: str, offset: int, expected: str | None = None) -> CorruptDataError:
+        raise NotImplementedError
+
+    def _length_prefix(self, src: ByteSource, what: str) -> int:
+        raise NotImplementedError
+
+    def _generated(self, con: Any, data: bytes, what: str, at: int, **params: Any) -> Any:
+        raise NotImplementedError
+
+    def _stored(self, value: Any) -> Any:
+        """Stored key (int / raw float bits / UTF-8 bytes) of a key value decoded by the codec."""
+        if self.codec.is_string:
+            return value.encode("utf-8", "surrogatepass")
+        if self.codec.is_float:
+            return self.codec.scalar(float(value))
+        return int(value)
+
+    def _key_at(self, buf: bytes, pos: int) -> tuple[Any, int]:
+        """Decode one serialised key at ``pos`` of ``buf``: (stored key, next position)."""
+        if self.codec.is_string:
+            if pos + 4 > len(buf):
+                raise self._corrupt("key length runs past the header", pos)
+            n = struct.unpack_from(">i", buf, pos)[0]
+            if n < 0 or pos + 4 + n > len(buf):
+                raise self._corrupt(f"string key of {n} bytes does not fit", pos)
+            return bytes(buf[pos + 4:pos + 4 + n]), pos + 4 + n
+        w = self.codec.width
+        assert w is not None
+        if pos + w > len(buf):
+            raise self._corrupt("key runs past its region", pos, f"{w} bytes")
+        return int(self.codec.decode_fixed(bytes(buf[pos:pos + w]), 1)[0]), pos + w
+
+    def _cmp_key(self, key: Any) -> Any:
+        """Comparable form of a stored key (sortable int or bytes)."""
+        if self.codec.is_string:
+            return key
+        if self.codec.is_float:
+            return int(self.codec.sortable(np.array([key], dtype=np.int64))[0])
+        return int(key)
+
+    # -- dictionary
+    @cached_property
+    def _directory(self) -> tuple[Any, list[_Chunk], int]:
+        """(comparable first keys, chunk list, keys base) - read once per reader."""
+        d = self._dict_src
+        dhl = self._length_prefix(d, "dictionary header length")
+        at = _codec.DICTIONARY_PREFIX_SIZE
+        if dhl < _DICT_HEADER_LENGTH or dhl > d.length - at:
+            raise CorruptDataError(f"dictionary header length {dhl}", path=d.path, offset=d.base)
+        dict_head = d.read(at, _DICT_HEADER_LENGTH, "dictionary header")
+        if dict_head[0] > 1:
+            raise UnsupportedVersionError(f"dictionary version {dict_head[0]}", path=d.path, offset=d.base + 4)
+        hd = self._generated(_codec.DictionaryHeader, dict_head, "dictionary header", self.dictionary_offset + 4)
+        count, offsets_length, chunks_length = hd["chunk_count"], hd["offsets_length"], hd["chunks_length"]
+        base = at + dhl
+        if count < 0 or offsets_length != 4 * count or chunks_length < 0 or \
+                base + offsets_length + chunks_length > d.length:
+            raise CorruptDataError(f"dictionary of {count} chunks ({offsets_length}+{chunks_length} bytes) "
+                                   f"does not fit {d.length} bytes", path=d.path, offset=d.base)
+        if (count == 0) != (self.cardinality == 0):
+            raise CorruptDataError(f"{count} chunks for cardinality {self.cardinality}", path=d.path,
+                                   offset=d.base)
+        offsets = np.frombuffer(d.read(base, offsets_length, "chunk offsets"),
+                                dtype=_codec.DICTIONARY_OFFSETS_DTYPE).astype(np.int64)
+        area = d.read(base + offsets_length, chunks_length, "chunk headers")
+        keys_base = base + offsets_length + chunks_length
+        chunks = self._parse_chunks(offsets, area)
+        expect = 0
+        for c in chunks:
+            if c.code != expect or c.size < 0:
+                raise CorruptDataError(f"chunk code {c.code} where {expect} was expected", path=d.path,
+                                       offset=d.base + keys_base)
+            expect = c.code + c.size + 1
+            if c.keys_offset < 0 or keys_base + c.keys_offset + c.offsets_length + c.keys_length > d.length:
+                raise CorruptDataError("chunk keys run past the dictionary", path=d.path,
+                                       offset=d.base + keys_base + max(c.keys_offset, 0))
+        if expect != self.cardinality:
+            raise CorruptDataError(f"dictionary holds {expect} keys, header says {self.cardinality}",
+                                   path=d.path, offset=d.base)
+        firsts = [self._cmp_key(c.first) for c in chunks]
+        if self.codec.is_string:
+            if any(a >= b for a, b in zip(firsts, firsts[1:], strict=False)):
+                raise CorruptDataError("chunk first keys are not ascending", path=d.path, offset=d.base)
+            first_keys: Any = firsts
+        else:
+            first_keys = np.array(firsts, dtype=np.int64)
+            if np.any(first_keys[1:] <= first_keys[:-1]):
+                raise CorruptDataError("chunk first keys are not ascending", path=d.path, offset=d.base)
+        return first_keys, chunks, keys_base
+
+    def _parse_chunks(self, offsets: np.ndarray, area: bytes) -> list[_Chunk]:
+        n = offsets.size
+        d = self._dict_src
+        w = self.codec.width
+        if w is not None:
+            dt = _chunk_dtype(self.codec)
+            if n and np.array_equal(offsets, np.arange(n) * dt.itemsize) and len(area) >= n * dt.itemsize:
+                rec = np.frombuffer(area, count=n, dtype=dt)
+                if np.any(rec["version"] > 1):
+                    raise UnsupportedVersionError("chunk version > 1", path=d.path, offset=d.base)
+                if np.any(rec["fixed_length"] != w) or np.any(rec["keys_length"] != rec["size"] * w):
+                    raise CorruptDataError(f"fixed-length chunk with a key width other than {w}",
+                                           path=d.path, offset=d.base)
+                return [_Chunk(int(k), int(c), int(o), int(s), 0, int(kl)) for k, c, o, s, kl in zip(
+                    rec["key"].astype(np.int64), rec["code"], rec["keys_offset"], rec["size"],
+                    rec["keys_length"], strict=True)]
+        chunks = []
+        for off in offsets.tolist():
+            if off < 0 or off >= len(area):
+                raise CorruptDataError(f"chunk offset {off} outside the chunk area", path=d.path, offset=d.base)
+            if area[off] > 1:
+                raise UnsupportedVersionError(f"chunk version {area[off]}", path=d.path, offset=d.base + off)
+            head = self._generated(_codec.Chunk, area[off:], "chunk header",
+                                   self.dictionary_offset + off, key_kind=self.key_kind)
+            key = self._stored(head["key"])
+            code, keys_offset, size = head["code"], head["keys_offset"], head["size"]
+            a, b = (head["keys_length"], head["fixed_length"]) if w is not None else (
+                head["offsets_length"], head["keys_length"])
+            if w is not None:  # keys_length, fixed_length
+                if b != w or a != size * w:
+                    raise CorruptDataError(f"fixed-length chunk with a key width other than {w}",
+                                           path=d.path, offset=d.base + off)
+                chunks.append(_Chunk(key, code, keys_offset, size, 0, a))
+            else:  # offsets_length, keys_length
+                if a != 4 * size or b < 0:
+                    raise CorruptDataError("variable-length chunk with inconsistent lengths", path=d.path,
+                                           offset=d.base + off)
+                chunks.append(_Chunk(key, code, keys_offset, size, a, b))
+        return chunks
+
+    def _chunk_keys(self, index: int) -> Any:
+        """Comparable keys stored in chunk ``index``'s key region (cached)."""
+        cached = self._chunk_cache.get(index)
+        if cached is not None:
+            return cached
+        _, chunks, keys_base = self._directory
+        c = chunks[index]
+        d = self._dict_src
+        start = keys_base + c.keys_offset
+        if self.codec.is_string:
+            raw = d.read(start, c.offsets_length + c.keys_length, "chunk keys")
+            rel = np.frombuffer(raw, dtype=">i4", count=c.size).astype(np.int64)
+            body = raw[c.offsets_length:]
+            keys = []
+            for r in rel.tolist():
+                if r < 0:
+                    raise CorruptDataError("negative key offset", path=d.path, offset=d.base + start)
+                k, _ = self._key_at(body, r)
+                keys.append(k)
+            if any(a >= b for a, b in zip([c.first, *keys], keys, strict=False)):
+                raise CorruptDataError("chunk keys are not ascending", path=d.path, offset=d.base + start)
+            out: Any = keys
+        else:
+            raw = d.read(start, c.keys_length, "chunk keys")
+            stored = self.codec.decode_fixed(raw, c.size)
+            out = self.codec.sortable(stored)
+            chain = np.concatenate(([self._cmp_key(c.first)], out))
+            if np.any(chain[1:] <= chain[:-1]):
+                raise CorruptDataError("chunk keys are not ascending", path=d.path, offset=d.base + start)
+        self._chunk_cache[index] = out
+        return out
+
+    def find(self, key: Any) -> int:
+        """Code of comparable ``key``, or ``-(insertion code) - 1`` when absent (Paimon's find)."""
+        if self.cardinality == 0:
+            return -1
+        if key < self._min_cmp:
+            return -1
+        if key > self._max_cmp:
+            return -self.cardinality - 1
+        firsts, chunks, _ = self._directory
+        if self.codec.is_string:
+            i = bisect.bisect_right(firsts, key) - 1
+        else:
+            i = int(np.searchsorted(firsts, key, side="right")) - 1
+        if i < 0:
+            return -1
+        c = chunks[i]
+        if firsts[i] == key:
+            return c.code
+        keys = self._chunk_keys(i)
+        if self.codec.is_string:
+            j = bisect.bisect_left(keys, key)
+        else:
+            j = int(np.searchsorted(keys, key, side="left"))
+        if j < len(keys) and keys[j] == key:
+            return c.code + 1 + j
+        return -(c.code + 1 + j) - 1
+
+    def keys_by_code(self) -> list[Any]:
+        """Every stored key in code order (reads the whole dictionary)."""
+        _, chunks, _ = self._directory
+        out: list[Any] = []
+        for i, c in enumerate(chunks):
+            out.append(c.first)
+            keys = self._chunk_keys(i)
+            if self.codec.is_string:
+                out.extend(keys)
+            else:
+                raw = self._dict_src.read(self._directory[2] + c.keys_offset, c.keys_length, "chunk keys")
+                out.extend(self.codec.decode_fixed(raw, c.size).tolist())
+        return out
+
+    # -- bit-sliced index

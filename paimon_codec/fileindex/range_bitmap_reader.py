@@ -1,0 +1,350 @@
+"""Range-bitmap index lazy reader.
+
+Constructing it reads only the header.  A comparison reads the dictionary's chunk directory once
+(:mod:`._range_bitmap_dictionary`), then only the chunk whose key range holds the literal, then the BSI
+header, the EBM and the slices the O'Neil comparison walks (each read once and cached).  Literals
+outside ``[min, max]`` and IS [NOT] NULL never touch the dictionary or the slices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+from pyroaring import BitMap
+
+from ..errors import CorruptDataError, UnsupportedVersionError
+from ..fileio import ByteSource
+from ..formats import key_kind_for, translate_error
+from ..generated.construct import range_bitmap as _codec
+from ..roaring import read_bitmap
+from ..types import DataType
+from ._range_bitmap_dictionary import _RangeDictionary
+from ._range_bitmap_layout import (
+    _DICT_HEADER_LENGTH,
+    _MAX_SLICES,
+    _MIN_HEADER_LENGTH,
+    _SLICE_REF_SIZE,
+    MAX_DECODED_ROWS,
+    VERSION,
+    _as_type,
+)
+from ._range_keys import RangeKeyCodec
+from .bit_slices import BitSlices, null_rows
+from .reader import FileIndexReader
+from .result import REMAIN, BitmapResult, FileIndexResult
+
+
+class RangeBitmapReader(_RangeDictionary, FileIndexReader):
+    """Lazy reader of one range-bitmap payload (implements :class:`FileIndexReader` and top-N)."""
+
+    def __init__(self, source: ByteSource | bytes, dtype: DataType | str, options: dict | None = None) -> None:
+        self.src = source if isinstance(source, ByteSource) else ByteSource(source)
+        self.dtype = _as_type(dtype)
+        self.codec = RangeKeyCodec(self.dtype)
+        self.key_kind = key_kind_for(self.dtype)
+        self._chunk_cache: dict[int, Any] = {}
+        self._slice_cache: dict[int, BitMap] = {}
+        self._read_header()
+
+    # -- errors
+    def _corrupt(self, message: str, offset: int, expected: str | None = None) -> CorruptDataError:
+        return CorruptDataError(message, path=self.src.path, offset=self.src.base + offset, expected=expected)
+
+    def _length_prefix(self, src: ByteSource, what: str) -> int:
+        """The int32 length that starts ``src`` (header, dictionary header or BSI header length)."""
+        kind = self.key_kind
+        if what == "range-bitmap header length":
+            return _codec.fast_parse_range_bitmap_prefix(
+                src.read(0, _codec.RANGE_BITMAP_PREFIX_SIZE, what), key_kind=kind)[0]["header_length"]
+        if what == "dictionary header length":
+            return _codec.fast_parse_dictionary_prefix(
+                src.read(0, _codec.DICTIONARY_PREFIX_SIZE, what), key_kind=kind)[0]["dict_header_length"]
+        return _codec.fast_parse_bit_sliced_index_prefix(
+            src.read(0, _codec.BIT_SLICED_INDEX_PREFIX_SIZE, what))[0]["bsi_header_length"]
+
+    # -- header
+    def _read_header(self) -> None:
+        src = self.src
+        h = self._length_prefix(src, "range-bitmap header length")
+        at = _codec.RANGE_BITMAP_PREFIX_SIZE
+        if h < _MIN_HEADER_LENGTH or h > src.length - at:
+            raise self._corrupt(f"header length {h} does not fit {src.length} bytes", 0,
+                                f"{_MIN_HEADER_LENGTH}..{src.length - at}")
+        head = src.read(at, h, "range-bitmap header")
+        version = head[0]
+        if version > VERSION:
+            raise UnsupportedVersionError(f"range-bitmap version {version} is not supported",
+                                          path=src.path, offset=src.base + 4, expected=f"<= {VERSION}")
+        if version != VERSION:
+            raise self._corrupt(f"range-bitmap version {version}", 4, "1")
+        parsed = self._generated(_codec.RangeBitmapHeader, head, "range-bitmap header", 4, key_kind=self.key_kind)
+        self.row_count, self.cardinality = parsed["row_count"], parsed["cardinality"]
+        if self.row_count < 0 or self.cardinality < 0 or self.cardinality > self.row_count:
+            raise self._corrupt(f"row count {self.row_count} / cardinality {self.cardinality} impossible", 5)
+        self.min_key: Any = None
+        self.max_key: Any = None
+        if self.cardinality > 0:
+            if parsed["min"] is None or parsed["max"] is None:
+                raise self._corrupt("header without min/max keys for a non-empty dictionary", at + _MIN_HEADER_LENGTH)
+            self.min_key = self._stored(parsed["min"])
+            self.max_key = self._stored(parsed["max"])
+        dict_len = parsed["dictionary_length"]
+        if dict_len < _codec.DICTIONARY_PREFIX_SIZE + _DICT_HEADER_LENGTH or dict_len > src.length - at - h:
+            raise self._corrupt(f"dictionary length {dict_len} does not fit", h)
+        self.header_length = h
+        self.dictionary_offset = at + h
+        self.dictionary_length = dict_len
+        self.bsi_offset = at + h + dict_len
+        self._dict_src = src.sub(self.dictionary_offset, dict_len)
+        self._bsi_src = src.sub(self.bsi_offset, src.length - self.bsi_offset)
+        if self.cardinality > 0:
+            self._min_cmp = self._cmp_key(self.min_key)
+            self._max_cmp = self._cmp_key(self.max_key)
+            if self._min_cmp > self._max_cmp:
+                raise self._corrupt("min key is greater than max key", _codec.RANGE_BITMAP_PREFIX_SIZE + _MIN_HEADER_LENGTH)
+
+    def _generated(self, con: Any, data: bytes, what: str, at: int, **params: Any) -> Any:
+        """Parse ``data`` (which sits at payload offset ``at``) with a generated Construct codec."""
+        try:
+            return con.parse(data, **params)
+        except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
+            raise translate_error(exc, self.src.path, what).with_base_offset(self.src.base + at) from None
+
+
+    @cached_property
+    def _bsi_head(self) -> tuple[int, int, np.ndarray, int]:
+        """(slice count, ebm length, slice (offset, length) pairs, body offset)."""
+        b = self._bsi_src
+        bhl = self._length_prefix(b, "bsi header length")
+        if bhl < _codec.BSI_HEADER_FIXED_SIZE or bhl > b.length - _codec.BIT_SLICED_INDEX_PREFIX_SIZE:
+            raise CorruptDataError(f"bsi header length {bhl}", path=b.path, offset=b.base)
+        head = b.read(4, bhl, "bsi header")
+        if head[0] > 1:
+            raise UnsupportedVersionError(f"bsi version {head[0]}", path=b.path, offset=b.base + 4)
+        hb = self._generated(_codec.BsiHeader, head, "bsi header", self.bsi_offset + 4)
+        slices, ebm_len, index_len = hb["slice_count"], hb["ebm_length"], hb["indexes_length"]
+        body = _codec.BIT_SLICED_INDEX_PREFIX_SIZE + bhl
+        if slices < 1 or slices > _MAX_SLICES or index_len != _SLICE_REF_SIZE * slices or _codec.BSI_HEADER_FIXED_SIZE + index_len > bhl \
+                or ebm_len < 8 or body + ebm_len > b.length:
+            raise CorruptDataError(f"bsi header ({slices} slices, ebm {ebm_len} bytes) is inconsistent",
+                                   path=b.path, offset=b.base)
+        if self.cardinality > 0 and (1 << slices) < self.cardinality and slices < 63:
+            raise CorruptDataError(f"{slices} slices cannot hold {self.cardinality} codes", path=b.path,
+                                   offset=b.base)
+        refs = hb["slice_refs"]
+        index = np.stack([np.asarray(refs["offset"], dtype=np.int64), np.asarray(refs["length"], dtype=np.int64)],
+                         axis=1) if slices else np.zeros((0, 2), dtype=np.int64)
+        room = b.length - body - ebm_len
+        if np.any(index < 0) or np.any(index[:, 0] + index[:, 1] > room):
+            raise CorruptDataError("bsi slice runs past the payload", path=b.path, offset=b.base)
+        return slices, ebm_len, index, body
+
+    @cached_property
+    def _ebm(self) -> BitMap:
+        slices, ebm_len, _, body = self._bsi_head
+        b = self._bsi_src
+        bm = read_bitmap(b.read(body, ebm_len, "bsi ebm"), what="bsi ebm", offset=b.base + body, path=b.path)
+        if bm and bm.max() >= self.row_count:
+            raise CorruptDataError(f"ebm holds row {bm.max()} beyond row count {self.row_count}",
+                                   path=b.path, offset=b.base + body)
+        return bm
+
+    def _slice(self, i: int) -> BitMap:
+        bm = self._slice_cache.get(i)
+        if bm is None:
+            _, ebm_len, index, body = self._bsi_head
+            off, length = (int(x) for x in index[i])
+            b = self._bsi_src
+            start = body + ebm_len + off
+            bm = read_bitmap(b.read(start, length, f"bsi slice {i}"), what=f"bsi slice {i}",
+                             offset=b.base + start, path=b.path)
+            if bm and bm.max() >= self.row_count:
+                raise CorruptDataError(f"bsi slice {i} holds row {bm.max()} beyond row count {self.row_count}",
+                                       path=b.path, offset=b.base + start)
+            self._slice_cache[i] = bm
+        return bm
+
+    @property
+    def slice_count(self) -> int:
+        return self._bsi_head[0]
+
+    def _max_code(self) -> int:
+        return self.cardinality - 1
+
+    @cached_property
+    def _bits(self) -> BitSlices:
+        """O'Neil comparisons of the row codes (reads the BSI header, EBM and slices on use)."""
+        return BitSlices(self._max_code(), lambda: self.slice_count, lambda: self._ebm, self._slice)
+
+    def row_codes(self) -> np.ndarray:
+        """Code of every row (-1 for null), decoded from all slices (vectorised).
+
+        Allocates one int64 per row: refuses row counts above :data:`MAX_DECODED_ROWS`.
+        """
+        if self.row_count > MAX_DECODED_ROWS:
+            raise CorruptDataError(f"refusing to decode {self.row_count} row codes",
+                                   path=self.src.path, expected=f"at most {MAX_DECODED_ROWS} rows")
+        codes = np.zeros(self.row_count, dtype=np.int64)
+        for i in range(self.slice_count):
+            arr = np.frombuffer(self._slice(i).to_array(), dtype=np.uint32)
+            codes[arr] |= np.int64(1) << np.int64(i)
+        nulls = np.ones(self.row_count, dtype=bool)
+        nulls[np.frombuffer(self._ebm.to_array(), dtype=np.uint32)] = False
+        codes[nulls] = -1
+        return codes
+
+    # -- predicates
+    def _lookup(self, literal: Any) -> int | None:
+        if literal is None:
+            return None
+        return self.find(self.codec.literal(literal))
+
+    def visit_equal(self, literal: Any) -> FileIndexResult:
+        r = self._lookup(literal)
+        if r is None:
+            return REMAIN
+        return BitmapResult(self._bits.eq(r) if r >= 0 else BitMap())
+
+    def visit_not_equal(self, literal: Any) -> FileIndexResult:
+        r = self._lookup(literal)
+        if r is None:
+            return REMAIN
+        return BitmapResult(lambda: self._ebm - self._bits.eq(r) if r >= 0 else self._ebm.copy())
+
+    def visit_in(self, literals: Sequence[Any]) -> FileIndexResult:
+        if any(v is None for v in literals):
+            return REMAIN
+        return BitmapResult(lambda: self._in_rows(literals))
+
+    def visit_not_in(self, literals: Sequence[Any]) -> FileIndexResult:
+        if any(v is None for v in literals):
+            return REMAIN
+        return BitmapResult(lambda: self._ebm - self._in_rows(literals))
+
+    def _in_rows(self, literals: Sequence[Any]) -> BitMap:
+        out = BitMap()
+        for lit in literals:
+            r = self._lookup(lit)
+            if r is not None and r >= 0:
+                out |= self._bits.eq(r)
+        return out
+
+    def visit_is_null(self) -> FileIndexResult:
+        return BitmapResult(lambda: self.null_rows())
+
+    def visit_is_not_null(self) -> FileIndexResult:
+        return BitmapResult(lambda: self._ebm.copy())
+
+    @staticmethod
+    def _below(r: int, inclusive: bool) -> int:
+        """Largest code satisfying ``< literal`` (or ``<=``) given find()'s answer."""
+        if r >= 0:
+            return r if inclusive else r - 1
+        return -r - 2
+
+    @staticmethod
+    def _above(r: int, inclusive: bool) -> int:
+        """Smallest code satisfying ``> literal`` (or ``>=``)."""
+        if r >= 0:
+            return r if inclusive else r + 1
+        return -r - 1
+
+    def _range(self, low: Any, low_incl: bool, high: Any, high_incl: bool) -> FileIndexResult:
+        lo = None if low is None else self._lookup(low)
+        hi = None if high is None else self._lookup(high)
+
+        def compute() -> BitMap:
+            if self.cardinality == 0:
+                return BitMap()
+            a = 0 if lo is None else self._above(lo, low_incl)
+            b = self._max_code() if hi is None else self._below(hi, high_incl)
+            if a > b:
+                return BitMap()
+            if a <= 0:
+                return self._bits.lte(b)
+            if b >= self._max_code():
+                return self._bits.gte(a)
+            return self._bits.gte(a) & self._bits.lte(b)
+
+        return BitmapResult(compute)
+
+    def visit_lt(self, literal: Any) -> FileIndexResult:
+        return REMAIN if literal is None else self._range(None, True, literal, False)
+
+    def visit_lte(self, literal: Any) -> FileIndexResult:
+        return REMAIN if literal is None else self._range(None, True, literal, True)
+
+    def visit_gt(self, literal: Any) -> FileIndexResult:
+        return REMAIN if literal is None else self._range(literal, False, None, True)
+
+    def visit_gte(self, literal: Any) -> FileIndexResult:
+        return REMAIN if literal is None else self._range(literal, True, None, True)
+
+    def visit_between(self, low: Any, high: Any) -> FileIndexResult:
+        if low is None or high is None:
+            return REMAIN
+        return self._range(low, True, high, True)
+
+    # -- top-N
+    def top_n_shortcut(self) -> BitMap | None:
+        """Paimon quirk: an index without any non-null value answers every top-N query with all its
+        (null) rows, whatever k, null ordering, strictness or found set."""
+        return self.null_rows() if self.cardinality == 0 else None
+
+    def null_rows(self) -> BitMap:
+        return null_rows(self.row_count, self._ebm)
+
+    def top_values(self, k: int, found_set: BitMap | None, strict: bool, descending: bool) -> BitMap:
+        """Non-null rows with the k largest (descending) or smallest codes, within ``found_set``."""
+        if k <= 0 or self.cardinality == 0:
+            return BitMap()
+        cand = self._ebm if found_set is None else self._ebm & found_set
+        return self._bits.top(k, cand, largest=descending, strict=strict)
+
+    # -- structure
+    def describe(self) -> dict:
+        """Decoded structure in the shape of the golden sidecars' ``expected_meta``."""
+        firsts, chunks, keys_base = self._directory
+        slices, ebm_len, index, body = self._bsi_head
+        is_str = self.codec.is_string
+        kv = self.codec.key_value
+        headers = []
+        for c in chunks:
+            h = {"class": "VariableLengthChunk" if is_str else "FixedLengthChunk", "key": kv(c.first),
+                 "code": c.code, "keys_offset": c.keys_offset, "size": c.size}
+            if is_str:
+                h.update(offsets_length=c.offsets_length, keys_length=c.keys_length)
+            else:
+                h.update(keys_length=c.keys_length, fixed_length=self.codec.width)
+            headers.append(h)
+        d = self._dict_src
+        dhl = self._length_prefix(d, "dictionary header length")
+        hd, _ = _codec.fast_parse_dictionary_header(
+            d.read(_codec.DICTIONARY_PREFIX_SIZE, _DICT_HEADER_LENGTH, "dictionary header"))
+        count, offsets_length, chunks_length = hd["chunk_count"], hd["offsets_length"], hd["chunks_length"]
+        codes = self.row_codes()
+        meta: dict[str, Any] = {
+            "header_length": self.header_length, "version": VERSION, "row_count": self.row_count,
+            "cardinality": self.cardinality,
+            "min": None if self.min_key is None else kv(self.min_key),
+            "max": None if self.max_key is None else kv(self.max_key),
+            "dictionary_offset": self.dictionary_offset, "dictionary_length": self.dictionary_length,
+            "bsi_offset": self.bsi_offset,
+            "bsi": {"slices": slices, "ebm_length": ebm_len, "body_offset": self.bsi_offset + body,
+                    "slice_offset_length": index.tolist(),
+                    "row_codes": [None if c < 0 else c for c in codes.tolist()]},
+        }
+        if self.cardinality > 0:
+            meta["dictionary"] = {
+                "chunks": count, "offsets_length": offsets_length, "chunks_length": chunks_length,
+                "body_offset": self.dictionary_offset + _codec.DICTIONARY_PREFIX_SIZE + dhl, "chunk_headers": headers,
+                "keys_by_code": [kv(k) for k in self.keys_by_code()]}
+            if self.codec.is_float:
+                digits = 2 * (self.codec.width or 0)
+                mask = (1 << (4 * digits)) - 1
+                meta["dictionary"]["keys_by_code_bits"] = [
+                    format(int(k) & mask, f"0{digits}x") for k in self.keys_by_code()]
+        return meta
