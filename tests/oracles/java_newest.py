@@ -276,6 +276,26 @@ class JavaPaimon:
                    values=list(values))
 
 
+    def file_indexes(self, table_path: str | os.PathLike, *, mode: str = "writer") -> dict[str, dict[str, Any]]:
+        """Java's index containers for every live data file of the latest snapshot: ``mode="writer"`` runs
+        ``DataFileIndexWriter`` with the table's current options over each file's rows (nothing written
+        into the table); ``mode="processor"`` runs ``FileIndexProcessor.process`` (its rewrite step; it
+        writes index files beside the data files: use a copy of the table).  Per file name:
+        ``{"embedded": bytes | None, "index_file": name | None, "index_bytes": bytes | None,
+        "extra_files": [...]}``."""
+        raw = self._call("file_indexes", table_path=os.fspath(table_path), mode=mode)
+        for v in raw.values():
+            for k in ("embedded", "index_bytes"):
+                v[k] = None if v[k] is None else bytes.fromhex(v[k])
+        return raw
+
+    def evaluate_file_index(self, table_path: str | os.PathLike, container: bytes, where: Any) -> Any:
+        """Java's ``FileIndexPredicate.evaluate`` of ``where`` (bound to the table's row type) on container
+        bytes: ``"REMAIN"``, ``"SKIP"`` or the sorted selected row positions."""
+        return self._call("evaluate_file_index", table_path=os.fspath(table_path), container_hex=container.hex(),
+                          where=_where(where))
+
+
 def _where(where: Any) -> dict[str, Any] | None:
     if where is None:
         return None

@@ -23,6 +23,7 @@ from paimon_codec.fileindex.predicate import And, Leaf, Or, Predicate
 from paimon_codec.fileindex.predicate_json import predicate_from_json
 from paimon_codec.types import parse_row_type
 
+from .java_file_index import FileIndexOps
 from .java_row_tracking import RowTrackingOps
 from .java_values import arrow_field, getter, java_type, nullable, our_row_type, python_values, to_java
 
@@ -117,7 +118,7 @@ def _bucket_assigner(table: Any) -> Any:
     return assign
 
 
-class PaimonOps(RowTrackingOps):
+class PaimonOps(RowTrackingOps, FileIndexOps):
     """The worker's request handlers (public methods are the protocol's method names)."""
 
     def __init__(self) -> None:
