@@ -62,7 +62,7 @@ setup_tools() {
   if ! command -v mvn >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     apt-get update -qq && apt-get install -y -qq maven >/dev/null
   fi
-  "$PY" -m paimon_codec._testing.java >/dev/null
+  "$PY" tests/oracles/java09_jar.py >/dev/null
   "$PY" tests/oracles/java_jars.py >/dev/null
   # The benchmarks' Java 1.4.2 driver (tools/java/src, built by tools/java/bench/pom.xml into the same cache;
   # a no-op when built): fails the set-up when it cannot be built.

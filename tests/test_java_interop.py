@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyroaring import BitMap
 
-from paimon_codec._testing.java import JavaUnavailable, paimon_java
+from oracles.java09 import JavaUnavailable, paimon_java
 from paimon_codec.fileindex.result import BitmapResult
 from paimon_codec.positions import bitmap_from_ranges
 from paimon_codec.types import Field, RowType, parse_row_type, parse_type
@@ -687,7 +687,7 @@ def test_unusual_column_names_parsed_alike(java):
 def test_locate_jar_reports_why_it_cannot(tmp_path, monkeypatch):
     """No network needed: a wrong PAIMON_JAR and a cache without the jar (fetching off) give clear reasons,
     and a cached jar with the wrong checksum is not used."""
-    from paimon_codec._testing import java as bridge
+    from oracles import java09_jar as bridge
 
     monkeypatch.setenv("PAIMON_JAR", str(tmp_path / "missing.jar"))
     with pytest.raises(JavaUnavailable, match="not a file"):

@@ -4,7 +4,7 @@
   :func:`newest_java_classpath` copies them from Maven Central (through ``mvn``, so ``~/.m2`` is reused)
   into ``${XDG_CACHE_HOME:-~/.cache}/paimon-codec/jars/paimon-<version>/``, under a file lock, and
   records the pom's sha256 beside them so a changed pom refetches and a cached one costs no ``mvn`` run.
-* ``"0.9"``: the Paimon 0.9.0 fat jar that :func:`paimon_codec._testing.java.locate_jar` fetches (from
+* ``"0.9"``: the Paimon 0.9.0 fat jar that :func:`oracles.java09_jar.locate_jar` fetches (from
   PyPI's ``pypaimon==0.2.0``), plus the Hadoop client jars PySpark ships.
 
 Run as a script (``python tests/oracles/java_jars.py``) to fetch both; it exits non-zero, naming the
@@ -119,7 +119,10 @@ def newest_java_classpath(fetch: bool = True) -> list[str]:
 
 def java09_classpath(fetch: bool = True) -> list[str]:
     """Paimon 0.9.0's fat jar plus Hadoop client jars (the same classpath the in-process bridge uses)."""
-    from paimon_codec._testing.java import JavaUnavailable, _hadoop_jars, locate_jar
+    if __package__:
+        from .java09_jar import JavaUnavailable, _hadoop_jars, locate_jar
+    else:  # run as a script (run.sh set-up)
+        from java09_jar import JavaUnavailable, _hadoop_jars, locate_jar
 
     try:
         jar = locate_jar(fetch=fetch)

@@ -5,7 +5,7 @@ Tests get one oracle per session through the ``java_newest`` / ``java09_tables``
 (``tests/conftest.py``): add an operation here rather than starting another JVM driver.
 
 JPype allows one JVM per process and the pytest process already hosts Paimon 0.9's
-(:mod:`paimon_codec._testing.java`), so :class:`JavaPaimon` drives a persistent worker subprocess
+(:mod:`oracles.java09`), so :class:`JavaPaimon` drives a persistent worker subprocess
 (:mod:`oracles.java_worker`) that hosts the JVM of the requested version (``NEWEST`` = 1.4.2 from Maven
 Central, or ``"0.9"``).  Calls are synchronous JSON-line requests; Arrow data travels through temporary
 IPC files.  Java exceptions come back as :class:`JavaError` carrying Java's class and message.

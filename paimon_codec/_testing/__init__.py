@@ -1,1 +1,0 @@
-"""Test-only helpers (not part of the public API)."""
