@@ -22,9 +22,9 @@ import pytest
 from conftest import GOLDEN_09, load_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracles.java09 import JavaUnavailable, paimon_java
 from pyroaring import BitMap
 
-from oracles.java09 import JavaUnavailable, paimon_java
 from paimon_codec.fileindex.result import BitmapResult
 from paimon_codec.positions import bitmap_from_ranges
 from paimon_codec.types import Field, RowType, parse_row_type, parse_type
