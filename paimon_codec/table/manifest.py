@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import CorruptDataError
-from .metadata_records import check_version, field, read_metadata_records
+from .metadata_records import check_version, read_metadata_records
+from .metadata_records import field as record_field
 
-__all__ = ["ManifestFileMeta", "DataFileMeta", "ManifestEntry", "read_manifest_list", "read_manifest",
+__all__ = ["ManifestFileMeta", "DataFileMeta", "ManifestEntry", "SimpleStats", "read_manifest_list", "read_manifest",
            "merge_entries", "FILE_KIND_ADD", "FILE_KIND_DELETE"]
 
 FILE_KIND_ADD = 0
@@ -29,6 +30,16 @@ FILE_KIND_DELETE = 1
 # ManifestFileMetaSerializer / ManifestEntrySerializer versions (0.9 and pypaimon 2.x write 2).
 MANIFEST_LIST_VERSIONS = (2,)
 MANIFEST_ENTRY_VERSIONS = (2,)
+
+
+@dataclass(frozen=True)
+class SimpleStats:
+    """Min / max values (serialized BinaryRows) and null counts: ``_KEY_STATS``, ``_VALUE_STATS`` and
+    ``_PARTITION_STATS``.  Carried so that a commit rewriting an entry keeps the stats readers prune with."""
+
+    min_values: bytes
+    max_values: bytes
+    null_counts: tuple[int | None, ...] | None
 
 
 @dataclass(frozen=True)
@@ -44,6 +55,7 @@ class ManifestFileMeta:
     max_level: int | None = None
     min_row_id: int | None = None
     max_row_id: int | None = None
+    partition_stats: SimpleStats | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -65,6 +77,9 @@ class DataFileMeta:
     value_stats_cols: tuple[str, ...] | None = None  # columns _VALUE_STATS covers (None: all)
     first_row_id: int | None = None  # row-tracking / data-evolution tables (_FIRST_ROW_ID)
     write_cols: tuple[str, ...] | None = None  # columns a partial-column file holds (_WRITE_COLS)
+    key_stats: SimpleStats | None = field(default=None, compare=False, repr=False)
+    value_stats: SimpleStats | None = field(default=None, compare=False, repr=False)
+    creation_time_ms: int | None = field(default=None, compare=False, repr=False)  # _CREATION_TIME (epoch ms)
 
     @property
     def index_file_name(self) -> str | None:
@@ -99,12 +114,13 @@ def read_manifest_list(manifest_dir: str, name: str) -> list[ManifestFileMeta]:
         check_version(rec, MANIFEST_LIST_VERSIONS, "manifest list", path)
         try:
             out.append(ManifestFileMeta(
-                file_name=field(rec, ("_FILE_NAME",), "manifest list", path),
-                file_size=field(rec, ("_FILE_SIZE",), "manifest list", path),
-                num_added_files=field(rec, ("_NUM_ADDED_FILES",), "manifest list", path, 0),
-                num_deleted_files=field(rec, ("_NUM_DELETED_FILES",), "manifest list", path, 0),
-                schema_id=field(rec, ("_SCHEMA_ID",), "manifest list", path, 0),
+                file_name=record_field(rec, ("_FILE_NAME",), "manifest list", path),
+                file_size=record_field(rec, ("_FILE_SIZE",), "manifest list", path),
+                num_added_files=record_field(rec, ("_NUM_ADDED_FILES",), "manifest list", path, 0),
+                num_deleted_files=record_field(rec, ("_NUM_DELETED_FILES",), "manifest list", path, 0),
+                schema_id=record_field(rec, ("_SCHEMA_ID",), "manifest list", path, 0),
                 **{name.lower()[1:]: rec.get(name) for name in _LIST_RANGES},
+                partition_stats=_stats(rec.get("_PARTITION_STATS")),
             ))
         except (TypeError, AttributeError) as exc:
             raise CorruptDataError(f"malformed manifest list record: {exc}", path=path) from None
@@ -116,26 +132,51 @@ _LIST_RANGES = ("_MIN_BUCKET", "_MAX_BUCKET", "_MIN_LEVEL", "_MAX_LEVEL", "_MIN_
 
 def _data_file(rec: dict, path: str) -> DataFileMeta:
     what = "data file meta"
-    extra = field(rec, ("_EXTRA_FILES",), what, path, None) or ()
+    extra = record_field(rec, ("_EXTRA_FILES",), what, path, None) or ()
     return DataFileMeta(
-        file_name=field(rec, ("_FILE_NAME",), what, path),
-        file_size=field(rec, ("_FILE_SIZE",), what, path),
-        row_count=field(rec, ("_ROW_COUNT",), what, path),
-        level=field(rec, ("_LEVEL",), what, path, 0),
-        schema_id=field(rec, ("_SCHEMA_ID",), what, path, 0),
-        min_sequence_number=field(rec, ("_MIN_SEQUENCE_NUMBER",), what, path, 0),
-        max_sequence_number=field(rec, ("_MAX_SEQUENCE_NUMBER",), what, path, 0),
+        file_name=record_field(rec, ("_FILE_NAME",), what, path),
+        file_size=record_field(rec, ("_FILE_SIZE",), what, path),
+        row_count=record_field(rec, ("_ROW_COUNT",), what, path),
+        level=record_field(rec, ("_LEVEL",), what, path, 0),
+        schema_id=record_field(rec, ("_SCHEMA_ID",), what, path, 0),
+        min_sequence_number=record_field(rec, ("_MIN_SEQUENCE_NUMBER",), what, path, 0),
+        max_sequence_number=record_field(rec, ("_MAX_SEQUENCE_NUMBER",), what, path, 0),
         extra_files=tuple(str(x) for x in extra),
-        delete_row_count=field(rec, ("_DELETE_ROW_COUNT",), what, path, None),
-        embedded_index=field(rec, ("_EMBEDDED_FILE_INDEX",), what, path, None),
-        file_source=field(rec, ("_FILE_SOURCE",), what, path, None),
-        external_path=field(rec, ("_EXTERNAL_PATH",), what, path, None),
-        min_key=field(rec, ("_MIN_KEY",), what, path, b""),
-        max_key=field(rec, ("_MAX_KEY",), what, path, b""),
-        value_stats_cols=_write_cols(field(rec, ("_VALUE_STATS_COLS",), what, path, None)),
-        first_row_id=field(rec, ("_FIRST_ROW_ID",), what, path, None),
-        write_cols=_write_cols(field(rec, ("_WRITE_COLS",), what, path, None)),
+        delete_row_count=record_field(rec, ("_DELETE_ROW_COUNT",), what, path, None),
+        embedded_index=record_field(rec, ("_EMBEDDED_FILE_INDEX",), what, path, None),
+        file_source=record_field(rec, ("_FILE_SOURCE",), what, path, None),
+        external_path=record_field(rec, ("_EXTERNAL_PATH",), what, path, None),
+        min_key=record_field(rec, ("_MIN_KEY",), what, path, b""),
+        max_key=record_field(rec, ("_MAX_KEY",), what, path, b""),
+        value_stats_cols=_write_cols(record_field(rec, ("_VALUE_STATS_COLS",), what, path, None)),
+        first_row_id=record_field(rec, ("_FIRST_ROW_ID",), what, path, None),
+        write_cols=_write_cols(record_field(rec, ("_WRITE_COLS",), what, path, None)),
+        key_stats=_stats(rec.get("_KEY_STATS")),
+        value_stats=_stats(rec.get("_VALUE_STATS")),
+        creation_time_ms=_millis(rec.get("_CREATION_TIME")),
     )
+
+
+def _stats(raw) -> SimpleStats | None:
+    if not isinstance(raw, dict):
+        return None
+    nulls = raw.get("_NULL_COUNTS")
+    return SimpleStats(bytes(raw.get("_MIN_VALUES") or b""), bytes(raw.get("_MAX_VALUES") or b""),
+                       None if nulls is None else tuple(None if n is None else int(n) for n in nulls))
+
+
+def _millis(raw) -> int | None:
+    """``_CREATION_TIME`` (a local date-time stored as TIMESTAMP(3)) as epoch millis of its wall clock."""
+    import datetime as dt
+
+    if raw is None:
+        return None
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, dt.datetime):
+        naive = raw.replace(tzinfo=None) if raw.tzinfo is None else raw.astimezone(dt.timezone.utc).replace(tzinfo=None)
+        return (naive - dt.datetime(1970, 1, 1)) // dt.timedelta(milliseconds=1)
+    return None
 
 
 def _write_cols(raw) -> tuple[str, ...] | None:
@@ -148,15 +189,15 @@ def read_manifest(manifest_dir: str, name: str) -> list[ManifestEntry]:
     for rec in read_metadata_records(path, "manifest"):
         check_version(rec, MANIFEST_ENTRY_VERSIONS, "manifest entry", path)
         try:
-            kind = field(rec, ("_KIND",), "manifest entry", path)
+            kind = record_field(rec, ("_KIND",), "manifest entry", path)
             if kind not in (FILE_KIND_ADD, FILE_KIND_DELETE):
                 raise CorruptDataError(f"manifest entry kind {kind}", path=path, expected="0 (ADD) or 1 (DELETE)")
             out.append(ManifestEntry(
                 kind=kind,
-                partition=field(rec, ("_PARTITION",), "manifest entry", path),
-                bucket=field(rec, ("_BUCKET",), "manifest entry", path),
-                total_buckets=field(rec, ("_TOTAL_BUCKETS",), "manifest entry", path, -1),
-                file=_data_file(field(rec, ("_FILE",), "manifest entry", path), path),
+                partition=record_field(rec, ("_PARTITION",), "manifest entry", path),
+                bucket=record_field(rec, ("_BUCKET",), "manifest entry", path),
+                total_buckets=record_field(rec, ("_TOTAL_BUCKETS",), "manifest entry", path, -1),
+                file=_data_file(record_field(rec, ("_FILE",), "manifest entry", path), path),
             ))
         except (TypeError, AttributeError) as exc:
             raise CorruptDataError(f"malformed manifest entry: {exc}", path=path) from None
