@@ -95,6 +95,10 @@ def _as_of_ms(text: str) -> int:
     return (when - dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)) // dt.timedelta(milliseconds=1)
 
 
+def _planning_arg(text: str) -> int | str:
+    return int(text) if text.strip().isdigit() else text
+
+
 def cmd_scan(args) -> int:
     from .scan import scan
     from .session import get_spark
@@ -106,7 +110,8 @@ def cmd_scan(args) -> int:
     nulls_first = None if args.nulls is None else args.nulls == "first"
     df, report = scan(spark, args.table, _predicate_arg(args), args.snapshot, order_by=order_by,
                       limit=args.limit if order_by else None, nulls_first=nulls_first,
-                      branch=args.branch, tag=args.tag, timestamp_ms=args.as_of)
+                      branch=args.branch, tag=args.tag, timestamp_ms=args.as_of,
+                      distributed_planning=_planning_arg(args.distributed_planning))
     rows = _rows(df)
     rep = report.to_json()
     if args.json:
@@ -204,6 +209,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=int, default=50,
                    help="with --order-by: LIMIT of the query; otherwise rows to print without --json")
     p.add_argument("--master", default=None, help="Spark master URL (default: local)")
+    p.add_argument("--distributed-planning", default="256", metavar="N|always|never",
+                   help="judge file indexes and deletion vectors in Spark tasks from N files on (default 256)")
     p.set_defaults(func=cmd_scan)
 
     p = subparsers.add_parser("audit", help="decode and verify every index file of a warehouse on Spark")

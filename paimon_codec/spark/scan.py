@@ -32,6 +32,7 @@ import pyarrow as pa
 from ..table import PaimonTable
 from ..table.plan import FileTask, PlanReport, ScanPlan, SortKey, plan_scan
 from ..table.read import arrow_schema
+from .distributed_plan import DEFAULT_THRESHOLD, SparkFileJudge
 from .filters import to_spark_column
 from .native import native_dataframe, native_readable
 from .types import spark_schema, to_spark_micros
@@ -192,7 +193,8 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
          *, use_indexes: bool = True, order_by: Any = None, limit: int | None = None,
          nulls_first: bool | None = None, native: bool = True,
          driver_rows: int = DRIVER_READ_ROWS, branch: str | None = None, tag: str | None = None,
-         timestamp_ms: int | None = None) -> tuple[Any, PlanReport]:
+         timestamp_ms: int | None = None, distributed_planning: int | str = DEFAULT_THRESHOLD,
+         files_per_task: int | None = None) -> tuple[Any, PlanReport]:
     """Rows of ``table_path`` (latest snapshot, or ``snapshot_id``) satisfying ``where``.
 
     ``where``: SQL-like text (``"cat = 'A' AND code IN (1, 2)"``), a predicate object
@@ -203,12 +205,15 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
     range-bitmap indexes when every file to read has one (``report.topn_pushed``).  ``native=False``
     reads no file with Spark's own reader; ``driver_rows`` (0 = never) is the most selected rows read
     on the driver (see :func:`plan_dataframe`).  ``branch``, ``tag`` and ``timestamp_ms`` (the latest
-    snapshot at or before that time) choose what is read, as in :func:`plan_scan`.  Returns
-    ``(DataFrame, PlanReport)``.
+    snapshot at or before that time) choose what is read, as in :func:`plan_scan`.
+    ``distributed_planning``: from how many files to judge (file index + deletion vector) the planning
+    runs in Spark tasks, ``files_per_task`` files each (:mod:`.distributed_plan`; ``0`` or ``"never"``:
+    on the driver, ``"always"``); ``report.planning`` says which.  Returns ``(DataFrame, PlanReport)``.
     """
     table = table_path if isinstance(table_path, PaimonTable) else PaimonTable(table_path)
     plan = plan_scan(table, where, snapshot_id, use_indexes=use_indexes, order_by=order_by, limit=limit,
-                     nulls_first=nulls_first, branch=branch, tag=tag, timestamp_ms=timestamp_ms)
+                     nulls_first=nulls_first, branch=branch, tag=tag, timestamp_ms=timestamp_ms,
+                     judge=SparkFileJudge(spark, distributed_planning, files_per_task))
     df = plan_dataframe(spark, plan, native=native, driver_rows=driver_rows)
     if plan.predicate is not None:
         df = df.filter(to_spark_column(plan.predicate, plan.row_type))

@@ -24,27 +24,37 @@ sort has a single key), whose union holds the global answer; the reader still so
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 from pyroaring import BitMap
 
 from ..dv.index_file import read_deletion_vector
-from ..errors import CorruptDataError, InvalidPredicateError, UnsupportedTypeError
+from ..errors import InvalidPredicateError
 from ..fileio import ByteSource
 from ..types import RowType
 from .data_evolution import is_data_evolution_table, plan_row_id_groups
-from .evolution import FileEvolution, evolution_for, per_schema_pair
-from .index_schema import file_index_view
+from .evolution import FileEvolution, evolution_for
+from .judge import (
+    FileJudge,
+    FileProbe,
+    FileVerdict,
+    JudgeContext,
+    _index_view,
+    judge_file,
+    judge_on_driver,
+    needs_judging,
+)
 from .merge import declarations as _merge_declarations  # noqa: F401  (merge options the merge read honours)
 from .read_options import check_read_options
 from .schema import TableSchema
 from .table import LiveDataFile, PaimonTable
 
-__all__ = ["FileTask", "GroupTask", "PlanReport", "ScanPlan", "SortKey", "plan_scan", "as_predicate",
-           "parse_order_by", "read_group_task"]
+__all__ = ["FileJudge", "FileProbe", "FileTask", "FileVerdict", "GroupTask", "JudgeContext", "PlanReport",
+           "ScanPlan", "SortKey", "plan_scan", "as_predicate", "judge_file", "judge_on_driver", "parse_order_by",
+           "read_group_task"]
 
 
 @dataclass
@@ -134,6 +144,10 @@ class PlanReport:
     topn_note: str | None = None
     files: list[dict] = field(default_factory=list)
     index_notes: list[str] = field(default_factory=list)
+    planning: str = "driver"
+    planning_tasks: int = 0
+    planning_ms: float = 0.0
+    files_judged: int = 0
 
     def to_json(self, with_files: bool = True) -> dict:
         out = {k: v for k, v in self.__dict__.items() if k != "files"}
@@ -285,12 +299,12 @@ def _may_match(pred: Any, values: Mapping[str, Any]) -> bool:
 
 # -- the planner ---------------------------------------------------------------------------------------
 def admit_file(f: LiveDataFile, table: PaimonTable, schema, pred: Any, report: PlanReport,
-               skip_level0: str | None):
+               skip_level0: str | None, read_dv: bool = True):
     """Count ``f`` in ``report`` and apply the checks every planner shares.
 
     Returns ``None`` when the file is skipped (level 0 when ``skip_level0`` gives the reason, or its
     partition values cannot match ``pred``), else ``(detail, deletion vector or None)`` with the file's
-    report entry and its deletion vector read.
+    report entry and (with ``read_dv``) its deletion vector read; without it :func:`judge_file` reads it.
     """
     report.files_total += 1
     report.rows_total += f.row_count
@@ -309,66 +323,13 @@ def admit_file(f: LiveDataFile, table: PaimonTable, schema, pred: Any, report: P
             detail["decision"] = "skipped: partition"
             return None
     dv = None
-    if f.deletion_file is not None:
+    if read_dv and f.deletion_file is not None:
         d = f.deletion_file
         dv = read_deletion_vector(d.path, d.offset, d.length)
         report.index_bytes_read += d.length + 8
         detail["deleted_rows"] = dv.cardinality
         report.rows_deleted += dv.cardinality
     return detail, dv
-
-
-def _index_view(table: PaimonTable | None, schema: TableSchema | None, f: LiveDataFile, row_type: RowType):
-    """``(file row type, view)`` for the schema ``f`` was written under (view ``None``: same schema)."""
-    sid = getattr(f.meta, "schema_id", None)
-    if table is None or schema is None or sid is None or sid == schema.id:
-        return row_type, None
-    return per_schema_pair(table, "index view", schema, sid,
-                           lambda written: (written.fields, file_index_view(row_type, written.fields)))
-
-
-def _evaluate_index(pred, f: LiveDataFile, row_type: RowType, report: PlanReport,
-                    table: PaimonTable | None = None, schema: TableSchema | None = None):
-    """Index result for one file, or None when the file has no index container (or no evaluator).
-
-    With ``table`` and the read ``schema`` the file's own schema (``_SCHEMA_ID``) is used: a file written before an
-    ``ALTER TABLE`` has its indexes under the old column names and types (see :mod:`.index_schema`).
-    """
-    try:
-        from ..fileindex.container import FileIndexContainerReader
-        from ..fileindex.evaluate import evaluate
-    except ImportError:  # file-index layer not installed in this build
-        return None
-    if f.embedded_index:
-        source = ByteSource(f.embedded_index, path=f"{f.path} (embedded index)")
-    elif f.index_path:
-        if not os.path.exists(f.index_path):
-            raise CorruptDataError("file-index file listed in the manifest does not exist", path=f.index_path)
-        source = ByteSource(f.index_path)
-    else:
-        return None
-    file_type, view = _index_view(table, schema, f, row_type)
-    if view is not None:
-        pred = view.translate(pred)
-    with source:
-        try:
-            result = evaluate(pred, FileIndexContainerReader(source, path=source.path), file_type)
-        except UnsupportedTypeError as exc:
-            # an index kind this build cannot read never prunes (the rows are filtered anyway)
-            report.index_notes.append(f"{source.path}: {exc.message}")
-            return None
-        if hasattr(result, "remain"):
-            result.remain()  # force lazy bitmaps while the source is open
-        if hasattr(result, "bitmap"):
-            _ = result.bitmap
-        report.index_bytes_read += source.bytes_read
-    return result
-
-
-def _result_kind(result) -> str:
-    if result is None:
-        return "NO_INDEX"
-    return result.to_json()["kind"]
 
 
 # -- top-N pushdown -------------------------------------------------------------------------------------
@@ -407,10 +368,13 @@ def _index_source(f: LiveDataFile) -> ByteSource | None:
     return None
 
 
-def _push_topn(items: list[tuple[FileTask, LiveDataFile, Any]], pred: Any, keys: list[SortKey], limit: int,
+def _push_topn(items: list[tuple[FileTask, LiveDataFile, bool]], pred: Any, keys: list[SortKey], limit: int,
                row_type: RowType, report: PlanReport, table: PaimonTable | None = None,
                schema: TableSchema | None = None) -> str | None:
-    """Shrink every task's selection to its top-``limit`` candidates; a reason string when not pushed."""
+    """Shrink every task's selection to its top-``limit`` candidates; a reason string when not pushed.
+
+    ``items``: ``(task, file, whether the file's index answer was a bitmap)``.
+    """
     from ..fileindex import registry
     from ..fileindex.container import FileIndexContainerReader
     from ..fileindex.topn import top_n_rows
@@ -427,7 +391,7 @@ def _push_topn(items: list[tuple[FileTask, LiveDataFile, Any]], pred: Any, keys:
         source = _index_source(f)
         if source is None:
             return f"{os.path.basename(f.path)} has no file index"
-        file_type, view = _index_view(table, schema, f, row_type)
+        file_type, view = _index_view(table, schema, f.meta.schema_id, row_type)
         column = first.column if view is None else view.file_column(first.column)
         if column is None:
             return (f"{os.path.basename(f.path)} was written under an older schema in which {first.column} "
@@ -437,7 +401,7 @@ def _push_topn(items: list[tuple[FileTask, LiveDataFile, Any]], pred: Any, keys:
             container = FileIndexContainerReader(source, path=source.path)
             if "range-bitmap" not in container.index_types(column):
                 return f"{os.path.basename(f.path)} has no range-bitmap index on {first.column}"
-            if pred is not None and not (hasattr(result, "bitmap")
+            if pred is not None and not (result
                                          and _answered_exactly(file_pred, container.index_types, file_type)):
                 return f"the indexes of {os.path.basename(f.path)} do not answer the predicate exactly"
             payload = container.slice(column, "range-bitmap")
@@ -460,7 +424,7 @@ def _push_topn(items: list[tuple[FileTask, LiveDataFile, Any]], pred: Any, keys:
 def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | None = None,
               *, use_indexes: bool = True, order_by: Any = None, limit: int | None = None,
               nulls_first: bool | None = None, branch: str | None = None, tag: str | None = None,
-              timestamp_ms: int | None = None) -> ScanPlan:
+              timestamp_ms: int | None = None, judge: FileJudge | None = None) -> ScanPlan:
     """Plan a scan of ``table`` for predicate ``where``: its latest snapshot, or the one chosen by
     ``snapshot_id``, ``tag`` or ``timestamp_ms`` (time travel), of the table or of ``branch``.
 
@@ -469,7 +433,12 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
 
     With ``order_by`` and ``limit`` the plan pushes top-N down to range-bitmap indexes where it can
     (``report.topn_pushed``; ``report.topn_note`` says why not); the reader must still sort and limit.
+
+    ``judge`` evaluates file indexes and deletion vectors of the admitted files (default
+    :func:`judge_on_driver`; :class:`paimon_codec.spark.distributed_plan.SparkFileJudge` runs them in
+    Spark tasks); ``report.planning`` / ``planning_tasks`` / ``planning_ms`` say how it went.
     """
+    started = time.perf_counter()
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise InvalidPredicateError(f"limit must be a non-negative integer, got {limit!r}")
     if not isinstance(table, PaimonTable):
@@ -491,7 +460,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     tasks: list[FileTask] = []
     if snapshot is None:
         return ScanPlan(table, None, row_type, pred, tasks, report, keys, limit)
-    topn_items: list[tuple[FileTask, LiveDataFile, Any]] = []
+    topn_items: list[tuple[FileTask, LiveDataFile, bool]] = []
     pk = schema.is_primary_key_table
     dv_table = schema.deletion_vectors_enabled
     if pk and (not dv_table or schema.option_bool("deletion-vectors.merge-on-read")):
@@ -502,50 +471,52 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         report.rows_read = sum(g.selected_rows for g in groups)
         if keys and limit is not None:
             report.topn_note = "primary-key merge reads are not pushed down"
+        report.planning_ms = round((time.perf_counter() - started) * 1000, 3)
         return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, groups)
     live = table.batch_files(snapshot)
     groups: list[GroupTask] = []
     if is_data_evolution_table(schema):  # rows merged by row id from several files: data_evolution.py
         live, groups = plan_row_id_groups(table, schema, live, pred, report)
+    admitted_files: list[tuple[LiveDataFile, dict]] = []
     for f in live:
         admitted = admit_file(f, table, schema, pred, report,
-                              "skipped: level 0 (not yet compacted)" if pk and dv_table else None)
-        if admitted is None:
-            continue
-        detail, dv = admitted
-        result = None
-        if pred is not None and use_indexes and not (dv is not None and dv.bitmap64):
-            result = _evaluate_index(pred, f, row_type, report, table, schema)
-        detail["index_result"] = _result_kind(result)
-        if result is not None and not result.remain():
+                              "skipped: level 0 (not yet compacted)" if pk and dv_table else None, read_dv=False)
+        if admitted is not None:
+            admitted_files.append((f, admitted[0]))
+    probes = [FileProbe.of(f) for f, _ in admitted_files]
+    ctx = JudgeContext(pred, row_type, schema, use_indexes,
+                       {sid: table.schema_by_id(sid) for sid in {p.schema_id for p in probes}
+                        if sid is not None and sid != schema.id})
+    to_judge = [i for i, p in enumerate(probes) if needs_judging(ctx, p)]
+    verdicts: list[FileVerdict | None] = [None] * len(probes)
+    if to_judge:
+        judged, report.planning, report.planning_tasks = (judge or judge_on_driver)(
+            ctx, [probes[i] for i in to_judge])
+        for i, verdict in zip(to_judge, judged, strict=True):
+            verdicts[i] = verdict
+    report.files_judged = len(to_judge)
+    for (f, detail), verdict in zip(admitted_files, verdicts, strict=True):
+        verdict = verdict or FileVerdict()
+        report.index_bytes_read += verdict.index_bytes_read
+        report.index_notes.extend(verdict.index_notes)
+        if verdict.deleted_rows is not None:
+            detail["deleted_rows"] = verdict.deleted_rows
+            report.rows_deleted += verdict.deleted_rows
+        detail["index_result"] = verdict.index_result
+        detail["decision"] = verdict.decision
+        if verdict.decision == "skipped: index":
             report.files_skipped_by_index += 1
-            detail["decision"] = "skipped: index"
             continue
-        selection = None
-        if result is not None and hasattr(result, "bitmap"):
-            selection = BitMap(result.bitmap)
-        if dv is not None and dv.cardinality:
-            deleted = dv.to_bitmap()
-            if selection is None:
-                selection = BitMap(np.arange(f.row_count, dtype=np.uint32)) if f.row_count else BitMap()
-                selection.difference_update(deleted if isinstance(deleted, BitMap) else BitMap(dv.to_array()))
-            else:
-                selection = selection - (deleted if isinstance(deleted, BitMap) else BitMap(dv.to_array()))
-        if selection is not None and len(selection) == 0:
-            # the index left candidates (it remained), so the deletion vector removed the rest
+        if verdict.decision != "read":
             report.files_skipped_by_deletion_vectors += 1
-            detail["decision"] = "skipped: every candidate row deleted"
             continue
-        if selection is not None and len(selection) == f.row_count:
-            selection = None
-        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, pk,
+        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, verdict.selection, pk,
                         f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
         tasks.append(task)
-        topn_items.append((task, f, result))
+        topn_items.append((task, f, verdict.bitmap_answer))
         report.files_read += 1
         report.rows_selected += task.selected_rows
         report.bytes_read += f.meta.file_size
-        detail["decision"] = "read"
         detail["rows_selected"] = task.selected_rows
         detail["_task"] = task
     if keys and limit is not None:
@@ -561,5 +532,6 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         if task is not None and report.topn_pushed:
             detail["rows_topn_candidates"] = task.selected_rows
     report.rows_read = sum(t.selected_rows for t in tasks) + sum(g.selected_rows for g in groups)
+    report.planning_ms = round((time.perf_counter() - started) * 1000, 3)
     return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, groups)
 
