@@ -19,8 +19,7 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap
 
-from ..roaring import bitmap_of
-from .topn import oneil_top_k
+from ..roaring import bitmap_of, drop_first
 
 __all__ = ["BitSlices", "cut_slices", "null_rows", "ValueBatches"]
 
@@ -142,3 +141,42 @@ class ValueBatches:
         """Every value written so far, as batches in row order."""
         self._flush_pending()
         return self._batches
+
+
+def oneil_top_k(
+    slice_count: int,
+    get_slice: Callable[[int], BitMap],
+    candidates: BitMap,
+    k: int,
+    *,
+    largest: bool,
+    strict: bool,
+) -> BitMap:
+    """Rows of ``candidates`` holding the ``k`` largest (or smallest) unsigned sliced values.
+
+    ``get_slice(i)`` is the bitmap of rows whose value has bit ``i`` set.  Non-strict answers keep
+    every row tied with the k-th value; strict answers drop the smallest positions among the tied.
+    """
+    if k <= 0 or not candidates:
+        return BitMap()
+    if len(candidates) <= k:
+        return candidates.copy()
+    g = BitMap()
+    e = candidates
+    for i in range(slice_count - 1, -1, -1):
+        sl = get_slice(i)
+        hit = e & sl if largest else e - sl
+        x = g | hit
+        n = len(x)
+        if n > k:
+            e = hit
+        elif n < k:
+            g = x
+            e = e - sl if largest else e & sl
+        else:
+            e = hit
+            break
+    result = g | e
+    if strict and len(result) > k:
+        result = g | drop_first(e, len(result) - k)
+    return result

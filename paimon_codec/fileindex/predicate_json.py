@@ -19,7 +19,6 @@ schema (row type, or the one type of a single payload) literals are decoded and 
 
 from __future__ import annotations
 
-import datetime as _dt
 import decimal
 import json
 import math
@@ -28,9 +27,10 @@ from typing import Any
 
 from ..errors import InvalidPredicateError, PaimonCodecError
 from ..types import DataType, RowType
-from ..values import Timestamp, decimal_unscaled, float_from_bits, from_json
+from ..values import Timestamp, float_from_bits, from_json
+from ._predicate_json_render import predicate_to_json
 from .predicate import And, Leaf, Or, Predicate, column_type
-from .sql import MAX_NESTING
+from .predicate_visitor import MAX_NESTING
 
 __all__ = ["predicate_from_json", "predicate_to_json", "load_predicate_json", "JAVA_IN_EXPANSION_LIMIT"]
 
@@ -44,8 +44,6 @@ _OPS_09 = {
     "less_than": "lt", "less_or_equal": "lte", "greater_than": "gt", "greater_or_equal": "gte",
     "is_null": "is_null", "is_not_null": "is_not_null", "between": "between", "starts_with": "starts_with",
 }
-_TO_09 = {"eq": "equal", "neq": "not_equal", "in": "in_leaf", "not_in": "not_in_leaf", "lt": "less_than",
-          "lte": "less_or_equal", "gt": "greater_than", "gte": "greater_or_equal"}
 
 
 def _decode_untyped(value: Any, bits: Any, hex_bytes: Any) -> Any:
@@ -191,91 +189,6 @@ def _literals(obj: dict, dtype: DataType | None) -> list:
     if len(bits) != len(values) or len(hexes) != len(values):
         raise InvalidPredicateError("'literals_bits' / 'literals_hex' must be as long as 'literals'")
     return [_decode(dtype, v, b, h) for v, b, h in zip(values, bits, hexes, strict=True)]
-
-
-# ---------------------------------------------------------------------------------------------
-# encoding
-
-
-def _encode(value: Any, dtype: DataType | None, style: str) -> tuple[Any, dict]:
-    """(JSON value, extra fields such as bits/hex) of one literal."""
-    if value is None:
-        return None, {}
-    if isinstance(value, bool):
-        return value, {}
-    if isinstance(value, float):
-        if dtype is not None and dtype.root == "FLOAT":
-            bits = struct.pack(">f", value).hex()
-        else:
-            bits = struct.pack(">d", value).hex()
-        if math.isnan(value):
-            enc: Any = "NaN"
-        elif math.isinf(value):
-            enc = "Infinity" if value > 0 else "-Infinity"
-        else:
-            enc = value
-        return enc, {"bits": bits}
-    if isinstance(value, Timestamp):
-        if style == "paimon-0.9":
-            return [value.millis, value.nanos_of_milli], {}
-        return {"millis": value.millis, "nanos_of_milli": value.nanos_of_milli}, {}
-    if isinstance(value, decimal.Decimal):
-        if dtype is not None and dtype.root == "DECIMAL":
-            return {"unscaled": decimal_unscaled(value, dtype.scale or 0)}, {}
-        return str(value), {}
-    if isinstance(value, (bytes, bytearray)):
-        return None, {"hex": bytes(value).hex()}
-    if isinstance(value, (_dt.date, _dt.time)):
-        return value.isoformat(), {}
-    return value, {}
-
-
-def predicate_to_json(pred: Predicate, *, style: str = "latest", schema: RowType | DataType | None = None) -> dict:
-    """Encode ``pred`` as JSON (``style`` ``"latest"`` or ``"paimon-0.9"``) that
-    :func:`predicate_from_json` reads back to an equal predicate."""
-    if style not in ("latest", "paimon-0.9"):
-        raise InvalidPredicateError(f"unknown predicate JSON style {style!r}", expected="latest or paimon-0.9")
-    if isinstance(pred, (And, Or)):
-        kids = [predicate_to_json(c, style=style, schema=schema) for c in pred.children]
-        word = "and" if isinstance(pred, And) else "or"
-        return {"op": word, "children": kids} if style == "paimon-0.9" else {word: kids}
-    if not isinstance(pred, Leaf):
-        raise InvalidPredicateError(f"not a predicate: {pred!r}")
-    dtype = None
-    if schema is not None:
-        try:
-            dtype = column_type(schema, pred.column)
-        except InvalidPredicateError:
-            dtype = None
-    out: dict[str, Any] = {}
-    if style == "paimon-0.9":
-        out["op"] = _TO_09.get(pred.op, pred.op)
-        if pred.column is not None:
-            out["col"] = pred.column
-    else:
-        out["op"] = pred.op
-        if pred.column is not None:
-            out["field"] = pred.column
-    if pred.op in ("is_null", "is_not_null"):
-        return out
-    encoded = [_encode(v, dtype, style) for v in pred.literals]
-    if pred.op in ("in", "not_in") or (pred.op == "between" and style == "paimon-0.9"):
-        out["literals"] = [e for e, _ in encoded]
-        for extra in ("bits", "hex"):
-            if any(extra in x for _, x in encoded):
-                out[f"literals_{extra}"] = [x.get(extra) for _, x in encoded]
-        return out
-    if pred.op == "between":
-        for name, (e, x) in zip(("from", "to"), encoded, strict=True):
-            out[name] = e
-            for extra, v in x.items():
-                out[f"{name}_{extra}"] = v
-        return out
-    (e, x), = encoded
-    out["literal"] = e
-    for extra, v in x.items():
-        out[f"literal_{extra}"] = v
-    return out
 
 
 def load_predicate_json(text_or_path: str) -> Any:

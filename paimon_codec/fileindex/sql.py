@@ -30,17 +30,17 @@ from typing import Any
 
 from ..errors import InvalidPredicateError, PaimonCodecError
 from ..types import parse_type
-from ..values import Timestamp, parse_literal_text
+from ..values import parse_literal_text
+from ._predicate_sql_render import KEYWORDS, literal_to_sql, quote_identifier, to_sql
 from .predicate import And, Leaf, Or, Predicate
+from .predicate_visitor import MAX_NESTING
 
-__all__ = ["parse_where", "to_sql", "quote_identifier", "literal_to_sql"]
+__all__ = ["parse_where", "to_sql", "quote_identifier", "literal_to_sql", "MAX_NESTING"]
 
-_KEYWORDS = {"AND", "OR", "NOT", "IN", "IS", "NULL", "BETWEEN", "TRUE", "FALSE", "LIKE"}
+_KEYWORDS = KEYWORDS
 _CMP = {"=": "eq", "==": "eq", "<>": "neq", "!=": "neq", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 _FLIP = {"eq": "eq", "neq": "neq", "lt": "gt", "lte": "gte", "gt": "lt", "gte": "lte"}
 _TS9 = parse_type("TIMESTAMP(9)")
-#: Deepest nesting of parentheses / NOT accepted (deeper input is rejected, never a RecursionError).
-MAX_NESTING = 200
 _DATE = parse_type("DATE")
 
 _TOKEN = re.compile(
@@ -311,112 +311,3 @@ def parse_where(text: str) -> Predicate:
     if not isinstance(text, str):
         raise InvalidPredicateError(f"a predicate must be text, got {type(text).__name__}")
     return _Parser(text).parse()
-
-
-# ---------------------------------------------------------------------------------------------
-# rendering
-
-_BARE = re.compile(r"[^\W\d]\w*")
-# words rendered back-quoted: our keywords, literal prefixes, and common SQL reserved words
-_QUOTED_WORDS = _KEYWORDS | {"DATE", "TIME", "TIMESTAMP", "X", "NAN", "INFINITY", "INF", "SELECT", "FROM",
-                             "WHERE", "ORDER", "GROUP", "BY", "LIMIT", "CASE", "WHEN", "THEN", "ELSE",
-                             "END", "AS", "ON", "JOIN", "UNION", "ALL", "DISTINCT", "HAVING", "EXISTS"}
-
-
-def quote_identifier(name: str | None) -> str:
-    """A column name as SQL: bare when it can be, else back-quoted."""
-    if name is None:
-        return "value"
-    if _BARE.fullmatch(name) and name.upper() not in _QUOTED_WORDS:
-        return name
-    return "`" + name.replace("`", "``") + "`"
-
-
-def literal_to_sql(value: Any) -> str:
-    """A Python literal as SQL text that :func:`parse_where` reads back to an equal value."""
-    if value is None:
-        return "NULL"
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "Infinity" if value > 0 else "-Infinity"
-        r = repr(value)
-        return r if ("e" in r or "E" in r) else r + "E0"
-    if isinstance(value, decimal.Decimal):
-        if not value.is_finite():
-            raise InvalidPredicateError(f"cannot write {value!r} as SQL")
-        s = format(value, "f")
-        return s if "." in s else s + ".0"
-    if isinstance(value, str):
-        return "'" + value.replace("'", "''") + "'"
-    if isinstance(value, (bytes, bytearray)):
-        return "X'" + bytes(value).hex() + "'"
-    if isinstance(value, Timestamp):
-        return f"TIMESTAMP '{_timestamp_text(value)}'"
-    if isinstance(value, _dt.datetime):
-        return f"TIMESTAMP '{_timestamp_text(Timestamp.from_datetime(value))}'"
-    if isinstance(value, _dt.date):
-        return f"DATE '{value.isoformat()}'"
-    if isinstance(value, _dt.time):
-        return f"TIME '{value.isoformat()}'"
-    raise InvalidPredicateError(f"cannot write literal {value!r} as SQL")
-
-
-def _timestamp_text(ts: Timestamp) -> str:
-    """``yyyy-mm-dd hh:mm:ss[.fffffffff]`` (4-digit years; years 1..9999)."""
-    try:
-        d = ts.to_datetime()
-    except (OverflowError, ValueError) as exc:
-        raise InvalidPredicateError(f"timestamp {ts!r} is outside years 1..9999") from exc
-    frac = f"{(ts.millis % 1000) * 1_000_000 + ts.nanos_of_milli:09d}".rstrip("0")
-    return (f"{d.year:04d}-{d.month:02d}-{d.day:02d} {d.hour:02d}:{d.minute:02d}:{d.second:02d}"
-            + ("." + frac if frac else ""))
-
-
-_CMP_SQL = {"eq": "=", "neq": "<>", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
-
-
-def _leaf_sql(leaf: Leaf) -> str:
-    c = quote_identifier(leaf.column)
-    op = leaf.op
-    if op in _CMP_SQL:
-        return f"{c} {_CMP_SQL[op]} {literal_to_sql(leaf.literal)}"
-    if op in ("in", "not_in"):
-        body = ", ".join(literal_to_sql(v) for v in leaf.literals)
-        return f"{c} {'NOT IN' if op == 'not_in' else 'IN'} ({body})"
-    if op == "between":
-        return f"{c} BETWEEN {literal_to_sql(leaf.literals[0])} AND {literal_to_sql(leaf.literals[1])}"
-    if op == "is_null":
-        return f"{c} IS NULL"
-    if op == "is_not_null":
-        return f"{c} IS NOT NULL"
-    if op == "starts_with":
-        return f"{c} LIKE {literal_to_sql(str(leaf.literal) + '%')}"
-    if op == "like":
-        return f"{c} LIKE {literal_to_sql(leaf.literal)}"
-    raise InvalidPredicateError(f"operator {op!r} has no SQL form")
-
-
-def to_sql(pred: Predicate) -> str:
-    """Render a predicate as text that :func:`parse_where` parses back to an equal predicate."""
-    if isinstance(pred, Leaf):
-        return _leaf_sql(pred)
-    if isinstance(pred, (And, Or)):
-        if not pred.children:
-            raise InvalidPredicateError("an empty AND/OR has no SQL form")
-        word = " AND " if isinstance(pred, And) else " OR "
-        parts = []
-        for c in pred.children:
-            s = to_sql(c)
-            # an OR inside an AND needs parentheses; nested nodes of the same kind keep theirs so
-            # the tree shape survives a round trip
-            if isinstance(c, (And, Or)) and (isinstance(pred, And) or isinstance(c, Or)):
-                s = f"({s})"
-            parts.append(s)
-        return word.join(parts)
-    raise InvalidPredicateError(f"not a predicate: {pred!r}")

@@ -18,14 +18,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from typing import Any, Protocol
 
 from pyroaring import BitMap
 
 from ..errors import InvalidPredicateError, PaimonCodecError
 from ..positions import positions_from_json, positions_to_json
-from ..roaring import drop_first, first_n
+from ..roaring import first_n
+from .bit_slices import oneil_top_k
 from .result import BitmapResult
 
 __all__ = ["oneil_top_k", "top_n_rows", "answer_topn_query", "register_topn", "TopNReader"]
@@ -37,45 +37,6 @@ class TopNReader(Protocol):
     def null_rows(self) -> BitMap: ...
 
     def top_values(self, k: int, found_set: BitMap | None, strict: bool, descending: bool) -> BitMap: ...
-
-
-def oneil_top_k(
-    slice_count: int,
-    get_slice: Callable[[int], BitMap],
-    candidates: BitMap,
-    k: int,
-    *,
-    largest: bool,
-    strict: bool,
-) -> BitMap:
-    """Rows of ``candidates`` holding the ``k`` largest (or smallest) unsigned sliced values.
-
-    ``get_slice(i)`` is the bitmap of rows whose value has bit ``i`` set.  Non-strict answers keep
-    every row tied with the k-th value; strict answers drop the smallest positions among the tied.
-    """
-    if k <= 0 or not candidates:
-        return BitMap()
-    if len(candidates) <= k:
-        return candidates.copy()
-    g = BitMap()
-    e = candidates
-    for i in range(slice_count - 1, -1, -1):
-        sl = get_slice(i)
-        hit = e & sl if largest else e - sl
-        x = g | hit
-        n = len(x)
-        if n > k:
-            e = hit
-        elif n < k:
-            g = x
-            e = e - sl if largest else e & sl
-        else:
-            e = hit
-            break
-    result = g | e
-    if strict and len(result) > k:
-        result = g | drop_first(e, len(result) - k)
-    return result
 
 
 def top_n_rows(
