@@ -142,19 +142,29 @@ def test_append_onto_java_table(tmp_path, version, java_newest, java09_tables):
     assert_same_rows(java_newest.read(t), expected)
 
 
-def test_fixed_bucket_assignment_matches_java(tmp_path, java_newest):
-    opts = {"file.format": "parquet", "bucket": "3", "bucket-key": "k"}
-    rows = pa.table({"k": ["a", "bb", "a-much-longer-key", "d", None, "é"] * 3,
-                     "v": pa.array(range(18), pa.int64())})
-    ours = create_table(tmp_path / "wh" / "db.db" / "ours", "k STRING, v BIGINT", opts)
+KEYS = {  # bucket keys: strings (row-by-row hashing) and fixed-width keys (vectorised hashing), with nulls
+    "string": ("k STRING, v BIGINT", "k", pa.table({"k": ["a", "bb", "a-much-longer-key", "d", None, "é"] * 3,
+                                                    "v": pa.array(range(18), pa.int64())})),
+    "fixed": ("k BIGINT, d DATE, t TIMESTAMP(3), v BIGINT", "k,d,t", pa.table({
+        "k": pa.array([1, -7, None, 2**40, 5, 6] * 3, pa.int64()),
+        "d": pa.array([dt.date(2024, 1, 1 + i % 5) if i % 4 else None for i in range(18)], pa.date32()),
+        "t": pa.array([dt.datetime(2024, 1, 1, 0, 0, i) for i in range(18)], pa.timestamp("ms")),
+        "v": pa.array(range(18), pa.int64())})),
+}
+
+
+@pytest.mark.parametrize("keys", sorted(KEYS))
+def test_fixed_bucket_assignment_matches_java(tmp_path, keys, java_newest):
+    schema, bucket_key, rows = KEYS[keys]
+    opts = {"file.format": "parquet", "bucket": "3", "bucket-key": bucket_key}
+    ours = create_table(tmp_path / "wh" / "db.db" / "ours", schema, opts)
     append_arrow(ours, rows)
-    theirs = java_newest.create_table(tmp_path / "wh", "db.theirs", "k STRING, v BIGINT", options=opts)
+    theirs = java_newest.create_table(tmp_path / "wh", "db.theirs", schema, options=opts)
     java_newest.write(theirs, rows)
 
     def buckets(path):
-        table = PaimonTable(path)
         out = {}
-        for f in table.data_files():
+        for f in PaimonTable(path).data_files():
             for v in pq.read_table(f.path).column("v").to_pylist():
                 out[v] = f.bucket
         return out

@@ -97,6 +97,26 @@ def _internal(value, dtype):
     return value
 
 
+def _fixed_width_key_columns(data: pa.Table, keys: list[str], types) -> tuple[list, list] | None:
+    """Bucket-key columns as numpy arrays for :meth:`KeyEncoder.hash_columns` (ints, floats, booleans,
+    dates, millisecond timestamps), or ``None`` when a key needs the row-by-row path."""
+    cols, masks = [], []
+    for k, t in zip(keys, types, strict=True):
+        col = data.column(k).combine_chunks()
+        at = col.type
+        if pa.types.is_timestamp(at) and at.unit == "ms" and (t.precision or 0) <= 3:
+            col = col.cast(pa.int64())
+        elif pa.types.is_date32(at):
+            col = col.cast(pa.int32())
+        elif not (pa.types.is_integer(at) or pa.types.is_floating(at) or pa.types.is_boolean(at)):
+            return None
+        mask = col.is_null().to_numpy(zero_copy_only=False) if col.null_count else None
+        filled = col.fill_null(False if pa.types.is_boolean(col.type) else 0) if col.null_count else col
+        cols.append(filled.to_numpy(zero_copy_only=False))
+        masks.append(mask)
+    return cols, masks
+
+
 def _buckets(table: PaimonTable, data: pa.Table) -> np.ndarray:
     n = table.schema.bucket
     if n <= 0:
@@ -105,24 +125,32 @@ def _buckets(table: PaimonTable, data: pa.Table) -> np.ndarray:
     if not keys:
         raise PaimonCodecError(f"append table with bucket = {n} has no bucket-key option", path=table.path)
     types = [table.schema.fields.field(k).type for k in keys]
-    columns = [[_internal(v, t) for v in data.column(k).to_pylist()] for k, t in zip(keys, types, strict=True)]
-    hashes = KeyEncoder(types).hash_many(list(zip(*columns, strict=True)))
+    encoder = KeyEncoder(types)
+    fixed = _fixed_width_key_columns(data, keys, types) if encoder.fixed_width_only else None
+    if fixed is not None:
+        hashes = encoder.hash_columns(fixed[0], fixed[1])
+    else:
+        columns = [[_internal(v, t) for v in data.column(k).to_pylist()] for k, t in zip(keys, types, strict=True)]
+        hashes = encoder.hash_many(list(zip(*columns, strict=True)))
     return fixed_buckets(hashes, n)
 
 
-def _groups(table: PaimonTable, data: pa.Table, buckets: np.ndarray) -> list[tuple[tuple, int, np.ndarray]]:
-    """``(partition values, bucket, row indices)`` per target directory, in first-row order."""
+def _groups(table: PaimonTable, data: pa.Table, buckets: np.ndarray) -> list[tuple[tuple, int, np.ndarray | None]]:
+    """``(partition values, bucket, row indices or None for all rows)`` per target directory."""
     keys = list(table.schema.partition_keys)
-    parts = [data.column(k).to_pylist() for k in keys]
-    groups: dict[tuple, list[int]] = {}
-    for i in range(data.num_rows):
-        key = (tuple(p[i] for p in parts), int(buckets[i]))
-        groups.setdefault(key, []).append(i)
-    out = []
     types = [f.type for f in table.schema.partition_type]
-    for (values, bucket), rows in groups.items():
-        out.append((tuple(_internal(v, t) for v, t in zip(values, types, strict=True)), bucket,
-                    np.asarray(rows, dtype=np.int64)))
+    if not keys and (len(buckets) == 0 or bool((buckets == buckets[0]).all())):
+        return [((), int(buckets[0]) if len(buckets) else 0, None)]
+    cols = {f"k{i}": data.column(k) for i, k in enumerate(keys)}
+    cols["b"] = pa.array(buckets, pa.int32())
+    cols["i"] = pa.array(np.arange(data.num_rows, dtype=np.int64))
+    grouped = pa.table(cols).group_by([f"k{i}" for i in range(len(keys))] + ["b"], use_threads=False) \
+        .aggregate([("i", "list")])
+    out = []
+    for row in grouped.to_pylist():
+        values = tuple(_internal(row[f"k{i}"], t) for i, t in enumerate(types))
+        out.append((values, int(row["b"]), np.asarray(row["i_list"], dtype=np.int64)))
+    out.sort(key=lambda g: int(g[2][0]))  # first-row order, stable across runs
     return out
 
 
@@ -170,7 +198,7 @@ def write_data_files(table_path: str | os.PathLike, data: pa.Table, *, layout: s
             storage.join(table.path, options["data-file.path-directory"])
         directory = storage.join(base, rel, bucket_dir_name(bucket)) if rel else storage.join(base, bucket_dir_name(bucket))
         storage.makedirs(directory)
-        chunk = data.take(pa.array(rows))
+        chunk = data if rows is None else data.take(pa.array(rows))
         per_file = max(1, int(chunk.num_rows * target / max(chunk.nbytes, 1)))
         run = uuid.uuid4()
         seq = sequences.get((part, bucket), -1) + 1
