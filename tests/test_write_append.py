@@ -142,6 +142,21 @@ def test_append_onto_java_table(tmp_path, version, java_newest, java09_tables):
     assert_same_rows(java_newest.read(t), expected)
 
 
+def test_append_onto_pypaimon_table(tmp_path, pypaimon21, java_newest):
+    """pypaimon 2.1 writes (its own Avro record names), we append, pypaimon writes again: all read every row."""
+    t = pypaimon21.create_table(tmp_path, "db.py", "id BIGINT, s STRING, p INT", partition_keys=["p"],
+                                options={"file.format": "parquet"})
+    pypaimon21.write(t, pa.table({"id": pa.array([1, 2], pa.int64()), "s": ["a", "b"], "p": pa.array([1, 2], pa.int32())}))
+    assert append_arrow(t, pa.table({"id": pa.array([3], pa.int64()), "s": ["c"], "p": pa.array([1], pa.int32())})).snapshot_id == 2
+    pypaimon21.write(t, pa.table({"id": pa.array([4], pa.int64()), "s": ["d"], "p": pa.array([3], pa.int32())}))
+    ours = read_table(t)
+    assert sorted(ours.column("id").to_pylist()) == [1, 2, 3, 4]
+    for where in (None, "p = 1", "s = 'c'"):
+        expected = read_table(t, where)
+        assert_same_rows(pypaimon21.read(t, where=where), expected)
+        assert_same_rows(java_newest.read(t, where=where), expected)
+
+
 KEYS = {  # bucket keys: strings (row-by-row hashing) and fixed-width keys (vectorised hashing), with nulls
     "string": ("k STRING, v BIGINT", "k", pa.table({"k": ["a", "bb", "a-much-longer-key", "d", None, "é"] * 3,
                                                     "v": pa.array(range(18), pa.int64())})),
