@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,8 @@ SLICE_FORMATS = {"bitmap": "bitmap", "bloom-filter": "bloom-filter", "range-bitm
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("formats", help="list the on-disk formats (schemas) this tool knows")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--schema", metavar="NAME", help="print one format's schema (.ksy, the single source of its "
+                   "layout); NAME is a format name or a schema id")
     p.set_defaults(func=cmd_formats)
 
     p = subparsers.add_parser("inspect", help="decode an index file and print its structure")
@@ -51,6 +54,9 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_formats(args: argparse.Namespace) -> int:
+    if args.schema:
+        sys.stdout.write(schema_text(args.schema))
+        return 0
     rows = [
         {"name": s.name, "schema": f"schemas/{s.schema_id}.ksy", "codec": f"paimon_codec.generated.construct.{s.schema_id}.{_camel(s.schema_id)}", "detectable": s.detector is not None,
          "needs_key_kind": s.needs_key_kind, "description": s.description}
@@ -69,6 +75,16 @@ def cmd_formats(args: argparse.Namespace) -> int:
         extra = f" [{', '.join(flags)}]" if flags else ""
         print(f"{r['name']:<{width}}  {r['schema']:<28} {r['description']}{extra}")
     return 0
+
+
+def schema_text(name: str) -> str:
+    """The ``.ksy`` text of a format (by format name or schema id, e.g. ``bitmap`` or ``paimon_key``)."""
+    sid = F.FORMATS[name].schema_id if name in F.FORMATS else name
+    path = F.REPO_SCHEMAS / f"{sid}.ksy"
+    if not re.fullmatch(r"[a-z0-9_]+", sid) or not path.is_file():
+        known = sorted({*F.FORMATS, *(p.stem for p in F.REPO_SCHEMAS.glob("*.ksy"))})
+        raise InvalidOptionError(f"no schema {name!r}", expected="one of " + ", ".join(known))
+    return path.read_text(encoding="utf-8")
 
 
 def _camel(sid: str) -> str:

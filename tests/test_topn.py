@@ -13,7 +13,8 @@ from pyroaring import BitMap
 from paimon_codec.errors import InvalidPredicateError
 from paimon_codec.fileindex.bsi import BsiReader, BsiWriter
 from paimon_codec.fileindex.range_bitmap import RangeBitmapReader, RangeBitmapWriter
-from paimon_codec.fileindex.topn import answer_topn_query, oneil_top_k, register_topn, top_n_rows
+from paimon_codec.fileindex.topn import answer_topn_query, oneil_top_k, top_n_rows
+from paimon_codec.fileindex.topn_cli import register_topn
 from paimon_codec.positions import positions_from_json, positions_to_json
 
 

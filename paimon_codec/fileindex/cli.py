@@ -29,6 +29,7 @@ from .predicate import Predicate
 from .predicate_json import load_predicate_json, predicate_from_json
 from .result import BitmapResult, FileIndexResult
 from .sql import parse_where
+from .topn_cli import register_topn
 
 __all__ = ["register", "read_input_table", "run_queries", "result_to_json"]
 
@@ -66,13 +67,7 @@ def register(subparsers: Any) -> None:
     q.add_argument("--json", action="store_true", help="print JSON")
     q.set_defaults(func=_query_command)
 
-    try:
-        from . import topn
-    except ImportError:  # top-N not available in this build
-        return
-    register_topn = getattr(topn, "register_topn", None)
-    if register_topn is not None:
-        register_topn(sub)
+    register_topn(sub)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,25 +10,22 @@ with the k-th value are all kept (a later sort key might prefer any of them).
 * :func:`top_n_rows` - the full answer with null ordering and an optional found set, for any reader
   exposing ``null_rows()`` and ``top_values(k, found_set, strict, descending)`` (range bitmap, BSI).
 * :func:`answer_topn_query` - answers a golden/CLI ``top_k`` / ``bottom_k`` query object.
-* :func:`register_topn` - the ``paimon-codec index topn`` subcommand.
+* the ``paimon-codec index topn`` subcommand is :mod:`.topn_cli`.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
-from typing import Any, Protocol
+from typing import Protocol
 
 from pyroaring import BitMap
 
-from ..errors import InvalidPredicateError, PaimonCodecError
-from ..positions import positions_from_json, positions_to_json
+from ..errors import InvalidPredicateError
+from ..positions import positions_from_json
 from ..roaring import first_n
 from .bit_slices import oneil_top_k
 from .result import BitmapResult
 
-__all__ = ["oneil_top_k", "top_n_rows", "answer_topn_query", "register_topn", "TopNReader"]
+__all__ = ["oneil_top_k", "top_n_rows", "answer_topn_query", "TopNReader"]
 
 
 class TopNReader(Protocol):
@@ -103,59 +100,3 @@ def answer_topn_query(reader: TopNReader, query: dict) -> BitmapResult:
     rows = top_n_rows(reader, k, descending, ordering.endswith("FIRST"), bool(query.get("strict", True)),
                       found_bm)
     return BitmapResult(rows)
-
-
-# ------------------------------------------------------------------------------------------ CLI
-def register_topn(index_subparsers: Any) -> argparse.ArgumentParser:
-    """Add ``topn`` to the ``index`` subcommand group."""
-    p = index_subparsers.add_parser(
-        "topn", help="rows of ORDER BY col [DESC] LIMIT k, answered by a range-bitmap or BSI index payload")
-    p.add_argument("file", help="index payload file (one range-bitmap or bsi slice)")
-    p.add_argument("--index-type", required=True, choices=["range-bitmap", "bsi"])
-    p.add_argument("--type", required=True, dest="type_", metavar="TYPE", help="column type, e.g. BIGINT")
-    p.add_argument("--k", required=True, type=int, help="LIMIT")
-    p.add_argument("--desc", action="store_true", help="descending order (top-k); default ascending")
-    p.add_argument("--nulls", choices=["first", "last"], default=None,
-                   help="null ordering (default: first for ascending, last for descending)")
-    p.add_argument("--strict", action="store_true", help="exactly k rows (a single sort key)")
-    p.add_argument("--found-set", default=None,
-                   help="JSON position set (or a path to one) restricting the candidate rows")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(func=_topn_command)
-    return p
-
-
-def _topn_command(args: argparse.Namespace) -> int:
-    from ..fileio import ByteSource
-    from ..types import parse_type
-
-    dtype = parse_type(args.type_)
-    found = None
-    if args.found_set:
-        text = args.found_set
-        if not text.lstrip().startswith("{"):
-            with open(text, encoding="utf-8") as fh:
-                text = fh.read()
-        try:
-            found = positions_from_json(json.loads(text))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InvalidPredicateError(f"bad --found-set: {exc}") from exc
-    nulls_first = (args.nulls or ("last" if args.desc else "first")) == "first"
-    with ByteSource(args.file) as src:
-        try:
-            if args.index_type == "range-bitmap":
-                from .range_bitmap import RangeBitmapReader
-                reader: Any = RangeBitmapReader(src, dtype)
-            else:
-                from .bsi import BsiReader
-                reader = BsiReader(src, dtype)
-            rows = top_n_rows(reader, args.k, args.desc, nulls_first, args.strict, found)
-        except PaimonCodecError as exc:
-            raise exc.with_path(args.file) from None
-    out = {"kind": "BITMAP", **positions_to_json(rows)}
-    if args.json:
-        print(json.dumps(out))
-    else:
-        print(f"{out['cardinality']} rows: " + ", ".join(f"[{a}, {b})" for a, b in out["ranges"]))
-    sys.stdout.flush()
-    return 0
