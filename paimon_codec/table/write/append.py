@@ -34,7 +34,7 @@ from ..commit.table_layout import detect_layout
 from ..manifest import DataFileMeta, merge_entries
 from ..paths import DEFAULT_PARTITION_NAME, bucket_dir_name, partition_path
 from ..table import PaimonTable
-from .stats import value_stats
+from .stats import parquet_statistics_columns, value_stats
 from .types import arrow_schema_for
 
 __all__ = ["write_data_files", "append_arrow"]
@@ -206,7 +206,8 @@ def write_data_files(table_path: str | os.PathLike, data: pa.Table, *, layout: s
             piece = chunk.slice(start, per_file)
             name = f"{prefix}{run}-{k}.parquet"
             buf = io.BytesIO()
-            pq.write_table(piece, buf, compression=compression, store_decimal_as_integer=True)
+            pq.write_table(piece, buf, compression=compression, store_decimal_as_integer=True,
+                           write_statistics=parquet_statistics_columns(piece))
             storage.write_atomic(storage.join(directory, name), buf.getvalue())
             embedded, extra = None, ()
             if indexed:

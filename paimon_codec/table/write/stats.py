@@ -18,7 +18,7 @@ from ...types import RowType
 from ...values import Timestamp
 from ..manifest import SimpleStats
 
-__all__ = ["value_stats"]
+__all__ = ["value_stats", "parquet_statistics_columns"]
 
 
 def _bound(value: pa.Scalar, t: pa.DataType):
@@ -32,6 +32,21 @@ def _bound(value: pa.Scalar, t: pa.DataType):
     return value.as_py()
 
 
+def _has_nan(col) -> bool:
+    return pa.types.is_floating(col.type) and bool(pc.any(pc.is_nan(col)).as_py())
+
+
+def parquet_statistics_columns(data: pa.Table) -> list[str] | bool:
+    """Columns whose Parquet footer statistics may be written: all but float columns holding NaN.
+
+    pyarrow leaves NaN out of a float column's Parquet min/max, and Paimon Java pushes filters into
+    parquet-java's row-group statistics filter, so ``x > 2`` would drop a row group whose only match
+    is NaN (NaN is greater than every number for Paimon).  Without statistics the row group is read.
+    """
+    nan = {f.name for f in data.schema if _has_nan(data.column(f.name))}
+    return True if not nan else [n for n in data.column_names if n not in nan]
+
+
 def value_stats(row_type: RowType, data: pa.Table) -> SimpleStats:
     """``_VALUE_STATS`` of ``data`` (columns named and typed as ``row_type``, see :mod:`.types`)."""
     mins, maxs, nulls = [], [], []
@@ -41,8 +56,7 @@ def value_stats(row_type: RowType, data: pa.Table) -> SimpleStats:
         t = col.type
         lo = hi = None
         if len(col) > col.null_count:
-            has_nan = pa.types.is_floating(t) and pc.any(pc.is_nan(col)).as_py()
-            if not has_nan:
+            if not _has_nan(col):
                 mm = pc.min_max(col)
                 lo, hi = _bound(mm["min"], t), _bound(mm["max"], t)
         mins.append(lo)
