@@ -15,7 +15,7 @@ import importlib
 import sys
 
 from . import __version__
-from .errors import PaimonCodecError
+from .errors import InvalidOptionError, PaimonCodecError
 
 #: exit statuses of every subcommand
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2, 3
@@ -45,6 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="exit status: 0 ok, 1 findings, 2 bad input, 3 usage",
     )
     parser.add_argument("--version", action="version", version=f"paimon-codec {__version__}")
+    parser.add_argument("--storage-option", action="append", default=[], metavar="K=V",
+                        help="option of the object store every URI argument lives on (repeatable; anywhere on "
+                             "the line): endpoint, access_key, secret_key, session_token, region, path_style, "
+                             "or Paimon's s3.* / Hadoop's fs.s3a.* names; AWS_* environment variables apply too")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMAND_MODULES:
@@ -58,9 +62,41 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _storage_options(argv: list[str]) -> tuple[list[str], dict[str, str]]:
+    """``--storage-option K=V`` (or ``--storage-option=K=V``) taken out of ``argv`` wherever it stands."""
+    rest: list[str] = []
+    pairs: list[str] = []
+    it = iter(argv)
+    for arg in it:
+        if arg == "--storage-option":
+            pairs.append(next(it, ""))
+        elif arg.startswith("--storage-option="):
+            pairs.append(arg.split("=", 1)[1])
+        else:
+            rest.append(arg)
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InvalidOptionError("--storage-option needs KEY=VALUE", expected="e.g. --storage-option "
+                                                                               "endpoint=http://localhost:9000")
+        options[key.strip()] = value
+    return rest, options
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        argv, options = _storage_options(argv)
+    except PaimonCodecError as exc:  # a malformed --storage-option is a usage error
+        print(f"paimon-codec: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     args = parser.parse_args(argv)
+    if options:
+        from .storage import GLOBAL, set_storage_options
+
+        set_storage_options(GLOBAL, options)
     try:
         return int(args.func(args) or 0)
     except PaimonCodecError as exc:

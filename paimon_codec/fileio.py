@@ -38,8 +38,11 @@ class ByteSource:
     ) -> None:
         self._owned = False
         if isinstance(data, (str, os.PathLike)):
+            from . import storage
+
             path = str(data) if path is None else path
-            data = open(data, "rb")  # noqa: SIM115 - closed by close()
+            # local: a plain file; a URI: a RangeReader (few ranged GETs, never the whole object)
+            data = storage.open_input(os.fspath(data))
             self._owned = True
         if isinstance(data, (bytes, bytearray, memoryview)):
             self._buf: memoryview | None = memoryview(data).cast("B") if not isinstance(data, bytes) else memoryview(data)
@@ -80,12 +83,25 @@ class ByteSource:
         if self._buf is not None:
             return bytes(self._buf[start:start + size])
         assert self._file is not None
-        self._file.seek(start)
-        out = self._file.read(size)
+        from .storage import store_errors
+
+        with store_errors(self.path or "", "range read"):
+            self._file.seek(start)
+            out = self._file.read(size)
         if len(out) != size:
             raise TruncatedDataError(f"{what}: short read", path=self.path, offset=start,
                                      expected=f"{size} bytes")
         return out
+
+    def prefetch(self, offset: int, length: int) -> None:
+        """Hint that the window ``[offset, offset + length)`` is about to be read piecewise: an object-store
+        file fetches it in one request; local files and bytes ignore the hint."""
+        hint = getattr(self._file, "prefetch", None)
+        if hint is not None and 0 <= offset and length >= 0 and offset + length <= self.length:
+            from .storage import store_errors
+
+            with store_errors(self.path or "", "range read"):
+                hint(self.base + offset, length)
 
     def read_all(self) -> bytes:
         return self.read(0, self.length, "whole input")
@@ -128,8 +144,21 @@ class ByteSource:
 
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator[BinaryIO]:
-    """Open a temporary file next to ``path``; rename it over ``path`` only if the block succeeds."""
+    """A file to write ``path`` through; ``path`` appears (whole) only if the block succeeds.
+
+    Locally a temporary file next to ``path``, ``fsync``, then ``rename`` over it; on an object store
+    the bytes are buffered and put in one request (:func:`paimon_codec.storage.write_atomic`).
+    """
+    from . import storage
+
     path = os.fspath(path)
+    if not storage.is_local(path):
+        buf = io.BytesIO() if "b" in mode else io.StringIO()
+        yield buf  # type: ignore[misc]
+        data = buf.getvalue()
+        storage.write_atomic(path, data if isinstance(data, bytes) else data.encode("utf-8"))
+        return
+    path = storage.split_uri(path)[2]
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-" + os.path.basename(path) + ".", dir=directory)
@@ -137,6 +166,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator[BinaryIO
         with os.fdopen(fd, mode) as fh:
             yield fh  # type: ignore[misc]
             fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -145,5 +175,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator[BinaryIO
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes | bytearray | memoryview) -> None:
-    with atomic_write(path) as fh:
-        fh.write(data)
+    """Write ``data`` to ``path`` crash-safely (local disk or object store)."""
+    from . import storage
+
+    storage.write_atomic(os.fspath(path), bytes(data))

@@ -20,7 +20,6 @@ import argparse
 import json
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
 from . import formats as F
@@ -92,8 +91,10 @@ def _camel(sid: str) -> str:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    path = Path(args.path)
-    data = path.read_bytes()
+    from . import storage
+
+    path = args.path
+    data = storage.read_bytes(path)
     name = args.format or F.detect(data)
     if args.format is None:
         name = _global_index_format(path, data, args) or name
@@ -120,11 +121,12 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
-def _global_index_format(path: Path, data: bytes, args: argparse.Namespace) -> str | None:
+def _global_index_format(path: str, data: bytes, args: argparse.Namespace) -> str | None:
     """The format of a global-index file (a Java bitmap one is a bitmap payload), or refuse it by name."""
+    from . import storage
     from .global_index_files import recognise
 
-    found = recognise(path.name, data)
+    found = recognise(storage.basename(path), data)
     if found is None:
         return None
     if found.format is None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["strict_skips"]
+pytest_plugins = ["strict_skips", "storage_fixtures"]  # storage_fixtures: s3_server, table_location
 
 REPO = Path(__file__).resolve().parent.parent
 GOLDEN = Path(os.environ.get("PAIMON_GOLDEN", REPO.parent / "shared" / "golden")).resolve()

@@ -20,6 +20,12 @@ def table_dir(name: str) -> str:
     return str(WAREHOUSE / f"{db}.db" / table)
 
 
+def table_at(where, name: str) -> str:
+    """Table ``name`` of the warehouse at ``where`` (a ``table_location`` fixture: local disk or S3)."""
+    db, table = name.split(".")
+    return f"{where(str(WAREHOUSE))}/{db}.db/{table}"
+
+
 def expected_all_rows(spec: dict) -> list[list]:
     return spec.get("expected_rows_model") or spec["all_rows_sorted_by_id"]
 

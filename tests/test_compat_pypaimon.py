@@ -20,6 +20,7 @@ import pytest
 from oracles.compare import assert_same_rows
 from pypaimon_tables import PREDICATES, TYPED_PREDICATES, cases, predicates_of
 from spark_fixtures import spark  # noqa: F401
+from storage_fixtures import on_s3
 
 from paimon_codec.errors import PaimonCodecError
 from paimon_codec.table.local_read import read_table
@@ -76,6 +77,34 @@ def test_rows_match_pypaimon(pypaimon21, warehouse, case, pred):
     where = WHERE[pred]
     assert_same_rows(ours(warehouse["paths"][case], where), theirs(pypaimon21, warehouse, case, where,
                                                                    (case, pred, None)))
+
+
+@pytest.fixture(scope="module")
+def s3_warehouse(warehouse, s3_server):
+    """pypaimon's warehouse copied into a bucket of the S3 server: case -> table URI."""
+    root = str(warehouse["root"])
+    uri = on_s3(s3_server)(root)
+    return {"root": uri, "paths": {case: uri + os.path.abspath(p)[len(os.path.abspath(root)):]
+                                   for case, p in warehouse["paths"].items()}}
+
+
+def _s3_params():
+    """One predicate per case (the S3 variant of test_rows_match_pypaimon; every predicate runs locally)."""
+    seen: set[str] = set()
+    out = []
+    for p in _params(1):
+        if p.values[0] not in seen and not p.marks:
+            seen.add(p.values[0])
+            out.append(p)
+    return out
+
+
+@pytest.mark.parametrize("case,pred", _s3_params())
+def test_rows_match_pypaimon_on_s3(pypaimon21, warehouse, s3_warehouse, case, pred):
+    """The same table read from its copy on the S3 server gives pypaimon's rows too."""
+    where = WHERE[pred]
+    assert_same_rows(ours(s3_warehouse["paths"][case], where),
+                     theirs(pypaimon21, warehouse, case, where, (case, pred, None)))
 
 
 @pytest.mark.parametrize("case,pred", _params(2))
@@ -165,4 +194,13 @@ def test_audit_is_clean_on_pypaimons_warehouse(spark, warehouse):  # noqa: F811
     assert summary["findings"] == []
     audited = {os.path.realpath(t["path"]) for t in summary["tables"].values()}
     assert audited == {os.path.realpath(p) for p in warehouse["paths"].values()}
+    assert summary["index_files"] > 0
+
+
+def test_audit_is_clean_on_pypaimons_warehouse_on_s3(spark, warehouse, s3_warehouse):  # noqa: F811
+    from paimon_codec.spark.audit import audit_results
+
+    _, summary = audit_results(spark, s3_warehouse["root"])
+    assert summary["findings"] == []
+    assert {t["path"] for t in summary["tables"].values()} == set(s3_warehouse["paths"].values())
     assert summary["index_files"] > 0

@@ -4,10 +4,10 @@ import builtins
 
 import numpy as np
 
-from paimon_codec import fileio
 from paimon_codec.dv import DeletionVector, read_delete_map, write_delete_map
 from paimon_codec.dv.delete_map import delete_map_ranges
 from paimon_codec.fileio import ByteSource
+from paimon_codec.storage import files as storage_files
 
 
 def test_opened_closes_what_it_opened_and_only_that(tmp_path):
@@ -34,7 +34,7 @@ def test_delete_map_read_from_a_path_leaves_no_open_file(tmp_path, monkeypatch):
         handles.append(fh)
         return fh
 
-    monkeypatch.setattr(fileio, "open", tracking_open, raising=False)
+    monkeypatch.setattr(storage_files, "open", tracking_open, raising=False)  # paths open through storage
     back = read_delete_map(p)
     ranges = delete_map_ranges(p)
     assert handles and all(fh.closed for fh in handles)

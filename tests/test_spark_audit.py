@@ -9,23 +9,23 @@ import shutil
 from contextlib import redirect_stdout
 
 import pytest
-from golden_warehouse import WAREHOUSE, WAREHOUSE_JSON, table_dir, tables
+from golden_warehouse import WAREHOUSE, WAREHOUSE_JSON, table_at, table_dir, tables
 from spark_fixtures import spark  # noqa: F401
 
 pytestmark = [pytest.mark.spark,
               pytest.mark.skipif(not WAREHOUSE_JSON.exists(), reason="golden warehouse not available")]
 
 
-def test_golden_warehouse_audits_clean(spark):  # noqa: F811
+def test_golden_warehouse_audits_clean(spark, table_location):  # noqa: F811
     from paimon_codec.spark import audit
 
-    df, summary = audit(spark, WAREHOUSE)
+    df, summary = audit(spark, table_location(str(WAREHOUSE)))
     assert summary["findings"] == [] and summary["clean"]
     assert set(summary["tables"]) == {t["table"] for t in tables()}
     rows = df.collect()
     assert rows and all(r.status == "ok" and r.finding is None for r in rows)
     # every index file of the latest snapshots was decoded
-    paths = {r.path for r in rows}
+    paths = {table_location.local(r.path) for r in rows}
     for spec in tables():
         for e in spec["index_manifest"]["entries"]:
             assert os.path.join(table_dir(spec["table"]), "index", e["file_name"]) in paths
@@ -34,7 +34,7 @@ def test_golden_warehouse_audits_clean(spark):  # noqa: F811
                 assert os.path.join(table_dir(spec["table"]), os.path.dirname(f["path"]), extra) in paths
 
 
-def test_audit_reports_each_damage_as_its_own_finding(spark, tmp_path):  # noqa: F811
+def test_audit_reports_each_damage_as_its_own_finding(spark, tmp_path, table_location):  # noqa: F811
     from paimon_codec.spark import audit
 
     wh = tmp_path / "wh"
@@ -52,8 +52,8 @@ def test_audit_reports_each_damage_as_its_own_finding(spark, tmp_path):  # noqa:
     stray = wh / "golden.db" / "pk_dv_dynamic" / "index" / "index-00000000-0000-0000-0000-000000000000-0"
     stray.write_bytes(b"\x01")
 
-    df, summary = audit(spark, wh)
-    kinds = {(f["finding"], os.path.realpath(f["path"])) for f in summary["findings"]}
+    df, summary = audit(spark, table_location(wh))
+    kinds = {(f["finding"], os.path.realpath(table_location.local(f["path"]))) for f in summary["findings"]}
     assert ("checksum", os.path.realpath(dv_path)) in kinds
     assert ("missing", os.path.realpath(missing)) in kinds
     assert ("orphan", os.path.realpath(stray)) in kinds
@@ -62,14 +62,14 @@ def test_audit_reports_each_damage_as_its_own_finding(spark, tmp_path):  # noqa:
     assert {r.finding for r in df.collect() if r.finding} == {"checksum", "missing", "orphan"}
 
 
-def test_data_source_returns_golden_dv_positions(spark):  # noqa: F811
+def test_data_source_returns_golden_dv_positions(spark, table_location):  # noqa: F811
     for spec in tables():
         want = {f["file_name"]: f["deletion_file"]["deleted_positions"]
                 for f in spec["files"]["data_files"] if "deletion_file" in f}
         if not want:
             continue
-        df = (spark.read.format("paimon_index").option("table", table_dir(spec["table"]))
-              .option("kind", "deletion-vectors").load())
+        df = (spark.read.format("paimon_index").option("table", table_at(table_location, spec["table"]))
+              .options(**table_location.spark_options).option("kind", "deletion-vectors").load())
         got: dict[str, list[int]] = {}
         for r in df.collect():
             got.setdefault(r.data_file, []).append(r.position)
@@ -79,9 +79,10 @@ def test_data_source_returns_golden_dv_positions(spark):  # noqa: F811
         assert df.rdd.getNumPartitions() == len(dv_files)
 
 
-def test_data_source_returns_golden_hashes(spark):  # noqa: F811
+def test_data_source_returns_golden_hashes(spark, table_location):  # noqa: F811
     spec = next(t for t in tables() if t["table"] == "golden.pk_dv_dynamic")
-    df = spark.read.format("paimon_index").option("table", table_dir(spec["table"])).option("kind", "hash").load()
+    df = (spark.read.format("paimon_index").option("table", table_at(table_location, spec["table"]))
+          .options(**table_location.spark_options).option("kind", "hash").load())
     got: dict[str, list[int]] = {}
     for r in df.collect():
         got.setdefault(os.path.basename(r.index_file), []).append(r.hash)
@@ -141,3 +142,17 @@ def test_cli_demo_runs_end_to_end(spark, tmp_path):  # noqa: F811
     assert status == 0
     assert "plan report:" in out and "files_skipped_by_index" in out and "0 findings" in out
     assert "REFUNDED" in out
+
+
+def test_data_source_carries_options_registered_before_register(spark, s3_server):  # noqa: F811
+    """Options registered on the driver before ``register(spark)`` reach the Python workers running the reader."""
+    from storage_fixtures import on_s3
+
+    from paimon_codec.spark import register
+
+    spec = next(t for t in tables() if t["table"] == "golden.pk_dv_dynamic")
+    register(spark)  # the s3_server fixture has registered its options by now
+    uri = table_at(on_s3(s3_server), spec["table"])
+    df = spark.read.format("paimon_index").option("table", uri).option("kind", "hash").load()
+    want = sum(len(e["hashes_in_file_order"]) for e in spec["index_manifest"]["entries"] if e["index_type"] == "HASH")
+    assert df.count() == want > 0

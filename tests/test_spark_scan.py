@@ -8,6 +8,7 @@ from golden_warehouse import (
     expected_all_rows,
     expected_query_rows,
     normalize_rows,
+    table_at,
     table_dir,
     tables,
 )
@@ -20,10 +21,10 @@ pytestmark = [pytest.mark.spark,
 
 
 @pytest.mark.parametrize("spec", tables(), ids=lambda t: t["table"])
-def test_scan_without_predicate_returns_every_live_row(spark, spec):  # noqa: F811
+def test_scan_without_predicate_returns_every_live_row(spark, spec, table_location):  # noqa: F811
     from paimon_codec.spark import scan
 
-    df, report = scan(spark, table_dir(spec["table"]))
+    df, report = scan(spark, table_at(table_location, spec["table"]))
     assert normalize_rows(df.collect()) == normalize_rows(expected_all_rows(spec))
     assert report.files_skipped_by_index == 0
     assert report.rows_selected == len(expected_all_rows(spec))
@@ -31,12 +32,12 @@ def test_scan_without_predicate_returns_every_live_row(spark, spec):  # noqa: F8
 
 
 @pytest.mark.parametrize("spec", tables(), ids=lambda t: t["table"])
-def test_scan_answers_every_golden_query(spark, spec):  # noqa: F811
+def test_scan_answers_every_golden_query(spark, spec, table_location):  # noqa: F811
     from paimon_codec.spark import scan
 
     skipped = 0
     for q in spec["queries"]:
-        df, report = scan(spark, table_dir(spec["table"]), q["pred"])
+        df, report = scan(spark, table_at(table_location, spec["table"]), q["pred"])
         want = expected_query_rows(spec, q["id"])
         if spec["kind"] == "append":
             assert sorted(r[0] for r in df.collect()) == sorted(want), q
@@ -61,11 +62,11 @@ def test_scan_accepts_sql_text_and_expressions(spark):  # noqa: F811
     assert r1.files_read == r2.files_read < r1.files_total
 
 
-def test_scan_of_an_older_snapshot(spark):  # noqa: F811
+def test_scan_of_an_older_snapshot(spark, table_location):  # noqa: F811
     from paimon_codec.spark import scan
 
     spec = next(t for t in tables() if t["table"] == "golden.append_indexed")
-    df, report = scan(spark, table_dir(spec["table"]), snapshot_id=2)
+    df, report = scan(spark, table_at(table_location, spec["table"]), snapshot_id=2)
     assert df.count() == spec["index_manifest"]["snapshots"][1]["total_record_count"]
     assert report.snapshot_id == 2
 

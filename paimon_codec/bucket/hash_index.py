@@ -28,7 +28,11 @@ def read_hash_index(data: ByteSource | bytes | bytearray | memoryview | BinaryIO
                     path: str | None = None) -> np.ndarray:
     """All hashes of a HASH index file as a native-endian int32 array (file order)."""
     if isinstance(data, (str, os.PathLike)):
-        return _read_hash_file(data)
+        from .. import storage
+
+        if storage.is_local(os.fspath(data)):
+            return _read_hash_file(storage.split_uri(os.fspath(data))[2])
+        data, path = storage.read_bytes(os.fspath(data)), os.fspath(data)  # one GET
     if isinstance(data, (bytes, bytearray, memoryview)):
         raw, where = data, path
     else:

@@ -174,6 +174,7 @@ class FileIndexContainerReader:
             window = self._windows.get(start)
             if window is None or window.length != length:
                 window = self._windows[start] = self.source.sub(start, length)
+                self.source.prefetch(start, length)  # on an object store: the block in one GET
             try:  # registry.create_reader, minus its type parsing (dtype is parsed above)
                 out.append(registry.index_module(itype).create_reader(window, dtype, dict(opts) if opts else {}))
             except PaimonCodecError as exc:

@@ -14,13 +14,28 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ..storage import storage_state
 from ..table import list_tables
 from ..table.inventory import check_index_task, table_inventory
+from ..table.table import register_storage_options
 
 __all__ = ["audit", "audit_results", "AUDIT_SCHEMA"]
 
 AUDIT_SCHEMA = ("table string, path string, kind string, index_type string, status string, entries long, "
                 "finding string, message string")
+
+
+def _checker(state: dict):
+    """``check_index_task`` for executors: the driver's storage options (:func:`storage_state`) travel in
+    the closure, the task rebuilds its filesystem from the file's URI."""
+
+    def check(row: dict) -> dict:
+        from paimon_codec.storage import restore_storage_state
+
+        restore_storage_state(state)
+        return check_index_task(row)
+
+    return check
 
 
 def _run_tasks(spark, rows: list[dict]) -> list[dict]:
@@ -30,11 +45,14 @@ def _run_tasks(spark, rows: list[dict]) -> list[dict]:
         rdd = spark.sparkContext.parallelize(rows, len(rows))
     except Exception:  # Spark Connect: no RDDs; decode on the driver instead
         return [check_index_task(r) for r in rows]
-    return rdd.map(check_index_task).collect()
+    return rdd.map(_checker(storage_state())).collect()
 
 
-def audit_results(spark, warehouse: str | os.PathLike) -> tuple[list[dict], dict]:
-    """Per-file results and the summary ``{"tables": {...}, "findings": [...]}``."""
+def audit_results(spark, warehouse: str | os.PathLike,
+                  storage_options: dict[str, str] | None = None) -> tuple[list[dict], dict]:
+    """Per-file results and the summary ``{"tables": {...}, "findings": [...]}`` (``storage_options``: those
+    of the warehouse's object store, see :mod:`paimon_codec.storage`)."""
+    register_storage_options(warehouse, storage_options)
     tables: dict[str, dict[str, Any]] = {}
     findings: list[dict] = []
     task_rows: list[dict] = []
@@ -71,13 +89,13 @@ def audit_results(spark, warehouse: str | os.PathLike) -> tuple[list[dict], dict
     return results, summary
 
 
-def audit(spark, warehouse: str | os.PathLike) -> tuple[Any, dict]:
+def audit(spark, warehouse: str | os.PathLike, storage_options: dict[str, str] | None = None) -> tuple[Any, dict]:
     """Audit every table of ``warehouse``; returns ``(DataFrame of per-file results, summary)``.
 
     The DataFrame has one row per index file and finding (``finding`` is null for a clean file);
     the summary is ``{"tables": {name: {index_files, ok, findings}}, "findings": [...], "clean"}``.
     """
-    results, summary = audit_results(spark, warehouse)
+    results, summary = audit_results(spark, warehouse, storage_options)
     rows = []
     for r in results:
         if r["findings"]:

@@ -7,7 +7,9 @@ row per key hash of the dynamic-bucket hash index), ``file-index`` (one row per 
 data file's index container, with the key's row ranges; other index types give one row per index),
 or ``all`` (default).  ``table`` may also name a warehouse or database directory (every table).
 Index files of the latest snapshot are listed (``option("snapshots", "all")`` adds older retained
-ones).  One Spark partition per index file; executors need only the file paths.
+ones).  One Spark partition per index file; executors need only the file paths (and the driver's storage
+options; ``option("storage.<key>", value)`` adds options of the table's object store, e.g.
+``storage.endpoint``).
 """
 
 from __future__ import annotations
@@ -38,8 +40,17 @@ class IndexFilePartition(InputPartition):
 
 
 class PaimonIndexReader(DataSourceReader):
-    def __init__(self, options: dict) -> None:
+    def __init__(self, options: dict, storage: dict | None = None) -> None:
+        from ..storage import restore_storage_state, storage_state
+        from ..table.table import register_storage_options
+
+        restore_storage_state(storage)  # options registered on the driver before register(spark)
         self.options = options
+        path = options.get("table") or options.get("path")
+        extra = {k[len("storage."):]: v for k, v in options.items() if k.startswith("storage.")}
+        if path and extra:
+            register_storage_options(path, extra)
+        self.storage = storage_state()  # built on the driver, shipped with the reader to executors
 
     def partitions(self) -> list[InputPartition]:
         path = self.options.get("table") or self.options.get("path")
@@ -59,14 +70,20 @@ class PaimonIndexReader(DataSourceReader):
         return out or [IndexFilePartition({"path": "", "kind": "none"})]
 
     def read(self, partition: IndexFilePartition) -> Iterator[tuple]:
+        from ..storage import restore_storage_state
+
         task = partition.task
         if task.get("kind") == "none":
             return
+        restore_storage_state(self.storage)
         for row in index_rows(task):
             yield tuple(row.get(c) for c in _COLUMNS)
 
 
 class PaimonIndexDataSource(DataSource):
+    #: the driver's storage options when the source was registered (Spark runs the reader in Python workers)
+    storage: dict = {}
+
     @classmethod
     def name(cls) -> str:
         return "paimon_index"
@@ -75,8 +92,19 @@ class PaimonIndexDataSource(DataSource):
         return SCHEMA
 
     def reader(self, schema) -> DataSourceReader:
-        return PaimonIndexReader(dict(self.options))
+        return PaimonIndexReader(dict(self.options), self.storage)
 
 
 def register(spark) -> None:
-    spark.dataSource.register(PaimonIndexDataSource)
+    """Register ``paimon_index`` with ``spark``; storage options registered in this process by now travel
+    with it (later ones: ``option("storage.<key>", value)`` or register again)."""
+    from ..storage import storage_state
+
+    state = storage_state()
+    if not state:
+        spark.dataSource.register(PaimonIndexDataSource)
+        return
+    # a subclass defined here is pickled by value, carrying the options to the Python workers
+    source = type("PaimonIndexDataSource", (PaimonIndexDataSource,), {"storage": state,
+                                                                        "__module__": __name__ + "_registered"})
+    spark.dataSource.register(source)

@@ -20,6 +20,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..storage import is_local
 from ..table.read import VALUE_KIND_COLUMN, arrow_type
 from ..types import RowType
 
@@ -65,6 +66,8 @@ def native_readable(path: str, file_format: str, row_type: RowType, primary_key_
     older schema is never read natively.
     """
     if evolution is not None or file_format not in ("parquet", "orc") or _GLOB_CHARS & set(path):
+        return False
+    if not is_local(path):  # Spark's JVM may lack the store's connector; the Arrow path rebuilds it from the URI
         return False
     if any(f.type.root in _NESTED or f.type.root == "TIME_WITHOUT_TIME_ZONE" or _nanos(f.type)
            for f in row_type):

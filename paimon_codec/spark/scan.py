@@ -29,6 +29,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..storage import storage_state
 from ..table import PaimonTable
 from ..table.plan import FileTask, PlanReport, ScanPlan, SortKey, plan_scan
 from ..table.read import arrow_schema
@@ -58,8 +59,12 @@ def _task_row(t: FileTask) -> tuple:
             None if evolution is None else pickle.dumps(evolution))
 
 
-def read_plan_tasks(schema_bytes: bytes):
-    """The ``mapInArrow`` function reading task rows -> data rows (runs on executors)."""
+def read_plan_tasks(schema_bytes: bytes, storage: dict | None = None):
+    """The ``mapInArrow`` function reading task rows -> data rows (runs on executors).
+
+    ``storage`` is the driver's :func:`paimon_codec.storage.storage_state` (plain options, never a
+    filesystem object): the executor rebuilds its filesystems from each task's URI and these options.
+    """
 
     def read(batches):
         import pickle
@@ -67,8 +72,10 @@ def read_plan_tasks(schema_bytes: bytes):
         import pyarrow as pa
 
         from paimon_codec.spark.types import to_spark_micros
+        from paimon_codec.storage import restore_storage_state
         from paimon_codec.table.read import read_file_rows
 
+        restore_storage_state(storage)
         schema = pa.ipc.read_schema(pa.py_buffer(schema_bytes))
         for batch in batches:
             for task in batch.to_pylist():
@@ -90,20 +97,24 @@ def _arrow_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
         task_df = spark.createDataFrame(rdd, _TASK_COLUMNS)
     except Exception:  # Spark Connect has no SparkContext: fall back to a round-robin repartition
         task_df = spark.createDataFrame(rows, _TASK_COLUMNS).repartition(len(rows))
-    return task_df.mapInArrow(read_plan_tasks(aschema.serialize().to_pybytes()), spark_schema(plan.row_type))
+    return task_df.mapInArrow(read_plan_tasks(aschema.serialize().to_pybytes(), storage_state()),
+                              spark_schema(plan.row_type))
 
 
 # -- group tasks (files read together: primary-key merges, ...) ---------------------------------------------
-def read_group_tasks(schema_bytes: bytes):
-    """The ``mapInArrow`` function running pickled :class:`GroupTask` rows -> data rows (runs on executors)."""
+def read_group_tasks(schema_bytes: bytes, storage: dict | None = None):
+    """The ``mapInArrow`` function running pickled :class:`GroupTask` rows -> data rows (runs on executors;
+    ``storage`` as for :func:`read_plan_tasks`)."""
 
     def read(batches):
         import pickle
 
         import pyarrow as pa
 
+        from paimon_codec.storage import restore_storage_state
         from paimon_codec.table.plan import read_group_task
 
+        restore_storage_state(storage)
         schema = pa.ipc.read_schema(pa.py_buffer(schema_bytes))
         for batch in batches:
             for blob in batch.column(0).to_pylist():
@@ -124,7 +135,8 @@ def group_dataframe(spark, plan: ScanPlan):
         task_df = spark.createDataFrame(spark.sparkContext.parallelize(rows, len(rows)), "task binary")
     except Exception:  # Spark Connect has no SparkContext: fall back to a round-robin repartition
         task_df = spark.createDataFrame(rows, "task binary").repartition(len(rows))
-    return task_df.mapInArrow(read_group_tasks(aschema.serialize().to_pybytes()), spark_schema(plan.row_type))
+    return task_df.mapInArrow(read_group_tasks(aschema.serialize().to_pybytes(), storage_state()),
+                              spark_schema(plan.row_type))
 
 
 # selections holding at most this many rows in total are read on the driver (see plan_dataframe)
@@ -194,7 +206,8 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
          nulls_first: bool | None = None, native: bool = True,
          driver_rows: int = DRIVER_READ_ROWS, branch: str | None = None, tag: str | None = None,
          timestamp_ms: int | None = None, distributed_planning: int | str = DEFAULT_THRESHOLD,
-         files_per_task: int | None = None) -> tuple[Any, PlanReport]:
+         files_per_task: int | None = None, storage_options: dict[str, str] | None = None
+         ) -> tuple[Any, PlanReport]:
     """Rows of ``table_path`` (latest snapshot, or ``snapshot_id``) satisfying ``where``.
 
     ``where``: SQL-like text (``"cat = 'A' AND code IN (1, 2)"``), a predicate object
@@ -208,9 +221,12 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
     snapshot at or before that time) choose what is read, as in :func:`plan_scan`.
     ``distributed_planning``: from how many files to judge (file index + deletion vector) the planning
     runs in Spark tasks, ``files_per_task`` files each (:mod:`.distributed_plan`; ``0`` or ``"never"``:
-    on the driver, ``"always"``); ``report.planning`` says which.  Returns ``(DataFrame, PlanReport)``.
+    on the driver, ``"always"``); ``report.planning`` says which.  ``storage_options`` (endpoint, keys,
+    region, ... of an object store; see :mod:`paimon_codec.storage`) reach the driver and every task.
+    Returns ``(DataFrame, PlanReport)``.
     """
-    table = table_path if isinstance(table_path, PaimonTable) else PaimonTable(table_path)
+    table = table_path if isinstance(table_path, PaimonTable) else PaimonTable(table_path,
+                                                                              storage_options=storage_options)
     plan = plan_scan(table, where, snapshot_id, use_indexes=use_indexes, order_by=order_by, limit=limit,
                      nulls_first=nulls_first, branch=branch, tag=tag, timestamp_ms=timestamp_ms,
                      judge=SparkFileJudge(spark, distributed_planning, files_per_task))

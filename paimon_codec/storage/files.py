@@ -22,15 +22,18 @@ import logging
 import os
 import posixpath
 import tempfile
+from collections.abc import Iterator
 from typing import BinaryIO
 
 import pyarrow.fs as pafs
 
-from .filesystems import filesystem_for, split_uri, storage_options_for
+from .filesystems import StorageError, filesystem_for, is_local, s3_settings, split_uri, storage_options_for
+from .ranges import DEFAULT_MIN_GET, RangeReader
 
 __all__ = [
-    "open_input", "read_bytes", "read_range", "file_size", "exists", "is_dir", "list_dir", "makedirs",
-    "write_atomic", "create_if_absent", "delete", "join", "parent", "basename",
+    "open_input", "read_bytes", "read_text", "read_range", "file_size", "exists", "is_dir", "is_file", "list_dir",
+    "walk", "makedirs", "write_atomic", "create_if_absent", "delete", "join", "parent", "basename", "normalize",
+    "store_errors",
 ]
 
 log = logging.getLogger(__name__)
@@ -52,51 +55,157 @@ def basename(path: str) -> str:
     return posixpath.basename(path.rstrip("/"))
 
 
-def open_input(path: str) -> BinaryIO:
-    """A seekable, random-access binary file (range reads on object stores)."""
+@contextlib.contextmanager
+def store_errors(path: str, what: str = "file") -> Iterator[None]:
+    """Turn a store's ``OSError`` (pyarrow raises it for network, permission and protocol failures) into a
+    :class:`StorageError` naming ``path``; ``FileNotFoundError`` passes unchanged (callers decide whether
+    a missing file is corruption), local paths' errors too (they already name the file)."""
+    try:
+        yield
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        if is_local(path):
+            raise
+        raise StorageError(f"store request failed ({what}): {_first_line(exc)}", path=path) from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"
+
+
+def _not_found(path: str) -> FileNotFoundError:
+    return FileNotFoundError(errno.ENOENT, "no such file", path)
+
+
+def open_input(path: str, *, min_get: int = DEFAULT_MIN_GET) -> BinaryIO:
+    """A seekable, random-access binary file: a plain file locally, a :class:`RangeReader` on a store
+    (each miss one ranged GET of at least ``min_get`` bytes)."""
     fs, p = filesystem_for(path)
     if isinstance(fs, pafs.LocalFileSystem):
         return open(p, "rb")  # noqa: SIM115 - the caller closes it
-    return fs.open_input_file(p)  # type: ignore[return-value]
+    with store_errors(path):
+        try:
+            raw = fs.open_input_file(p)
+        except FileNotFoundError:
+            raise _not_found(path) from None
+        return RangeReader(raw, min_get=min_get, name=path)  # type: ignore[return-value]
 
 
 def read_bytes(path: str) -> bytes:
-    with open_input(path) as f:
-        return f.read()
+    """The whole file (one GET on a store)."""
+    fs, p = filesystem_for(path)
+    if isinstance(fs, pafs.LocalFileSystem):
+        with open(p, "rb") as f:
+            return f.read()
+    with store_errors(path):
+        try:
+            with fs.open_input_stream(p) as f:
+                return f.read()
+        except FileNotFoundError:
+            raise _not_found(path) from None
+
+
+def read_text(path: str, encoding: str = "utf-8") -> str:
+    return read_bytes(path).decode(encoding)
 
 
 def read_range(path: str, offset: int, size: int) -> bytes:
-    with open_input(path) as f:
+    """``size`` bytes at ``offset`` (one ranged GET on a store)."""
+    with open_input(path, min_get=size) as f:
         f.seek(offset)
         return f.read(size)
 
 
 def file_size(path: str) -> int:
     fs, p = filesystem_for(path)
-    info = fs.get_file_info(p)
+    if isinstance(fs, pafs.LocalFileSystem):
+        return os.path.getsize(p)
+    with store_errors(path):
+        info = fs.get_file_info(p)
     if info.type == pafs.FileType.NotFound:
-        raise FileNotFoundError(errno.ENOENT, "no such file", path)
+        raise _not_found(path)
     return int(info.size or 0)
 
 
-def exists(path: str) -> bool:
+def _info_type(path: str) -> pafs.FileType:
     fs, p = filesystem_for(path)
-    return fs.get_file_info(p).type != pafs.FileType.NotFound
+    with store_errors(path):
+        return fs.get_file_info(p).type
+
+
+def exists(path: str) -> bool:
+    if is_local(path):
+        return os.path.exists(split_uri(path)[2])
+    return _info_type(path) != pafs.FileType.NotFound
 
 
 def is_dir(path: str) -> bool:
-    fs, p = filesystem_for(path)
-    return fs.get_file_info(p).type == pafs.FileType.Directory
+    if is_local(path):
+        return os.path.isdir(split_uri(path)[2])
+    return _info_type(path) == pafs.FileType.Directory
+
+
+def is_file(path: str) -> bool:
+    if is_local(path):
+        return os.path.isfile(split_uri(path)[2])
+    return _info_type(path) == pafs.FileType.File
 
 
 def list_dir(path: str) -> list[str]:
-    """Names (not paths) directly under ``path``; empty when it does not exist."""
+    """Sorted names (not paths) directly under ``path``; empty when it does not exist."""
     fs, p = filesystem_for(path)
-    try:
-        infos = fs.get_file_info(pafs.FileSelector(p, allow_not_found=True))
-    except NotADirectoryError:
-        return []
+    if isinstance(fs, pafs.LocalFileSystem):
+        try:
+            return sorted(os.listdir(p))
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+    with store_errors(path):
+        try:
+            infos = fs.get_file_info(pafs.FileSelector(p, allow_not_found=True))
+        except NotADirectoryError:
+            return []
     return sorted(posixpath.basename(i.path.rstrip("/")) for i in infos)
+
+
+def walk(path: str) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk`` for any store: ``(directory, sub-directory names, file names)``, top-down (pruning
+    the yielded sub-directory list skips them, as with ``os.walk``); on a store one recursive listing."""
+    fs, p = filesystem_for(path)
+    if isinstance(fs, pafs.LocalFileSystem):
+        yield from os.walk(p)
+        return
+    with store_errors(path):
+        infos = fs.get_file_info(pafs.FileSelector(p, recursive=True, allow_not_found=True))
+    root = p.rstrip("/")
+    dirs: dict[str, tuple[list[str], list[str]]] = {"": ([], [])}
+    for info in infos:
+        rel = info.path.rstrip("/")[len(root):].lstrip("/")
+        head, _, name = rel.rpartition("/")
+        entry = dirs.setdefault(head, ([], []))
+        if info.type == pafs.FileType.Directory:
+            entry[0].append(name)
+            dirs.setdefault(rel, ([], []))
+        else:
+            entry[1].append(name)
+    base = path.rstrip("/")
+    pending = [""]
+    while pending:
+        rel = pending.pop()
+        subdirs, files = sorted(dirs[rel][0]), sorted(dirs[rel][1])
+        yield (f"{base}/{rel}" if rel else base), subdirs, files
+        pending.extend(f"{rel}/{d}" if rel else d for d in reversed(subdirs) if (f"{rel}/{d}" if rel else d) in dirs)
+
+
+def normalize(path: str | os.PathLike) -> str:
+    """A table or warehouse location as the library keeps it: local paths absolute (``file:`` URIs
+    stripped), other URIs unchanged but for a trailing ``/``."""
+    path = os.fspath(path)
+    scheme, _, rest = split_uri(path)
+    if scheme == "":
+        return os.path.abspath(rest)
+    return path.rstrip("/")
 
 
 def makedirs(path: str) -> None:
@@ -151,7 +260,7 @@ def write_atomic(path: str, data: bytes) -> None:
             raise
         _fsync_dir(os.path.dirname(p) or ".")
         return
-    with fs.open_output_stream(p) as out:
+    with store_errors(path, "write"), fs.open_output_stream(p) as out:
         out.write(data)
 
 
@@ -163,18 +272,11 @@ def _s3_conditional_put(path: str, data: bytes) -> bool | None:
     except ImportError:
         return None
     _, bucket, key = split_uri(path)
-    opts = storage_options_for(path)
-    endpoint = opts.get("endpoint_url") or opts.get("endpoint") or os.environ.get("AWS_ENDPOINT_URL_S3") \
-        or os.environ.get("AWS_ENDPOINT_URL")
-    if endpoint and "://" not in endpoint:
-        endpoint = f"https://{endpoint}"
+    settings = s3_settings(storage_options_for(path))
     client = boto3.client(
-        "s3", endpoint_url=endpoint or None,
-        aws_access_key_id=opts.get("access_key_id") or opts.get("aws_access_key_id"),
-        aws_secret_access_key=opts.get("secret_access_key") or opts.get("aws_secret_access_key"),
-        aws_session_token=opts.get("session_token"),
-        region_name=opts.get("region") or opts.get("aws_region") or os.environ.get("AWS_REGION")
-        or os.environ.get("AWS_DEFAULT_REGION") or None)
+        "s3", endpoint_url=settings.get("endpoint"),
+        aws_access_key_id=settings.get("access_key"), aws_secret_access_key=settings.get("secret_key"),
+        aws_session_token=settings.get("session_token"), region_name=settings.get("region"))
     try:
         client.put_object(Bucket=bucket, Key=key.lstrip("/"), Body=data, IfNoneMatch="*")
     except botocore.exceptions.ClientError as exc:

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .. import storage
 from ..errors import ChecksumMismatchError, PaimonCodecError, UnsupportedVersionError
 from .index_manifest import DELETION_VECTORS_INDEX, HASH_INDEX
 from .table import PaimonTable, branch_names
@@ -75,12 +76,12 @@ def _index_files_on_disk(table_path: str) -> Iterator[str]:
     carry no table name and may be shared, so a file there cannot be called an orphan of this table.
     """
     index_dir = os.path.join(table_path, "index")
-    if os.path.isdir(index_dir):
-        for name in sorted(os.listdir(index_dir)):
-            p = os.path.join(index_dir, name)
-            if os.path.isfile(p) and not name.startswith(".") and not name.endswith(".crc"):
-                yield p
-    for root, dirs, files in os.walk(table_path):
+    local = storage.is_local(table_path)
+    for name in storage.list_dir(index_dir):
+        p = os.path.join(index_dir, name)
+        if not name.startswith(".") and not name.endswith(".crc") and (not local or os.path.isfile(p)):
+            yield p
+    for root, dirs, files in storage.walk(table_path):
         if root == table_path:
             dirs[:] = [d for d in dirs if d not in _META_DIRS]
         in_bucket = _is_bucket_dir(os.path.basename(root))
@@ -154,7 +155,7 @@ def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Fin
             _add_snapshot_tasks(table, schema, index_files, live, in_latest, tasks, referenced)
     out = []
     for t in tasks.values():
-        if t.embedded is None and not os.path.exists(t.path):
+        if t.embedded is None and not storage.exists(t.path):
             findings.append(Finding(t.table, t.path, t.kind, "missing",
                                     f"{t.index_type} index file referenced by snapshot metadata does not exist"))
         else:
@@ -218,7 +219,7 @@ def _check_dv(task: dict) -> tuple[list[dict], dict]:
     from ..dv.index_file import read_deletion_vectors, read_dv_index
 
     out: list[dict] = []
-    size = os.path.getsize(task["path"])
+    size = storage.file_size(task["path"])
     if task.get("file_size") is not None and size != task["file_size"]:
         out.append(_finding(task, "size-mismatch", f"file has {size} bytes, the index manifest says "
                                                    f"{task['file_size']}"))

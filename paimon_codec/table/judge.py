@@ -9,7 +9,6 @@ nothing read yet) and a picklable :class:`JudgeContext`, reads only index bytes,
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap
 
+from .. import storage
 from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, UnsupportedTypeError
 from ..fileio import ByteSource
@@ -188,7 +188,7 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
     if f.embedded_index:
         source = ByteSource(f.embedded_index, path=f"{f.path} (embedded index)")
     elif f.index_path:
-        if not os.path.exists(f.index_path):
+        if not storage.exists(f.index_path):
             raise CorruptDataError("file-index file listed in the manifest does not exist", path=f.index_path)
         source = ByteSource(f.index_path)
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 
+from .. import storage
 from ..errors import CorruptDataError
 
 __all__ = ["numbered_ids", "read_json_object"]
@@ -13,10 +14,8 @@ __all__ = ["numbered_ids", "read_json_object"]
 def numbered_ids(directory: str | os.PathLike, prefix: str) -> list[int]:
     """Sorted ids ``N`` of the files ``<prefix>N`` in ``directory`` (none if it does not exist)."""
     d = os.fspath(directory)
-    if not os.path.isdir(d):
-        return []
     n = len(prefix)
-    return sorted(int(name[n:]) for name in os.listdir(d)
+    return sorted(int(name[n:]) for name in storage.list_dir(d)
                   if name.startswith(prefix) and name[n:].isascii() and name[n:].isdigit())
 
 
@@ -28,8 +27,7 @@ def read_json_object(path: str, what: str) -> dict:
     """
     kind = what.split(" ", 1)[0]
     try:
-        with open(path, encoding="utf-8") as fh:
-            obj = json.load(fh)
+        obj = json.loads(storage.read_text(path))
     except FileNotFoundError:
         raise CorruptDataError(f"{what} does not exist", path=path) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

@@ -13,12 +13,14 @@ Field names are looked up through alias lists because they changed between Paimo
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import fastavro
 
+from .. import storage
 from ..errors import CorruptDataError, UnsupportedVersionError
 
 __all__ = ["read_metadata_records", "metadata_encoding", "check_version", "field"]
@@ -60,17 +62,17 @@ def _micros(t):
     return t
 
 
-def _read_columnar(path: str, encoding: str) -> list[dict]:
+def _read_columnar(data: bytes, encoding: str) -> list[dict]:
     import pyarrow as pa
 
     if encoding == "orc":
         from pyarrow import orc
 
-        table = orc.ORCFile(path).read()
+        table = orc.ORCFile(pa.BufferReader(data)).read()
     else:
         import pyarrow.parquet as pq
 
-        table = pq.ParquetFile(path).read()
+        table = pq.ParquetFile(pa.BufferReader(data)).read()
     target = pa.schema([f.with_type(_micros(f.type)) for f in table.schema])
     if target != table.schema:
         table = table.cast(target, safe=False)
@@ -84,20 +86,19 @@ def read_metadata_records(path: str | os.PathLike, what: str) -> list[dict]:
     unknown encoding and any decoding failure are :class:`CorruptDataError` naming the file.
     """
     path = os.fspath(path)
-    with open(path, "rb") as fh:
-        head = fh.read(4)
-        encoding = metadata_encoding(head)
-        if encoding is None:
-            raise CorruptDataError(f"cannot read {what}: not an Avro, ORC or Parquet file (starts {head!r})",
-                                   path=path, expected="manifest.format avro, orc or parquet")
-        fh.seek(0)
-        try:
-            if encoding == "avro":
-                return _read_avro(fh)
-            return _read_columnar(path, encoding)
-        except Exception as exc:  # fastavro / pyarrow raise many kinds for corrupt input
-            raise CorruptDataError(f"cannot read {what} ({encoding}): {type(exc).__name__}: {exc}",
-                                   path=path) from None
+    data = storage.read_bytes(path)  # metadata files are small: one GET on an object store
+    head = data[:4]
+    encoding = metadata_encoding(head)
+    if encoding is None:
+        raise CorruptDataError(f"cannot read {what}: not an Avro, ORC or Parquet file (starts {head!r})",
+                               path=path, expected="manifest.format avro, orc or parquet")
+    try:
+        if encoding == "avro":
+            return _read_avro(io.BytesIO(data))
+        return _read_columnar(data, encoding)
+    except Exception as exc:  # fastavro / pyarrow raise many kinds for corrupt input
+        raise CorruptDataError(f"cannot read {what} ({encoding}): {type(exc).__name__}: {exc}",
+                               path=path) from None
 
 
 def check_version(record: Mapping[str, Any], supported: Iterable[int], what: str, path: str) -> int:

@@ -31,6 +31,7 @@ from typing import Any
 
 from pyroaring import BitMap
 
+from .. import storage
 from ..dv.index_file import read_deletion_vector
 from ..errors import InvalidPredicateError
 from ..fileio import ByteSource
@@ -363,7 +364,7 @@ def _answered_exactly(pred: Any, index_types_of, row_type: RowType) -> bool:
 def _index_source(f: LiveDataFile) -> ByteSource | None:
     if f.embedded_index:
         return ByteSource(f.embedded_index, path=f"{f.path} (embedded index)")
-    if f.index_path and os.path.exists(f.index_path):
+    if f.index_path and storage.exists(f.index_path):
         return ByteSource(f.index_path)
     return None
 

@@ -11,6 +11,7 @@ reads it.
 from __future__ import annotations
 
 import datetime as dt
+import io
 from collections.abc import Sequence
 
 import numpy as np
@@ -18,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyroaring import BitMap
 
+from .. import storage
 from ..errors import CorruptDataError, UnsupportedTypeError
 from .evolution import FileEvolution, arrow_schema, arrow_type, as_arrow, convert_array
 
@@ -35,10 +37,19 @@ def _row_group_ranges(meta) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(counts)])
 
 
+def _open(path: str):
+    """``path`` itself when local (pyarrow opens it), else the store's random-access file: Parquet and ORC
+    readers then fetch the footer and just the stripes / row groups they read, by ranged GETs."""
+    if storage.is_local(path):
+        return storage.split_uri(path)[2]
+    fs, p = storage.filesystem_for(path)
+    return fs.open_input_file(p)
+
+
 def _read_parquet(path: str, columns: list[str], positions: np.ndarray | None) -> pa.Table:
     import pyarrow.parquet as pq
 
-    pf = pq.ParquetFile(path)
+    pf = pq.ParquetFile(_open(path))
     present = [c for c in columns if c in pf.schema_arrow.names]
     if positions is None:
         return pf.read(columns=present)
@@ -57,7 +68,7 @@ def _read_parquet(path: str, columns: list[str], positions: np.ndarray | None) -
 def _read_orc(path: str, columns: list[str], positions: np.ndarray | None) -> pa.Table:
     from pyarrow import orc
 
-    f = orc.ORCFile(path)
+    f = orc.ORCFile(_open(path))
     present = [c for c in columns if c in f.schema.names]
     table = f.read(columns=present)
     return table if positions is None else table.take(pa.array(positions))
@@ -85,7 +96,8 @@ def _read_avro(path: str, fields: list[pa.Field], positions: np.ndarray | None) 
     import fastavro
 
     try:
-        with open(path, "rb") as fo:
+        # read whole anyway: one GET on a store instead of a window at a time
+        with storage.open_input(path) if storage.is_local(path) else io.BytesIO(storage.read_bytes(path)) as fo:
             records = list(fastavro.reader(fo))
     except (ValueError, EOFError, fastavro.read.SchemaResolutionError) as exc:
         raise CorruptDataError(f"cannot read Avro data file: {exc}", path=path) from None
@@ -130,16 +142,17 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
     columns = [src for _, src, _ in plan if src is not None]
     if primary_key_file:
         columns.append(VALUE_KIND_COLUMN)
-    if file_format == "parquet":
-        table = _read_parquet(path, columns, positions)
-    elif file_format == "orc":
-        table = _read_orc(path, columns, positions)
-    else:
-        avro_fields = [pa.field(src, arrow_type(conv.src) if conv is not None else fld.type)
-                       for fld, src, conv in plan if src is not None]
-        if primary_key_file:
-            avro_fields.append(pa.field(VALUE_KIND_COLUMN, pa.int8()))
-        table = _read_avro(path, avro_fields, positions)
+    with storage.store_errors(path, "data file"):
+        if file_format == "parquet":
+            table = _read_parquet(path, columns, positions)
+        elif file_format == "orc":
+            table = _read_orc(path, columns, positions)
+        else:
+            avro_fields = [pa.field(src, arrow_type(conv.src) if conv is not None else fld.type)
+                           for fld, src, conv in plan if src is not None]
+            if primary_key_file:
+                avro_fields.append(pa.field(VALUE_KIND_COLUMN, pa.int8()))
+            table = _read_avro(path, avro_fields, positions)
     if primary_key_file and VALUE_KIND_COLUMN in table.column_names:
         kinds = table.column(VALUE_KIND_COLUMN)
         table = table.filter(pc.invert(pc.is_in(kinds, pa.array(_RETRACT_KINDS, kinds.type))))

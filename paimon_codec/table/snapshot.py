@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .. import storage
 from ..errors import CorruptDataError, PaimonCodecError, UnsupportedVersionError
 from .metadata_files import numbered_ids, read_json_object
 
@@ -47,8 +48,7 @@ def snapshot_ids(table_path: str | os.PathLike) -> list[int]:
 def _hint(table_path, name: str) -> int | None:
     path = os.path.join(_snapshot_dir(table_path), name)
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read().strip()
+        text = storage.read_text(path).strip()
     except (FileNotFoundError, UnicodeDecodeError):
         return None  # no usable hint: the caller lists the directory
     digits = text.removeprefix("-")
@@ -61,8 +61,8 @@ def _id_from_hint(table_path: str | os.PathLike, hint_name: str, beyond: int) ->
     if hint is None:
         return None
     d = _snapshot_dir(table_path)
-    if os.path.exists(os.path.join(d, f"snapshot-{hint}")) \
-            and not os.path.exists(os.path.join(d, f"snapshot-{hint + beyond}")):
+    if storage.exists(os.path.join(d, f"snapshot-{hint}")) \
+            and not storage.exists(os.path.join(d, f"snapshot-{hint + beyond}")):
         return hint
     return None
 
@@ -126,9 +126,7 @@ def _tag_dir(table_path) -> str:
 def tag_names(table_path: str | os.PathLike) -> list[str]:
     """Names of the tags (``tag/tag-<name>`` files) of a table or branch directory."""
     d = _tag_dir(table_path)
-    if not os.path.isdir(d):
-        return []
-    return sorted(n[4:] for n in os.listdir(d) if n.startswith("tag-") and len(n) > 4 and not n.endswith(".crc"))
+    return sorted(n[4:] for n in storage.list_dir(d) if n.startswith("tag-") and len(n) > 4 and not n.endswith(".crc"))
 
 
 def load_tag(table_path: str | os.PathLike, name: str) -> Snapshot:
@@ -137,7 +135,7 @@ def load_tag(table_path: str | os.PathLike, name: str) -> Snapshot:
     if not name or "/" in name or os.sep in name:
         raise CorruptDataError(f"bad tag name {name!r}", path=_tag_dir(table_path))
     path = os.path.join(_tag_dir(table_path), f"tag-{name}")
-    if not os.path.isfile(path):
+    if not storage.is_file(path):
         raise CorruptDataError(f"tag {name!r} does not exist", path=path,
                                expected="one of: " + (", ".join(tag_names(table_path)) or "(no tags)"))
     return parse_snapshot(read_json_object(path, f"tag {name}"), path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from .. import storage
 from ..binary_row import decode_serialized_row
 from ..errors import CorruptDataError, InvalidOptionError, UnsupportedTypeError
 from .index_manifest import (
@@ -34,7 +35,7 @@ from .snapshot import (
 )
 
 __all__ = ["PaimonTable", "LiveDataFile", "DeletionFile", "IndexFile", "list_tables", "is_table_dir",
-           "branch_names", "branch_dir"]
+           "branch_names", "branch_dir", "register_storage_options"]
 
 
 @dataclass(frozen=True)
@@ -112,25 +113,38 @@ class LiveDataFile:
 
 
 def is_table_dir(path: str | os.PathLike) -> bool:
-    return os.path.isdir(os.path.join(os.fspath(path), "schema"))
+    return storage.is_dir(os.path.join(os.fspath(path), "schema"))
 
 
 def list_tables(warehouse: str | os.PathLike) -> list[str]:
     """Table directories of a filesystem-catalog warehouse (``<db>.db/<table>``), or the path itself
     when it is one table, or the tables of a database directory."""
     warehouse = os.fspath(warehouse)
+    if not storage.is_local(warehouse):
+        warehouse = warehouse.rstrip("/")
     if is_table_dir(warehouse):
         return [warehouse]
+    if not storage.is_local(warehouse) and not storage.is_dir(warehouse):
+        raise FileNotFoundError(2, "no such directory", warehouse)
     out = []
-    for name in sorted(os.listdir(warehouse)):
+    for name in storage.list_dir(warehouse):
         sub = os.path.join(warehouse, name)
-        if not os.path.isdir(sub):
+        if not storage.is_dir(sub):
             continue
         if is_table_dir(sub):
             out.append(sub)
         elif name.endswith(".db"):
-            out.extend(os.path.join(sub, t) for t in sorted(os.listdir(sub)) if is_table_dir(os.path.join(sub, t)))
+            out.extend(os.path.join(sub, t) for t in storage.list_dir(sub) if is_table_dir(os.path.join(sub, t)))
     return out
+
+
+def register_storage_options(path: str | os.PathLike, options: dict[str, str] | None) -> None:
+    """Make ``options`` (endpoint, keys, region, ...; see :mod:`paimon_codec.storage`) apply to every URI of
+    the store ``path`` lives on (``scheme://bucket``); nothing for a local path or no options."""
+    path = os.fspath(path)
+    if options and not storage.is_local(path):
+        scheme, netloc, _ = storage.split_uri(path)
+        storage.set_storage_options(f"{scheme}://{netloc}", options)
 
 
 # options whose difference between a table and its fallback branch changes how files are read
@@ -144,9 +158,7 @@ def branch_dir(table_path: str, branch: str) -> str:
 
 def branch_names(table_path: str | os.PathLike) -> list[str]:
     d = os.path.join(os.fspath(table_path), "branch")
-    if not os.path.isdir(d):
-        return []
-    return sorted(n[7:] for n in os.listdir(d) if n.startswith("branch-") and is_table_dir(os.path.join(d, n)))
+    return sorted(n[7:] for n in storage.list_dir(d) if n.startswith("branch-") and is_table_dir(os.path.join(d, n)))
 
 
 class PaimonTable:
@@ -158,8 +170,11 @@ class PaimonTable:
     directory of the schemas/snapshots/tags read).
     """
 
-    def __init__(self, path: str | os.PathLike, branch: str | None = None) -> None:
-        self.path = os.path.abspath(strip_scheme(os.fspath(path)))
+    def __init__(self, path: str | os.PathLike, branch: str | None = None,
+                 storage_options: dict[str, str] | None = None) -> None:
+        if storage_options:
+            register_storage_options(path, storage_options)
+        self.path = storage.normalize(path)
         if not is_table_dir(self.path):
             raise CorruptDataError("not a Paimon table (no schema directory)", path=self.path)
         self.branch = None if branch in (None, "", "main") else str(branch)
