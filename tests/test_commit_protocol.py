@@ -216,3 +216,25 @@ def test_deletion_vector_index_change(tmp_path, java_newest, pypaimon21):
     assert_same_rows(java_newest.read(path), _rows(range(10)))
     with pytest.raises(CommitConflictError, match="index file"):
         commit_changes(path, [IndexChange.delete_entry(live[0].entry)])
+
+
+@pytest.mark.parametrize("version", ["1.4.2", "0.9"])
+def test_java_compacts_our_files(tmp_path, version, java_newest, java09_tables):
+    """Java's compaction (a COMPACT commit deleting our files) runs on our metadata, and we commit on top."""
+    java = java_newest if version == "1.4.2" else java09_tables
+    layout = "0.9" if version == "0.9" else "newest"
+    path = create_table(tmp_path / "wh" / "db.db" / "c", "id BIGINT, p INT",
+                        dict(OPTS, **{"bucket": "2", "bucket-key": "id", "compaction.min.file-num": "2"}))
+    for k in range(5):
+        append_arrow(path, _rows(range(k * 10, k * 10 + 10)), layout=layout)
+    before = read_table(path)
+    assert len(PaimonTable(path).data_files()) == 10
+    assert java.compact(path) == 6
+    table = PaimonTable(path)
+    assert table.snapshot().commit_kind == "COMPACT" and len(table.data_files()) == 2
+    assert_same_rows(java.read(path), before)
+    assert_same_rows(read_table(path), before)
+    append_arrow(path, _rows(range(100, 103)))
+    expected = pa.concat_tables([before, _rows(range(100, 103))])
+    assert_same_rows(java.read(path), expected)
+    assert_same_rows(read_table(path), expected)

@@ -134,7 +134,10 @@ def file_writer_schema(path: str) -> tuple[dict, str]:
 
     with open_input(path) as fh:
         reader = fastavro.reader(fh)
-        return reader.writer_schema, reader.codec
+        schema = reader.writer_schema
+        if not isinstance(schema, dict):
+            raise ValueError(f"{path}: the Avro schema is not a record")
+        return schema, reader.codec
 
 
 def field_names(schema: dict) -> set[str]:

@@ -102,7 +102,7 @@ def plan_commit(table: PaimonTable, latest: Snapshot | None, files: Sequence[Fil
 def _check_buckets(table: PaimonTable, live: dict[tuple, ManifestEntry], adds: list[ManifestEntry]) -> None:
     if not live:
         return
-    totals = {}
+    totals: dict[bytes, int] = {}
     for e in live.values():
         totals.setdefault(e.partition, e.total_buckets)
     for e in adds:

@@ -146,11 +146,11 @@ def _groups(table: PaimonTable, data: pa.Table, buckets: np.ndarray) -> list[tup
     cols["i"] = pa.array(np.arange(data.num_rows, dtype=np.int64))
     grouped = pa.table(cols).group_by([f"k{i}" for i in range(len(keys))] + ["b"], use_threads=False) \
         .aggregate([("i", "list")])
-    out = []
+    out: list[tuple[tuple, int, np.ndarray | None]] = []
     for row in grouped.to_pylist():
         values = tuple(_internal(row[f"k{i}"], t) for i, t in enumerate(types))
         out.append((values, int(row["b"]), np.asarray(row["i_list"], dtype=np.int64)))
-    out.sort(key=lambda g: int(g[2][0]))  # first-row order, stable across runs
+    out.sort(key=lambda g: int(g[2][0]) if g[2] is not None else 0)  # first-row order, stable across runs
     return out
 
 
@@ -209,7 +209,8 @@ def write_data_files(table_path: str | os.PathLike, data: pa.Table, *, layout: s
             pq.write_table(piece, buf, compression=compression, store_decimal_as_integer=True,
                            write_statistics=parquet_statistics_columns(piece))
             storage.write_atomic(storage.join(directory, name), buf.getvalue())
-            embedded, extra = None, ()
+            embedded: bytes | None = None
+            extra: tuple[str, ...] = ()
             if indexed:
                 writer = FileIndexWriter(schema.fields, options, paimon_version=version)
                 writer.write_table(piece)
