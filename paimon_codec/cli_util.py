@@ -42,8 +42,9 @@ def emit(obj: Any, as_json: bool, text: str) -> None:
 def read_json_file(path: str) -> Any:
     """The JSON value in the file at ``path``; malformed input is a :class:`CorruptDataError`."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
+        from . import storage
+
+        return json.loads(storage.read_text(path))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise CorruptDataError(f"invalid JSON: {exc}", path=path) from None
     except RecursionError:

@@ -124,6 +124,32 @@ def test_cell_reads_exactly_or_refuses(request, matrix, writer_name, kind, pred)
     cell["status"] = "exact"
 
 
+def _s3_cells():
+    return [pytest.param(w, k, id=f"{w}-{k}") for w in WRITERS for k in KINDS if (w, k) not in CANNOT]
+
+
+@pytest.mark.parametrize("writer_name,kind", _s3_cells())
+def test_cell_on_s3_reads_as_on_local_disk(request, matrix, s3_server, writer_name, kind):
+    """Every table of the matrix, copied into a bucket of the S3 server, reads (``eq`` predicate: indexes,
+    deletion vectors and evolution all in play) exactly the writer's rows, or refuses as it does locally."""
+    from storage_fixtures import on_s3
+
+    writer = _writer(request, matrix, writer_name)
+    path = _table(request, matrix, writer, kind)
+    uri = on_s3(s3_server)(path)
+    where = where_of(kind, "eq")
+    try:
+        local = read_table(path, where)
+    except (UnsupportedTypeError, UnsupportedVersionError) as exc:
+        with pytest.raises(type(exc)) as there:
+            read_table(uri, where)
+        assert there.value.message == exc.message
+        return
+    mine = read_table(uri, where)
+    assert_same_rows(mine, _theirs(matrix, writer, kind, path, where))
+    assert_same_rows(mine, local)
+
+
 def _spark_cells():
     return [pytest.param(w, k, id=f"{w}-{k}") for w in SPARK_WRITERS for k in KINDS if (w, k) not in CANNOT]
 

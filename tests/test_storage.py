@@ -294,3 +294,16 @@ def test_index_clis_read_s3_uris_like_local_files(s3_server, tmp_path):
     status, out = _main(["dv", "read", f"{uri}/written/{written[0]['file_name']}", "--json"])
     assert status == 0
     assert [e["positions"]["cardinality"] for e in json.loads(out)["entries"]] == [5, 1]
+
+
+def test_index_build_reads_parquet_input_and_writes_output_on_s3(bucket, tmp_path):
+    import pyarrow.parquet as pq
+
+    rows = pa.table({"a": list(range(100)), "b": [f"k{i % 3}" for i in range(100)], "c": list(range(100))})
+    local_in = tmp_path / "rows.parquet"
+    pq.write_table(rows, local_in)
+    storage.write_atomic(f"{bucket}/build/rows.parquet", local_in.read_bytes())
+    args = ["index", "build", "--schema", "a BIGINT, b STRING, c BIGINT", "--option", "file-index.bitmap.columns=b"]
+    assert _main([*args, "--input", str(local_in), "--output", str(tmp_path / "f.index")])[0] == 0
+    assert _main([*args, "--input", f"{bucket}/build/rows.parquet", "--output", f"{bucket}/build/f.index"])[0] == 0
+    assert storage.read_bytes(f"{bucket}/build/f.index") == (tmp_path / "f.index").read_bytes()

@@ -139,13 +139,20 @@ def _jsonl_table(path: Path, schema: RowType) -> dict[str, list]:
 
 def read_input_table(path: str | Path, schema: RowType) -> Any:
     """Rows of ``path`` column-wise: a pyarrow table (.parquet) or ``{column: values}`` (.jsonl/.csv)."""
-    p = Path(path)
+    from .. import storage
+
+    text = str(path)
+    p = Path(text)
     suffix = p.suffix.lower()
     if suffix in (".parquet", ".pq"):
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         try:
+            if not storage.is_local(text):  # an object-store URI: read through its filesystem
+                fs, key = storage.filesystem_for(text)
+                with storage.store_errors(text, "input"):
+                    return pq.read_table(key, filesystem=fs)
             return pq.read_table(p)
         except (pa.ArrowInvalid, OSError) as exc:
             if isinstance(exc, FileNotFoundError):

@@ -82,9 +82,9 @@ def _not_found(path: str) -> FileNotFoundError:
 def open_input(path: str, *, min_get: int = DEFAULT_MIN_GET) -> BinaryIO:
     """A seekable, random-access binary file: a plain file locally, a :class:`RangeReader` on a store
     (each miss one ranged GET of at least ``min_get`` bytes)."""
+    if is_local(path):
+        return open(split_uri(path)[2], "rb")  # noqa: SIM115 - the caller closes it
     fs, p = filesystem_for(path)
-    if isinstance(fs, pafs.LocalFileSystem):
-        return open(p, "rb")  # noqa: SIM115 - the caller closes it
     with store_errors(path):
         try:
             raw = fs.open_input_file(p)
@@ -95,10 +95,10 @@ def open_input(path: str, *, min_get: int = DEFAULT_MIN_GET) -> BinaryIO:
 
 def read_bytes(path: str) -> bytes:
     """The whole file (one GET on a store)."""
-    fs, p = filesystem_for(path)
-    if isinstance(fs, pafs.LocalFileSystem):
-        with open(p, "rb") as f:
+    if is_local(path):
+        with open(split_uri(path)[2], "rb") as f:
             return f.read()
+    fs, p = filesystem_for(path)
     with store_errors(path):
         try:
             with fs.open_input_stream(p) as f:
