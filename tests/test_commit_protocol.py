@@ -48,7 +48,8 @@ def _referenced(path: str) -> set[str]:
     return out
 
 
-def _appender(path: str, worker: int, commits: int, barrier) -> list[tuple[int, int]]:
+def _appender(path: str, worker: int, commits: int, barrier, state=None) -> list[tuple[int, int]]:
+    storage.restore_storage_state(state)  # the s3:// endpoint of the test server, in the child process
     barrier.wait()
     out = []
     for k in range(commits):
@@ -58,14 +59,24 @@ def _appender(path: str, worker: int, commits: int, barrier) -> list[tuple[int, 
     return out
 
 
-def test_two_processes_race_for_snapshot_ids(tmp_path, java_newest):
-    path = create_table(tmp_path / "wh" / "db.db" / "race", "id BIGINT, p INT", OPTS)
+@pytest.mark.parametrize("where", ["local", "s3"])
+def test_two_processes_race_for_snapshot_ids(tmp_path, where, java_newest, request):
+    """Two processes append concurrently: one winner per snapshot id (hard link locally, conditional PUT
+    on S3), the loser re-plans; every row lands, and Java 1.4.2 reads them all."""
+    if where == "s3":
+        server = request.getfixturevalue("s3_server")
+        server.create_bucket("commits")
+        root = f"s3://commits/{os.path.basename(tmp_path)}"
+    else:
+        root = str(tmp_path)
+    path = create_table(f"{root}/wh/db.db/race", "id BIGINT, p INT", OPTS)
     ctx = multiprocessing.get_context("spawn")
-    commits = 6
+    commits = 6 if where == "local" else 4
+    state = storage.storage_state()
     with ctx.Manager() as manager:
         barrier = manager.Barrier(2)
         with ctx.Pool(2) as pool:
-            results = pool.starmap(_appender, [(path, w, commits, barrier) for w in range(2)])
+            results = pool.starmap(_appender, [(path, w, commits, barrier, state) for w in range(2)])
     ids = sorted(sid for r in results for sid, _ in r)
     assert ids == list(range(1, 2 * commits + 1))  # exactly one winner per id, no gaps
     table = PaimonTable(path)
@@ -74,9 +85,24 @@ def test_two_processes_race_for_snapshot_ids(tmp_path, java_newest):
     expected = pa.concat_tables([_rows(range((w * 1000 + k) * 10, (w * 1000 + k) * 10 + 10))
                                  for w in range(2) for k in range(commits)])
     assert_same_rows(read_table(path), expected)
-    assert_same_rows(java_newest.read(path), expected)
-    assert set(os.listdir(f"{path}/manifest")) == _referenced(path)  # lost attempts left nothing behind
-    assert (tmp_path / "wh" / "db.db" / "race" / "snapshot" / "LATEST").read_text() == str(2 * commits)
+    assert set(storage.list_dir(f"{path}/manifest")) == _referenced(path)  # lost attempts left nothing behind
+    assert storage.read_bytes(f"{path}/snapshot/LATEST") == str(2 * commits).encode()
+    local = path
+    if where == "s3":  # Java reads a local copy of what we committed on S3
+        local = str(tmp_path / "copy" / "db.db" / "race")
+        _download(path, local)
+    assert_same_rows(java_newest.read(local), expected)
+
+
+def _download(uri: str, local: str) -> None:
+    for name in storage.list_dir(uri):
+        src = f"{uri}/{name}"
+        if storage.is_dir(src):
+            _download(src, os.path.join(local, name))
+        else:
+            os.makedirs(local, exist_ok=True)
+            with open(os.path.join(local, name), "wb") as fh:
+                fh.write(storage.read_bytes(src))
 
 
 def _race_once(monkeypatch, competitor):
