@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "paimon_codec.dv.cli",          # dv read / write / to-puffin / from-puffin
     "paimon_codec.bucket.cli",      # bucket read / hash / assign
     "paimon_codec.spark.cli",       # scan, audit, demo
+    "paimon_codec.spark.rewrite_cli",  # write (index rewrite registers under index)
 ]
 
 

@@ -68,6 +68,9 @@ def register(subparsers: Any) -> None:
     q.set_defaults(func=_query_command)
 
     register_topn(sub)
+    from ..spark.rewrite_cli import register_rewrite  # index rewrite: the table layer, run on Spark
+
+    register_rewrite(sub)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -101,7 +101,14 @@ class ManifestEntry:
 
     @property
     def identifier(self) -> tuple:
-        return (self.partition, self.bucket, self.file.level, self.file.file_name)
+        """What a DELETE entry must equal to cancel an ADD: Paimon's ``FileEntry.Identifier`` since 1.0 -
+        partition, bucket, level, file name, extra files, embedded index and external path.  (Paimon 0.9
+        compared the first four only; its writers always delete with the metadata they added, so both
+        read every table the same.)  A commit re-adding a file with new index metadata therefore cancels
+        exactly the entry it saw, and a DELETE of metadata that is no longer live is a conflict."""
+        f = self.file
+        return (self.partition, self.bucket, f.level, f.file_name, tuple(f.extra_files), f.embedded_index,
+                f.external_path)
 
 
 POSTPONE_BUCKET = -2  # bucket id of files written with bucket = -2 (directory ``bucket-postpone``)

@@ -103,12 +103,15 @@ class FileIndexOps:
                 "index_bytes": data}
 
     def evaluate_file_index(self, table_path: str, container_hex: str, where: dict[str, Any]) -> Any:
-        """Java's ``FileIndexPredicate`` on a container: ``"REMAIN"``, ``"SKIP"`` or sorted row positions."""
+        """Java's ``FileIndexPredicate`` on a container: ``"REMAIN"``, ``"SKIP"`` or sorted row positions
+        (Paimon 0.9's answers only REMAIN / SKIP: ``testPredicate``)."""
         table = self._table(table_path)
         row_type = table.rowType()
         predicate = J("org.apache.paimon.fileindex.FileIndexPredicate")(
             jpype.JArray(jpype.JByte)(bytes.fromhex(container_hex)), row_type)
         try:
+            if not hasattr(predicate, "evaluate"):  # Paimon 0.9: a yes / no answer only
+                return "REMAIN" if predicate.testPredicate(self._predicate(where, row_type)) else "SKIP"
             result = predicate.evaluate(self._predicate(where, row_type))
         finally:
             predicate.close()

@@ -262,10 +262,11 @@ class JavaPaimon:
 
 
     def plan_files(self, table_path: str | os.PathLike, *, snapshot_id: int | None = None, tag: str | None = None,
-                   branch: str | None = None, timestamp_ms: int | None = None) -> list[str]:
-        """Sorted names of the data files Java's batch scan plans (``newScan().plan().splits()``)."""
+                   branch: str | None = None, timestamp_ms: int | None = None, where: Any = None) -> list[str]:
+        """Sorted names of the data files Java's batch scan plans (``newScan().plan().splits()``), with
+        ``where`` pushed down as a filter."""
         return self._call("plan_files", table_path=os.fspath(table_path), snapshot_id=snapshot_id, tag=tag,
-                          branch=branch, timestamp_ms=timestamp_ms)
+                          branch=branch, timestamp_ms=timestamp_ms, where=_where(where))
 
 
     def write_global_index(self, table_path: str | os.PathLike, column: str, index_type: str,

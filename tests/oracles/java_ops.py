@@ -379,10 +379,14 @@ class PaimonOps(RowTrackingOps, FileIndexOps):
         return result.num_rows
 
     def plan_files(self, table_path: str, snapshot_id: int | None, tag: str | None, branch: str | None,
-                   timestamp_ms: int | None) -> list[str]:
-        """Sorted names of the data files of Java's batch scan plan (``newScan().plan().splits()``)."""
+                   timestamp_ms: int | None, where: dict[str, Any] | None = None) -> list[str]:
+        """Sorted names of the data files of Java's batch scan plan (``newScan().plan().splits()``), with
+        ``where`` pushed down as a filter (manifest stats and embedded file indexes prune)."""
         table = self._table(table_path, branch, _time_travel(snapshot_id, tag, timestamp_ms))
-        splits = table.newReadBuilder().newScan().plan().splits()
+        builder = table.newReadBuilder()
+        if where is not None:
+            builder = builder.withFilter(self._predicate(where, table.rowType()))
+        splits = builder.newScan().plan().splits()
         return sorted(str(f.fileName()) for split in splits for f in split.dataFiles())
 
     @staticmethod

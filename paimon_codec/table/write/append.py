@@ -154,6 +154,16 @@ def _groups(table: PaimonTable, data: pa.Table, buckets: np.ndarray) -> list[tup
     return out
 
 
+def _row_group_rows(piece: pa.Table, options) -> int | None:
+    """Rows per Parquet row group for ``parquet.block.size`` (bytes, Parquet's own option that Paimon passes
+    to its writer), estimated from the Arrow size of the rows; ``None``: pyarrow's default."""
+    block = options.get("parquet.block.size")
+    if not block or piece.num_rows == 0:
+        return None
+    per_row = max(piece.nbytes / piece.num_rows, 1e-9)
+    return max(1, int(parse_memory_size(block) / per_row))
+
+
 def _max_sequences(table: PaimonTable) -> dict[tuple[bytes, int], int]:
     latest = table.snapshot()
     if latest is None or table.schema.bucket <= 0:
@@ -207,7 +217,8 @@ def write_data_files(table_path: str | os.PathLike, data: pa.Table, *, layout: s
             name = f"{prefix}{run}-{k}.parquet"
             buf = io.BytesIO()
             pq.write_table(piece, buf, compression=compression, store_decimal_as_integer=True,
-                           write_statistics=parquet_statistics_columns(piece))
+                           write_statistics=parquet_statistics_columns(piece),
+                           row_group_size=_row_group_rows(piece, options))
             storage.write_atomic(storage.join(directory, name), buf.getvalue())
             embedded: bytes | None = None
             extra: tuple[str, ...] = ()

@@ -1,0 +1,117 @@
+"""``paimon-codec index rewrite`` and ``paimon-codec write`` (Spark; local unless ``--master`` is given).
+
+Progress (files indexed / total, bytes, rate) goes to stderr through ``logging``; ``--json`` prints the
+report of what was written on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from typing import Any
+
+from ..errors import InvalidOptionError
+
+__all__ = ["register", "register_rewrite", "parse_option_args"]
+
+
+def parse_option_args(items: list[str], removals: list[str] | None = None) -> dict[str, str | None]:
+    """``["k=v", ...]`` (+ keys to remove) -> ``{k: v, removed: None}``."""
+    out: dict[str, str | None] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise InvalidOptionError(f"bad --option {item!r}", expected="KEY=VALUE")
+        out[key.strip()] = value.strip()
+    for key in removals or ():
+        out[key.strip()] = None
+    return out
+
+
+def _progress_logging(quiet: bool) -> None:
+    if quiet:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    for name in ("paimon_codec.table.index_rewrite_job", "paimon_codec.spark.write"):
+        logger = logging.getLogger(name)
+        logger.setLevel(logging.INFO)
+        logger.addHandler(handler)
+
+
+def _print(report: dict, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(report, indent=2, sort_keys=True))
+        return
+    for key, value in report.items():
+        if not isinstance(value, list):
+            print(f"{key:22s} {value}")
+
+
+def cmd_rewrite(args: argparse.Namespace) -> int:
+    options = parse_option_args(args.option, args.remove_option)
+    _progress_logging(args.quiet)
+    if args.local:
+        from ..table.index_rewrite_job import rewrite_file_index as local_rewrite
+
+        report = local_rewrite(args.table, options or None, args.partition or None)
+    else:
+        from .rewrite import rewrite_file_index
+        from .session import get_spark
+
+        report = rewrite_file_index(get_spark(args.master), args.table, options or None, args.partition or None)
+    _print(report.to_json(), args.json)
+    return 0
+
+
+def cmd_write(args: argparse.Namespace) -> int:
+    from .session import get_spark
+    from .write import write
+
+    _progress_logging(args.quiet)
+    spark = get_spark(args.master)
+    fmt = args.format or args.input.rsplit(".", 1)[-1].lower()
+    reader = spark.read.option("header", "true").option("inferSchema", "true") if fmt == "csv" else spark.read
+    df = reader.format({"jsonl": "json", "ndjson": "json"}.get(fmt, fmt)).load(args.input)
+    report = write(df, args.table, mode=args.mode)
+    _print(report.to_json(), args.json)
+    return 0
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--master", default=None, help="Spark master URL (default: local)")
+
+
+def register_rewrite(index_subparsers: Any) -> None:
+    """``index rewrite`` under the ``index`` command."""
+    p = index_subparsers.add_parser(
+        "rewrite", help="(re)build the file indexes of every data file of a table and commit once",
+        description="Persist --option values to the table schema (like ALTER TABLE SET), rebuild every live data "
+                    "file's file index on Spark and commit one snapshot; a rewrite that changes nothing commits "
+                    "nothing.")
+    p.add_argument("table", help="table directory (<warehouse>/<db>.db/<table>) or URI")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="table option to set first, e.g. file-index.bitmap.columns=a,b (repeatable)")
+    p.add_argument("--remove-option", action="append", default=[], metavar="KEY",
+                   help="table option to remove first, e.g. file-index.bitmap.columns (repeatable)")
+    p.add_argument("--partition", action="append", default=[], metavar="K=V[,K2=V2]",
+                   help="only files of this partition (repeatable)")
+    p.add_argument("--local", action="store_true", help="index in this process instead of on Spark")
+    _common(p)
+    p.set_defaults(func=cmd_rewrite)
+
+
+def register(subparsers: Any) -> None:
+    """``write`` (top-level command)."""
+    p = subparsers.add_parser("write", help="append rows (Parquet / JSON lines / CSV / ORC) to a Paimon table "
+                                            "on Spark, file indexes built on write, one commit")
+    p.add_argument("table", help="table directory (<warehouse>/<db>.db/<table>) or URI")
+    p.add_argument("--input", required=True, help="input file or directory Spark reads")
+    p.add_argument("--format", default=None, help="input format (default: from the file extension)")
+    p.add_argument("--mode", default="append", choices=["append", "overwrite"], help="write mode")
+    _common(p)
+    p.set_defaults(func=cmd_write)

@@ -1,0 +1,177 @@
+"""Append (or overwrite) a Spark DataFrame into a Paimon append table: Parquet + file indexes in tasks, one commit.
+
+>>> from paimon_codec.spark import get_spark, write
+>>> report = write(df, "wh/db.db/events")                 # mode="append"; "overwrite" replaces the
+...                                                         # partitions written (the table if unpartitioned)
+
+Each Spark partition is one task (``mapInArrow``): it writes its rows as Paimon data files with
+:func:`paimon_codec.table.write.write_data_files` - Paimon's file naming, partition paths, buckets
+(bucket-unaware or fixed ``bucket-key`` buckets), value stats, and the file indexes the table's
+``file-index.*`` options ask for, built in the same task from the same Arrow data - and returns the
+files' metadata.  The driver commits them all as one snapshot (``commit_changes``: conflicts re-plan,
+other writers' snapshots are never overwritten).  Sequence numbers of fixed-bucket files are made
+contiguous per bucket on the driver, as one writer per bucket would have numbered them.  Data files of a
+job that fails before its commit are left unreferenced (orphans, as Paimon leaves them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import pickle
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InvalidOptionError
+
+__all__ = ["write", "WriteReport"]
+
+log = logging.getLogger(__name__)
+
+_MODES = ("append", "overwrite")
+
+
+@dataclass
+class WriteReport:
+    """What a write committed (``to_json`` is the CLI's ``--json`` report)."""
+
+    table_path: str
+    mode: str
+    rows: int = 0
+    files: int = 0
+    data_bytes: int = 0
+    embedded_indexes: int = 0
+    index_files: int = 0
+    partitions: int = 0
+    snapshot_id: int | None = None
+    attempts: int = 0
+    seconds: float = 0.0
+    file_names: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def _write_task(table_path: str, storage_state: Any, accumulator: Any):
+    def run(batches):
+        import pyarrow as pa
+
+        from .. import storage
+        from ..table.write import write_data_files
+
+        if storage_state is not None:
+            storage.restore_storage_state(storage_state)
+        batches = list(batches)
+        if not batches or sum(b.num_rows for b in batches) == 0:
+            return
+        data = pa.Table.from_batches(batches)
+        changes = write_data_files(table_path, data)
+        accumulator.add((data.num_rows, sum(c.file.file_size for c in changes)))
+        yield pa.RecordBatch.from_pydict({"changes": [pickle.dumps(changes)]})
+    return run
+
+
+def _renumber(changes: list, table) -> list:
+    """Fixed-bucket files written by several tasks: sequence numbers contiguous per (partition, bucket),
+    continuing after the bucket's highest, in task order."""
+    if table.schema.bucket <= 0:
+        return changes
+    from ..table.manifest import merge_entries
+
+    latest = table.snapshot()
+    high: dict[tuple, int] = {}
+    if latest is not None:
+        for e in merge_entries(table.manifest_entries(latest)):
+            key = (e.partition, e.bucket)
+            high[key] = max(high.get(key, -1), e.file.max_sequence_number)
+    out = []
+    for c in changes:
+        key = (c.partition, c.bucket)
+        first = high.get(key, -1) + 1
+        n = c.file.row_count
+        high[key] = first + n - 1
+        meta = dataclasses.replace(c.file, min_sequence_number=first, max_sequence_number=first + n - 1)
+        out.append(dataclasses.replace(c, file=meta))
+    return out
+
+
+def write(df, table: Any, mode: str = "append", *, commit_user: str | None = None, poll_s: float = 2.0) -> WriteReport:
+    """Write ``df`` into the append table at ``table`` (path / URI / ``PaimonTable``) and commit once.
+
+    ``mode="overwrite"`` replaces the partitions the DataFrame writes to (the whole table when it is not
+    partitioned), as Spark's dynamic partition overwrite does.  Columns are matched by name; the table's
+    schema decides the types."""
+    from pyspark.accumulators import AccumulatorParam
+
+    from .. import storage
+    from ..table import PaimonTable
+    from ..table.commit import commit_changes
+
+    if mode not in _MODES:
+        raise InvalidOptionError(f"write mode {mode!r} is not supported", expected=" or ".join(_MODES))
+    started = time.monotonic()
+    path = table.path if isinstance(table, PaimonTable) else str(table)
+    t = PaimonTable(path)
+    if t.schema.primary_keys:
+        raise InvalidOptionError("writing primary-key tables is not supported; write an append table", path=path)
+    from ..table.write import arrow_schema_for, write_data_files
+
+    write_data_files(path, arrow_schema_for(t.schema.fields).empty_table())  # refuses what it cannot write, here
+    names = set(t.schema.fields.names)
+    extra = [c for c in df.columns if c not in names]
+    if extra:
+        raise InvalidOptionError(f"columns {extra} are not in the table", path=path,
+                                 expected=", ".join(t.schema.fields.names))
+
+    class _Pair(AccumulatorParam):
+        def zero(self, value):
+            return (0, 0)
+
+        def addInPlace(self, a, b):  # noqa: N802 - pyspark's name
+            return (a[0] + b[0], a[1] + b[1])
+
+    sc = df.sparkSession.sparkContext
+    acc = sc.accumulator((0, 0), _Pair())
+    tasks = df.rdd.getNumPartitions()
+    result: dict[str, Any] = {}
+
+    def job() -> None:
+        try:
+            out = df.mapInArrow(_write_task(path, storage.storage_state(), acc), "changes binary")
+            result["rows"] = out.collect()
+        except BaseException as exc:  # noqa: BLE001 - re-raised on the driver thread
+            result["error"] = exc
+
+    worker = threading.Thread(target=job, name="paimon-codec-write-job", daemon=True)
+    worker.start()
+    seen = (0, 0)
+    while worker.is_alive():
+        worker.join(poll_s)
+        now = acc.value
+        if now != seen:
+            elapsed = max(time.monotonic() - started, 1e-9)
+            log.info("write: %d rows, %.1f MB written (%.1f MB/s) by %d tasks", now[0], now[1] / 1e6,
+                     now[1] / 1e6 / elapsed, tasks)
+            seen = now
+    if "error" in result:
+        raise result["error"]
+    changes = [c for r in result["rows"] for c in pickle.loads(r["changes"])]
+    changes = _renumber(changes, t)
+    report = WriteReport(path, mode)
+    if changes or mode == "overwrite":
+        commit = commit_changes(path, changes, kind="OVERWRITE" if mode == "overwrite" else "APPEND",
+                                commit_user=commit_user)
+        report.snapshot_id, report.attempts = commit.snapshot_id, commit.attempts
+    report.rows = sum(c.file.row_count for c in changes)
+    report.files = len(changes)
+    report.data_bytes = sum(c.file.file_size for c in changes)
+    report.embedded_indexes = sum(1 for c in changes if c.file.embedded_index is not None)
+    report.index_files = sum(1 for c in changes if any(x.endswith(".index") for x in c.file.extra_files))
+    report.partitions = len({c.partition for c in changes})
+    report.file_names = sorted(c.file.file_name for c in changes)
+    report.seconds = time.monotonic() - started
+    log.info("write: committed %d files, %d rows as snapshot %s in %.1f s", report.files, report.rows,
+             report.snapshot_id, report.seconds)
+    return report
