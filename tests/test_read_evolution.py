@@ -147,10 +147,10 @@ def _ours(path: str) -> tuple[list[list], list]:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("case", ["rename", "readd", "retype"])
-def test_evolved_table_reads_as_java_reads_it(java_tables, case, fmt):
+def test_evolved_table_reads_as_java_reads_it(java_tables, case, fmt, table_location):
     warehouse, reads = java_tables
     name = f"{case}_{fmt}"
-    path = table_path(warehouse, name)
+    path = table_location(table_path(warehouse, name))  # local disk, and a copy on the S3 server
     ours, types = _ours(path)
     java_rows = reads[name][-1]
     assert canonical(ours, types) == canonical(java_rows, types)

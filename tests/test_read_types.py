@@ -62,9 +62,9 @@ def _normalized(plan, rows: list[dict]) -> list[list]:
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_every_type_reads_as_java_reads_it(java_tables, fmt):
+def test_every_type_reads_as_java_reads_it(java_tables, fmt, table_location):
     warehouse, reads = java_tables
-    plan = plan_scan(table_path(warehouse, f"types_{fmt}"))
+    plan = plan_scan(table_location(table_path(warehouse, f"types_{fmt}")))  # local disk and the S3 server
     assert {t.file_format for t in plan.tasks} == {fmt} and len(plan.tasks) == 3
     types = [f.type for f in plan.row_type]
     ours = _normalized(plan, read_plan_locally(plan).to_pylist())

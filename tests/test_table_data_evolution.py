@@ -94,10 +94,10 @@ def java_table(tmp_path_factory, java_newest) -> dict:
     return _java_table(java_newest, tmp_path_factory.mktemp("de_java"), "t", JAVA_FIELDS, JAVA_STEPS)
 
 
-def test_java_partial_column_updates_read_like_java(java_table):
+def test_java_partial_column_updates_read_like_java(java_table, table_location):
     names = java_table["fields"]
     assert names == ["id", "label", "score"]
-    ours = _ours(java_table["path"])
+    ours = _ours(table_location(java_table["path"]))  # local disk, and a copy on the S3 server
     assert ours.column_names == names
     assert _sorted_rows(ours, names) == sorted(map(tuple, java_table["rows"]),
                                                 key=lambda r: tuple((v is None, v) for v in r))

@@ -91,9 +91,9 @@ def java_tables(tmp_path_factory, java_newest):
 
 
 @pytest.mark.parametrize("kind", list(INDEXED))
-def test_index_scan_gives_java_rows(java_tables, kind):
+def test_index_scan_gives_java_rows(java_tables, kind, table_location):
     tables, reads = java_tables
-    path = tables[kind]
+    path = table_location(tables[kind])  # local disk, and a copy on the S3 server
     _same_rows(read_plan_locally(plan_scan(path)), reads[kind]["all"], f"{kind} all rows")
     pruned = 0
     for pred in PREDICATES:

@@ -14,6 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 from paimon_semantics import filter_rows
 
+from paimon_codec import storage
 from paimon_codec.fileindex.predicate import Leaf
 from paimon_codec.table.plan import plan_scan
 from paimon_codec.table.read import read_plan_locally
@@ -62,14 +63,16 @@ def evolved(tmp_path_factory, java_newest):
 def _kept_ids(plan) -> set[int]:
     out: set[int] = set()
     for task in plan.tasks:
-        ids = pq.read_table(task.path, columns=["id"]).column("id").to_pylist()
+        fs, key = storage.filesystem_for(task.path)  # local disk or the S3 server
+        ids = pq.read_table(key, columns=["id"], filesystem=fs).column("id").to_pylist()
         out |= {ids[i] for i in (range(len(ids)) if task.selection is None else task.selection)}
     return out
 
 
 @pytest.mark.parametrize("pred", PREDICATES, ids=str)
-def test_plan_keeps_every_row_java_returns(evolved, pred):
+def test_plan_keeps_every_row_java_returns(evolved, pred, table_location):
     path, reads = evolved
+    path = table_location(path)  # local disk, and a copy on the S3 server
     plan = plan_scan(path, pred)
     java_rows = reads[str(pred)]
     missing = {r["id"] for r in java_rows} - _kept_ids(plan)
