@@ -1,4 +1,5 @@
-"""Writing tables on the S3 server: create, append, concurrent commits, file-index rewrite.
+"""Writing tables on the S3 server: create, append, file-index rewrite, Spark write and rewrite jobs (the
+two-process commit race on S3 is in ``test_commit_protocol.py``).
 
 Every table written on ``s3://`` must read exactly like the same writes on local disk, and Paimon itself
 (Java 1.4.2, pypaimon 2.1; they read a download of the bucket's objects) must read it too.
@@ -6,7 +7,6 @@ Every table written on ``s3://`` must read exactly like the same writes on local
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 
 import pyarrow as pa
@@ -14,6 +14,7 @@ import pyarrow.fs as pafs
 import pytest
 from oracles.compare import assert_same_rows
 from oracles.s3_server import ACCESS_KEY, REGION, SECRET_KEY
+from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec import storage
 from paimon_codec.table import PaimonTable, read_table
@@ -69,34 +70,6 @@ def test_table_written_on_s3_reads_like_local_and_in_paimon(tmp_path, s3_server,
     assert plan.report.files_skipped_by_index == plan.report.files_total > 0
 
 
-def _appender(uri: str, options: dict, worker: int, commits: int, barrier) -> list[int]:
-    storage.set_storage_options("s3", options)
-    barrier.wait()
-    out = []
-    for k in range(commits):
-        base = (worker * 1000 + k) * 10
-        out.append(append_arrow(uri, _rows(base, 10), commit_user=f"worker-{worker}").snapshot_id)
-    return out
-
-
-def test_two_processes_race_for_snapshot_ids_on_s3(s3_server, bucket):
-    """The snapshot claim is S3's conditional put: two writers racing get every id exactly once."""
-    uri = create_table(f"{bucket}/wh/db.db/race", SCHEMA, {"file.format": "parquet"})
-    ctx = multiprocessing.get_context("spawn")
-    commits = 5
-    with ctx.Manager() as manager:
-        barrier = manager.Barrier(2)
-        with ctx.Pool(2) as pool:
-            results = pool.starmap(_appender, [(uri, s3_server.options, w, commits, barrier) for w in range(2)])
-    assert sorted(sid for r in results for sid in r) == list(range(1, 2 * commits + 1))
-    table = PaimonTable(uri)
-    users = [table.snapshot(sid).raw["commitUser"] for sid in range(1, 2 * commits + 1)]
-    assert users.count("worker-0") == commits == users.count("worker-1")
-    expected = pa.concat_tables([_rows((w * 1000 + k) * 10, 10) for w in range(2) for k in range(commits)])
-    assert_same_rows(read_table(uri), expected)
-    assert storage.read_text(f"{uri}/snapshot/LATEST") == str(2 * commits)
-
-
 def test_file_index_rewrite_on_s3(tmp_path, s3_server, bucket, java_newest):
     """Index files written next to the data on S3 (``.index`` files and embedded containers), committed as a
     COMPACT, prune the next scan; Java reads the rewritten table."""
@@ -123,3 +96,29 @@ def test_file_index_rewrite_on_s3(tmp_path, s3_server, bucket, java_newest):
     copy = _download(s3_server, uri, str(tmp_path / "dl" / "db.db" / "rw"))
     assert_same_rows(java_newest.read(copy, where="s = 'v3'"), read_table(uri, "s = 'v3'"))
     assert sorted(os.listdir(copy)) == ["manifest", "p=1", "p=2", "schema", "snapshot"]
+
+
+def test_spark_write_and_index_rewrite_on_s3(spark, s3_server, bucket, tmp_path, java_newest):  # noqa: F811
+    """``spark.write`` (Parquet + indexes written by the tasks, straight into the bucket) and the Spark
+    ``rewrite_file_index`` job (tasks read the data files from S3, put the new containers, one COMPACT
+    commit); the executors get only URIs and the driver's storage options."""
+    from paimon_codec.spark.rewrite import rewrite_file_index
+    from paimon_codec.spark.write import write
+
+    uri = create_table(f"{bucket}/wh/db.db/spark_rw", SCHEMA, {"file.format": "parquet",
+                                                                "file-index.bitmap.columns": "s"},
+                       partition_keys=["p"])
+    rows = _rows(0, 300, parts=(1, 2, 3))
+    write(spark.createDataFrame(rows.to_pandas()).repartition(3), uri)
+    assert_same_rows(read_table(uri), rows)
+    assert plan_scan(uri, "s = 'none'").report.files_skipped_by_index > 0  # the tasks' bitmaps are there
+    report = rewrite_file_index(spark, uri, {"file-index.bloom-filter.columns": "id",
+                                             "file-index.in-manifest-threshold": "64"})
+    assert report.files_indexed == report.files_total > 0
+    plan = plan_scan(uri, "id = 5")
+    assert plan.report.files_skipped_by_index > 0  # the new bloom filters prune
+    want = rows.filter(pa.compute.equal(rows["id"], 5))
+    assert_same_rows(read_table(uri, "id = 5"), want)
+    copy = _download(s3_server, uri, str(tmp_path / "dl" / "db.db" / "spark_rw"))
+    for where in ("id = 5", "s = 'v2'", None):
+        assert_same_rows(java_newest.read(copy, where=where), read_table(uri, where))
