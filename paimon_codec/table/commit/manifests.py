@@ -23,7 +23,7 @@ from ...types import DataType
 from ..manifest import FILE_KIND_ADD, FILE_KIND_DELETE, ManifestEntry, ManifestFileMeta
 from .records import check_fits, encode_avro, entry_record, manifest_meta_record, partition_stats
 
-__all__ = ["MetadataWriter", "merge_manifests"]
+__all__ = ["MetadataWriter", "merge_manifests", "full_merge"]
 
 
 @dataclass
@@ -149,3 +149,11 @@ def merge_manifests(metas: list[ManifestFileMeta], read, writer: MetadataWriter,
     else:
         out.extend(run)
     return out, merged_away
+
+
+def full_merge(metas: list[ManifestFileMeta], read, writer: MetadataWriter,
+               schema_id: int) -> tuple[list[ManifestFileMeta], list[ManifestEntry]]:
+    """Every manifest merged into new ones (Paimon's full manifest compaction): each ADD/DELETE pair
+    cancels, leaving the live files (and DELETEs whose ADD is gone, which a complete history has not)."""
+    entries = _merge_run([e for m in metas for e in read(m.file_name)])
+    return writer.write_manifests(entries, schema_id), entries

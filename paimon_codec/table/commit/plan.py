@@ -28,6 +28,7 @@ class CommitPlan:
     index_entries: list[IndexManifestEntry] | None  # the new live index set; None: unchanged
     record_delta: int
     next_row_id: int | None
+    full_merge: bool = False  # an ADD re-adds metadata a manifest still DELETEs: merge it away first
 
 
 def encode_partition(table: PaimonTable, partition: bytes | tuple) -> bytes:
@@ -42,6 +43,29 @@ def encode_partition(table: PaimonTable, partition: bytes | tuple) -> bytes:
 
 def _name(e: ManifestEntry | FileChange) -> str:
     return e.file.file_name
+
+
+def file_key(e: ManifestEntry) -> tuple:
+    """The data file itself, whatever its index metadata."""
+    return (e.partition, e.bucket, e.file.level, e.file.file_name)
+
+
+def java_identifier(e: ManifestEntry) -> tuple:
+    """Paimon >= 1.0's ``FileEntry.Identifier``: the file plus its extra files, embedded index and external
+    path.  Its readers collect the identifiers of every DELETE entry and drop each ADD carrying one, so an
+    identifier may be added once and deleted once, never re-added (Paimon 0.9 replays entries in order)."""
+    f = e.file
+    return (e.partition, e.bucket, f.level, f.file_name, tuple(f.extra_files), f.embedded_index, f.external_path)
+
+
+def _drop_no_ops(deletes: list[ManifestEntry], adds: list[ManifestEntry]) -> tuple[list, list]:
+    """A DELETE and an ADD of identical metadata change nothing - and would hide the file from Paimon
+    >= 1.0 readers (the ADD carries a deleted identifier) - so both are left out."""
+    same = {java_identifier(e) for e in deletes} & {java_identifier(e) for e in adds}
+    if not same:
+        return deletes, adds
+    return ([e for e in deletes if java_identifier(e) not in same],
+            [e for e in adds if java_identifier(e) not in same])
 
 
 def plan_commit(table: PaimonTable, latest: Snapshot | None, files: Sequence[FileChange],
@@ -63,26 +87,36 @@ def plan_commit(table: PaimonTable, latest: Snapshot | None, files: Sequence[Fil
             targets = {e.partition for e in adds}
     need_live = bool(deletes) or overwrite or any(i.kind == FILE_KIND_DELETE for i in indexes)
     live: dict[tuple, ManifestEntry] = {}
+    history_deleted: set[tuple] = set()
     if need_live and latest is not None:
-        live = {e.identifier: e for e in merge_entries(table.manifest_entries(latest))}
+        entries = table.manifest_entries(latest)
+        live = {file_key(e): e for e in merge_entries(entries)}
+        history_deleted = {java_identifier(e) for e in entries if e.kind == FILE_KIND_DELETE}
     if overwrite:
-        mine = {e.identifier for e in deletes}
+        mine = {file_key(e) for e in deletes}
         deletes += [replace(e, kind=FILE_KIND_DELETE) for k, e in live.items()
                     if k not in mine and (targets is None or e.partition in targets)]
+    deletes, adds = _drop_no_ops(deletes, adds)
     deleted = set()
     for e in deletes:
-        if e.identifier not in live:
+        have = live.get(file_key(e))
+        if have is None:
             raise CommitConflictError(f"data file {_name(e)} (bucket {e.bucket}) to delete is not live in "
                                       f"snapshot {latest.id if latest else None}: another commit removed it",
                                       path=table.path)
-        if e.identifier in deleted:
+        if java_identifier(have) != java_identifier(e):
+            raise CommitConflictError(f"data file {_name(e)} (bucket {e.bucket}) changed since it was read "
+                                      f"(snapshot {latest.id if latest else None} holds other index metadata): "
+                                      "another commit rewrote it", path=table.path)
+        if file_key(e) in deleted:
             raise CommitConflictError(f"data file {_name(e)} is deleted twice by this commit", path=table.path)
-        deleted.add(e.identifier)
+        deleted.add(file_key(e))
     seen = set()
     for e in adds:
-        if e.identifier in seen or (e.identifier in live and e.identifier not in deleted):
+        if file_key(e) in seen or (file_key(e) in live and file_key(e) not in deleted):
             raise CommitConflictError(f"data file {_name(e)} (bucket {e.bucket}) is already live", path=table.path)
-        seen.add(e.identifier)
+        seen.add(file_key(e))
+    readd = any(java_identifier(e) in history_deleted for e in adds)
     _check_buckets(table, live, adds)
     next_row_id = None if latest is None else latest.raw.get("nextRowId")
     if table.schema.option_bool("row-tracking.enabled"):
@@ -96,7 +130,7 @@ def plan_commit(table: PaimonTable, latest: Snapshot | None, files: Sequence[Fil
         adds = assigned
     index_entries = _plan_indexes(table, latest, indexes, targets if overwrite else set(), overwrite)
     delta = sum(e.file.row_count for e in adds) - sum(e.file.row_count for e in deletes)
-    return CommitPlan(deletes + adds, index_entries, delta, next_row_id)
+    return CommitPlan(deletes + adds, index_entries, delta, next_row_id, readd)
 
 
 def _check_buckets(table: PaimonTable, live: dict[tuple, ManifestEntry], adds: list[ManifestEntry]) -> None:

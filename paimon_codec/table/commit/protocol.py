@@ -26,8 +26,8 @@ from ..manifest import FILE_KIND_ADD, FILE_KIND_DELETE
 from ..snapshot import earliest_snapshot_id
 from ..table import PaimonTable
 from .changes import CommitConflictError, CommitResult, FileChange, IndexChange
-from .manifests import MetadataWriter, merge_manifests
-from .plan import encode_partition, plan_commit
+from .manifests import MetadataWriter, full_merge, merge_manifests
+from .plan import encode_partition, java_identifier, plan_commit
 from .records import index_entry_record
 from .snapshot_json import BATCH_COMMIT_IDENTIFIER, SnapshotFields, snapshot_json
 from .table_layout import detect_layout
@@ -101,7 +101,12 @@ def _attempt(path: str, files: list[FileChange], indexes: list[IndexChange], kin
         if latest is not None:
             base_metas = table.manifest_list(latest.base_manifest_list) + table.manifest_list(latest.delta_manifest_list)
         min_count = int(options.get("manifest.merge-min-count", "30"))
-        base_metas, merged = merge_manifests(base_metas, table.manifest, writer, min_count, schema_id)
+        if plan.full_merge:
+            merged = len(base_metas)
+            base_metas, kept = full_merge(base_metas, table.manifest, writer, schema_id)
+            _check_readd(path, plan.entries, kept)
+        else:
+            base_metas, merged = merge_manifests(base_metas, table.manifest, writer, min_count, schema_id)
         base_list, base_size = writer.write_list(base_metas)
         delta_list, delta_size = writer.write_list(delta_metas)
         index_manifest = latest.index_manifest if latest is not None else None
@@ -132,6 +137,15 @@ def _attempt(path: str, files: list[FileChange], indexes: list[IndexChange], kin
                         added_files=sum(1 for e in plan.entries if e.kind == FILE_KIND_ADD),
                         deleted_files=sum(1 for e in plan.entries if e.kind == FILE_KIND_DELETE),
                         merged_manifests=merged)
+
+
+def _check_readd(path: str, delta: list, base: list) -> None:
+    """After a full merge no DELETE may still carry the identifier of a file this commit adds."""
+    deleted = {java_identifier(e) for e in base if e.kind == FILE_KIND_DELETE}
+    for e in delta:
+        if e.kind == FILE_KIND_ADD and java_identifier(e) in deleted:
+            raise CommitConflictError(f"data file {e.file.file_name} would be re-added with metadata a manifest "
+                                      "still deletes, which hides it from Paimon >= 1.0 readers", path=path)
 
 
 def _clean(manifest_dir: str, names: list[str]) -> None:
