@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pytest
-from golden_warehouse import WAREHOUSE_JSON, expected_query_rows, normalize_rows, table_dir, tables
+from golden_warehouse import WAREHOUSE_JSON, expected_query_rows, normalize_rows, table_at, tables
 from oracles.compare import assert_same_rows
 from spark_fixtures import spark  # noqa: F401
 
@@ -44,11 +44,11 @@ def _rows(df) -> pa.Table:
 
 @pytest.mark.skipif(not WAREHOUSE_JSON.exists(), reason="golden warehouse not available")
 @pytest.mark.parametrize("spec", tables(), ids=lambda t: t["table"])
-def test_golden_tables_plan_the_same_in_tasks(spark, spec):  # noqa: F811
+def test_golden_tables_plan_the_same_in_tasks(spark, spec, table_location):  # noqa: F811
     from paimon_codec.spark import scan
     from paimon_codec.spark.distributed_plan import SparkFileJudge
 
-    path = table_dir(spec["table"])
+    path = table_at(table_location, spec["table"])  # local disk, and a copy on the S3 server
     judge = SparkFileJudge(spark, "always", files_per_task=1)
     distributed = 0
     for q in spec["queries"]:

@@ -307,3 +307,35 @@ def test_index_build_reads_parquet_input_and_writes_output_on_s3(bucket, tmp_pat
     assert _main([*args, "--input", str(local_in), "--output", str(tmp_path / "f.index")])[0] == 0
     assert _main([*args, "--input", f"{bucket}/build/rows.parquet", "--output", f"{bucket}/build/f.index"])[0] == 0
     assert storage.read_bytes(f"{bucket}/build/f.index") == (tmp_path / "f.index").read_bytes()
+
+
+def test_fsspec_fallback_serves_other_schemes(caplog):
+    """A scheme pyarrow has no filesystem for goes through fsspec (here its in-memory store): tables read as
+    from local disk; create-if-absent falls back to 'check, then put' and says so once."""
+    import fsspec
+    from golden_warehouse import WAREHOUSE
+
+    from paimon_codec.table import list_tables, read_table
+
+    mem = fsspec.filesystem("memory")
+    local = str(WAREHOUSE)
+    for root, _, files in os.walk(local):
+        for name in files:
+            with open(os.path.join(root, name), "rb") as fh:
+                mem.pipe("/fsspec-wh/" + os.path.relpath(os.path.join(root, name), local), fh.read())
+    try:
+        tables = list_tables("memory://fsspec-wh")
+        assert [t.rsplit("/", 1)[1] for t in tables] == ["append_indexed", "pk_dv_dynamic", "pk_dv_fixed"]
+        for t in tables:
+            assert read_table(t, "id < 500").equals(read_table(t.replace("memory://fsspec-wh", local), "id < 500"))
+        caplog.set_level(logging.WARNING, logger="paimon_codec.storage.files")
+        from paimon_codec.storage import files as storage_files
+
+        storage_files._warned_schemes.discard("memory")
+        assert storage.create_if_absent("memory://fsspec-wh/commit/snapshot-1", b"a") is True
+        assert storage.create_if_absent("memory://fsspec-wh/commit/snapshot-1", b"b") is False
+        assert storage.read_bytes("memory://fsspec-wh/commit/snapshot-1") == b"a"
+        warnings = [r for r in caplog.records if "no conditional put" in r.getMessage()]
+        assert len(warnings) == 1  # once per scheme and process
+    finally:
+        mem.rm("/fsspec-wh", recursive=True)
