@@ -45,6 +45,7 @@ from .errors import (
     UnsupportedVersionError,
 )
 from .generated.construct.constants import DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64, FILE_INDEX_MAGIC
+from .generated.construct.deletion_vector import DV_MAGIC_DTYPE
 
 __all__ = [
     "FORMATS",
@@ -60,7 +61,8 @@ __all__ = [
 
 REPO_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
-KEY_KINDS = ("int8", "int16", "int32", "int64", "float32", "float64", "bool", "string")
+#: the key kinds of the key-typed formats (the ``kind`` parameter of schemas/paimon_key.ksy): one vocabulary
+KEY_KINDS = _rt.KEY_KINDS
 
 #: Paimon DataTypeRoot -> key kind of the bitmap / range-bitmap / bsi key encoding.
 KEY_KIND_BY_TYPE_ROOT = {
@@ -80,8 +82,8 @@ KEY_KIND_BY_TYPE_ROOT = {
     "VARCHAR": "string",
 }
 
-DV32_MAGIC = DV_MAGIC_BITMAP32.to_bytes(4, "big")  # as stored: 1581511376 BE
-DV64_MAGIC = DV_MAGIC_BITMAP64.to_bytes(4, "big")  # as stored: 1681511377 LE
+DV32_MAGIC = np.array(DV_MAGIC_BITMAP32, DV_MAGIC_DTYPE).tobytes()  # as stored: 1581511376 BE
+DV64_MAGIC = np.array(DV_MAGIC_BITMAP64, DV_MAGIC_DTYPE).tobytes()  # as stored: 1681511377 LE
 
 
 def key_kind_for(data_type: Any) -> str:

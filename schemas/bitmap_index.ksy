@@ -1,8 +1,13 @@
 meta:
   id: bitmap_index
   title: Paimon bitmap file index payload, V1 and V2
+  license: Apache-2.0
   endian: be
   imports: [paimon_key]
+doc-ref:
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/bitmap/BitmapFileIndexMeta.java
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/bitmap/BitmapFileIndexMetaV2.java
+  - docs/FORMATS.md section 2
 doc: |
   FORMATS.md 2.3 / 2.4. The version byte switches between the legacy V1 layout (unsorted
   dictionary of key -> offset, no lengths) and V2 (sorted entries packed into index blocks that
@@ -16,25 +21,31 @@ params:
     doc: key kind of the indexed column (see paimon_key)
 seq:
   - id: version
+    -orig-id: version
     type: u1
     valid:
       any-of: [bitmap_index_version::v1.to_i, bitmap_index_version::v2.to_i]
     doc: 1 = V1 (legacy), 2 = V2 (default since Paimon 1.1.0)
   - id: row_count
+    -orig-id: rowCount
     type: s4
     doc: number of rows indexed, nulls included
   - id: non_null_bitmap_number
+    -orig-id: nonNullBitmapNumber
     type: s4
     -build: "len(this['entries']) if this['version'] == BITMAP_INDEX_VERSION_V1 else sum(len(b['entries']) for b in this['index_blocks']['blocks'])"
     doc: number of distinct non-null keys (singletons included)
   - id: has_null_value
+    -orig-id: hasNullValue
     type: u1
     doc: 1 if at least one row is null
   - id: null_value_offset
+    -orig-id: nullValueOffset
     type: s4
     if: has_null_value != 0
     doc: body offset of the null bitmap, or -1 - position for a single null
   - id: null_bitmap_length
+    -orig-id: nullBitmapLength
     type: s4
     if: version == bitmap_index_version::v2.to_i and has_null_value != 0
     doc: V2 only - serialised size of the null bitmap (even when it is a singleton)
@@ -68,6 +79,7 @@ types:
         type: paimon_key(key_kind)
         doc: the key
       - id: offset
+        -orig-id: offset
         type: s4
         doc: body offset of its bitmap, or -1 - position for a singleton
   bitmap_index_v2_head:
@@ -78,6 +90,7 @@ types:
         doc: key kind
     seq:
       - id: index_block_count
+        -orig-id: bitmapBlockNumber
         type: s4
         doc: number of index blocks
       - id: block_heads
@@ -86,6 +99,7 @@ types:
         repeat-expr: index_block_count
         doc: one head per index block, in key order
       - id: bitmap_body_offset
+        -orig-id: bitmapBodyOffset
         type: s4
         doc: total size of the index blocks (the body starts this far after this field)
   block_head:
@@ -99,6 +113,7 @@ types:
         type: paimon_key(key_kind)
         doc: first key of the block
       - id: block_offset
+        -orig-id: offset
         type: s4
         -build: "_rt.cached_offsets(this['_root'], 'index_blocks', this['_root']['index_blocks']['blocks'], lambda: _rt.WithParams(IndexBlock, key_kind=lambda t: t['_root']['_']['key_kind']))[this['_index']]"
         doc: offset of the block from the start of the index blocks
@@ -128,6 +143,7 @@ types:
         doc: key kind
     seq:
       - id: entry_count
+        -orig-id: entryNum
         type: s4
         doc: number of entries in this block
       - id: entries
@@ -146,9 +162,11 @@ types:
         type: paimon_key(key_kind)
         doc: the key
       - id: offset
+        -orig-id: offset
         type: s4
         doc: body offset of its bitmap, or -1 - position for a singleton
       - id: length
+        -orig-id: length
         type: s4
         doc: serialised bitmap length, -1 for a singleton
 enums:

@@ -1,8 +1,13 @@
 meta:
   id: bsi
   title: Paimon BSI file index payload (deprecated, superseded by range-bitmap)
+  license: Apache-2.0
   endian: be
   imports: [roaring32]
+doc-ref:
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/bsi/BitSliceIndexBitmapFileIndex.java
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/utils/BitSliceIndexRoaringBitmap.java
+  - docs/FORMATS.md section 5
 doc: |
   FORMATS.md 5: values split by sign into a positive and a negative bit-sliced index (negative
   values stored as their absolute value). Roaring bitmaps are self-delimiting, no lengths stored.
@@ -11,14 +16,17 @@ doc: |
   bsi_has_negative: [has_negative, has_negative]
 seq:
   - id: version
+    -orig-id: VERSION_1
     type: u1
     valid:
       any-of: [bsi_version::v1.to_i]
     doc: format version, 1
   - id: row_count
+    -orig-id: rowNumber
     type: s4
     doc: rows written, nulls included
   - id: has_positive
+    -orig-id: hasPositive
     type: u1
     doc: 1 if a positive BSI follows
   - id: positive
@@ -26,6 +34,7 @@ seq:
     if: has_positive != 0
     doc: BSI of the non-negative values
   - id: has_negative
+    -orig-id: hasNegative
     type: u1
     doc: 1 if a negative BSI follows
   - id: negative
@@ -40,18 +49,22 @@ types:
       bsi_part_slice_count: [slice_count, slice_count]
     seq:
       - id: version
+        -orig-id: VERSION_1
         type: u1
         doc: BSI version, 1 (newer versions refused by the reader)
       - id: min
+        -orig-id: min
         type: s8
         doc: minimum stored value (always 0 in practice)
       - id: max
+        -orig-id: max
         type: s8
         doc: maximum stored value
       - id: ebm
         type: roaring32
         doc: existence bitmap (rows with a value on this side)
       - id: slice_count
+        -orig-id: slices.length
         type: s4
         doc: number of slices (64 - nlz(max - min))
       - id: slices

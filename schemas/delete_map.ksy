@@ -1,7 +1,10 @@
 meta:
   id: delete_map
   title: Legacy DELETE_MAP index file (proposal, seed 003)
+  license: Apache-2.0
   endian: be
+doc-ref:
+  - docs/FORMATS.md section 6.4 (the DELETE_MAP proposal, never shipped in Paimon)
 doc: |
   The proposed (never shipped) variant-2 layout: a map header with the file names padded to
   the longest name, each with the start and size of its bitmap, followed by the bitmaps.

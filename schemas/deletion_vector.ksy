@@ -1,8 +1,14 @@
 meta:
   id: deletion_vector
   title: One Paimon deletion vector entry (size | bin | crc32)
+  license: Apache-2.0
   endian: be
   imports: [roaring32]
+doc-ref:
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-core/src/main/java/org/apache/paimon/deletionvectors/BitmapDeletionVector.java
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-core/src/main/java/org/apache/paimon/deletionvectors/Bitmap64DeletionVector.java
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-core/src/main/java/org/apache/paimon/deletionvectors/DeletionVectorsIndexFile.java
+  - docs/FORMATS.md section 6
 doc: |
   FORMATS.md 6.1 / 6.2: one serialised deletion vector as it sits in a DELETION_VECTORS index
   file. The framing is big-endian; the magic at the start of the bin chooses the 32-bit
@@ -10,14 +16,18 @@ doc: |
   flavour.
 seq:
   - id: size
+    -orig-id: size
     type: s4
+    -dtype-name: DV_SIZE_DTYPE
     doc: byte length of the bin (magic included, size and crc excluded)
   - id: bin
     type: dv_bin
     size: size
     doc: the deletion vector
   - id: crc
+    -orig-id: checksum
     type: s4
+    -dtype-name: DV_CRC_DTYPE
     -build: "_rt.crc32_signed(_rt.built(this, 'bin', lambda: DvBin))"
     doc: CRC-32 (java.util.zip.CRC32) of the bin bytes, as a signed int
 types:
@@ -25,7 +35,9 @@ types:
     doc: a deletion-vector bin; the magic chooses its flavour
     seq:
       - id: magic
+        -orig-id: MAGIC_NUMBER
         type: u4be
+        -dtype-name: DV_MAGIC_DTYPE
         valid:
           any-of: [dv_magic::bitmap32.to_i, dv_magic::bitmap64.to_i]
         doc: 0x5e43f2d0 (1581511376 BE) = 32-bit; 0xd1d33964 (1681511377 LE) = 64-bit

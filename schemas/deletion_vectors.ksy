@@ -1,13 +1,18 @@
 meta:
   id: deletion_vectors
   title: Paimon DELETION_VECTORS index file
+  license: Apache-2.0
   endian: be
   imports: [deletion_vector]
+doc-ref:
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-core/src/main/java/org/apache/paimon/deletionvectors/DeletionVectorsIndexFile.java
+  - docs/FORMATS.md section 6.1
 doc: |
   FORMATS.md 6.1: a version byte, then one `size | bin | crc32` entry per data file. Which data
   file an entry belongs to is recorded in the index manifest (offset of the size field, length).
 seq:
   - id: version
+    -orig-id: VERSION_ID_V1
     type: u1
     valid:
       any-of: [deletion_vectors_version::v1.to_i]

@@ -1,7 +1,12 @@
 meta:
   id: file_index
   title: Paimon file index container (FileIndexFormat, version 1)
+  license: Apache-2.0
+  file-extension: index
   endian: be
+doc-ref:
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/FileIndexFormat.java
+  - docs/FORMATS.md section 1
 doc: |
   One container per data file, embedded in the manifest or stored as `<data file>.index`
   (FORMATS.md 1). A head lists, per column, each index type with the absolute start and length
@@ -14,16 +19,19 @@ seq:
     contents: [0x00, 0x05, 0x4e, 0x4e, 0xd0, 0x1a, 0x35, 0xae]
     doc: int64 magic 1493475289347502
   - id: version
+    -orig-id: version
     type: s4
     valid:
       any-of: [file_index_version::v1.to_i]
     doc: container version, always 1
   - id: head_length
+    -orig-id: headLength
     type: s4
     -fast-build: seq-size
     -build: "24 + len(this['redundant']) + sum(6 + len(_rt.mutf8_encode(c['column_name'])) + sum(10 + len(_rt.mutf8_encode(i['index_type'])) for i in c['indexes']) for c in this['columns'])"
     doc: size of everything before the body, magic included; equals the absolute body start
   - id: column_count
+    -orig-id: columnSize
     type: s4
     doc: number of columns that follow
   - id: columns
@@ -32,6 +40,7 @@ seq:
     repeat-expr: column_count
     doc: the indexed columns, in writer (HashMap) order
   - id: redundant_length
+    -orig-id: REDUNDANT_LENGTH
     type: s4
     doc: length of the reserved region, 0 in version 1
   - id: redundant
@@ -57,6 +66,7 @@ types:
         type: java_utf
         doc: column name (`mapcol[key]` for map sub-columns)
       - id: index_count
+        -orig-id: indexSize
         type: s4
         doc: number of index entries for this column
       - id: indexes
@@ -71,10 +81,12 @@ types:
         type: java_utf
         doc: index type name (bitmap, bloom-filter, range-bitmap, bsi)
       - id: start
+        -orig-id: startPosition
         type: s4
         -build: "-1 if this.get('payload') is None else this['_root']['head_length'] + sum(len(i2.get('payload') or b'') for c2 in this['_root']['columns'][:this['_']['_']['_index']] for i2 in c2['indexes']) + sum(len(i2.get('payload') or b'') for i2 in this['_']['indexes'][:this['_']['_index']])"
         doc: absolute offset of the payload in the container, or -1 (EMPTY_INDEX_FLAG)
       - id: length
+        -orig-id: length
         type: s4
         -build: "0 if this.get('payload') is None else len(this['payload'])"
         doc: payload length in bytes (0 with start = -1)

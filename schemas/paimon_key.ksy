@@ -1,7 +1,12 @@
 meta:
   id: paimon_key
   title: Paimon index key (one value of any indexable column type)
+  license: Apache-2.0
   endian: be
+doc-ref:
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/bitmap/BitmapFileIndexMeta.java
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/dictionary/chunked/KeyFactory.java
+  - docs/FORMATS.md section 2.1
 doc: |
   The serialised form of one index key as the bitmap, range-bitmap and BSI indexes store it
   (FORMATS.md 2.1 / 4). One parameterised type for every Paimon column type; the parameter is
@@ -9,6 +14,7 @@ doc: |
   TINYINT -> int8, SMALLINT -> int16, INT/DATE/TIME -> int32, BIGINT/TIMESTAMP(p)/TIMESTAMP_LTZ(p)
   (millis for p <= 3, micros for p > 3)/DECIMAL(p <= 18, unscaled) -> int64, FLOAT -> float32,
   DOUBLE -> float64, BOOLEAN -> bool, CHAR/VARCHAR/STRING -> string.
+-dtypes: KEY_DTYPES
 -fast-head:
   paimon_key: true
 params:
@@ -35,6 +41,7 @@ types:
     seq:
       - id: len
         type: s4
+        -dtype-name: STRING_LENGTH_DTYPE
         doc: number of UTF-8 bytes that follow
       - id: value
         type: str

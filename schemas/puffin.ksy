@@ -1,8 +1,12 @@
 meta:
   id: puffin
   title: Apache Iceberg Puffin file framing (deletion-vector-v1 blobs)
+  license: Apache-2.0
   file-extension: puffin
   endian: le
+doc-ref:
+  - https://iceberg.apache.org/puffin-spec/
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-core/src/main/java/org/apache/paimon/deletionvectors/Bitmap64DeletionVector.java
 doc: |
   Iceberg's puffin-spec: "PFA1" | blob ... | footer, the footer being
   "PFA1" | FooterPayload (UTF-8 JSON FileMetadata) | int32 payload size | 4 flag bytes | "PFA1".

@@ -1,8 +1,16 @@
 meta:
   id: range_bitmap
   title: Paimon range-bitmap file index payload (since 1.3.0)
+  license: Apache-2.0
   endian: be
   imports: [paimon_key]
+doc-ref:
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/RangeBitmap.java
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/dictionary/chunked/ChunkedDictionary.java
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/dictionary/chunked/FixedLengthChunk.java
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/dictionary/chunked/VariableLengthChunk.java
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/BitSliceIndexBitmap.java
+  - docs/FORMATS.md section 4
 doc: |
   FORMATS.md 4: a header, a chunked sorted dictionary (key -> dense code) and a bit-sliced index
   (BSI) of the code of every row. Keys use the same encoding as the bitmap index (DECIMAL as the
@@ -15,6 +23,7 @@ params:
     doc: key kind of the indexed column (see paimon_key)
 seq:
   - id: header_length
+    -orig-id: headerLength
     type: s4
     doc: byte length of the header that follows
   - id: header
@@ -41,14 +50,17 @@ types:
         doc: key kind
     seq:
       - id: version
+        -orig-id: version
         type: u1
         valid:
           any-of: [range_bitmap_version::v1.to_i]
         doc: format version, 1
       - id: row_count
+        -orig-id: rid
         type: s4
         doc: rows written, nulls included
       - id: cardinality
+        -orig-id: cardinality
         type: s4
         doc: number of distinct non-null keys
       - id: min
@@ -60,6 +72,7 @@ types:
         if: cardinality > 0
         doc: largest key
       - id: dictionary_length
+        -orig-id: dictionaryLength
         type: s4
         doc: byte length of the dictionary
   dictionary:
@@ -72,6 +85,7 @@ types:
         doc: key kind
     seq:
       - id: dict_header_length
+        -orig-id: headerLength
         type: s4
         doc: byte length of the dictionary header (13)
       - id: dict_header
@@ -96,18 +110,22 @@ types:
       dictionary_header: true
     seq:
       - id: version
+        -orig-id: version
         type: u1
         valid:
           any-of: [dictionary_version::v1.to_i]
         doc: dictionary version, 1
       - id: chunk_count
+        -orig-id: size
         type: s4
         doc: number of chunks
       - id: offsets_length
+        -orig-id: offsetsLength
         type: s4
         -build: "4 * this['chunk_count']"
         doc: byte length of the chunk offsets (4 per chunk)
       - id: chunks_length
+        -orig-id: chunksLength
         type: s4
         doc: byte length of the chunk headers area
   chunks:
@@ -132,28 +150,35 @@ types:
         doc: key kind
     seq:
       - id: version
+        -orig-id: version
         type: u1
         doc: chunk version, 1
       - id: key
         type: paimon_key(key_kind)
         doc: first key of the chunk
       - id: code
+        -orig-id: code
         type: s4
         doc: code of the first key; the chunk's other keys have the following codes
       - id: keys_offset
+        -orig-id: offset
         type: s4
         doc: offset of this chunk's key region from the start of the dictionary keys
       - id: size
+        -orig-id: size
         type: s4
         doc: number of additional keys stored in the key region
       - id: offsets_length
+        -orig-id: offsetsLength
         type: s4
         if: key_kind == "string"
         doc: variable-length chunk - byte length of the key offsets (4 per key)
       - id: keys_length
+        -orig-id: keysLength
         type: s4
         doc: byte length of the serialised keys
       - id: fixed_length
+        -orig-id: fixedLength
         type: s4
         if: key_kind != "string"
         doc: fixed-length chunk - byte length of one key
@@ -164,6 +189,7 @@ types:
       bit_sliced_index_prefix: bsi_header_length
     seq:
       - id: bsi_header_length
+        -orig-id: headerLength
         type: s4
         doc: byte length of the BSI header
       - id: bsi_header
@@ -182,17 +208,21 @@ types:
       bsi_header_fixed: indexes_length
     seq:
       - id: version
+        -orig-id: version
         type: u1
         valid:
           any-of: [bit_slice_index_version::v1.to_i]
         doc: BSI version, 1
       - id: slice_count
+        -orig-id: slices.length
         type: u1
         doc: number of slices (ONE byte; 64 when the cardinality is 0)
       - id: ebm_length
+        -orig-id: ebmLength
         type: s4
         doc: byte length of the existence bitmap
       - id: indexes_length
+        -orig-id: indexesLength
         type: s4
         -build: "8 * len(this['slice_refs'])"
         doc: byte length of the slice directory (8 per slice)
@@ -205,9 +235,11 @@ types:
     doc: position of one slice bitmap
     seq:
       - id: offset
+        -orig-id: offset
         type: s4
         doc: offset from the end of the existence bitmap
       - id: length
+        -orig-id: length
         type: s4
         doc: byte length of the slice bitmap
 enums:

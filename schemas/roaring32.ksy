@@ -1,9 +1,12 @@
 meta:
   id: roaring32
   title: Roaring32 portable serialisation (RoaringFormatSpec)
+  license: Apache-2.0
   endian: le
   -construct-embedded: "_rt.Roaring32Bytes()"
   -plain-embedded: roaring32_bytes
+doc-ref:
+  - https://github.com/RoaringBitmap/RoaringFormatSpec/blob/master/README.md
 doc: |
   FORMATS.md 0. Used for inspection and cross-checks; embedded in other formats the Construct
   codecs treat a roaring bitmap as self-delimiting bulk bytes and the runtime decodes it with

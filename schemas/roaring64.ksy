@@ -1,8 +1,11 @@
 meta:
   id: roaring64
   title: Roaring64 portable serialisation (64-bit extension of RoaringFormatSpec)
+  license: Apache-2.0
   endian: le
   imports: [roaring32]
+doc-ref:
+  - https://github.com/RoaringBitmap/RoaringFormatSpec/blob/master/README.md#extension-for-64-bit-implementations
 doc: |
   u64 bucket count, then per bucket a u32 high-32-bit key and a portable Roaring32 bitmap of
   the low 32 bits (each bitmap is self-delimiting).

@@ -215,7 +215,8 @@ def test_bsi_schema_edit_flows_into_codec_fast_path_and_reader(tmp_path, monkeyp
     from paimon_codec.fileindex import bsi as semantic
 
     edited = _generate_package(tmp_path, "bsi", lambda s: s.replace(
-        "      - id: slice_count\n        type: s4", "      - id: slice_count\n        type: s8"))
+        "      - id: slice_count\n        -orig-id: slices.length\n        type: s4",
+        "      - id: slice_count\n        -orig-id: slices.length\n        type: s8"))
     assert edited.BSI_PART_SLICE_COUNT_SIZE == 8
     values = [5, None, -3, 0, 12, -3]
     original = _bsi_bytes(values)

@@ -23,7 +23,9 @@ Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
   instance: Kaitai-only (e.g. lazily positioned V2 index blocks).
 * ``-plain: mutf8`` on a type / ``-plain-embedded`` + ``-construct-embedded`` in ``meta``: how the
   type is presented when embedded, for the Kaitai-to-plain normaliser.
-* ``-dtype-name: NAME`` on a repeated field: extra alias for the exported numpy dtype.
+* ``-dtype-name: NAME`` on a repeated field: extra alias for the exported numpy dtype; on a single
+  number field: export ``NAME``, that field's numpy dtype (for semantic code that packs or reads such
+  fields in bulk, e.g. the length prefix of string keys).
 * ``-dtypes: NAME`` on a type: export ``NAME``, the numpy record dtype of the type (per key kind when
   it has parameters; an ``if`` on parameters only keeps or drops its field) - for semantic code that
   decodes many such records at once; parsing is not changed by it.
@@ -618,6 +620,15 @@ class ConstructGen:
                 dtypes.append({"name": export, "dynamic": bool(t.params), "alias": None,
                                "code": code if t.params else f"np.dtype({code})",
                                "doc": f"numpy record dtype of one {t.name} (``if`` fields left out when false)"})
+        for t in types:
+            for f in t.seq():
+                alias = f.get("-dtype-name")
+                if alias and "repeat" not in f:
+                    p = prim(f.get("type"), t.endian)
+                    if p is None:
+                        raise ValueError(f"{t.sid}.{t.name}.{f['id']}: -dtype-name on a field that is not a number")
+                    dtypes.append({"name": alias, "dynamic": False, "alias": None, "code": f"np.dtype({p[1]!r})",
+                                   "doc": f"numpy dtype of the ``{t.name}.{f['id']}`` field"})
         for t in types:
             if t.d.get("-fast-head") is not None:
                 names, src = self.fast.type_functions(t)

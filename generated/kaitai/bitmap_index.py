@@ -15,6 +15,17 @@ class BitmapIndex(KaitaiStruct):
     dictionary of key -> offset, no lengths) and V2 (sorted entries packed into index blocks that
     are positioned by a block directory and loadable one at a time). Offsets of bitmaps are
     relative to the bitmap body; a negative offset -1 - p encodes the singleton bitmap {p}.
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/bitmap/BitmapFileIndexMeta.java
+    
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/bitmap/BitmapFileIndexMetaV2.java
+    
+    
+    .. seealso::
+       docs/FORMATS.md section 2
     """
 
     class BitmapIndexVersion(IntEnum):

@@ -11,6 +11,17 @@ if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
 class BloomFilter(KaitaiStruct):
     """FORMATS.md 3: int32 number of hash functions followed by the bit set (bit i in byte i >> 3,
     mask 1 << (i & 7)); num_bits = 8 * len(bit_set). No version byte, no item count.
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/bloomfilter/BloomFilterFileIndex.java
+    
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/utils/BloomFilter64.java
+    
+    
+    .. seealso::
+       docs/FORMATS.md section 3
     """
     def __init__(self, _io, _parent=None, _root=None):
         super(BloomFilter, self).__init__(_io)

@@ -13,6 +13,17 @@ if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
 class Bsi(KaitaiStruct):
     """FORMATS.md 5: values split by sign into a positive and a negative bit-sliced index (negative
     values stored as their absolute value). Roaring bitmaps are self-delimiting, no lengths stored.
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/bsi/BitSliceIndexBitmapFileIndex.java
+    
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/utils/BitSliceIndexRoaringBitmap.java
+    
+    
+    .. seealso::
+       docs/FORMATS.md section 5
     """
 
     class BsiPartVersion(IntEnum):

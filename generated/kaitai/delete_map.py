@@ -11,6 +11,9 @@ if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
 class DeleteMap(KaitaiStruct):
     """The proposed (never shipped) variant-2 layout: a map header with the file names padded to
     the longest name, each with the start and size of its bitmap, followed by the bitmaps.
+    
+    .. seealso::
+       docs/FORMATS.md section 6.4 (the DELETE_MAP proposal, never shipped in Paimon)
     """
     def __init__(self, _io, _parent=None, _root=None):
         super(DeleteMap, self).__init__(_io)

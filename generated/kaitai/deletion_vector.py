@@ -15,6 +15,21 @@ class DeletionVector(KaitaiStruct):
     file. The framing is big-endian; the magic at the start of the bin chooses the 32-bit
     (big-endian magic + Roaring32) or the 64-bit (little-endian magic + little-endian bitmap array)
     flavour.
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-core/src/main/java/org/apache/paimon/deletionvectors/BitmapDeletionVector.java
+    
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-core/src/main/java/org/apache/paimon/deletionvectors/Bitmap64DeletionVector.java
+    
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-core/src/main/java/org/apache/paimon/deletionvectors/DeletionVectorsIndexFile.java
+    
+    
+    .. seealso::
+       docs/FORMATS.md section 6
     """
 
     class DvMagic(IntEnum):

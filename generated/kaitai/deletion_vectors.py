@@ -13,6 +13,13 @@ if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
 class DeletionVectors(KaitaiStruct):
     """FORMATS.md 6.1: a version byte, then one `size | bin | crc32` entry per data file. Which data
     file an entry belongs to is recorded in the index manifest (offset of the size field, length).
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-core/src/main/java/org/apache/paimon/deletionvectors/DeletionVectorsIndexFile.java
+    
+    
+    .. seealso::
+       docs/FORMATS.md section 6.1
     """
 
     class DeletionVectorsVersion(IntEnum):

@@ -13,6 +13,13 @@ class FileIndex(KaitaiStruct):
     """One container per data file, embedded in the manifest or stored as `<data file>.index`
     (FORMATS.md 1). A head lists, per column, each index type with the absolute start and length
     of its payload; the body is the payloads back to back in head order.
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/FileIndexFormat.java
+    
+    
+    .. seealso::
+       docs/FORMATS.md section 1
     """
 
     class FileIndexVersion(IntEnum):

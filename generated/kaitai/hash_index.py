@@ -11,6 +11,13 @@ if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
 class HashIndex(KaitaiStruct):
     """FORMATS.md 7.1: a flat sequence of int32 BE BinaryRow hash codes, no header (an empty file
     holds no hashes). Parsed in bulk as one numpy array.
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-core/src/main/java/org/apache/paimon/index/HashIndexFile.java
+    
+    
+    .. seealso::
+       docs/FORMATS.md section 7
     """
     def __init__(self, _io, _parent=None, _root=None):
         super(HashIndex, self).__init__(_io)

@@ -15,6 +15,17 @@ class PaimonKey(KaitaiStruct):
     TINYINT -> int8, SMALLINT -> int16, INT/DATE/TIME -> int32, BIGINT/TIMESTAMP(p)/TIMESTAMP_LTZ(p)
     (millis for p <= 3, micros for p > 3)/DECIMAL(p <= 18, unscaled) -> int64, FLOAT -> float32,
     DOUBLE -> float64, BOOLEAN -> bool, CHAR/VARCHAR/STRING -> string.
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/bitmap/BitmapFileIndexMeta.java
+    
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/dictionary/chunked/KeyFactory.java
+    
+    
+    .. seealso::
+       docs/FORMATS.md section 2.1
     """
     def __init__(self, kind, _io, _parent=None, _root=None):
         super(PaimonKey, self).__init__(_io)

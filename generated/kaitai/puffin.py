@@ -15,6 +15,13 @@ class Puffin(KaitaiStruct):
     The footer is found from the end of the file: the fixed 12-byte tail gives the payload size.
     Blobs are located by the JSON (absolute offset and length); a deletion-vector-v1 blob is a Paimon
     64-bit deletion vector entry (schemas/deletion_vector.ksy).
+    
+    .. seealso::
+       Source - https://iceberg.apache.org/puffin-spec/
+    
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-core/src/main/java/org/apache/paimon/deletionvectors/Bitmap64DeletionVector.java
     """
 
     class PuffinFooterFlags(IntEnum):

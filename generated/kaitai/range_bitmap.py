@@ -14,6 +14,29 @@ class RangeBitmap(KaitaiStruct):
     """FORMATS.md 4: a header, a chunked sorted dictionary (key -> dense code) and a bit-sliced index
     (BSI) of the code of every row. Keys use the same encoding as the bitmap index (DECIMAL as the
     unscaled int64, timestamps as millis/micros, FLOAT/DOUBLE as raw IEEE bits).
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/RangeBitmap.java
+    
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/dictionary/chunked/ChunkedDictionary.java
+    
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/dictionary/chunked/FixedLengthChunk.java
+    
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/dictionary/chunked/VariableLengthChunk.java
+    
+    
+    .. seealso::
+       Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/fileindex/rangebitmap/BitSliceIndexBitmap.java
+    
+    
+    .. seealso::
+       docs/FORMATS.md section 4
     """
 
     class BitSliceIndexVersion(IntEnum):

@@ -13,6 +13,9 @@ class Roaring32(KaitaiStruct):
     """FORMATS.md 0. Used for inspection and cross-checks; embedded in other formats the Construct
     codecs treat a roaring bitmap as self-delimiting bulk bytes and the runtime decodes it with
     pyroaring.
+    
+    .. seealso::
+       Source - https://github.com/RoaringBitmap/RoaringFormatSpec/blob/master/README.md
     """
 
     class RoaringCookie(IntEnum):

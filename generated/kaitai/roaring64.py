@@ -12,6 +12,9 @@ if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
 class Roaring64(KaitaiStruct):
     """u64 bucket count, then per bucket a u32 high-32-bit key and a portable Roaring32 bitmap of
     the low 32 bits (each bitmap is self-delimiting).
+    
+    .. seealso::
+       Source - https://github.com/RoaringBitmap/RoaringFormatSpec/blob/master/README.md#extension-for-64-bit-implementations
     """
     def __init__(self, _io, _parent=None, _root=None):
         super(Roaring64, self).__init__(_io)

@@ -56,8 +56,6 @@ from .params import (  # noqa: F401
     to_array,
 )
 from .roaring import (  # noqa: F401
-    _NORUN_COOKIE,
-    _RUN_COOKIE,
     Roaring32Bytes,
     roaring32_size,
 )

@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-import struct
-
-import numpy as np
 from construct import (
     Construct,
     stream_read,
 )
 
-from ..generated.construct.constants import ROARING_COOKIE_NO_RUN, ROARING_COOKIE_RUN
+from ..errors import PaimonCodecError, TruncatedDataError
+from ..roaring import portable_size
 from .streams import CodecError, ViewStream, abs_pos
 from .structs import byte_string
 
@@ -19,63 +17,20 @@ from .structs import byte_string
 # Roaring32 portable bitmaps as self-delimiting bulk bytes
 
 
-_RUN_COOKIE = ROARING_COOKIE_RUN
-_NORUN_COOKIE = ROARING_COOKIE_NO_RUN
 
 
 def roaring32_size(buf: bytes | memoryview, pos: int = 0, limit: int | None = None) -> int:
-    """Byte length of the portable Roaring32 bitmap starting at ``buf[pos]`` (header scan only)."""
-    end = len(buf) if limit is None else limit
+    """Byte length of the portable Roaring32 bitmap starting at ``buf[pos]`` (header scan only).
 
-    def need(p: int, n: int, what: str) -> None:
-        if p + n > end:
-            raise CodecError(f"roaring bitmap {what} needs {n} bytes but only {max(end - p, 0)} remain",
-                             offset=p, expected=f"{n} bytes", kind="truncated")
-
-    need(pos, 4, "cookie")
-    (cookie,) = struct.unpack_from("<I", buf, pos)
-    p = pos + 4
-    if cookie & 0xFFFF == _RUN_COOKIE:
-        n = (cookie >> 16) + 1
-        nflags = (n + 7) // 8
-        need(p, nflags, "run flags")
-        flags = np.unpackbits(np.frombuffer(buf, np.uint8, nflags, p), bitorder="little")[:n]
-        p += nflags
-        has_offsets = n >= 4
-    elif cookie == _NORUN_COOKIE:
-        need(p, 4, "container count")
-        (n,) = struct.unpack_from("<I", buf, p)
-        p += 4
-        if n > 65536:
-            raise CodecError(f"roaring container count {n}", offset=p - 4, expected="at most 65536")
-        flags = np.zeros(n, dtype=np.uint8)
-        has_offsets = True
-    else:
-        raise CodecError(f"bad roaring cookie {cookie}", offset=pos, expected=f"{_NORUN_COOKIE} or {_RUN_COOKIE}")
-    need(p, 4 * n, "container headers")
-    hdr = np.frombuffer(buf, "<u2", 2 * n, p).reshape(n, 2)
-    card = hdr[:, 1].astype(np.int64) + 1
-    p += 4 * n
-    if has_offsets:
-        need(p, 4 * n, "container offsets")
-        p += 4 * n
-    sizes = np.where(card > 4096, 8192, 2 * card)
-    if not flags.any():
-        total = int(sizes.sum())
-        need(p, total, "containers")
-        return p + total - pos
-    for i in range(n):  # run containers: their size is in their own first u16
-        if flags[i]:
-            need(p, 2, "run count")
-            (nruns,) = struct.unpack_from("<H", buf, p)
-            p += 2 + 4 * nruns
-        else:
-            p += int(sizes[i])
-    need(p, 0, "containers")
-    if p > end:
-        raise CodecError("roaring containers run past the end", offset=end, expected=f"{p - end} more bytes",
-                         kind="truncated")
-    return p - pos
+    The one scanner is :func:`paimon_codec.roaring.portable_size`; this adapter turns its errors into
+    :class:`CodecError` (offsets into ``buf``) for the generated codecs.
+    """
+    try:
+        return portable_size(buf, pos, limit)
+    except TruncatedDataError as exc:
+        raise CodecError(exc.message, offset=exc.offset, expected=exc.expected, kind="truncated") from None
+    except PaimonCodecError as exc:
+        raise CodecError(exc.message, offset=exc.offset, expected=exc.expected, kind="corrupt") from None
 
 
 class Roaring32Bytes(Construct):

@@ -13,19 +13,20 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import BinaryIO
 
+import numpy as np
 from construct import ConstructError
 
 from ..errors import CorruptDataError, TruncatedDataError
 from ..fileio import ByteSource, atomic_write_bytes
 from ..generated.construct import delete_map as _codec
 from ..generated.construct.delete_map import DeleteMap
-from ..generated.construct.deletion_vector import DV_MAGIC_BITMAP32
+from ..generated.construct.deletion_vector import DV_MAGIC_BITMAP32, DV_MAGIC_DTYPE
 from ..roaring import deserialize_exact
 from .deletion_vector import DeletionVector
 
 __all__ = ["encode_delete_map", "write_delete_map", "read_delete_map", "delete_map_ranges"]
 
-_MAGIC_32_BYTES = DV_MAGIC_BITMAP32.to_bytes(4, "big")
+_MAGIC_32_BYTES = np.array(DV_MAGIC_BITMAP32, DV_MAGIC_DTYPE).tobytes()
 
 
 def encode_delete_map(dvs: Mapping[str, DeletionVector] | Iterable[tuple[str, DeletionVector]]
@@ -38,7 +39,7 @@ def encode_delete_map(dvs: Mapping[str, DeletionVector] | Iterable[tuple[str, De
     if len(set(names)) != len(names):
         raise CorruptDataError("duplicate data file name in a delete map")
     width = max((len(n) for n in names), default=0)
-    header_size = 8 + len(items) * (width + 8)
+    header_size = _codec.DELETE_MAP_HEAD_SIZE + len(items) * (width + _codec.DELETE_MAP_ENTRY_RANGE_SIZE)
     bins = []
     for _, dv in items:
         if dv.bitmap64:

@@ -25,7 +25,7 @@ from pyroaring import BitMap, BitMap64
 
 from ..errors import CorruptDataError, PaimonCodecError, TruncatedDataError
 from ..formats import translate_error
-from ..generated.construct.deletion_vector import DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64, DvBin
+from ..generated.construct.deletion_vector import DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64, DV_MAGIC_DTYPE, DvBin
 from ..positions import ranges_of
 from ..roaring import EMPTY_PORTABLE, portable_size, read_bitmap, serialize_optimized
 
@@ -42,8 +42,8 @@ __all__ = [
 #: The magics as the generated ``DvBin`` reads them (one big-endian u4 before the switch) and as stored.
 _MAGIC_32_U4BE = DV_MAGIC_BITMAP32
 _MAGIC_64_U4BE = DV_MAGIC_BITMAP64
-_MAGIC_32_BYTES = DV_MAGIC_BITMAP32.to_bytes(4, "big")
-_MAGIC_64_BYTES = DV_MAGIC_BITMAP64.to_bytes(4, "big")
+_MAGIC_32_BYTES = np.array(DV_MAGIC_BITMAP32, DV_MAGIC_DTYPE).tobytes()
+_MAGIC_64_BYTES = np.array(DV_MAGIC_BITMAP64, DV_MAGIC_DTYPE).tobytes()
 #: Paimon's int magics (Java constants): 32-bit written big-endian, 64-bit written little-endian.
 MAGIC_32 = DV_MAGIC_BITMAP32
 MAGIC_64 = int.from_bytes(_MAGIC_64_BYTES, "little")

@@ -28,6 +28,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+import numpy as np
+
 from ..errors import (
     ChecksumMismatchError,
     CorruptDataError,
@@ -37,6 +39,10 @@ from ..errors import (
 )
 from ..fileio import ByteSource, atomic_write_bytes
 from ..formats import translate_error
+from ..generated.construct import deletion_vectors as _deletion_vectors
+from ..generated.construct.deletion_vector import DV_CRC_DTYPE as _CRC
+from ..generated.construct.deletion_vector import DV_MAGIC_DTYPE as _MAGIC
+from ..generated.construct.deletion_vector import DV_SIZE_DTYPE as _SIZE
 from ..generated.construct.deletion_vector import DeletionVector as EntryCodec
 from ..generated.construct.deletion_vectors import DeletionVectors as FileCodec
 from ..memory_size import parse_memory_size
@@ -62,7 +68,7 @@ __all__ = [
     "range_length",
 ]
 
-VERSION = 1
+VERSION = _deletion_vectors.DELETION_VECTORS_VERSION_V1
 INDEX_TYPE = "DELETION_VECTORS"
 DEFAULT_TARGET_SIZE = 2 * 1024 * 1024
 _MAX_INT = 2**31 - 1
@@ -231,6 +237,11 @@ def _check_crc(buf: bytes | memoryview, pos: int, size: int, stored: int, *, pat
             expected=f"crc32 {actual:08x}")
 
 
+def _frame_size(buf: bytes | memoryview, pos: int) -> int:
+    """The ``size`` field of the entry at ``buf[pos]`` (the generated entry's dtype)."""
+    return int(np.frombuffer(buf, _SIZE, 1, pos)[0])
+
+
 def _raise_first_bad_frame(buf: bytes | memoryview, pos: int, end: int, *, path: str | None, base: int) -> None:
     """After a failed generated parse: raise for the first entry with a bad magic or CRC, if any.
 
@@ -238,13 +249,15 @@ def _raise_first_bad_frame(buf: bytes | memoryview, pos: int, end: int, *, path:
     inside a 64-bit bin is a checksum error, not the structural error the bin's parse ran into.
     Walks only the ``size`` and ``crc`` frames (error path only); returns if every whole frame is fine.
     """
-    while pos + 8 <= end:
-        size = int.from_bytes(buf[pos:pos + 4], "big", signed=True)
-        bin_kind(bytes(buf[pos + 4:pos + 8]), path=path, offset=base + pos + 4)
-        if size < 4 or pos + 8 + size > end:
+    sw, cw, mw = _SIZE.itemsize, _CRC.itemsize, _MAGIC.itemsize
+    while pos + sw + mw <= end:
+        size = _frame_size(buf, pos)
+        bin_kind(bytes(buf[pos + sw:pos + sw + mw]), path=path, offset=base + pos + sw)
+        if size < mw or pos + sw + size + cw > end:
             return
-        _check_crc(buf, pos, size, int.from_bytes(buf[pos + 4 + size:pos + 8 + size], "big"), path=path, base=base)
-        pos += 8 + size
+        crc = int(np.frombuffer(buf, _CRC, 1, pos + sw + size)[0])
+        _check_crc(buf, pos, size, crc, path=path, base=base)
+        pos += sw + size + cw
 
 
 def _entry_of(obj: Mapping[str, Any], buf: bytes | memoryview, pos: int, *, path: str | None, base: int,
@@ -275,8 +288,8 @@ def _decode_entry(buf: bytes | memoryview, pos: int = 0, *, path: str | None, ba
     except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
         err = translate_error(exc, path, "deletion-vector entry").with_base_offset(base + pos)
         if verify_crc:
-            _raise_first_bad_frame(buf, pos, pos + 8 + max(int.from_bytes(buf[pos:pos + 4], "big", signed=True), 0)
-                                   if len(buf) >= pos + 4 else len(buf), path=path, base=base)
+            _raise_first_bad_frame(buf, pos, pos + _SIZE.itemsize + _CRC.itemsize + max(_frame_size(buf, pos), 0)
+                                   if len(buf) >= pos + _SIZE.itemsize else len(buf), path=path, base=base)
         raise err from None
     return _entry_of(obj, buf, pos, path=path, base=base, expected_length=expected_length, verify_crc=verify_crc)
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._bitmap_layout import _v2_dtype
+from ._bitmap_layout import _V1, _v2_dtype
 
 if TYPE_CHECKING:
     from .bitmap_reader import BitmapIndexReader
@@ -21,7 +21,7 @@ def describe(reader: BitmapIndexReader) -> dict:
         "non_null_bitmap_number": reader.non_null_bitmap_number,
         "has_null_value": reader.has_null_value, "null_value_offset": reader.null_value_offset,
     }
-    if reader.version == 1:
+    if reader.version == _V1:
         v1 = reader._load_v1()
         out["body_start"] = reader.body_start
         out["entries_in_file_order"] = [[codec.to_python(k), int(o)]

@@ -14,7 +14,7 @@ from ..errors import (
     UnsupportedTypeError,
 )
 from ..types import DataType, parse_type
-from ._bitmap_layout import _INT32
+from ._bitmap_layout import _LEN, _LEN_DT, _V1_FIELDS
 from .keys import KeyCodec
 from .options import check_index_type
 
@@ -80,7 +80,8 @@ class _V1Dictionary:
                 self._keys = self.raw_keys.astype(codec.np_dtype).tolist()
             else:
                 data, bounds = self.data, self.starts.tolist()  # type: ignore[union-attr]
-                self._keys = [data[s + 4:e - 4] for s, e in zip(bounds, bounds[1:], strict=False)]
+                off = _V1_FIELDS[0].itemsize
+                self._keys = [data[s + _LEN:e - off] for s, e in zip(bounds, bounds[1:], strict=False)]
         return self._keys
 
     def find_fixed_once(self, key: int) -> int:
@@ -104,7 +105,7 @@ class _V1Dictionary:
         accepted only at a record start (a hit inside another record's bytes is skipped)."""
         starts = self.starts
         assert starts is not None
-        needle = _INT32.pack(len(key)) + key
+        needle = np.array(len(key), dtype=_LEN_DT).tobytes() + key
         data, end = self.data, int(starts[-1])
         q = data.find(needle, 0, end)
         while q >= 0:

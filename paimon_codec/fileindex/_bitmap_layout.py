@@ -21,6 +21,7 @@ from ..errors import (
 from ..fileio import ByteSource
 from ..formats import translate_error
 from ..generated.construct import bitmap_index as _gen
+from ..generated.construct import paimon_key as _key
 from ..roaring import serialize_optimized
 from .keys import KeyCodec
 from .options import parse_memory_size
@@ -48,6 +49,17 @@ serialize_bitmap = serialize_optimized
 #: an int32 field of the generated codec (``index_block_count``, ``bitmap_body_offset``, ``entry_count``).
 #: (a struct.Struct of the generated field's format: no Construct call per read)
 _INT32 = struct.Struct(_gen.BitmapIndexV2Head.subcons[0].subcon.subcon.fmtstr)  # Renamed(Rebuild(Int32sb))
+#: the length prefix of a string key (``paimon_key`` ``binary_string.len``)
+_LEN_DT: np.dtype = _key.STRING_LENGTH_DTYPE
+_LEN = _LEN_DT.itemsize
+#: the int fields after a key in ``v1_entry`` / ``block_head`` (offset) and ``v2_entry`` (offset, length):
+#: their dtypes do not depend on the key kind, so they are read off the generated int32-keyed records
+_V1_FIELDS = [_gen.ENTRIES_DTYPES["int32"].fields[n][0] for n in _gen.ENTRIES_DTYPES["int32"].names[1:]]
+_V2_FIELDS = [_gen.INDEX_BLOCK_ENTRIES_DTYPES["int32"].fields[n][0]
+              for n in _gen.INDEX_BLOCK_ENTRIES_DTYPES["int32"].names[1:]]
+#: bytes of a V1 string record besides the key bytes, and of a V2 one
+_V1_STRING_OVERHEAD = _LEN + sum(d.itemsize for d in _V1_FIELDS)
+_V2_STRING_OVERHEAD = _LEN + sum(d.itemsize for d in _V2_FIELDS)
 
 
 def _records_dtype(generated: np.dtype, codec: KeyCodec) -> np.dtype:
@@ -123,18 +135,21 @@ def _pack_records(codec: KeyCodec, keys: np.ndarray | pa.Array, fields: Sequence
     data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
     data = data[offs[0]:offs[-1]]
     lens = np.diff(offs).astype(np.int64)
-    rec_size = 4 + lens + 4 * len(fields)
+    field_dts = _V1_FIELDS if len(fields) == 1 else _V2_FIELDS
+    widths = [d.itemsize for d in field_dts]
+    rec_size = _LEN + lens + sum(widths)
     ends = np.cumsum(rec_size)
     starts = ends - rec_size
     out = np.zeros(int(ends[-1]) if n else 0, dtype=np.uint8)
-    ints = [lens.astype(">i4")] + [np.asarray(f).astype(">i4") for f in fields]
-    int_pos = [starts] + [starts + 4 + lens + 4 * i for i in range(len(fields))]
+    ints = [lens.astype(_LEN_DT)] + [np.asarray(f).astype(d) for f, d in zip(fields, field_dts, strict=True)]
+    int_pos = [starts] + [starts + _LEN + lens + sum(widths[:i]) for i in range(len(fields))]
     for vals, pos in zip(ints, int_pos, strict=True):
-        b = vals.view(np.uint8).reshape(-1, 4)
-        idx = pos[:, None] + np.arange(4)
+        w = vals.dtype.itemsize
+        b = vals.view(np.uint8).reshape(-1, w)
+        idx = pos[:, None] + np.arange(w)
         out[idx] = b
     if len(data):
-        dest = np.repeat(starts + 4 - (offs[:-1] - offs[0]), lens) + np.arange(len(data))
+        dest = np.repeat(starts + _LEN - (offs[:-1] - offs[0]), lens) + np.arange(len(data))
         out[dest] = data
     return out.tobytes()
 
@@ -165,52 +180,54 @@ def _not_increasing(sort_keys: np.ndarray) -> bool:
     return bool(np.any(sort_keys[1:] <= sort_keys[:-1]))
 
 
-def _int32_view(data: bytes) -> np.ndarray:
-    """Big-endian int32 at every byte position of ``data`` (a strided view, no copy)."""
-    return np.ndarray((max(len(data) - 3, 0),), dtype=">i4", buffer=data, strides=(1,))
+def _view_at_every_byte(data: bytes, dtype: np.dtype) -> np.ndarray:
+    """A ``dtype`` number at every byte position of ``data`` (a strided view, no copy)."""
+    return np.ndarray((max(len(data) - dtype.itemsize + 1, 0),), dtype=dtype, buffer=data, strides=(1,))
 
 
 def _string_record_bounds(data: bytes, nd: int) -> np.ndarray | None:
-    """Starts of the first ``nd`` V1 string records of ``data`` (``int32 length, key, int32
-    offset``) followed by the end of the last one - exact - or ``None`` when they run past
-    ``data``; a negative length raises :class:`_NegativeLength`.
+    """Starts of the first ``nd`` V1 string records of ``data`` (``length prefix, key, offset``, the
+    generated ``v1_entry`` of string keys) followed by the end of the last one - exact - or ``None``
+    when they run past ``data``; a negative length raises :class:`_NegativeLength`.
 
     The chain of record starts is sequential, so it is walked in Python - but on the cheapest
     step: one ``bytes`` index per record, the low byte of its length prefix in a copy of ``data``
-    with 8 added to every byte (mod 256).  That guess is then verified exactly with numpy (every
-    visited length prefix, all four bytes, is non-negative and is the step taken minus 8); keys of
-    248 bytes or more, or garbage, fail the check and the records are walked again with full
-    ``int32`` lengths.
+    with the record overhead (prefix + offset bytes) added to every byte (mod 256).  That guess is then
+    verified exactly with numpy (every visited length prefix, all its bytes, is non-negative and is the
+    step taken minus the overhead); long keys, or garbage, fail the check and the records are walked
+    again with full lengths.
     """
     bounds = np.empty(nd + 1, dtype=np.int64)
     bounds[0] = 0
     if nd == 0:
         return bounds
     n = len(data)
-    steps = (np.frombuffer(data, dtype=np.uint8) + np.uint8(8)).tobytes()  # wraps like a byte
-    p = 3  # the low byte of the first length prefix
+    over = _V1_STRING_OVERHEAD
+    low = _LEN - 1 if _LEN_DT.byteorder == ">" else 0  # the low byte of a length prefix
+    steps = (np.frombuffer(data, dtype=np.uint8) + np.uint8(over & 0xFF)).tobytes()  # wraps like a byte
+    p = low
     try:
         guess = [p := p + steps[p] for _ in repeat(None, nd)]
     except IndexError:  # ran past ``data``: walk exactly below
         guess = None
-    if guess is not None and p - 3 <= n:
+    lengths_at = _view_at_every_byte(data, _LEN_DT)
+    if guess is not None and p - low <= n:
         bounds[1:] = np.fromiter(guess, np.int64, nd)
-        bounds[1:] -= 3
+        bounds[1:] -= low
         starts = bounds[:-1]
         try:
-            lengths = _int32_view(data)[starts]
-        except IndexError:  # a guessed start within 4 bytes of the end
+            lengths = lengths_at[starts]
+        except IndexError:  # a guessed start within a prefix of the end
             lengths = None
-        if lengths is not None and lengths.min() >= 0 and np.array_equal(starts + lengths + 8, bounds[1:]):
+        if lengths is not None and lengths.min() >= 0 and np.array_equal(starts + lengths + over, bounds[1:]):
             return bounds
-    unpack = _INT32.unpack_from
     p = 0
     try:  # record ends; a negative length is caught below
-        exact = [p := p + unpack(data, p)[0] + 8 for _ in repeat(None, nd)]
-    except struct.error:  # a length prefix beyond what was read (or before it)
+        exact = [p := p + int(lengths_at[p]) + over for _ in repeat(None, nd)]
+    except IndexError:  # a length prefix beyond what was read (or before it)
         return None
     bounds[1:] = np.fromiter(exact, np.int64, nd)
-    bad = np.flatnonzero(np.diff(bounds) < 8)
+    bad = np.flatnonzero(np.diff(bounds) < over)
     if len(bad):
         raise _NegativeLength(int(bounds[bad[0]]))
     return bounds if p <= n else None

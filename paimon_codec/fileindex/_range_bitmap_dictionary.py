@@ -6,7 +6,6 @@ Read lazily: the chunk directory once, then only the chunk whose key range holds
 from __future__ import annotations
 
 import bisect
-import struct
 from functools import cached_property
 from typing import Any
 
@@ -15,6 +14,7 @@ import numpy as np
 from ..errors import CorruptDataError, UnsupportedVersionError
 from ..fileio import ByteSource
 from ..generated.construct import range_bitmap as _codec
+from ..generated.construct.paimon_key import STRING_LENGTH_DTYPE as _STRING_LENGTH
 from ._range_bitmap_layout import _DICT_HEADER_LENGTH, _chunk_dtype
 from ._range_keys import RangeKeyCodec
 
@@ -61,12 +61,13 @@ class _RangeDictionary:
     def _key_at(self, buf: bytes, pos: int) -> tuple[Any, int]:
         """Decode one serialised key at ``pos`` of ``buf``: (stored key, next position)."""
         if self.codec.is_string:
-            if pos + 4 > len(buf):
+            w = _STRING_LENGTH.itemsize
+            if pos + w > len(buf):
                 raise self._corrupt("key length runs past the header", pos)
-            n = struct.unpack_from(">i", buf, pos)[0]
-            if n < 0 or pos + 4 + n > len(buf):
+            n = int(np.frombuffer(buf, _STRING_LENGTH, 1, pos)[0])
+            if n < 0 or pos + w + n > len(buf):
                 raise self._corrupt(f"string key of {n} bytes does not fit", pos)
-            return bytes(buf[pos + 4:pos + 4 + n]), pos + 4 + n
+            return bytes(buf[pos + w:pos + w + n]), pos + w + n
         w = self.codec.width
         assert w is not None
         if pos + w > len(buf):
@@ -91,7 +92,7 @@ class _RangeDictionary:
         if dhl < _DICT_HEADER_LENGTH or dhl > d.length - at:
             raise CorruptDataError(f"dictionary header length {dhl}", path=d.path, offset=d.base)
         dict_head = d.read(at, _DICT_HEADER_LENGTH, "dictionary header")
-        if dict_head[0] > 1:
+        if dict_head[0] > _codec.DICTIONARY_VERSION_V1:
             raise UnsupportedVersionError(f"dictionary version {dict_head[0]}", path=d.path, offset=d.base + 4)
         hd = self._generated(_codec.DictionaryHeader, dict_head, "dictionary header", self.dictionary_offset + 4)
         count, offsets_length, chunks_length = hd["chunk_count"], hd["offsets_length"], hd["chunks_length"]
@@ -139,8 +140,8 @@ class _RangeDictionary:
             dt = _chunk_dtype(self.codec)
             if n and np.array_equal(offsets, np.arange(n) * dt.itemsize) and len(area) >= n * dt.itemsize:
                 rec = np.frombuffer(area, count=n, dtype=dt)
-                if np.any(rec["version"] > 1):
-                    raise UnsupportedVersionError("chunk version > 1", path=d.path, offset=d.base)
+                if np.any(rec["version"] > _codec.CHUNK_VERSION_V1):
+                    raise UnsupportedVersionError(f"chunk version > {_codec.CHUNK_VERSION_V1}", path=d.path, offset=d.base)
                 if np.any(rec["fixed_length"] != w) or np.any(rec["keys_length"] != rec["size"] * w):
                     raise CorruptDataError(f"fixed-length chunk with a key width other than {w}",
                                            path=d.path, offset=d.base)
@@ -151,7 +152,7 @@ class _RangeDictionary:
         for off in offsets.tolist():
             if off < 0 or off >= len(area):
                 raise CorruptDataError(f"chunk offset {off} outside the chunk area", path=d.path, offset=d.base)
-            if area[off] > 1:
+            if area[off] > _codec.CHUNK_VERSION_V1:
                 raise UnsupportedVersionError(f"chunk version {area[off]}", path=d.path, offset=d.base + off)
             head = self._generated(_codec.Chunk, area[off:], "chunk header",
                                    self.dictionary_offset + off, key_kind=self.key_kind)

@@ -24,6 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InvalidPredicateError, UnsupportedTypeError
+from ..generated.construct.paimon_key import STRING_LENGTH_DTYPE as _STRING_LENGTH
 from ..types import DataType
 from ..values import Timestamp, decimal_unscaled, from_json, timestamp_key
 from .keys import KeyCodec
@@ -206,7 +207,9 @@ def sorted_unique_strings(arr: pa.Array) -> tuple[list[bytes], np.ndarray]:
 
 
 def serialized_strings(keys: Sequence[bytes]) -> tuple[bytes, np.ndarray]:
-    """``int32 len + bytes`` of every key back to back, and each key's serialised size."""
+    """``length prefix + bytes`` (``paimon_key`` string keys) of every key back to back, and each key's
+    serialised size."""
     lens = np.fromiter((len(k) for k in keys), dtype=np.int64, count=len(keys))
-    heads = lens.astype(">i4").tobytes()
-    return b"".join(heads[4 * i:4 * i + 4] + k for i, k in enumerate(keys)), lens + 4
+    w = _STRING_LENGTH.itemsize
+    heads = lens.astype(_STRING_LENGTH).tobytes()
+    return b"".join(heads[w * i:w * i + w] + k for i, k in enumerate(keys)), lens + w

@@ -37,15 +37,18 @@ from ._bitmap_layout import (
     _PREFETCH,
     _SMALL_V1,
     _V1,
+    _V1_FIELDS,
+    _V1_STRING_OVERHEAD,
     _V2,
+    _V2_STRING_OVERHEAD,
     _corrupt,
-    _int32_view,
     _NegativeLength,
     _not_increasing,
     _small_v1_struct,
     _string_record_bounds,
     _v1_dtype,
     _v2_dtype,
+    _view_at_every_byte,
 )
 from .reader import FileIndexReader
 from .result import REMAIN, BitmapResult, FileIndexResult
@@ -91,21 +94,21 @@ class BitmapIndexReader(FileIndexReader):
         self.null_value_offset = head["null_value_offset"] if self.has_null_value else 0
         self.null_bitmap_length = head["null_bitmap_length"] if head["null_bitmap_length"] is not None else -1
         nd = self.non_null_bitmap_number
-        min_entry = (self.codec.fixed_size or 4) + 4
+        min_entry = _v1_dtype(self.codec).itemsize if self.codec.kind != "string" else _V1_STRING_OVERHEAD
         if nd * min_entry > len(src) - pos:
             raise _corrupt(f"{nd} dictionary entries cannot fit in {len(src) - pos} bytes", src, 5)
-        if version == 1:
+        if version == _V1:
             self._dict_start = pos
             if self.codec.kind != "string":
-                self.body_start = pos + nd * (self.codec.fixed_size + 4)  # type: ignore[operator]
+                self.body_start = pos + nd * _v1_dtype(self.codec).itemsize
             else:
                 self.body_start = -1  # known after the dictionary is parsed
             return
         block_count = self._int32(pos, "index block count")
-        pos += 4
+        pos += _INT32.size
         if block_count < 0 or block_count * min_entry > len(src) - pos or block_count > nd or \
                 (nd > 0 and block_count == 0):
-            raise _corrupt(f"bad index block count {block_count} for {nd} keys", src, pos - 4)
+            raise _corrupt(f"bad index block count {block_count} for {nd} keys", src, pos - _INT32.size)
         codec = self.codec
         if codec.kind != "string":
             dt = _v1_dtype(codec)  # block_head: key, block_offset
@@ -119,13 +122,13 @@ class BitmapIndexReader(FileIndexReader):
             self._block_first = firsts  # bytes compare like the comparator
             self._block_first_keys = firsts
         body_offset = self._int32(pos, "bitmap body offset")
-        pos += 4
+        pos += _INT32.size
         self.index_block_start = pos
         self.body_start = pos + body_offset
         if body_offset < 0 or self.body_start > len(src):
-            raise _corrupt(f"bitmap body offset {body_offset} outside the payload", src, pos - 4)
+            raise _corrupt(f"bitmap body offset {body_offset} outside the payload", src, pos - _INT32.size)
         ends = np.append(block_offsets[1:], body_offset)
-        if block_count and (block_offsets[0] != 0 or np.any(ends - block_offsets < 4)):
+        if block_count and (block_offsets[0] != 0 or np.any(ends - block_offsets < _INT32.size)):
             raise _corrupt("index block offsets are not increasing from 0", src, self.index_block_start)
         self._block_offsets = block_offsets
         self._block_ends = ends
@@ -133,7 +136,7 @@ class BitmapIndexReader(FileIndexReader):
             raise _corrupt("index block first keys are not sorted", src, self.index_block_start)
 
     def _int32(self, pos: int, what: str) -> int:
-        return _INT32.unpack(self._read(pos, 4, what))[0]
+        return _INT32.unpack(self._read(pos, _INT32.size, what))[0]
 
     def _read(self, offset: int, size: int, what: str) -> bytes:
         """``size`` bytes at ``offset``: from the bytes read with the head when they hold them."""
@@ -228,7 +231,8 @@ class BitmapIndexReader(FileIndexReader):
             data = data + src.read(start + len(data), size - len(data), "bitmap dictionary")
         self.body_start = start + int(starts[-1])
         if nd:
-            offsets = _int32_view(data)[starts[1:] - 4].astype(np.int64)
+            off = _V1_FIELDS[0]
+            offsets = _view_at_every_byte(data, off)[starts[1:] - off.itemsize].astype(np.int64)
         else:
             offsets = np.zeros(0, np.int64)
         return _V1Dictionary(offsets, data=data, starts=starts)
@@ -288,7 +292,7 @@ class BitmapIndexReader(FileIndexReader):
             except construct.ConstructError as exc:
                 raise _corrupt(f"index block {i}: {translate_error(exc, None, 'index block')}", src, start) from None
             raw = parsed.entries.view(_v2_dtype(codec))
-            if 4 + len(raw) * raw.dtype.itemsize != size:
+            if _INT32.size + len(raw) * raw.dtype.itemsize != size:
                 raise _corrupt(f"index block {i} holds {len(raw)} entries but is {size} bytes", src, start)
             sk = codec.sort_keys(raw["key"].astype(codec.np_dtype))
             if len(raw) > 1 and _not_increasing(sk):
@@ -296,11 +300,11 @@ class BitmapIndexReader(FileIndexReader):
             blk = _FixedTable(sk, (raw["offset"].astype(np.int64), raw["length"].astype(np.int64)),
                               already_sorted=True)
         else:
-            count = _INT32.unpack_from(data)[0] if size >= 4 else -1
-            if count < 0 or count * 12 > size - 4:
+            count = _INT32.unpack_from(data)[0] if size >= _INT32.size else -1
+            if count < 0 or count * _V2_STRING_OVERHEAD > size - _INT32.size:
                 raise _corrupt(f"index block {i} holds {count} entries but is {size} bytes", src, start)
             try:
-                cols, end = _gen.columns_index_block_entries(data, 4, size, count, "string")
+                cols, end = _gen.columns_index_block_entries(data, _INT32.size, size, count, "string")
             except _rt.CodecError as exc:
                 raise _corrupt(f"index block {i}: {exc}", src, start + (exc.offset or 0)) from None
             if end != size:
@@ -334,7 +338,7 @@ class BitmapIndexReader(FileIndexReader):
         if off < 0:
             return BitMap([-1 - off])
         src = self.source
-        if self.version == 1:
+        if self.version == _V1:
             length = self._v1_extent(off)
         elif length < 0:
             length = len(src) - self.body_start - off
@@ -361,7 +365,7 @@ class BitmapIndexReader(FileIndexReader):
         bm = self._cache.get(key)
         if bm is not None:
             return bm
-        loc = self._find_v1(key) if self.version == 1 else self._find_v2(key)
+        loc = self._find_v1(key) if self.version == _V1 else self._find_v2(key)
         bm = _EMPTY if loc is None else self._read_bitmap(*loc)
         self._cache[key] = bm
         return bm
@@ -376,7 +380,7 @@ class BitmapIndexReader(FileIndexReader):
         if self._null is None:
             if not self.has_null_value:
                 self._null = _EMPTY
-            elif self.version == 1:
+            elif self.version == _V1:
                 self._null = self._read_bitmap(self.null_value_offset, -1)
             else:
                 self._null = self._read_bitmap(self.null_value_offset, self.null_bitmap_length)

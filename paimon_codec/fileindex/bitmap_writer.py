@@ -22,7 +22,18 @@ from ..errors import (
 )
 from ..roaring import bitmap_of
 from ..types import DataType, parse_type
-from ._bitmap_layout import _build_head, _int32, _pack_records, _parse_options, serialize_bitmap
+from ._bitmap_layout import (
+    _INT32,
+    _V1,
+    _V2,
+    _V2_STRING_OVERHEAD,
+    _build_head,
+    _int32,
+    _pack_records,
+    _parse_options,
+    _v2_dtype,
+    serialize_bitmap,
+)
 from .javamap import hashmap_order
 from .keys import KeyCodec
 from .options import check_index_type
@@ -137,23 +148,23 @@ def _v2_blocks(codec: KeyCodec, sorted_keys: np.ndarray | pa.Array, limit: int) 
     if n == 0:
         return []
     if codec.kind != "string":
-        cost = 8 + codec.fixed_size  # type: ignore[operator]
-        if 4 + cost > limit:
+        cost = _v2_dtype(codec).itemsize
+        if _INT32.size + cost > limit:
             raise InvalidOptionError(f"bitmap index entry of {cost} bytes does not fit an index block of "
                                      f"{limit} bytes (index fail)")
-        per = (limit - 4) // cost
+        per = (limit - _INT32.size) // cost
         return [(s, min(s + per, n)) for s in range(0, n, per)]
     lens = pc.binary_length(sorted_keys).to_numpy(zero_copy_only=False).astype(np.int64)
-    costs = 12 + lens
-    if int(costs.max()) + 4 > limit:
+    costs = _V2_STRING_OVERHEAD + lens
+    if int(costs.max()) + _INT32.size > limit:
         raise InvalidOptionError(f"bitmap index entry of {int(costs.max())} bytes does not fit an index block "
                                  f"of {limit} bytes (index fail)")
     cum = np.concatenate(([0], np.cumsum(costs)))
     out = []
     s = 0
     while s < n:
-        # largest e with cum[e] - cum[s] <= limit - 4
-        e = int(np.searchsorted(cum, cum[s] + limit - 4, side="right")) - 1
+        # largest e with cum[e] - cum[s] <= limit - (the block's entry count)
+        e = int(np.searchsorted(cum, cum[s] + limit - _INT32.size, side="right")) - 1
         e = max(e, s + 1)
         out.append((s, e))
         s = e
@@ -212,8 +223,8 @@ def _serialize(self: BitmapIndexWriter) -> bytes:
         raise InvalidOptionError("bitmap index body exceeds 2 GiB")
     head = {"version": self.version, "row_count": n, "has_null_value": int(has_null),
             "null_value_offset": null_offset if has_null else None,
-            "null_bitmap_length": len(null_bytes) if has_null and self.version == 2 else None}
-    if self.version == 1:
+            "null_bitmap_length": len(null_bytes) if has_null and self.version == _V2 else None}
+    if self.version == _V1:
         head["entries"] = range(nd)  # the count non_null_bitmap_number is derived from
         entries = _pack_records(codec, _take_keys(enc.dict_keys, hm_codes), [offsets[hm_codes]])
         return b"".join([_build_head(head, codec), entries, *body])
@@ -229,7 +240,7 @@ def _serialize(self: BitmapIndexWriter) -> bytes:
         block_offsets.append(pos)
         block_parts.append(_int32(e - s))
         block_parts.append(b)
-        pos += 4 + len(b)
+        pos += _INT32.size + len(b)
     firsts = np.array([s for s, _ in blocks], dtype=np.int64)
     directory = _pack_records(codec, _take_keys(sorted_keys, firsts), [np.array(block_offsets, np.int64)])
     head["index_blocks"] = {"blocks": [{"entries": range(e - s)} for s, e in blocks]}  # derives the key count

@@ -55,6 +55,8 @@ _SUPPORTED = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "DATE", "TIME_WITHOUT_
               "TIMESTAMP_WITHOUT_TIME_ZONE", "TIMESTAMP_WITH_LOCAL_TIME_ZONE", "FLOAT", "DOUBLE",
               "CHAR", "VARCHAR", "BINARY", "VARBINARY"}
 _M64 = 0xFFFFFFFFFFFFFFFF
+#: the generated head (``num_hash_functions``) before the bit set
+_HEAD_SIZE = _codec.BLOOM_FILTER_HEAD_SIZE
 _CHUNK = 16384  # values per kernel pass: the (k, chunk) uint32 / intp blocks stay within L2/L3
 _PARALLEL_MIN = 1 << 17  # values from which a dense build is split across threads
 _MAX_THREADS = 4
@@ -403,7 +405,7 @@ class BloomFilterWriter:
 class BloomFilterReader(FileIndexReader):
     """Answers Equal / In from a bloom-filter payload: SKIP when a bit is clear, else REMAIN.
 
-    The 4-byte header is parsed on open; the bit set is read (and parsed by the generated codec)
+    The header is parsed on open; the bit set is read (and parsed by the generated codec)
     on the first probe.
     """
 
@@ -412,17 +414,17 @@ class BloomFilterReader(FileIndexReader):
         self.source = source if isinstance(source, ByteSource) else ByteSource(source)
         self.dtype = parse_type(dtype)
         self._hasher = _Hasher(self.dtype)
-        if len(self.source) < 4:
-            raise CorruptDataError("bloom-filter payload shorter than its 4-byte header",
+        if len(self.source) < _HEAD_SIZE:
+            raise CorruptDataError(f"bloom-filter payload shorter than its {_HEAD_SIZE}-byte header",
                                    path=self.source.path, offset=self.source.base)
         self._bit_set: bytes | None = None
         self._bits_arr: np.ndarray | None = None
-        head = self.source.read(0, 4, "bloom-filter hash count")
+        head = self.source.read(0, _HEAD_SIZE, "bloom-filter hash count")
         try:
-            self.num_hash_functions = _codec.BloomFilter.parse(head).num_hash_functions
+            self.num_hash_functions = _codec.fast_parse_bloom_filter_head(head)[0]["num_hash_functions"]
         except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
             raise _codec_error(exc, self.source, "bloom-filter header") from None
-        self.num_bits = (len(self.source) - 4) * 8
+        self.num_bits = (len(self.source) - _HEAD_SIZE) * 8
         if self.num_hash_functions <= 0 or self.num_bits <= 0:
             raise CorruptDataError(f"bloom-filter with {self.num_hash_functions} hash functions and "
                                    f"{self.num_bits} bits", path=self.source.path, offset=self.source.base)

@@ -44,16 +44,11 @@ from ..values import Timestamp, decimal_unscaled
 __all__ = ["KeyCodec", "key_codec", "KEY_KINDS"]
 
 # key kind (the ``kind`` parameter of schemas/paimon_key.ksy, ``formats.KEY_KINDS``) -> (fixed byte
-# size or None, big-endian numpy dtype of the key as this codec holds it: FLOAT/DOUBLE as their IEEE bits)
+# size or None, big-endian numpy dtype of the key as this codec holds it: FLOAT/DOUBLE as their IEEE bits,
+# BOOLEAN as a signed byte).  Derived from the generated per-kind key dtypes: one vocabulary, one layout.
 KEY_KINDS: dict[str, tuple[int | None, str | None]] = {
-    "int8": (1, ">i1"),
-    "int16": (2, ">i2"),
-    "int32": (4, ">i4"),
-    "int64": (8, ">i8"),
-    "float32": (4, ">i4"),
-    "float64": (8, ">i8"),
-    "bool": (1, ">i1"),
-    "string": (None, None),
+    kind: (None, None) if dt is None else (dt.itemsize, f">i{dt.itemsize}")
+    for kind, dt in _paimon_key.KEY_DTYPES.items()
 }
 
 _F32_NAN, _F64_NAN = 0x7FC00000, 0x7FF8000000000000

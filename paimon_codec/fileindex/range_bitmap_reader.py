@@ -121,9 +121,9 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader):
         bhl = self._length_prefix(b, "bsi header length")
         if bhl < _codec.BSI_HEADER_FIXED_SIZE or bhl > b.length - _codec.BIT_SLICED_INDEX_PREFIX_SIZE:
             raise CorruptDataError(f"bsi header length {bhl}", path=b.path, offset=b.base)
-        head = b.read(4, bhl, "bsi header")
-        if head[0] > 1:
-            raise UnsupportedVersionError(f"bsi version {head[0]}", path=b.path, offset=b.base + 4)
+        head = b.read(_codec.BIT_SLICED_INDEX_PREFIX_SIZE, bhl, "bsi header")
+        if head[0] > _codec.BIT_SLICE_INDEX_VERSION_V1:
+            raise UnsupportedVersionError(f"bsi version {head[0]}", path=b.path, offset=b.base + _codec.BIT_SLICED_INDEX_PREFIX_SIZE)
         hb = self._generated(_codec.BsiHeader, head, "bsi header", self.bsi_offset + 4)
         slices, ebm_len, index_len = hb["slice_count"], hb["ebm_length"], hb["indexes_length"]
         body = _codec.BIT_SLICED_INDEX_PREFIX_SIZE + bhl
