@@ -52,18 +52,33 @@ class StorageError(PaimonCodecError):
     """A filesystem could not be reached or configured (unknown scheme, missing driver, bad option)."""
 
 
+def strip_scheme(path: str) -> str:
+    """Local path of a ``file:`` URI, scheme matched case-insensitively (Java writes ``FILE:/…`` when
+    ``data-file.external-paths`` says ``FILE:///…``): ``file:///x``, ``file:/x``, ``file://localhost/x``
+    -> ``/x``.  Other schemes are returned unchanged (and fail as missing files on a local read)."""
+    if path[:5].lower() != "file:":
+        return path
+    rest = path[5:]
+    if rest.startswith("//"):
+        rest = rest[2:]
+        if not rest.startswith("/"):
+            host, _, tail = rest.partition("/")
+            if host.lower() != "localhost":
+                return path
+            rest = "/" + tail
+    return rest
+
+
 def split_uri(path: str) -> tuple[str, str, str]:
     """``(scheme, netloc, path)``; a local path has scheme ``""`` (``file:`` URIs are local too)."""
     path = os.fspath(path)
     if "://" not in path:
         if path[:5].lower() == "file:":
-            from ..table.paths import strip_scheme
             return "", "", strip_scheme(path)
         return "", "", path
     parsed = urllib.parse.urlsplit(path)
     scheme = parsed.scheme.lower()
     if scheme == "file":
-        from ..table.paths import strip_scheme
         return "", "", strip_scheme(path)
     return scheme, parsed.netloc, parsed.path
 

@@ -18,6 +18,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from ..storage.filesystems import strip_scheme  # noqa: F401  (its home: URI handling)
 from ..types import DataType
 from ..values import Timestamp
 
@@ -66,23 +67,6 @@ def partition_path(names: Sequence[str], values: Sequence[Any], types: Sequence[
         text = partition_value_text(value, dtype, legacy)
         parts.append(f"{_escape(name)}={_escape(text) if text is not None else default_name}")
     return os.path.join(*parts) if parts else ""
-
-
-def strip_scheme(path: str) -> str:
-    """Local path of a ``file:`` URI, scheme matched case-insensitively (Java writes ``FILE:/…`` when
-    ``data-file.external-paths`` says ``FILE:///…``): ``file:///x``, ``file:/x``, ``file://localhost/x``
-    -> ``/x``.  Other schemes are returned unchanged (and fail as missing files on a local read)."""
-    if path[:5].lower() != "file:":
-        return path
-    rest = path[5:]
-    if rest.startswith("//"):
-        rest = rest[2:]
-        if not rest.startswith("/"):
-            host, _, tail = rest.partition("/")
-            if host.lower() != "localhost":
-                return path
-            rest = "/" + tail
-    return rest
 
 
 def bucket_dir_name(bucket: int) -> str:
