@@ -23,7 +23,7 @@ import os
 import posixpath
 import tempfile
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import pyarrow.fs as pafs
 
@@ -38,6 +38,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 _warned_schemes: set[str] = set()
+_s3_clients: dict[tuple, Any] = {}  # boto3 clients for conditional puts, by settings (never logged)
 
 
 def join(base: str, *parts: str) -> str:
@@ -273,10 +274,15 @@ def _s3_conditional_put(path: str, data: bytes) -> bool | None:
         return None
     _, bucket, key = split_uri(path)
     settings = s3_settings(storage_options_for(path))
-    client = boto3.client(
-        "s3", endpoint_url=settings.get("endpoint"),
-        aws_access_key_id=settings.get("access_key"), aws_secret_access_key=settings.get("secret_key"),
-        aws_session_token=settings.get("session_token"), region_name=settings.get("region"))
+    env = tuple(os.environ.get(v, "") for v in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+                                                "AWS_PROFILE"))
+    cache_key = (tuple(sorted(settings.items())), env)
+    client = _s3_clients.get(cache_key)
+    if client is None:  # a client is thread-safe and costly to build: one per settings
+        client = _s3_clients[cache_key] = boto3.client(
+            "s3", endpoint_url=settings.get("endpoint"),
+            aws_access_key_id=settings.get("access_key"), aws_secret_access_key=settings.get("secret_key"),
+            aws_session_token=settings.get("session_token"), region_name=settings.get("region"))
     try:
         client.put_object(Bucket=bucket, Key=key.lstrip("/"), Body=data, IfNoneMatch="*")
     except botocore.exceptions.ClientError as exc:
