@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import json
+import os
 
 import fastavro
 import pyarrow as pa
@@ -191,7 +192,7 @@ def test_fixed_bucket_assignment_matches_java(tmp_path, keys, java_newest):
 
 
 def test_hints(tmp_path):
-    path = create_table(tmp_path / "t", "id INT", {"file.format": "parquet"})
+    path = create_table(tmp_path / "t", "id INT", {})  # file.format defaults to Parquet, as in Paimon 0.9+
     for i in range(3):
         append_arrow(path, pa.table({"id": pa.array([i], pa.int32())}))
     assert (tmp_path / "t" / "snapshot" / "LATEST").read_text() == "3"
@@ -262,3 +263,34 @@ def test_more_types_read_by_java_and_pypaimon(tmp_path, java_newest, pypaimon21)
         assert_same_rows(java_newest.read(path, where=where), read_table(path, where))
     assert java_newest.read(path, where="b > 2").num_rows == 1  # NaN sorts above numbers: stats must keep it
     assert_same_rows(pypaimon21.read(path), read_table(path))
+
+
+@pytest.mark.parametrize("legacy", ["true", "false"])
+def test_partition_directories_match_java(tmp_path, legacy, java_newest):
+    """Partition directory names (escaping, default partition, DATE, BOOLEAN, TIMESTAMP(0/3/6) in both
+    ``partition.legacy-name`` forms) are Java 1.4.2's, so Java finds our files and we find Java's."""
+    import glob
+
+    schema = "id BIGINT, s STRING, d DATE, b BOOLEAN, t0 TIMESTAMP(0), t3 TIMESTAMP(3), t6 TIMESTAMP(6)"
+    keys = ["s", "d", "b", "t0", "t3", "t6"]
+    t = [dt.datetime(2024, 1, 1, 10, 0), dt.datetime(2024, 1, 1, 10, 0, 5, 123000),
+         dt.datetime(1969, 12, 31, 23, 59, 59, 999000), dt.datetime(2024, 1, 1, 10, 0, 5, 100)]
+    rows = pa.table({
+        "id": pa.array([1, 2, 3, 4], pa.int64()), "s": ["a/b", "x=y z", None, "é%#"],
+        "d": pa.array([dt.date(2024, 1, 1), None, dt.date(1969, 12, 31), dt.date(2024, 1, 1)], pa.date32()),
+        "b": [True, False, None, True],
+        "t0": pa.array([x.replace(microsecond=0) for x in t[:3]] + [None], pa.timestamp("s")),
+        "t3": pa.array(t[:3] + [None], pa.timestamp("ms")),
+        "t6": pa.array(t[:2] + [None, t[3]], pa.timestamp("us"))})
+    opts = {"partition.legacy-name": legacy}
+    ours = create_table(tmp_path / "wh" / "db.db" / "ours", schema, opts, partition_keys=keys)
+    append_arrow(ours, rows)
+    theirs = java_newest.create_table(tmp_path / "wh", "db.theirs", schema, partition_keys=keys, options=opts)
+    java_newest.write(theirs, rows)
+
+    def dirs(path):
+        return sorted(os.path.relpath(os.path.dirname(f), path) for f in glob.glob(f"{path}/**/*.parquet", recursive=True))
+
+    assert dirs(ours) == dirs(theirs)
+    assert_same_rows(java_newest.read(ours), rows)
+    assert_same_rows(read_table(theirs), rows)

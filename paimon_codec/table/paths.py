@@ -45,10 +45,7 @@ def partition_value_text(value: Any, dtype: DataType, legacy: bool = True) -> st
     if isinstance(value, bool):
         text = "true" if value else "false"
     elif isinstance(value, Timestamp):
-        dt = value.to_datetime()
-        text = dt.isoformat(sep="T" if legacy else " ")
-        if legacy and dt.second == 0 and dt.microsecond == 0:
-            text = dt.strftime("%Y-%m-%dT%H:%M")
+        text = _timestamp_text(value, dtype.precision if dtype.precision is not None else 6, legacy)
     elif dtype.root == "DATE" and not legacy:
         text = (_dt.date(1970, 1, 1) + _dt.timedelta(days=int(value))).isoformat()
     elif isinstance(value, decimal.Decimal):
@@ -58,6 +55,32 @@ def partition_value_text(value: Any, dtype: DataType, legacy: bool = True) -> st
     else:
         text = str(value)
     return text if text != "" else None
+
+
+def _timestamp_text(ts: Timestamp, precision: int, legacy: bool) -> str:
+    """Java's text of a timestamp partition value.
+
+    Legacy names use ``LocalDateTime.toString()``: ``2024-01-01T10:00`` without zero seconds, else
+    ``:ss`` and a fraction of 3, 6 or 9 digits, the fewest that hold the nanos.  Otherwise the SQL cast
+    to string: ``2024-01-01 10:00:00`` plus exactly ``precision`` fractional digits.
+    """
+    nanos = ts.to_nanos()
+    seconds, nano_of_second = divmod(nanos, 1_000_000_000)
+    dt = _dt.datetime(1970, 1, 1) + _dt.timedelta(seconds=seconds)
+    if not legacy:
+        text = dt.strftime("%Y-%m-%d %H:%M:%S")
+        return text + ("." + f"{nano_of_second:09d}"[:precision] if precision > 0 else "")
+    text = dt.strftime("%Y-%m-%dT%H:%M")
+    if dt.second == 0 and nano_of_second == 0:
+        return text
+    text += f":{dt.second:02d}"
+    if nano_of_second == 0:
+        return text
+    if nano_of_second % 1_000_000 == 0:
+        return text + f".{nano_of_second // 1_000_000:03d}"
+    if nano_of_second % 1000 == 0:
+        return text + f".{nano_of_second // 1000:06d}"
+    return text + f".{nano_of_second:09d}"
 
 
 def partition_path(names: Sequence[str], values: Sequence[Any], types: Sequence[DataType],

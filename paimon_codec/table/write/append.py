@@ -51,10 +51,7 @@ def _check_table(table: PaimonTable) -> tuple[str, str]:
         raise PaimonCodecError("writing to a primary-key table is not supported (append tables only)", path=table.path)
     if schema.bucket == -2:
         raise PaimonCodecError("writing to a postpone-bucket table (bucket = -2) is not supported", path=table.path)
-    fmt = schema.options.get("file.format")
-    if fmt is None:
-        raise PaimonCodecError("the table has no file.format option (Paimon 0.9 defaults to ORC, newer to Parquet)",
-                               path=table.path, expected="file.format = parquet")
+    fmt = schema.options.get("file.format", "parquet")  # Paimon's default since 0.9
     if fmt.strip().lower() != "parquet":
         raise PaimonCodecError(f"writing {fmt} data files is not supported", path=table.path,
                                expected="file.format = parquet")
