@@ -339,3 +339,24 @@ def test_fsspec_fallback_serves_other_schemes(caplog):
         assert len(warnings) == 1  # once per scheme and process
     finally:
         mem.rm("/fsspec-wh", recursive=True)
+
+
+def test_missing_index_file_is_corrupt_data_naming_it(tmp_path, table_location):
+    """A ``.index`` file the manifest lists but the store lacks: one CorruptDataError with its path, locally and
+    on S3 (opening the file is the existence check: no extra request per file)."""
+    import shutil
+
+    from golden_warehouse import table_dir
+
+    from paimon_codec.errors import CorruptDataError
+    from paimon_codec.table import PaimonTable
+    from paimon_codec.table.plan import plan_scan
+
+    local = str(tmp_path / "t")
+    shutil.copytree(table_dir("golden.append_indexed"), local)
+    victim = next(f for f in PaimonTable(local).data_files() if f.index_path)
+    os.unlink(victim.index_path)
+    path = table_location(local)
+    with pytest.raises(CorruptDataError, match="does not exist") as info:
+        plan_scan(path, "cat = 'A'")
+    assert info.value.path == victim.index_path.replace(local, path)

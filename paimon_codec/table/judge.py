@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap
 
-from .. import storage
 from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, UnsupportedTypeError
 from ..fileio import ByteSource
@@ -188,9 +187,11 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
     if f.embedded_index:
         source = ByteSource(f.embedded_index, path=f"{f.path} (embedded index)")
     elif f.index_path:
-        if not storage.exists(f.index_path):
-            raise CorruptDataError("file-index file listed in the manifest does not exist", path=f.index_path)
-        source = ByteSource(f.index_path)
+        try:  # opening is the existence check (one request less on an object store)
+            source = ByteSource(f.index_path)
+        except FileNotFoundError:
+            raise CorruptDataError("file-index file listed in the manifest does not exist",
+                                   path=f.index_path) from None
     else:
         return None
     file_type, view = _index_view(table, schema, f.schema_id, row_type)

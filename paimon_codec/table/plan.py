@@ -31,7 +31,6 @@ from typing import Any
 
 from pyroaring import BitMap
 
-from .. import storage
 from ..dv.index_file import read_deletion_vector
 from ..errors import InvalidPredicateError
 from ..fileio import ByteSource
@@ -364,8 +363,11 @@ def _answered_exactly(pred: Any, index_types_of, row_type: RowType) -> bool:
 def _index_source(f: LiveDataFile) -> ByteSource | None:
     if f.embedded_index:
         return ByteSource(f.embedded_index, path=f"{f.path} (embedded index)")
-    if f.index_path and storage.exists(f.index_path):
-        return ByteSource(f.index_path)
+    if f.index_path:
+        try:  # opening is the existence check (one request less on an object store)
+            return ByteSource(f.index_path)
+        except FileNotFoundError:
+            return None
     return None
 
 
