@@ -294,3 +294,20 @@ def test_partition_directories_match_java(tmp_path, legacy, java_newest):
     assert dirs(ours) == dirs(theirs)
     assert_same_rows(java_newest.read(ours), rows)
     assert_same_rows(read_table(theirs), rows)
+    # numbers as Java prints them (Float/Double.toString, BigDecimal), TIMESTAMP_LTZ, TINYINT
+    schema = "id BIGINT, f FLOAT, g DOUBLE, m DECIMAL(10, 2), l TIMESTAMP(3) WITH LOCAL TIME ZONE, y TINYINT"
+    keys = ["f", "g", "m", "l", "y"]
+    rows = pa.table({
+        "id": pa.array([1, 2, 3], pa.int64()), "f": pa.array([1.5, 1e10, -0.0], pa.float32()),
+        "g": [1e-5, 123456789.125, 1e22],
+        "m": pa.array([decimal.Decimal("1.50"), decimal.Decimal("-3.00"), None], pa.decimal128(10, 2)),
+        "l": pa.array([dt.datetime(2024, 1, 1, 10, 0, 5, 123000), None, dt.datetime(2024, 1, 1)],
+                      pa.timestamp("ms", tz="UTC")),
+        "y": pa.array([1, -2, None], pa.int8())})
+    ours = create_table(tmp_path / "wh" / "db.db" / "ours2", schema, opts, partition_keys=keys)
+    append_arrow(ours, rows)
+    theirs = java_newest.create_table(tmp_path / "wh", "db.theirs2", schema, partition_keys=keys, options=opts)
+    java_newest.write(theirs, rows)
+    assert dirs(ours) == dirs(theirs)
+    assert_same_rows(java_newest.read(ours), rows)
+    assert_same_rows(read_table(theirs), rows)
