@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ... import storage
+from ...errors import CorruptDataError
 from ...types import DataType
 from ..manifest import FILE_KIND_ADD, FILE_KIND_DELETE, ManifestEntry, ManifestFileMeta
 from .records import check_fits, encode_avro, entry_record, manifest_meta_record, partition_stats
@@ -95,7 +96,8 @@ class MetadataWriter:
             row_ids = None if m.min_row_id is None or m.max_row_id is None else (m.min_row_id, m.max_row_id)
             stats = m.partition_stats
             if stats is None:
-                raise ValueError(f"manifest {m.file_name} has no partition stats")
+                raise CorruptDataError(f"manifest list entry of {m.file_name} has no _PARTITION_STATS",
+                                       path=self.manifest_dir)
             records.append(manifest_meta_record(m.file_name, m.file_size, m.num_added_files, m.num_deleted_files,
                                                 stats, m.schema_id, buckets, levels, row_ids))
         return self._put("manifest-list", self.list_schema, records)

@@ -132,7 +132,10 @@ def _attempt(path: str, files: list[FileChange], indexes: list[IndexChange], kin
         log.info("snapshot %d of %s was taken by another writer (attempt %d); re-planning", sid, path, attempt)
         _clean(table.manifest_dir, writer.written)
         return None
-    _update_hints(path, snapshot_dir, sid)
+    try:
+        _update_hints(path, snapshot_dir, sid)
+    except (OSError, PaimonCodecError) as exc:  # committed all the same: readers fall back to listing
+        log.warning("snapshot %d of %s is committed but its LATEST / EARLIEST hint was not updated: %s", sid, path, exc)
     return CommitResult(sid, attempt, tuple(writer.written), kind,
                         added_files=sum(1 for e in plan.entries if e.kind == FILE_KIND_ADD),
                         deleted_files=sum(1 for e in plan.entries if e.kind == FILE_KIND_DELETE),
