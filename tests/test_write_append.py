@@ -311,3 +311,21 @@ def test_partition_directories_match_java(tmp_path, legacy, java_newest):
     assert dirs(ours) == dirs(theirs)
     assert_same_rows(java_newest.read(ours), rows)
     assert_same_rows(read_table(theirs), rows)
+
+
+def test_append_to_a_row_tracking_table(tmp_path, java_newest):
+    """``row-tracking.enabled``: our files get first row ids from the snapshot's ``nextRowId`` (manifest list
+    row-id ranges included) and Java 1.4.2 continues numbering after them."""
+    t = java_newest.create_table(tmp_path, "db.rt", "id BIGINT, s STRING",
+                                 options={"row-tracking.enabled": "true", "file.format": "parquet"})
+    java_newest.write(t, pa.table({"id": pa.array([1, 2, 3], pa.int64()), "s": ["a", "b", "c"]}))
+    append_arrow(t, pa.table({"id": pa.array([4, 5], pa.int64()), "s": ["d", "e"]}))
+    table = PaimonTable(t)
+    assert table.snapshot().raw["nextRowId"] == 5
+    assert [m.min_row_id for m in table.manifest_list(table.snapshot().delta_manifest_list)] == [3]
+    java_newest.write(t, pa.table({"id": pa.array([6], pa.int64()), "s": ["f"]}))
+    table = PaimonTable(t)
+    ids = sorted((f.meta.first_row_id, f.meta.row_count) for f in table.data_files())
+    assert ids == [(0, 3), (3, 2), (5, 1)] and table.snapshot().raw["nextRowId"] == 6
+    assert_same_rows(java_newest.read(t), read_table(t))
+    assert sorted(read_table(t).column("id").to_pylist()) == [1, 2, 3, 4, 5, 6]
