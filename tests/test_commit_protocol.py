@@ -315,3 +315,20 @@ def test_rewrites_of_a_java_pk_table(tmp_path, java_newest):
     java_newest.write(t, pa.table({"id": pa.array([7], pa.int32()), "s": ["z"], "p": pa.array([1], pa.int32())}))
     java_newest.compact(t, full=True)
     assert java_newest.read(t).num_rows == expected.num_rows
+
+
+def test_commit_to_a_branch(tmp_path, java_newest):
+    """A commit to a branch: its own snapshot and hints under ``branch/branch-dev/``; main is untouched."""
+    t = java_newest.create_table(tmp_path, "db.br", "id BIGINT, p INT", options=OPTS)
+    java_newest.write(t, _rows(range(3)))
+    java_newest.create_tag(t, "t1")
+    java_newest.create_branch(t, "dev", tag="t1")  # the branch starts from snapshot 1
+    res = append_arrow(t, _rows(range(3, 6)), branch="dev")
+    assert res.snapshot_id == 2
+    assert (tmp_path / "db.db" / "br" / "branch" / "branch-dev" / "snapshot" / "LATEST").read_text() == "2"
+    assert PaimonTable(t).snapshot().id == 1
+    assert_same_rows(java_newest.read(t, branch="dev"), _rows(range(6)))
+    assert_same_rows(java_newest.read(t), _rows(range(3)))
+    assert_same_rows(read_table(PaimonTable(t, branch="dev")), _rows(range(6)))
+    java_newest.write(t, _rows(range(6, 7)), branch="dev")
+    assert_same_rows(java_newest.read(t, branch="dev"), _rows(range(7)))

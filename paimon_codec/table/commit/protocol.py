@@ -54,13 +54,14 @@ def commit_changes(table_path: str | os.PathLike, changes: Iterable[FileChange |
                    commit_user: str | None = None, kind: str = "APPEND", retries: int = 50,
                    commit_identifier: int = BATCH_COMMIT_IDENTIFIER,
                    overwrite_partitions: Sequence[bytes | tuple] | None = None,
-                   layout: str | None = None) -> CommitResult:
+                   layout: str | None = None, branch: str | None = None) -> CommitResult:
     """Commit ``changes`` as one new snapshot of the table at ``table_path``.
 
     ``kind``: ``APPEND`` (add / delete exactly the given files), ``OVERWRITE`` (also delete every
     live file and index file of ``overwrite_partitions``; default: the partitions the commit adds
     to, the whole table when it is unpartitioned) or ``COMPACT`` (a rewrite of existing files).
-    ``layout`` (``"0.9"`` / ``"newest"``) only matters for a table without manifests yet.
+    ``layout`` (``"0.9"`` / ``"newest"``) only matters for a table without manifests yet.  ``branch``
+    commits to a branch (its snapshots and hints under ``branch/branch-<name>/``; manifests are shared).
     Retries up to ``retries`` times when another writer takes the snapshot id first; raises
     :class:`CommitConflictError` when the table changed in a way that conflicts with the changes.
     A commit without changes writes nothing (``snapshot_id`` is ``None``).
@@ -72,7 +73,8 @@ def commit_changes(table_path: str | os.PathLike, changes: Iterable[FileChange |
     path = os.fspath(table_path)
     user = commit_user or str(uuid.uuid4())
     for attempt in range(1, retries + 2):
-        result = _attempt(path, files, indexes, kind, user, commit_identifier, overwrite_partitions, layout, attempt)
+        result = _attempt(path, branch, files, indexes, kind, user, commit_identifier, overwrite_partitions, layout,
+                          attempt)
         if result is not None:
             return result
         time.sleep(min(1.0, 0.01 * attempt) * random.random())
@@ -80,9 +82,9 @@ def commit_changes(table_path: str | os.PathLike, changes: Iterable[FileChange |
                               path=path, expected="fewer concurrent writers or more retries")
 
 
-def _attempt(path: str, files: list[FileChange], indexes: list[IndexChange], kind: str, user: str,
-             identifier: int, overwrite_partitions, layout: str | None, attempt: int) -> CommitResult | None:
-    table = PaimonTable(path)
+def _attempt(path: str, branch: str | None, files: list[FileChange], indexes: list[IndexChange], kind: str,
+             user: str, identifier: int, overwrite_partitions, layout: str | None, attempt: int) -> CommitResult | None:
+    table = PaimonTable(path, branch=branch)
     latest = table.snapshot()
     parts = None if overwrite_partitions is None else [encode_partition(table, p) for p in overwrite_partitions]
     plan = plan_commit(table, latest, files, indexes, kind, parts)
@@ -122,7 +124,7 @@ def _attempt(path: str, files: list[FileChange], indexes: list[IndexChange], kin
             commit_user=user, commit_identifier=identifier, commit_kind=kind, time_millis=int(time.time() * 1000),
             total_record_count=total + plan.record_delta, delta_record_count=plan.record_delta,
             next_row_id=plan.next_row_id)
-        snapshot_dir = storage.join(path, "snapshot")
+        snapshot_dir = storage.join(table.meta_path, "snapshot")
         storage.makedirs(snapshot_dir)
         won = storage.create_if_absent(storage.join(snapshot_dir, f"snapshot-{sid}"), snapshot_json(fields, tl.layout))
     except BaseException:
@@ -133,7 +135,7 @@ def _attempt(path: str, files: list[FileChange], indexes: list[IndexChange], kin
         _clean(table.manifest_dir, writer.written)
         return None
     try:
-        _update_hints(path, snapshot_dir, sid)
+        _update_hints(table.meta_path, snapshot_dir, sid)
     except (OSError, PaimonCodecError) as exc:  # committed all the same: readers fall back to listing
         log.warning("snapshot %d of %s is committed but its LATEST / EARLIEST hint was not updated: %s", sid, path, exc)
     return CommitResult(sid, attempt, tuple(writer.written), kind,

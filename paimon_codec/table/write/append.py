@@ -172,13 +172,15 @@ def _max_sequences(table: PaimonTable) -> dict[tuple[bytes, int], int]:
     return out
 
 
-def write_data_files(table_path: str | os.PathLike, data: pa.Table, *, layout: str | None = None) -> list[FileChange]:
-    """Write ``data`` as data files of the table (nothing is committed); returns the ADD changes."""
+def write_data_files(table_path: str | os.PathLike, data: pa.Table, *, layout: str | None = None,
+                     branch: str | None = None) -> list[FileChange]:
+    """Write ``data`` as data files of the table (or of ``branch``: its schema; data files are shared);
+    nothing is committed; returns the ADD changes."""
     from ...binary_row import serialize_binary_row
     from ...fileindex.options import parse_index_options
     from ...fileindex.writer import FileIndexWriter, placement
 
-    table = PaimonTable(os.fspath(table_path))
+    table = PaimonTable(os.fspath(table_path), branch=branch)
     _, compression = _check_table(table)
     schema = table.schema
     arrow_schema = arrow_schema_for(schema.fields)
@@ -243,7 +245,9 @@ def write_data_files(table_path: str | os.PathLike, data: pa.Table, *, layout: s
 
 
 def append_arrow(table_path: str | os.PathLike, data: pa.Table, *, commit_user: str | None = None,
-                 retries: int = 50, layout: str | None = None) -> CommitResult:
-    """Append ``data`` to an append table: write its data files, then commit them as one snapshot."""
-    changes = write_data_files(table_path, data, layout=layout)
-    return commit_changes(table_path, changes, commit_user=commit_user, retries=retries, layout=layout)
+                 retries: int = 50, layout: str | None = None, branch: str | None = None) -> CommitResult:
+    """Append ``data`` to an append table (or a branch of it): write its data files, then commit them as
+    one snapshot."""
+    changes = write_data_files(table_path, data, layout=layout, branch=branch)
+    return commit_changes(table_path, changes, commit_user=commit_user, retries=retries, layout=layout,
+                          branch=branch)
