@@ -59,7 +59,7 @@ __all__ = [
     "translate_error",
 ]
 
-REPO_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+REPO_SCHEMAS = Path(__file__).resolve().parent / "schemas"  # package data
 
 #: the key kinds of the key-typed formats (the ``kind`` parameter of schemas/paimon_key.ksy): one vocabulary
 KEY_KINDS = _rt.KEY_KINDS

@@ -206,10 +206,9 @@ EDITS: dict[str, tuple[str, str, str]] = {
 
 def _regenerated_copy(tmp_path: Path, sid: str, old: str, new: str) -> Path:
     root = tmp_path / "repo"
-    shutil.copytree(REPO / "paimon_codec", root / "paimon_codec", symlinks=True,
-                    ignore=shutil.ignore_patterns("__pycache__", "generated"))
-    shutil.copytree(REPO / "schemas", root / "schemas")
-    schema = root / "schemas" / f"{sid}.ksy"
+    shutil.copytree(REPO / "paimon_codec", root / "paimon_codec", ignore=shutil.ignore_patterns("__pycache__", "generated"))
+    schemas = root / "paimon_codec" / "schemas"
+    schema = schemas / f"{sid}.ksy"
     text = schema.read_text()
     assert text.count(old) >= 1, f"{sid}: the edit's anchor is gone from the schema"
     schema.write_text(text.replace(old, new))  # every occurrence (Puffin: both magics)
@@ -218,10 +217,10 @@ def _regenerated_copy(tmp_path: Path, sid: str, old: str, new: str) -> Path:
     try:
         import generate  # noqa: PLC0415
 
-        generate.gen_construct(root / "schemas", root / "paimon_codec" / "generated" / "construct")
+        generate.gen_construct(schemas, root / "paimon_codec" / "generated" / "construct")
         problem = generate.have_node()
         assert problem is None, problem  # the Kaitai half cannot be checked without node: fail, never skip
-        generate.gen_kaitai(root / "schemas", root / "paimon_codec" / "generated" / "kaitai")
+        generate.gen_kaitai(schemas, root / "paimon_codec" / "generated" / "kaitai")
     finally:
         sys.path.remove(tools)
     return root
@@ -246,4 +245,4 @@ def test_schema_edit_flows_through_both_codecs_and_the_semantic_layer(sid, tmp_p
 
 
 def test_every_schema_has_an_edit():
-    assert set(EDITS) == {p.stem for p in (REPO / "schemas").glob("*.ksy")}
+    assert set(EDITS) == {p.stem for p in (REPO / "paimon_codec" / "schemas").glob("*.ksy")}
