@@ -111,19 +111,19 @@ def test_hostile_puffin_inputs():
 
 
 def test_reading_a_puffin_path_closes_the_file(tmp_path, monkeypatch):
-    import builtins
-
-    import paimon_codec.fileio as fileio
+    import paimon_codec.storage as storage
 
     path = tmp_path / "dv.puffin"
     write_puffin(path, {"a.parquet": DeletionVector([1, 5], bitmap64=True)})
     opened = []
+    real_open_input = storage.open_input
 
     def recording_open(*args, **kwargs):
-        fh = builtins.open(*args, **kwargs)
+        fh = real_open_input(*args, **kwargs)
         opened.append(fh)
         return fh
 
-    monkeypatch.setattr(fileio, "open", recording_open, raising=False)
+    # every path is opened through the storage layer (local files and object-store URIs alike)
+    monkeypatch.setattr(storage, "open_input", recording_open)
     assert [b.dv.to_array().tolist() for b in read_puffin(str(path))] == [[1, 5]]
     assert opened and all(fh.closed for fh in opened)
