@@ -329,3 +329,31 @@ def test_append_to_a_row_tracking_table(tmp_path, java_newest):
     assert ids == [(0, 3), (3, 2), (5, 1)] and table.snapshot().raw["nextRowId"] == 6
     assert_same_rows(java_newest.read(t), read_table(t))
     assert sorted(read_table(t).column("id").to_pylist()) == [1, 2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize("mode", [None, "full", "counts"])
+def test_value_stats_are_java_s(tmp_path, mode, java_newest):
+    """``_VALUE_STATS`` of one file of the same rows, ours vs Java 1.4.2's: the same BinaryRows and null
+    counts (default ``truncate(16)``: long strings cut, the max bound incremented; binary without bounds)."""
+    schema = ("i INT, b BIGINT, s STRING, f DOUBLE, d DATE, t TIMESTAMP(3), t6 TIMESTAMP(6), m DECIMAL(10, 2), "
+              "w DECIMAL(25, 2), x BYTES, o BOOLEAN, c CHAR(3), u STRING")
+    rows = pa.table({
+        "i": pa.array([3, None, -1], pa.int32()), "b": pa.array([10, 20, None], pa.int64()),
+        "s": ["short", "a-very-long-string-value-beyond-16", "zzzzzzzzzzzzzzzzzzzzzz"], "f": [1.5, None, -2.0],
+        "d": pa.array([dt.date(2024, 1, 1), dt.date(2020, 1, 1), None], pa.date32()),
+        "t": pa.array([dt.datetime(2024, 1, 1), None, dt.datetime(2024, 1, 2, 3, 4, 5, 6000)], pa.timestamp("ms")),
+        "t6": pa.array([dt.datetime(2024, 1, 1, 0, 0, 0, 1), None, dt.datetime(2024, 1, 2)], pa.timestamp("us")),
+        "m": pa.array([decimal.Decimal("1.25"), None, decimal.Decimal("-3.5")], pa.decimal128(10, 2)),
+        "w": pa.array([decimal.Decimal("1.25"), None, decimal.Decimal("-3.5")], pa.decimal128(25, 2)),
+        "x": [b"ab", b"\xff" * 20, None], "o": [True, None, False], "c": ["abc", "zz", None],
+        "u": ["é" * 20, "日本語のテキストはとても長い文字列です", None]})
+    opts = {} if mode is None else {"metadata.stats-mode": mode}
+    ours = create_table(tmp_path / "wh" / "db.db" / "ours", schema, opts)
+    append_arrow(ours, rows)
+    theirs = java_newest.create_table(tmp_path / "wh", "db.theirs", schema, options=opts)
+    java_newest.write(theirs, rows)
+    a, b = (PaimonTable(p).data_files()[0].meta for p in (ours, theirs))
+    assert a.value_stats_cols == b.value_stats_cols
+    assert a.value_stats.null_counts == b.value_stats.null_counts
+    assert a.value_stats.min_values == b.value_stats.min_values
+    assert a.value_stats.max_values == b.value_stats.max_values

@@ -236,7 +236,7 @@ def write_data_files(table_path: str | os.PathLike, data: pa.Table, *, layout: s
                 file_name=name, file_size=buf.tell(), row_count=n, level=0, schema_id=schema.id,
                 min_sequence_number=first, max_sequence_number=first + n - 1, extra_files=extra,
                 delete_row_count=0, embedded_index=embedded, file_source=0, external_path=None,
-                min_key=_EMPTY_ROW, max_key=_EMPTY_ROW, value_stats=value_stats(schema.fields, piece),
+                min_key=_EMPTY_ROW, max_key=_EMPTY_ROW, value_stats=value_stats(schema.fields, piece, options),
                 creation_time_ms=created)
             seq += n
             changes.append(FileChange.of(part, bucket, meta, "ADD", total_buckets))
