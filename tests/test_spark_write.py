@@ -115,7 +115,7 @@ def test_write_java09_table(spark, tmp_path, java09_tables):  # noqa: F811
     write(_df(spark, _data(100, 500, 2), 2), path)
     _check(java09_tables, path)
     orc = java09_tables.create_table(str(tmp_path), "db.orc", "id INT, s STRING, n BIGINT, p STRING",
-                                     options={"bucket": "-1"})  # Paimon 0.9 defaults to ORC: refused on the driver
+                                     options={"bucket": "-1", "file.format": "orc"})  # ORC: refused on the driver
     with pytest.raises(PaimonCodecError, match="file.format"):
         write(_df(spark, _data(0, 10, 0), 1), orc)
 
