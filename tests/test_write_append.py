@@ -357,3 +357,16 @@ def test_value_stats_are_java_s(tmp_path, mode, java_newest):
     assert a.value_stats.null_counts == b.value_stats.null_counts
     assert a.value_stats.min_values == b.value_stats.min_values
     assert a.value_stats.max_values == b.value_stats.max_values
+
+
+@pytest.mark.parametrize("version", ["1.4.2", "0.9"])
+def test_unset_file_format_is_parquet(tmp_path, version, java_newest, java09_tables):
+    """Without a file.format option Paimon 0.9 and 1.4.2 both write Parquet; so do we, and Java reads it."""
+    import glob
+
+    java = java_newest if version == "1.4.2" else java09_tables
+    t = java.create_table(tmp_path, "db.nf", "id INT, s STRING")
+    java.write(t, pa.table({"id": pa.array([1], pa.int32()), "s": ["a"]}))
+    assert [os.path.splitext(f)[1] for f in glob.glob(f"{t}/bucket-0/data-*")] == [".parquet"]
+    append_arrow(t, pa.table({"id": pa.array([2], pa.int32()), "s": ["b"]}))
+    assert_same_rows(java.read(t), pa.table({"id": pa.array([1, 2], pa.int32()), "s": ["a", "b"]}))
