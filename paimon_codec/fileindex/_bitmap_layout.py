@@ -54,9 +54,14 @@ _LEN_DT: np.dtype = _key.STRING_LENGTH_DTYPE
 _LEN = _LEN_DT.itemsize
 #: the int fields after a key in ``v1_entry`` / ``block_head`` (offset) and ``v2_entry`` (offset, length):
 #: their dtypes do not depend on the key kind, so they are read off the generated int32-keyed records
-_V1_FIELDS = [_gen.ENTRIES_DTYPES["int32"].fields[n][0] for n in _gen.ENTRIES_DTYPES["int32"].names[1:]]
-_V2_FIELDS = [_gen.INDEX_BLOCK_ENTRIES_DTYPES["int32"].fields[n][0]
-              for n in _gen.INDEX_BLOCK_ENTRIES_DTYPES["int32"].names[1:]]
+def _int_fields(records: np.dtype | None) -> list[np.dtype]:
+    """The dtypes of a generated record's fields after its ``key``."""
+    assert records is not None and records.fields is not None and records.names is not None
+    return [records.fields[n][0] for n in records.names[1:]]
+
+
+_V1_FIELDS = _int_fields(_gen.ENTRIES_DTYPES["int32"])
+_V2_FIELDS = _int_fields(_gen.INDEX_BLOCK_ENTRIES_DTYPES["int32"])
 #: bytes of a V1 string record besides the key bytes, and of a V2 one
 _V1_STRING_OVERHEAD = _LEN + sum(d.itemsize for d in _V1_FIELDS)
 _V2_STRING_OVERHEAD = _LEN + sum(d.itemsize for d in _V2_FIELDS)

@@ -48,6 +48,7 @@ def _chunk_dtype(codec: RangeKeyCodec) -> np.dtype:
     """The generated fixed-length chunk header record, with a float key read as its raw IEEE bits
     (u4 / i8: how range keys of FLOAT / DOUBLE columns are ordered and stored here)."""
     dt = _codec.CHUNK_DTYPES[key_kind_for(codec.dtype)]
+    assert dt is not None and dt.names is not None and dt.fields is not None  # fixed-size keys only
     if not codec.is_float:
         return dt
     bits = np.dtype(">u4" if codec.width == 4 else ">i8")

@@ -63,7 +63,8 @@ class BitmapIndexReader(FileIndexReader):
         self.dtype, self.codec = _reader_codec(dtype)
         self._cache: dict[Any, BitMap] = {}
         self._null: BitMap | None = None
-        self._v1: tuple | None = None
+        self._v1: _V1Dictionary | _SmallV1 | None = None
+        self._block_first: Any = None  # comparator keys of the V2 block heads (ints, or bytes for strings)
         self._blocks: dict[int, Any] = {}
         self._read_head()
 
@@ -184,17 +185,18 @@ class BitmapIndexReader(FileIndexReader):
         if codec.kind != "string":
             dt = _v1_dtype(codec)
             data = self._read(self._dict_start, nd * dt.itemsize, "bitmap dictionary")
+            v1: _V1Dictionary | _SmallV1
             if nd <= _SMALL_V1:
                 ints = _small_v1_struct(codec, nd).unpack(data)
-                v1 = _SmallV1(ints[0::2], ints[1::2])
-                top = max(v1.offsets, default=-1)
+                small = v1 = _SmallV1(ints[0::2], ints[1::2])
+                top = max(small.offsets, default=-1)
             else:
                 raw = np.frombuffer(data, dtype=dt)
-                v1 = _V1Dictionary(raw["offset"], raw_keys=raw["key"])  # big-endian views, no copy
-                top = int(v1.offsets.max())
+                full = v1 = _V1Dictionary(raw["offset"], raw_keys=raw["key"])  # big-endian views, no copy
+                top = int(full.offsets.max())
         else:
-            v1 = self._walk_string_dictionary()
-            top = int(v1.offsets.max()) if nd else -1
+            walked = v1 = self._walk_string_dictionary()
+            top = int(walked.offsets.max()) if nd else -1
         if self.body_start > len(src):
             raise _corrupt("bitmap dictionary runs past the payload", src, self._dict_start)
         body_len = len(src) - self.body_start
@@ -240,7 +242,7 @@ class BitmapIndexReader(FileIndexReader):
     def _v1_extent(self, off: int) -> int:
         """Bytes from body offset ``off`` to the next bitmap (or the end of the payload)."""
         v1 = self._load_v1()
-        if type(v1) is _SmallV1:
+        if isinstance(v1, _SmallV1):
             return v1.extent(off, self.null_value_offset if self.has_null_value and self.null_value_offset >= 0
                              else None)
         if v1.sorted_starts is None and not v1.extents_asked:
@@ -262,7 +264,7 @@ class BitmapIndexReader(FileIndexReader):
 
     def _find_v1(self, key: int | bytes) -> tuple[int, int] | None:
         v1 = self._load_v1()
-        if type(v1) is _SmallV1:
+        if isinstance(v1, _SmallV1):
             i = v1.find(key)  # type: ignore[arg-type]
             return None if i < 0 else (v1.offsets[i], -1)
         v1.lookups += 1

@@ -221,7 +221,7 @@ def _serialize(self: BitmapIndexWriter) -> bytes:
             body_len += len(data)
     if body_len > 0x7FFFFFFF:
         raise InvalidOptionError("bitmap index body exceeds 2 GiB")
-    head = {"version": self.version, "row_count": n, "has_null_value": int(has_null),
+    head: dict[str, Any] = {"version": self.version, "row_count": n, "has_null_value": int(has_null),
             "null_value_offset": null_offset if has_null else None,
             "null_bitmap_length": len(null_bytes) if has_null and self.version == _V2 else None}
     if self.version == _V1:
