@@ -67,13 +67,15 @@ _V1_STRING_OVERHEAD = _LEN + sum(d.itemsize for d in _V1_FIELDS)
 _V2_STRING_OVERHEAD = _LEN + sum(d.itemsize for d in _V2_FIELDS)
 
 
-def _records_dtype(generated: np.dtype, codec: KeyCodec) -> np.dtype:
+def _records_dtype(generated: np.dtype | None, codec: KeyCodec) -> np.dtype:
     """A generated record dtype with its ``key`` field read as the codec's comparator integers
     (float keys as raw bits, same offsets and size)."""
-    fields = {name: (codec.be_dtype if name == "key" else generated.fields[name][0], generated.fields[name][1])
+    assert generated is not None and generated.fields is not None and generated.names is not None
+    fields: dict[str, tuple] = {name: (codec.be_dtype if name == "key" else generated.fields[name][0], generated.fields[name][1])
               for name in generated.names}
-    return np.dtype({"names": list(generated.names), "formats": [f for f, _ in fields.values()],
-                     "offsets": [o for _, o in fields.values()], "itemsize": generated.itemsize})
+    spec: dict[str, Any] = {"names": list(generated.names), "formats": [f for f, _ in fields.values()],
+                            "offsets": [o for _, o in fields.values()], "itemsize": generated.itemsize}
+    return np.dtype(spec)
 
 
 _V1_DTYPES: dict[str, np.dtype] = {}
@@ -127,7 +129,7 @@ def _pack_records(codec: KeyCodec, keys: np.ndarray | pa.Array, fields: Sequence
         dt = _v1_dtype(codec) if len(fields) == 1 else _v2_dtype(codec)
         rec = np.empty(n, dtype=dt)
         rec["key"] = keys
-        for name, f in zip(dt.names[1:], fields, strict=True):
+        for name, f in zip((dt.names or ())[1:], fields, strict=True):
             rec[name] = f
         return rec.tobytes()
     if n == 0:
@@ -251,6 +253,7 @@ def _small_v1_struct(codec: KeyCodec, n: int) -> struct.Struct:
     st = _SMALL_V1_STRUCTS.get((codec.kind, n))
     if st is None:
         dt = _v1_dtype(codec)
+        assert dt.fields is not None and dt.names is not None
         # struct's standard-size code of each signed big-endian int field (numpy's ``char`` is native-size)
         record = "".join(_STRUCT_INT[dt.fields[name][0].itemsize] for name in dt.names)
         st = struct.Struct(">" + record * n)

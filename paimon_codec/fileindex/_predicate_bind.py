@@ -148,7 +148,7 @@ def _coerce(dtype: DataType, value: Any) -> Any:
     if r in ("TINYINT", "SMALLINT", "INTEGER", "BIGINT"):
         v = _integral(value)
         lo, hi = _INT_RANGES[r]
-        return v if v is not _BAD and lo <= v <= hi else _BAD
+        return v if isinstance(v, int) and lo <= v <= hi else _BAD
     if r == "DATE":
         if isinstance(value, _dt.datetime):
             return _BAD
@@ -156,13 +156,13 @@ def _coerce(dtype: DataType, value: Any) -> Any:
             return (value - _dt.date(1970, 1, 1)).days
         v = _integral(value)
         lo, hi = _INT_RANGES[r]
-        return v if v is not _BAD and lo <= v <= hi else _BAD
+        return v if isinstance(v, int) and lo <= v <= hi else _BAD
     if r == "TIME_WITHOUT_TIME_ZONE":
         if isinstance(value, _dt.time):
             return ((value.hour * 60 + value.minute) * 60 + value.second) * 1000 + value.microsecond // 1000
         v = _integral(value)
         lo, hi = _INT_RANGES[r]
-        return v if v is not _BAD and lo <= v <= hi else _BAD
+        return v if isinstance(v, int) and lo <= v <= hi else _BAD
     if dtype.is_timestamp:
         if isinstance(value, Timestamp):
             ts = value
@@ -174,9 +174,9 @@ def _coerce(dtype: DataType, value: Any) -> Any:
             ts = from_json(dtype, value)
         else:
             v = _integral(value)
-            if v is _BAD:
+            if not isinstance(v, int):
                 return _BAD
-            ts = Timestamp(int(v), 0)  # a bare number is epoch millis
+            ts = Timestamp(v, 0)  # a bare number is epoch millis
         if not 0 <= ts.nanos_of_milli <= 999_999 or not -(2**63) <= ts.millis < 2**63:
             return _BAD
         return Timestamp(int(ts.millis), int(ts.nanos_of_milli))
