@@ -68,11 +68,11 @@ class _RangeDictionary:
             if n < 0 or pos + w + n > len(buf):
                 raise self._corrupt(f"string key of {n} bytes does not fit", pos)
             return bytes(buf[pos + w:pos + w + n]), pos + w + n
-        w = self.codec.width
-        assert w is not None
-        if pos + w > len(buf):
-            raise self._corrupt("key runs past its region", pos, f"{w} bytes")
-        return int(self.codec.decode_fixed(bytes(buf[pos:pos + w]), 1)[0]), pos + w
+        fw = self.codec.width
+        assert fw is not None
+        if pos + fw > len(buf):
+            raise self._corrupt("key runs past its region", pos, f"{fw} bytes")
+        return int(self.codec.decode_fixed(bytes(buf[pos:pos + fw]), 1)[0]), pos + fw
 
     def _cmp_key(self, key: Any) -> Any:
         """Comparable form of a stored key (sortable int or bytes)."""

@@ -65,6 +65,7 @@ class BitmapIndexReader(FileIndexReader):
         self._null: BitMap | None = None
         self._v1: _V1Dictionary | _SmallV1 | None = None
         self._block_first: Any = None  # comparator keys of the V2 block heads (ints, or bytes for strings)
+        self._block_first_keys: Any = None
         self._blocks: dict[int, Any] = {}
         self._read_head()
 
@@ -277,7 +278,7 @@ class BitmapIndexReader(FileIndexReader):
         if v1.lookups == 1:
             i = v1.find_fixed_once(key)  # type: ignore[arg-type]
         else:
-            i = v1.fixed_table(self.codec).find(self.codec.sort_key(key))
+            i = v1.fixed_table(self.codec).find(self.codec.sort_key(key))  # type: ignore[arg-type]
         return None if i < 0 else (int(v1.offsets[i]), -1)
 
     def _block(self, i: int) -> Any:

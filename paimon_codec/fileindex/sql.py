@@ -83,6 +83,7 @@ def _tokenize(text: str) -> list[_Tok]:
                 raise InvalidPredicateError(f"unterminated quote {ch} in predicate", offset=pos)
             raise InvalidPredicateError(f"unexpected character {ch!r} in predicate", offset=pos)
         kind = m.lastgroup
+        assert kind is not None  # every alternative of the token pattern is a named group
         if kind != "ws":
             toks.append(_Tok(kind, m.group(), pos))
         pos = m.end()
@@ -279,8 +280,7 @@ class _Parser:
             if u in ("INFINITY", "INF"):
                 return math.inf
             if u in ("DATE", "TIME", "TIMESTAMP", "X") and self.peek().kind == "str":
-                s = self.next()
-                return self._typed(u, s)
+                return self._typed(u, self.next())
         self.i -= 1
         self.fail("expected a literal")
         raise AssertionError  # unreachable
