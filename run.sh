@@ -70,6 +70,9 @@ setup_tools() {
 
   # pypaimon 2.1 (+ pypaimon-rust; pins pyarrow < 20) in a venv of its own: the pypaimon oracle. Fails hard.
   "$PY" tests/oracles/pypaimon21.py >/dev/null
+  # Paimon's Spark connector (paimon-spark-<spark> jar from Maven Central, newest served) in a venv with the
+  # PySpark it was built for: the bar of benchmarks/scale.py and tests/test_paimon_spark_connector.py. Fails hard.
+  "$PY" benchmarks/_paimon_spark.py >/dev/null
 }
 
 case "${1:-}" in

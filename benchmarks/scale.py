@@ -1,0 +1,337 @@
+"""Scale: our index-aware ``scan`` vs Paimon's own Spark connector vs a plain Spark read + filter.
+
+One indexed append table of ``--files`` x ``--rows`` rows (:mod:`_scale_table`: bitmap, bloom filter and
+range-bitmap indexes; a twin with a deletion vector on every file), queries from 0.01 % to 50 %
+selectivity per index kind, top-N, and the deletion-vector table.  For each query, in the same run:
+
+(a) ``paimon_codec.spark.scan`` + collect, in this process's Spark (PySpark 4);
+(b) ``SELECT ... FROM paimon.bench.<table> WHERE ...`` through Paimon's Spark connector (its runtime jar
+    from Maven Central, in the PySpark it was built for: :mod:`_paimon_spark`, a subprocess);
+(c) ``spark.read.parquet(<live data files>).filter(...)`` + collect (it cannot apply deletion vectors: on
+    the DV table its rows are not the table's, and the table says so).
+
+Paimon 0.9 has no range-bitmap index (and fails on a container holding one), so (b) reads the twin tables
+``bench.scale_09`` / ``bench.scale_dv_09``: the same data files and deletion vectors, bitmap and bloom
+indexes only.  Wall time (median of ``--rounds`` after a warm-up), data bytes read, index bytes read,
+planning time; (a) and (b) must return the same rows.  Bytes: (a) Spark's ``inputBytes`` for the files
+Spark's reader takes + the compressed size of the Parquet row groups holding selected rows of the files
+pyarrow reads; (b) what the connector's JVM read (``/proc/<pid>/io`` ``rchar``: Paimon's reader reports no
+``inputBytes``); (c) ``inputBytes`` (and the same ``rchar`` measure, to show the two agree).  Then planning time
+of driver vs distributed planning (:mod:`paimon_codec.spark.distributed_plan`) at 50 / 200 / 1,000 files.
+Writes ``benchmarks/results/scale.md`` and ``scale.png``.
+
+    python benchmarks/scale.py [--files 200] [--rows 50000] [--rounds 3] [--no-connector] [--smoke]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from _harness import RESULTS, environment, write_result
+
+# (kind, selectivity label, table suffix, where, order_by, limit, key column compared)
+QUERIES = [
+    ("bitmap", 0.0001, "", "cat = 's0001'", None, None),
+    ("bitmap", 0.001, "", "cat = 's001'", None, None),
+    ("bitmap", 0.01, "", "cat = 's01'", None, None),
+    ("bitmap", 0.1, "", "cat = 's10'", None, None),
+    ("bitmap", 0.5, "", "cat = 's50'", None, None),
+    ("bitmap, prunes files", 0.01, "", "region = 'r7'", None, None),
+    ("bitmap, prunes files", 0.001, "", "region = 'r7' AND cat = 's10'", None, None),
+    ("bloom", None, "", "tag = 't{mid}'", None, None),
+    ("range", 0.0001, "", "amount < 100", None, None),
+    ("range", 0.001, "", "amount < 1000", None, None),
+    ("range", 0.01, "", "amount < 10000", None, None),
+    ("range", 0.1, "", "amount < 100000", None, None),
+    ("range", 0.5, "", "amount < 500000", None, None),
+    ("top-N", None, "", None, "amount DESC", 10),
+    ("DV + bitmap", 0.001, "_dv", "cat = 's001'", None, None),
+    ("DV + bitmap", 0.1, "_dv", "cat = 's10'", None, None),
+    ("DV + range", 0.01, "_dv", "amount < 10000", None, None),
+    ("DV, prunes files", 0.01, "_dv", "region = 'r7'", None, None),
+]
+PLANNING_FILES = (50, 200, 1000)
+
+
+def _input_bytes(spark, group: str) -> int:
+    sc = spark.sparkContext
+    base = f"{sc.uiWebUrl}/api/v1/applications/{sc.applicationId}"
+    with urllib.request.urlopen(f"{base}/jobs", timeout=30) as r:
+        jobs = [j for j in json.load(r) if j.get("jobGroup") == group]
+    total = 0
+    for stage in {s for j in jobs for s in j.get("stageIds", [])}:
+        with urllib.request.urlopen(f"{base}/stages/{stage}", timeout=30) as r:
+            total += sum(a.get("inputBytes", 0) for a in json.load(r))
+    return total
+
+
+def _rchar(pid: int) -> int:
+    """Bytes process ``pid`` read through read() calls (``/proc/<pid>/io``), as the connector worker counts."""
+    with open(f"/proc/{pid}/io") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith("rchar:"))
+
+
+def _arrow_bytes(plan, native_paths: set[str]) -> int:
+    """Compressed bytes of the Parquet row groups holding selected rows of the files pyarrow reads."""
+    import pyarrow.parquet as pq
+
+    total = 0
+    for t in plan.tasks:
+        if t.path in native_paths:
+            continue
+        meta = pq.ParquetFile(t.path).metadata
+        start = 0
+        for g in range(meta.num_row_groups):
+            rg = meta.row_group(g)
+            end = start + rg.num_rows
+            if t.selection is None or t.selection.intersection_cardinality(_range_bitmap(start, end)):
+                total += sum(rg.column(c).total_compressed_size for c in range(rg.num_columns))
+            start = end
+    return total
+
+
+def _range_bitmap(start: int, end: int):
+    from pyroaring import BitMap
+
+    return BitMap(range(start, end))
+
+
+def _median_run(fn, rounds: int):
+    out = fn()  # warm-up
+    times = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), out
+
+
+def _sql(where, order_by, limit) -> str:
+    return ((f" WHERE {where}" if where else "") + (f" ORDER BY {order_by}" if order_by else "")
+            + (f" LIMIT {limit}" if limit is not None else ""))
+
+
+def run_connector(warehouse: str, queries: list[dict], rounds: int, master: str) -> dict[str, dict]:
+    import _paimon_spark
+
+    info = _paimon_spark.connector()
+    req = {"jar": info["jar"], "warehouse": warehouse, "database": "bench", "master": master, "rounds": rounds,
+           "queries": queries}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+        json.dump(req, fh)
+    env = dict(os.environ, PYSPARK_PYTHON=info["python"], PYSPARK_DRIVER_PYTHON=info["python"])
+    done = subprocess.run([info["python"], str(_paimon_spark.WORKER), fh.name], capture_output=True, text=True,
+                          env=env, timeout=7200)
+    os.unlink(fh.name)
+    if done.returncode != 0:
+        raise RuntimeError(f"Paimon connector worker failed:\n{done.stderr[-3000:]}")
+    out = {}
+    for line in done.stdout.splitlines():
+        if line.startswith("{"):
+            rec = json.loads(line)
+            out[rec["id"]] = rec
+    out["_info"] = info
+    return out
+
+
+def planning_times(spark, warehouse: str, rounds: int, files: tuple[int, ...], source: str) -> list[dict]:
+    """Median planning time, driver vs Spark tasks, on the first ``n`` files (with deletion vectors)."""
+    import _scale_table
+
+    from paimon_codec.spark.distributed_plan import SparkFileJudge
+    from paimon_codec.table import PaimonTable
+    from paimon_codec.table.plan import plan_scan
+
+    rows = []
+    judge = SparkFileJudge(spark, "always")
+    for n in files:
+        path = _scale_table.subset_table(warehouse, source, n, with_dvs=True)
+        for label, j in (("driver", None), ("distributed", judge)):
+            def plan(j=j, path=path):
+                return plan_scan(PaimonTable(path), "cat = 's001'", judge=j).report
+            seconds, report = _median_run(plan, rounds)
+            rows.append({"files": n, "planning": label, "ms": seconds * 1000, "tasks": report.planning_tasks,
+                         "judged": report.files_judged, "index_bytes": report.index_bytes_read})
+    return rows
+
+
+def plot(results: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    kinds = [k for k in ("bitmap", "range", "DV + bitmap") if any(r["kind"] == k for r in results)]
+    fig, axes = plt.subplots(1, len(kinds), figsize=(5 * len(kinds), 4), squeeze=False)
+    for ax, kind in zip(axes[0], kinds, strict=True):
+        pts = sorted((r for r in results if r["kind"] == kind and r["selectivity"]), key=lambda r: r["selectivity"])
+        xs = [r["selectivity"] * 100 for r in pts]
+        for key, label, style in (("ours_s", "paimon-codec scan", "o-"), ("connector_s", "Paimon Spark connector", "s-"),
+                                  ("plain_s", "plain Spark read + filter", "^-")):
+            ys = [r.get(key) for r in pts]
+            if any(y is not None for y in ys):
+                ax.plot(xs, ys, style, label=label)
+        ax.set_xscale("log")
+        ax.set_xlabel("selectivity (%)")
+        ax.set_ylabel("wall time (s)")
+        ax.set_title(kind)
+        ax.grid(True, alpha=0.3)
+    axes[0][0].legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--files", type=int, default=200)
+    ap.add_argument("--rows", type=int, default=50_000, help="rows per data file")
+    ap.add_argument("--row-group-rows", type=int, default=10_000)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--master", default="local[2]")
+    ap.add_argument("--warehouse", default=None, help="where the tables are built (default: a cache directory)")
+    ap.add_argument("--planning-files", default=",".join(map(str, PLANNING_FILES)))
+    ap.add_argument("--planning-rows", type=int, default=2_000, help="rows per file of the planning tables")
+    ap.add_argument("--no-connector", action="store_true", help="skip Paimon's Spark connector")
+    ap.add_argument("--kinds", default=None, help="comma list: run only the queries of these kinds (e.g. 'bitmap,top-N')")
+    ap.add_argument("--output", default=str(RESULTS / "scale.md"))
+    ap.add_argument("--plot", default=str(RESULTS / "scale.png"))
+    args = ap.parse_args(argv)
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    import _scale_table
+
+    from paimon_codec.spark import get_spark, scan
+    from paimon_codec.spark.native import native_readable
+    from paimon_codec.table import PaimonTable
+    from paimon_codec.table.plan import plan_scan
+
+    warehouse = args.warehouse or os.path.join(os.path.expanduser("~"), ".cache", "paimon-codec", "bench", "scale-wh")
+    t0 = time.perf_counter()
+    tables = _scale_table.build(warehouse, args.files, args.rows, row_group_rows=args.row_group_rows, log=print)
+    planning_files = tuple(int(x) for x in args.planning_files.split(",") if x.strip())
+    if planning_files:
+        _scale_table.build(warehouse, max(planning_files), args.planning_rows, name="many", log=print)
+    build_s = time.perf_counter() - t0
+    spark = get_spark(args.master, extra_conf={"spark.ui.enabled": "true", "spark.ui.port": "0",
+                                               "spark.driver.memory": "2g"})
+    jvm_pid = int(spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
+    mid = args.files * args.rows // 2 + 17
+    queries = []
+    kinds = None if not args.kinds else {k.strip() for k in args.kinds.split(",")}
+    for i, (kind, sel, suffix, where, order_by, limit) in enumerate(QUERIES):
+        if kinds is not None and kind not in kinds:
+            continue
+        where = None if where is None else where.format(mid=mid)
+        queries.append({"id": f"q{i}", "kind": kind, "selectivity": sel, "table": "scale" + suffix, "where": where,
+                        "order_by": order_by, "limit": limit, "key": "amount" if limit else "id"})
+    connector: dict = {}
+    if not args.no_connector:
+        for table in sorted({q["table"] for q in queries}):
+            connector.update(run_connector(warehouse, [dict(q, table=table + "_09") for q in queries
+                                                       if q["table"] == table], args.rounds, args.master))
+
+    results = []
+    for q in queries:
+        path = tables[q["table"]]
+        table = PaimonTable(path)
+        files = [f.path for f in table.data_files()]
+        order = None if not q["order_by"] else [(q["order_by"].split()[0], q["order_by"].split()[1].lower())]
+
+        def ours(q=q, path=path, order=order):
+            df, report = scan(spark, path, q["where"], order_by=order, limit=q["limit"])
+            return sorted(r[q["key"]] for r in df.collect()), report
+
+        def plain(q=q, files=files):
+            df = spark.read.parquet(*files)
+            if q["where"]:
+                df = df.filter(q["where"])
+            if q["order_by"]:
+                col, direction = q["order_by"].split()
+                df = df.orderBy(df[col].desc() if direction == "DESC" else df[col].asc()).limit(q["limit"])
+            return sorted(r[q["key"]] for r in df.collect())
+
+        ours_s, (keys, report) = _median_run(ours, args.rounds)
+        spark.sparkContext.setJobGroup(f"ours-{q['id']}", "ours")
+        ours(q)
+        plan = plan_scan(table, q["where"], order_by=order, limit=q["limit"])
+        native = {t.path for t in plan.tasks if t.selection is None
+                  and native_readable(t.path, t.file_format, plan.row_type, t.primary_key_file, t.evolution)}
+        ours_bytes = _input_bytes(spark, f"ours-{q['id']}") + _arrow_bytes(plan, native)
+        plain_s, plain_keys = _median_run(plain, args.rounds)
+        spark.sparkContext.setJobGroup(f"plain-{q['id']}", "plain")
+        before = _rchar(jvm_pid)
+        plain(q)
+        plain_jvm = _rchar(jvm_pid) - before
+        plain_bytes = _input_bytes(spark, f"plain-{q['id']}")
+        conn = connector.get(q["id"])
+        if conn is not None and conn["keys"] != keys:
+            raise SystemExit(f"{q['id']} {q['where']}: our {len(keys)} rows differ from the connector's {conn['rows']}")
+        results.append({**q, "rows": len(keys), "ours_s": ours_s, "plain_s": plain_s,
+                        "connector_s": None if conn is None else conn["seconds"],
+                        "ours_bytes": ours_bytes, "plain_bytes": plain_bytes,
+                        "connector_bytes": None if conn is None else conn["jvm_read_bytes"],
+                        "plain_jvm_bytes": plain_jvm,
+                        "index_bytes": report.index_bytes_read, "planning_ms": report.planning_ms,
+                        "connector_planning_ms": None if conn is None else conn["planning_ms"],
+                        "files_read": report.files_read, "files_total": report.files_total,
+                        "plain_same_rows": plain_keys == keys})
+        print(json.dumps({k: v for k, v in results[-1].items() if k != "key"}), flush=True)
+    planning = planning_times(spark, warehouse, args.rounds, planning_files, "many") if planning_files else []
+
+    info = connector.get("_info")
+    lines = ["# Scale: index-aware `scan` vs Paimon's Spark connector vs plain Spark read + filter", "",
+             f"Table `bench.scale`: {args.files} Parquet files x {args.rows:,} rows = {args.files * args.rows:,} rows "
+             f"(row groups of {args.row_group_rows:,} rows; bitmap V1 on `cat`/`region`, bloom filter on `tag`, "
+             f"range bitmap on `amount`; `bench.scale_dv`: the same files with a deletion vector on each, 5 % of "
+             f"rows deleted); tables built in {build_s:.0f} s.  Spark `{args.master}`; median of {args.rounds} "
+             f"rounds after a warm-up; every side collects the rows.  {environment()}.",
+             "", "Connector: " + (f"`org.apache.paimon:{info['artifact']}:{info['paimon']}` on PySpark "
+                                  f"{info['spark']} (not served by Maven Central: {', '.join(info['not_served']) or '-'})"
+                                  if info else "not run"), "",
+             "| query | selectivity | rows | ours (s) | connector (s) | plain (s) | ours / connector | plain / ours "
+             "| data bytes ours / connector / plain (plain, rchar) | index bytes (ours) "
+             "| planning ms ours / connector | files read |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+
+    def fmt(v, spec=".3f"):
+        return "-" if v is None else format(v, spec)
+
+    for r in results:
+        what = (f"{r['kind']}: `{r['where'] or ''}{' ORDER BY ' + r['order_by'] if r['order_by'] else ''}"
+                f"{' LIMIT ' + str(r['limit']) if r['limit'] else ''}`" + (" (DV table)" if r["table"].endswith("_dv") else ""))
+        sel = f"{r['selectivity'] * 100:g} %" if r["selectivity"] else "-"
+        ratio = None if r["connector_s"] is None else r["ours_s"] / r["connector_s"]
+        plain_note = "" if r["plain_same_rows"] else " (not the table's rows: no DVs)"
+        lines.append(f"| {what} | {sel} | {r['rows']:,} | {r['ours_s']:.3f} | {fmt(r['connector_s'])} | "
+                     f"{r['plain_s']:.3f}{plain_note} | {fmt(ratio, '.2f')} | {r['plain_s'] / r['ours_s']:.1f} | "
+                     f"{r['ours_bytes']:,} / {fmt(r['connector_bytes'], ',')} / {r['plain_bytes']:,} "
+                     f"({r['plain_jvm_bytes']:,}) | "
+                     f"{r['index_bytes']:,} | {r['planning_ms']:.0f} / {fmt(r['connector_planning_ms'], '.0f')} | "
+                     f"{r['files_read']}/{r['files_total']} |")
+    if planning:
+        lines += ["", f"Planning time (`cat = 's001'`, every file with an index file and a deletion vector, "
+                      f"{args.planning_rows:,} rows a file), driver vs Spark tasks:", "",
+                  "| files | driver (ms) | distributed (ms) | Spark tasks | index + DV bytes read |", "|---|---|---|---|---|"]
+        for n in planning_files:
+            d = next(p for p in planning if p["files"] == n and p["planning"] == "driver")
+            s = next(p for p in planning if p["files"] == n and p["planning"] == "distributed")
+            lines.append(f"| {n:,} | {d['ms']:.0f} | {s['ms']:.0f} | {s['tasks']} | {d['index_bytes']:,} |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    write_result(args.output, text)
+    write_result(Path(args.output).with_suffix(".json"), json.dumps({"results": results, "planning": planning},
+                                                                    indent=1, default=str))
+    if args.plot:
+        plot(results, Path(args.plot))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
