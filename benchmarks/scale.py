@@ -13,10 +13,10 @@ selectivity per index kind, top-N, and the deletion-vector table.  For each quer
 Paimon 0.9 has no range-bitmap index (and fails on a container holding one), so (b) reads the twin tables
 ``bench.scale_09`` / ``bench.scale_dv_09``: the same data files and deletion vectors, bitmap and bloom
 indexes only.  Wall time (median of ``--rounds`` after a warm-up), data bytes read, index bytes read,
-planning time; (a) and (b) must return the same rows.  Bytes: (a) Spark's ``inputBytes`` for the files
-Spark's reader takes + the compressed size of the Parquet row groups holding selected rows of the files
-pyarrow reads; (b) what the connector's JVM read (``/proc/<pid>/io`` ``rchar``: Paimon's reader reports no
-``inputBytes``); (c) ``inputBytes`` (and the same ``rchar`` measure, to show the two agree).  Then planning time
+planning time; (a) and (b) must return the same rows.  Bytes read: what the JVM read through ``read()``
+calls during the query (``/proc/<pid>/io`` ``rchar``; Paimon's reader reports no ``inputBytes``), and for
+(a) also the compressed size of the Parquet row groups pyarrow read for row selections (conservative for
+(a): its JVM also counts the rows Python workers hand over).  Then planning time
 of driver vs distributed planning (:mod:`paimon_codec.spark.distributed_plan`) at 50 / 200 / 1,000 files.
 Writes ``benchmarks/results/scale.md`` and ``scale.png``.
 
@@ -33,7 +33,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 from _harness import RESULTS, environment, write_result
@@ -60,18 +59,6 @@ QUERIES = [
     ("DV, prunes files", 0.01, "_dv", "region = 'r7'", None, None),
 ]
 PLANNING_FILES = (50, 200, 1000)
-
-
-def _input_bytes(spark, group: str) -> int:
-    sc = spark.sparkContext
-    base = f"{sc.uiWebUrl}/api/v1/applications/{sc.applicationId}"
-    with urllib.request.urlopen(f"{base}/jobs", timeout=30) as r:
-        jobs = [j for j in json.load(r) if j.get("jobGroup") == group]
-    total = 0
-    for stage in {s for j in jobs for s in j.get("stageIds", [])}:
-        with urllib.request.urlopen(f"{base}/stages/{stage}", timeout=30) as r:
-            total += sum(a.get("inputBytes", 0) for a in json.load(r))
-    return total
 
 
 def _rchar(pid: int) -> int:
@@ -106,6 +93,11 @@ def _range_bitmap(start: int, end: int):
 
 
 def _median_run(fn, rounds: int):
+    """Median seconds of ``rounds`` runs after a warm-up (``rounds`` 0: one cold run, timed)."""
+    if not rounds:
+        t0 = time.perf_counter()
+        out = fn()
+        return time.perf_counter() - t0, out
     out = fn()  # warm-up
     times = []
     for _ in range(rounds):
@@ -194,7 +186,6 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--files", type=int, default=200)
     ap.add_argument("--rows", type=int, default=50_000, help="rows per data file")
-    ap.add_argument("--row-group-rows", type=int, default=10_000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--warehouse", default=None, help="where the tables are built (default: a cache directory)")
@@ -210,12 +201,13 @@ def main(argv: list[str] | None = None) -> int:
 
     from paimon_codec.spark import get_spark, scan
     from paimon_codec.spark.native import native_readable
+    from paimon_codec.spark.scan import _read_whole
     from paimon_codec.table import PaimonTable
     from paimon_codec.table.plan import plan_scan
 
     warehouse = args.warehouse or os.path.join(os.path.expanduser("~"), ".cache", "paimon-codec", "bench", "scale-wh")
     t0 = time.perf_counter()
-    tables = _scale_table.build(warehouse, args.files, args.rows, row_group_rows=args.row_group_rows, log=print)
+    tables = _scale_table.build(warehouse, args.files, args.rows, log=print)
     planning_files = tuple(int(x) for x in args.planning_files.split(",") if x.strip())
     if planning_files:
         _scale_table.build(warehouse, max(planning_files), args.planning_rows, name="many", log=print)
@@ -247,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
 
         def ours(q=q, path=path, order=order):
             df, report = scan(spark, path, q["where"], order_by=order, limit=q["limit"])
-            return sorted(r[q["key"]] for r in df.collect()), report
+            return sorted(r[0] for r in df.select(q["key"]).collect()), report
 
         def plain(q=q, files=files):
             df = spark.read.parquet(*files)
@@ -256,21 +248,21 @@ def main(argv: list[str] | None = None) -> int:
             if q["order_by"]:
                 col, direction = q["order_by"].split()
                 df = df.orderBy(df[col].desc() if direction == "DESC" else df[col].asc()).limit(q["limit"])
-            return sorted(r[q["key"]] for r in df.collect())
+            return sorted(r[0] for r in df.select(q["key"]).collect())
 
         ours_s, (keys, report) = _median_run(ours, args.rounds)
-        spark.sparkContext.setJobGroup(f"ours-{q['id']}", "ours")
+        before = _rchar(jvm_pid)
         ours(q)
+        ours_jvm = _rchar(jvm_pid) - before
         plan = plan_scan(table, q["where"], order_by=order, limit=q["limit"])
-        native = {t.path for t in plan.tasks if t.selection is None
+        touched: dict = {}
+        native = {t.path for t in plan.tasks if _read_whole(t, touched)
                   and native_readable(t.path, t.file_format, plan.row_type, t.primary_key_file, t.evolution)}
-        ours_bytes = _input_bytes(spark, f"ours-{q['id']}") + _arrow_bytes(plan, native)
+        ours_bytes = ours_jvm + _arrow_bytes(plan, native)
         plain_s, plain_keys = _median_run(plain, args.rounds)
-        spark.sparkContext.setJobGroup(f"plain-{q['id']}", "plain")
         before = _rchar(jvm_pid)
         plain(q)
-        plain_jvm = _rchar(jvm_pid) - before
-        plain_bytes = _input_bytes(spark, f"plain-{q['id']}")
+        plain_bytes = _rchar(jvm_pid) - before
         conn = connector.get(q["id"])
         if conn is not None and conn["keys"] != keys:
             raise SystemExit(f"{q['id']} {q['where']}: our {len(keys)} rows differ from the connector's {conn['rows']}")
@@ -278,7 +270,6 @@ def main(argv: list[str] | None = None) -> int:
                         "connector_s": None if conn is None else conn["seconds"],
                         "ours_bytes": ours_bytes, "plain_bytes": plain_bytes,
                         "connector_bytes": None if conn is None else conn["jvm_read_bytes"],
-                        "plain_jvm_bytes": plain_jvm,
                         "index_bytes": report.index_bytes_read, "planning_ms": report.planning_ms,
                         "connector_planning_ms": None if conn is None else conn["planning_ms"],
                         "files_read": report.files_read, "files_total": report.files_total,
@@ -289,15 +280,16 @@ def main(argv: list[str] | None = None) -> int:
     info = connector.get("_info")
     lines = ["# Scale: index-aware `scan` vs Paimon's Spark connector vs plain Spark read + filter", "",
              f"Table `bench.scale`: {args.files} Parquet files x {args.rows:,} rows = {args.files * args.rows:,} rows "
-             f"(row groups of {args.row_group_rows:,} rows; bitmap V1 on `cat`/`region`, bloom filter on `tag`, "
+             f"(written by `paimon_codec.table.write`; bitmap V1 on `cat`/`region`, bloom filter on `tag`, "
              f"range bitmap on `amount`; `bench.scale_dv`: the same files with a deletion vector on each, 5 % of "
-             f"rows deleted); tables built in {build_s:.0f} s.  Spark `{args.master}`; median of {args.rounds} "
-             f"rounds after a warm-up; every side collects the rows.  {environment()}.",
+             f"rows deleted); tables built in {build_s:.0f} s.  Spark `{args.master}`; "
+             f"{f'median of {args.rounds} rounds after a warm-up' if args.rounds else 'one cold run each'}; every "
+             f"side runs `SELECT <key> FROM t WHERE ...` and collects the keys (`id`; `amount` for top-N).  {environment()}.",
              "", "Connector: " + (f"`org.apache.paimon:{info['artifact']}:{info['paimon']}` on PySpark "
                                   f"{info['spark']} (not served by Maven Central: {', '.join(info['not_served']) or '-'})"
                                   if info else "not run"), "",
              "| query | selectivity | rows | ours (s) | connector (s) | plain (s) | ours / connector | plain / ours "
-             "| data bytes ours / connector / plain (plain, rchar) | index bytes (ours) "
+             "| bytes read ours / connector / plain | index bytes (ours) "
              "| planning ms ours / connector | files read |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
 
     def fmt(v, spec=".3f"):
@@ -311,8 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         plain_note = "" if r["plain_same_rows"] else " (not the table's rows: no DVs)"
         lines.append(f"| {what} | {sel} | {r['rows']:,} | {r['ours_s']:.3f} | {fmt(r['connector_s'])} | "
                      f"{r['plain_s']:.3f}{plain_note} | {fmt(ratio, '.2f')} | {r['plain_s'] / r['ours_s']:.1f} | "
-                     f"{r['ours_bytes']:,} / {fmt(r['connector_bytes'], ',')} / {r['plain_bytes']:,} "
-                     f"({r['plain_jvm_bytes']:,}) | "
+                     f"{r['ours_bytes']:,} / {fmt(r['connector_bytes'], ',')} / {r['plain_bytes']:,} | "
                      f"{r['index_bytes']:,} | {r['planning_ms']:.0f} / {fmt(r['connector_planning_ms'], '.0f')} | "
                      f"{r['files_read']}/{r['files_total']} |")
     if planning:

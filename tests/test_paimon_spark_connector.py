@@ -102,7 +102,7 @@ def test_connector_reads_the_rows_we_read(spark, connector, java_tables, name): 
 def test_scale_benchmark_small_run(connector, tmp_path):
     """A small run of benchmarks/scale.py: every side answers, ours and the connector agree row for row."""
     out = tmp_path / "scale.md"
-    cmd = [sys.executable, str(BENCH / "scale.py"), "--files", "3", "--rows", "4000", "--row-group-rows", "1000",
+    cmd = [sys.executable, str(BENCH / "scale.py"), "--files", "3", "--rows", "4000",
            "--rounds", "1", "--warehouse", str(tmp_path / "wh"), "--planning-files", "2,3", "--planning-rows", "300",
            "--kinds", "bitmap,range,top-N,DV + bitmap", "--output", str(out), "--plot", str(tmp_path / "scale.png")]
     env = dict(os.environ, PYTHONPATH=str(BENCH.parent) + os.pathsep + os.environ.get("PYTHONPATH", ""))

@@ -35,7 +35,7 @@ from ..table.plan import FileTask, PlanReport, ScanPlan, SortKey, plan_scan
 from ..table.read import arrow_schema
 from .distributed_plan import DEFAULT_THRESHOLD, SparkFileJudge
 from .filters import to_spark_column
-from .native import native_dataframe, native_readable
+from .native import native_dataframe, native_readable, selected_bytes
 from .types import spark_schema, to_spark_micros
 
 __all__ = ["scan", "plan_dataframe", "read_plan_tasks", "group_dataframe", "read_group_tasks"]
@@ -88,15 +88,20 @@ def read_plan_tasks(schema_bytes: bytes, storage: dict | None = None):
 
 
 def _arrow_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
-    """The selected rows of ``tasks`` read by pyarrow in ``mapInArrow``, one Spark partition per file."""
+    """The selected rows of ``tasks`` read by pyarrow in ``mapInArrow``: files spread over at most twice the
+    default parallelism of Spark partitions (each Python task reads several files: one Python worker round
+    trip per file would dominate on tables of many small files)."""
     tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
     aschema = _with_timezone(arrow_schema(plan.row_type), tz)
-    rows = [_task_row(t) for t in tasks]
+    # biggest first, dealt round-robin: partitions of similar size
+    rows = [_task_row(t) for t in sorted(tasks, key=lambda t: -t.file_size * t.selected_rows / max(t.row_count, 1))]
     try:
-        rdd = spark.sparkContext.parallelize(rows, len(rows))
+        slices = min(len(rows), 2 * max(1, int(spark.sparkContext.defaultParallelism)))
+        dealt = [rows[i::slices] for i in range(slices)]
+        rdd = spark.sparkContext.parallelize([r for part in dealt for r in part], slices)
         task_df = spark.createDataFrame(rdd, _TASK_COLUMNS)
     except Exception:  # Spark Connect has no SparkContext: fall back to a round-robin repartition
-        task_df = spark.createDataFrame(rows, _TASK_COLUMNS).repartition(len(rows))
+        task_df = spark.createDataFrame(rows, _TASK_COLUMNS).repartition(min(len(rows), 8))
     return task_df.mapInArrow(read_plan_tasks(aschema.serialize().to_pybytes(), storage_state()),
                               spark_schema(plan.row_type))
 
@@ -139,8 +144,10 @@ def group_dataframe(spark, plan: ScanPlan):
                               spark_schema(plan.row_type))
 
 
-# selections holding at most this many rows in total are read on the driver (see plan_dataframe)
+# selections holding at most this many rows in total, in row groups of at most this many bytes, are read
+# on the driver (see plan_dataframe)
 DRIVER_READ_ROWS = 65_536
+DRIVER_READ_BYTES = 32 << 20
 
 
 def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
@@ -153,23 +160,44 @@ def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
     return spark.createDataFrame(to_spark_micros(table), schema=spark_schema(plan.row_type))
 
 
+# a row selection whose row groups hold at least this share of a file's bytes is read as the whole file
+WHOLE_FILE_SHARE = 0.5
+
+
+def _read_whole(t: FileTask, touched: dict[str, int]) -> bool:
+    """Whether Spark's own reader may read all of ``t``: every row kept, or a selection that saves little I/O
+    and is not needed for the right rows - it came from the file index or top-N pushdown (a superset the
+    residual filter, sort and limit narrow anyway), not from a deletion vector."""
+    if t.selection is None:
+        return True
+    if t.has_deletions:
+        return False
+    sizes = selected_bytes(t.path, t.file_format, t.selection)
+    touched[t.path] = t.file_size if sizes is None else sizes[0]
+    return sizes is not None and sizes[0] >= WHOLE_FILE_SHARE * sizes[1]
+
+
 def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER_READ_ROWS):
     """A DataFrame of the plan's selected rows (no residual filter).
 
     With ``native`` (default) files read whole go through Spark's own reader where it gives the same
-    rows (:func:`.native.native_readable`).  Files with a row selection (and files Spark's reader
-    cannot take) are read by pyarrow: on the driver when their selected rows number at most
-    ``driver_rows`` in total (measured: a local Arrow relation beats starting Python workers for
-    top-N candidates and selective bitmaps), otherwise one Spark partition per file.
+    rows (:func:`.native.native_readable`); so do files whose row selection came from the file index or
+    top-N alone (no deleted rows) and touches at least half of the file's Parquet bytes
+    (:func:`_read_whole`: a selection spread over every row group saves no I/O).  Other files with a row
+    selection (and files Spark's reader cannot take) are read by pyarrow: on the driver when their
+    selected rows number at most ``driver_rows`` in total and the row groups holding them at most
+    ``DRIVER_READ_BYTES`` (measured: a local Arrow relation beats starting Python workers for top-N
+    candidates and selective bitmaps), otherwise in ``mapInArrow`` tasks of several files each.
     """
     sschema = spark_schema(plan.row_type)
     if not plan.tasks and not plan.groups:
         return spark.createDataFrame([], sschema)
     groups: dict[tuple[str, bool], list[str]] = {}
     arrow_tasks: list[FileTask] = []
+    touched: dict[str, int] = {}  # bytes of the row groups a selection needs, per file
     for t in plan.tasks:
-        if native and t.selection is None and native_readable(t.path, t.file_format, plan.row_type,
-                                                              t.primary_key_file, t.evolution):
+        if native and _read_whole(t, touched) and native_readable(t.path, t.file_format, plan.row_type,
+                                                               t.primary_key_file, t.evolution):
             groups.setdefault((t.file_format, t.primary_key_file), []).append(t.path)
         else:
             arrow_tasks.append(t)
@@ -178,7 +206,8 @@ def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: i
         parts.append(group_dataframe(spark, plan))
     if arrow_tasks:
         selected = sum(t.selected_rows for t in arrow_tasks)
-        if selected <= driver_rows:
+        to_read = sum(touched.get(t.path, t.file_size) for t in arrow_tasks)
+        if selected <= driver_rows and to_read <= DRIVER_READ_BYTES:
             parts.append(_driver_dataframe(spark, plan, arrow_tasks))
         else:
             parts.append(_arrow_dataframe(spark, plan, arrow_tasks))

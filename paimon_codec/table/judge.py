@@ -37,7 +37,8 @@ FileJudge = Callable[["JudgeContext", list["FileProbe"]], tuple[list["FileVerdic
 class FileProbe:
     """What judging one data file needs and nothing more: small and picklable (shipped to Spark tasks).
 
-    ``deletion``: ``(index file, offset, length)`` of the file's deletion vector.
+    ``deletion``: ``(index file, offset, length)`` of the file's deletion vector; ``deleted_rows`` its
+    cardinality when the index manifest records it.
     """
 
     path: str
@@ -46,12 +47,13 @@ class FileProbe:
     index_path: str | None = None
     embedded_index: bytes | None = None
     deletion: tuple[str, int, int] | None = None
+    deleted_rows: int | None = None
 
     @classmethod
     def of(cls, f: LiveDataFile) -> FileProbe:
         d = f.deletion_file
         return cls(f.path, f.row_count, getattr(f.meta, "schema_id", None), f.index_path, f.embedded_index,
-                   None if d is None else (d.path, d.offset, d.length))
+                   None if d is None else (d.path, d.offset, d.length), None if d is None else d.cardinality)
 
 
 @dataclass
@@ -94,16 +96,25 @@ def judge_file(ctx: JudgeContext, f: FileProbe, dv_source: Any = None) -> FileVe
     deletion-vector index file) lets a task read many vectors of one index file through one handle.
     """
     verdict = FileVerdict()
+    result = None
+    if ctx.pred is not None and ctx.use_indexes:
+        result = _evaluate_index(ctx.pred, f, ctx.row_type, verdict, ctx, ctx.schema)
+    verdict.index_result = _result_kind(result)
+    if result is not None and not result.remain() and (f.deletion is None or f.deleted_rows is not None):
+        # no row matches: the deletion vector need not be read (its cardinality is in the index manifest)
+        verdict.deleted_rows = f.deleted_rows
+        verdict.decision = "skipped: index"
+        return verdict
     dv = None
     if f.deletion is not None:
         dv_path, offset, length = f.deletion
         dv = read_deletion_vector(dv_source if dv_source is not None else dv_path, offset, length, path=dv_path)
         verdict.index_bytes_read += length + 8
         verdict.deleted_rows = dv.cardinality
-    result = None
-    if ctx.pred is not None and ctx.use_indexes and not (dv is not None and dv.bitmap64):
-        result = _evaluate_index(ctx.pred, f, ctx.row_type, verdict, ctx, ctx.schema)
-    verdict.index_result = _result_kind(result)
+        if dv.bitmap64 and result is not None and result.remain():
+            # row positions beyond 32 bits: a 32-bit index row bitmap cannot stand for them - read the file
+            result = None
+            verdict.index_result = _result_kind(None)
     if result is not None and not result.remain():
         verdict.decision = "skipped: index"
         return verdict

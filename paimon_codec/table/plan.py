@@ -70,6 +70,8 @@ class FileTask:
     # the file's _SCHEMA_ID and how its columns read as the table's (None: same ids/names/types)
     schema_id: int | None = None
     evolution: FileEvolution | None = None
+    # a deletion vector removed rows: the selection is needed for the right rows, not only for speed
+    has_deletions: bool = False
 
     @property
     def selected_rows(self) -> int:
@@ -514,7 +516,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
             report.files_skipped_by_deletion_vectors += 1
             continue
         task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, verdict.selection, pk,
-                        f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
+                        f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id), bool(verdict.deleted_rows))
         tasks.append(task)
         topn_items.append((task, f, verdict.bitmap_answer))
         report.files_read += 1
