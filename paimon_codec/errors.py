@@ -18,6 +18,7 @@ __all__ = [
     "UnsupportedTypeError",
     "InvalidOptionError",
     "InvalidPredicateError",
+    "MissingFileError",
 ]
 
 
@@ -93,3 +94,13 @@ class InvalidOptionError(PaimonCodecError):
 
 class InvalidPredicateError(PaimonCodecError):
     """A predicate that cannot be parsed or does not fit the schema."""
+
+
+class MissingFileError(CorruptDataError, FileNotFoundError):
+    """A file named by table metadata (manifest, index file, data file) is not there, or is a directory.
+
+    Also a ``FileNotFoundError``, so callers that treat a vanished file specially keep doing so."""
+
+    def __init__(self, message: str, *, path: str | None = None, offset: int | None = None,
+                 expected: str | None = None) -> None:
+        CorruptDataError.__init__(self, message, path=path, offset=offset, expected=expected)

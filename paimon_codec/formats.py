@@ -350,8 +350,10 @@ def translate_error(e: BaseException, path: str | None, what: str) -> PaimonCode
     if isinstance(e, construct.StreamError):
         return TruncatedDataError(f"{what}: input ends early ({_first_line(e)})", path=path, offset=offset,
                                   expected="more bytes")
-    if isinstance(e, (construct.ConstructError, ValueError, KeyError, IndexError, TypeError, OverflowError,
-                      UnicodeDecodeError, struct_error())):
+    # Only what a codec really raises on bad bytes: Construct's own errors, struct / UTF-8 decoding, and
+    # ValueError / OverflowError (numpy views and pyroaring on inconsistent sizes).  TypeError, KeyError,
+    # IndexError and the rest are bugs in this library and stay bugs (not "corrupt data").
+    if isinstance(e, (construct.ConstructError, ValueError, OverflowError, UnicodeDecodeError, struct_error())):
         return CorruptDataError(f"{what}: {type(e).__name__}: {_first_line(e)}", path=path, offset=offset)
     raise e
 

@@ -125,22 +125,34 @@ class RowType:
         return ", ".join(f"{f.name} {f.type}" for f in self.fields)
 
 
+#: Bounds on a type text (types come from untrusted schema files and command lines): the deepest
+#: nesting Paimon tables use is a handful of levels; 64 keeps recursion far from Python's limit.
+MAX_TYPE_DEPTH = 64
+MAX_TYPE_TEXT = 1 << 20
+
+
+def _shown(text: str) -> str:
+    return repr(text) if len(text) <= 200 else repr(text[:200]) + f"... ({len(text)} characters)"
+
+
 class _Parser:
     _token = re.compile(r"\s*(?:(?P<word>[A-Za-z_][A-Za-z_0-9]*)|(?P<num>\d+)|(?P<q>`(?:[^`]|``)*`)|(?P<p>[(),<>]))")
 
     def __init__(self, text: str) -> None:
+        if len(text) > MAX_TYPE_TEXT:
+            raise UnsupportedTypeError(f"type text of {len(text)} characters", expected=f"at most {MAX_TYPE_TEXT}")
         self.text = text
+        self.shown = _shown(text)
         self.tokens: list[str] = []
-        pos = 0
-        while pos < len(text):
-            if text[pos:].strip() == "":
-                break
+        pos, end = 0, len(text.rstrip())  # one pass: no re-scan of the rest per token
+        while pos < end:
             m = self._token.match(text, pos)
             if not m or m.end() == pos:
-                raise UnsupportedTypeError(f"cannot parse type {text!r} at character {pos}")
+                raise UnsupportedTypeError(f"cannot parse type {self.shown} at character {pos}")
             self.tokens.append(m.group(m.lastgroup))
             pos = m.end()
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> str | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -148,14 +160,14 @@ class _Parser:
     def take(self, expected: str | None = None) -> str:
         tok = self.peek()
         if tok is None or (expected is not None and tok.upper() != expected):
-            raise UnsupportedTypeError(f"cannot parse type {self.text!r}", expected=expected or "more input")
+            raise UnsupportedTypeError(f"cannot parse type {self.shown}", expected=expected or "more input")
         self.i += 1
         return tok
 
     def number(self) -> int:
         tok = self.take()
-        if not tok.isdigit():
-            raise UnsupportedTypeError(f"cannot parse type {self.text!r}", expected="a number")
+        if not (tok.isascii() and tok.isdigit()) or len(tok) > 10:
+            raise UnsupportedTypeError(f"cannot parse type {self.shown}", expected="a number below 2**31")
         return int(tok)
 
     def args(self) -> list[int]:
@@ -170,9 +182,19 @@ class _Parser:
         return out
 
     def parse_type(self) -> DataType:
+        self.depth += 1
+        if self.depth > MAX_TYPE_DEPTH:
+            raise UnsupportedTypeError(f"type nested deeper than {MAX_TYPE_DEPTH} levels in {self.shown}",
+                                       expected=f"at most {MAX_TYPE_DEPTH} levels")
+        try:
+            return self._parse_type()
+        finally:
+            self.depth -= 1
+
+    def _parse_type(self) -> DataType:
         word = self.take().upper()
         if word not in _ALIASES:
-            raise UnsupportedTypeError(f"unknown type {word!r} in {self.text!r}")
+            raise UnsupportedTypeError(f"unknown type {word[:100]!r} in {self.shown}")
         root = _ALIASES[word]
         kw: dict = {}
         if root in ("CHAR", "VARCHAR", "BINARY", "VARBINARY"):
@@ -242,14 +264,14 @@ def parse_type(text: str | DataType) -> DataType:
     p = _Parser(str(text))
     t = p.parse_type()
     if p.peek() is not None:
-        raise UnsupportedTypeError(f"trailing input in type {text!r}", expected="end of type")
+        raise UnsupportedTypeError(f"trailing input in type {p.shown}", expected="end of type")
     return t
 
 
 def _field_of(d: object) -> Field:
     """One ``{"name", "type"[, "id"]}`` entry of a JSON row schema."""
     if not isinstance(d, dict) or "name" not in d or "type" not in d:
-        raise UnsupportedTypeError(f"row schema entry {d!r} is not an object with 'name' and 'type'")
+        raise UnsupportedTypeError(f"row schema entry {_shown(repr(d))} is not an object with 'name' and 'type'")
     return Field(str(d["name"]), parse_type(d["type"]), d.get("id"))
 
 
@@ -288,6 +310,6 @@ def parse_row_type(spec: str | list | RowType) -> RowType:
         else:
             name, _, rest = part.partition(" ")
         if not rest.strip():
-            raise UnsupportedTypeError(f"column {name!r} has no type in schema {spec!r}")
+            raise UnsupportedTypeError(f"column {name!r} has no type in schema {_shown(spec)}")
         fields.append(Field(name, parse_type(rest.strip())))
     return RowType(tuple(fields))

@@ -96,7 +96,7 @@ def _cmd_to_puffin(args: argparse.Namespace) -> int:
 
 def _cmd_from_puffin(args: argparse.Namespace) -> int:
     blobs = read_puffin(args.file)
-    obj: dict[str, Any] = {"blobs": [dict(b.to_json(), positions=positions_to_json(b.dv.to_array()))
+    obj: dict[str, Any] = {"blobs": [dict(b.to_json(), positions=positions_to_json(b.dv))
                                      for b in blobs]}
     text = [f"{args.file}: {len(blobs)} deletion-vector-v1 blob(s)"]
     if args.output_dir:

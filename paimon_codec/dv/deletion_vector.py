@@ -26,7 +26,7 @@ from pyroaring import BitMap, BitMap64
 from ..errors import CorruptDataError, PaimonCodecError, TruncatedDataError
 from ..formats import translate_error
 from ..generated.construct.deletion_vector import DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64, DV_MAGIC_DTYPE, DvBin
-from ..positions import ranges_of
+from ..positions import ranges_of, run_arrays
 from ..roaring import EMPTY_PORTABLE, portable_size, read_bitmap, serialize_optimized
 
 __all__ = [
@@ -267,9 +267,23 @@ class DeletionVector:
                 chunks.append(_part_positions(key, bm))
         return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int64)
 
+    def run_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """``[start, end)`` runs of deleted positions (starts, ends), part by part from the roaring
+        containers: the cost follows the bitmaps' size, not the number of deleted rows."""
+        starts, ends = [], []
+        for key in sorted(self._parts):
+            bm = self._parts[key]
+            if len(bm):
+                a, b = run_arrays(bm)
+                starts.append(a + (key << 32))
+                ends.append(b + (key << 32))
+        if not starts:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.concatenate(starts), np.concatenate(ends)
+
     def ranges(self) -> list[list[int]]:
         """Maximal ``[start, end)`` runs of deleted positions."""
-        return ranges_of(self.to_array())
+        return ranges_of(self)
 
     def to_bitmap(self) -> BitMap | BitMap64:
         """A pyroaring BitMap (only positions < 2**32) or BitMap64 copy of the positions."""

@@ -84,6 +84,10 @@ def bloom_sizing(items: int, fpp: float) -> tuple[int, int]:
     return nb, k
 
 
+#: The largest hash-function count Paimon's ``BloomFilter64`` sizing can produce (one item at the smallest
+#: positive fpp): a probe costs k hashes, so a file may not claim more than a writer could have written.
+MAX_HASH_FUNCTIONS = bloom_sizing(1, 5e-324)[1]
+
 _SIGN_FILL = {n: ((1 << n) - 1) << (64 - n) for n in (14, 24, 28)}  # bits an arithmetic shift copies in
 
 
@@ -428,9 +432,11 @@ class BloomFilterReader(FileIndexReader):
         if self.num_hash_functions <= 0 or self.num_bits <= 0:
             raise CorruptDataError(f"bloom-filter with {self.num_hash_functions} hash functions and "
                                    f"{self.num_bits} bits", path=self.source.path, offset=self.source.base)
-        if self.num_hash_functions > self.num_bits:
+        if self.num_hash_functions > min(self.num_bits, MAX_HASH_FUNCTIONS):
             raise CorruptDataError(f"bloom-filter claims {self.num_hash_functions} hash functions for "
-                                   f"{self.num_bits} bits", path=self.source.path, offset=self.source.base)
+                                   f"{self.num_bits} bits", path=self.source.path, offset=self.source.base,
+                                   expected=f"at most {min(self.num_bits, MAX_HASH_FUNCTIONS)} (the most "
+                                            "Paimon's sizing ever gives)")
 
     def _load(self) -> bytes:
         if self._bit_set is None:

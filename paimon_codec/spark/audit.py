@@ -18,6 +18,7 @@ from ..storage import storage_state
 from ..table import list_tables
 from ..table.inventory import check_index_task, table_inventory
 from ..table.table import register_storage_options
+from .session import is_spark_connect
 
 __all__ = ["audit", "audit_results", "AUDIT_SCHEMA"]
 
@@ -41,11 +42,9 @@ def _checker(state: dict):
 def _run_tasks(spark, rows: list[dict]) -> list[dict]:
     if not rows:
         return []
-    try:
-        rdd = spark.sparkContext.parallelize(rows, len(rows))
-    except Exception:  # Spark Connect: no RDDs; decode on the driver instead
+    if is_spark_connect(spark):  # no RDDs: decode on the driver instead
         return [check_index_task(r) for r in rows]
-    return rdd.map(_checker(storage_state())).collect()
+    return spark.sparkContext.parallelize(rows, len(rows)).map(_checker(storage_state())).collect()
 
 
 def audit_results(spark, warehouse: str | os.PathLike,

@@ -36,6 +36,7 @@ from ..table.read import arrow_schema
 from .distributed_plan import DEFAULT_THRESHOLD, SparkFileJudge
 from .filters import to_spark_column
 from .native import native_dataframe, native_readable, selected_bytes
+from .session import is_spark_connect
 from .types import spark_schema, to_spark_micros
 
 __all__ = ["scan", "plan_dataframe", "read_plan_tasks", "group_dataframe", "read_group_tasks"]
@@ -95,13 +96,13 @@ def _arrow_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
     aschema = _with_timezone(arrow_schema(plan.row_type), tz)
     # biggest first, dealt round-robin: partitions of similar size
     rows = [_task_row(t) for t in sorted(tasks, key=lambda t: -t.file_size * t.selected_rows / max(t.row_count, 1))]
-    try:
+    if is_spark_connect(spark):  # no SparkContext: a round-robin repartition instead
+        task_df = spark.createDataFrame(rows, _TASK_COLUMNS).repartition(min(len(rows), 8))
+    else:
         slices = min(len(rows), 2 * max(1, int(spark.sparkContext.defaultParallelism)))
         dealt = [rows[i::slices] for i in range(slices)]
         rdd = spark.sparkContext.parallelize([r for part in dealt for r in part], slices)
         task_df = spark.createDataFrame(rdd, _TASK_COLUMNS)
-    except Exception:  # Spark Connect has no SparkContext: fall back to a round-robin repartition
-        task_df = spark.createDataFrame(rows, _TASK_COLUMNS).repartition(min(len(rows), 8))
     return task_df.mapInArrow(read_plan_tasks(aschema.serialize().to_pybytes(), storage_state()),
                               spark_schema(plan.row_type))
 
@@ -136,10 +137,10 @@ def group_dataframe(spark, plan: ScanPlan):
     tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
     aschema = _with_timezone(arrow_schema(plan.row_type), tz)
     rows = [(pickle.dumps(g, protocol=pickle.HIGHEST_PROTOCOL),) for g in plan.groups]
-    try:
-        task_df = spark.createDataFrame(spark.sparkContext.parallelize(rows, len(rows)), "task binary")
-    except Exception:  # Spark Connect has no SparkContext: fall back to a round-robin repartition
+    if is_spark_connect(spark):  # no SparkContext: a round-robin repartition instead
         task_df = spark.createDataFrame(rows, "task binary").repartition(len(rows))
+    else:
+        task_df = spark.createDataFrame(spark.sparkContext.parallelize(rows, len(rows)), "task binary")
     return task_df.mapInArrow(read_group_tasks(aschema.serialize().to_pybytes(), storage_state()),
                               spark_schema(plan.row_type))
 

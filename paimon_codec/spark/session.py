@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 
-__all__ = ["get_spark"]
+__all__ = ["get_spark", "is_spark_connect"]
 
 
 def get_spark(master: str | None = None, app_name: str = "paimon-codec", *, shuffle_partitions: int = 4,
@@ -39,3 +39,9 @@ def get_spark(master: str | None = None, app_name: str = "paimon-codec", *, shuf
     from .datasource import register
     register(spark)
     return spark
+
+
+def is_spark_connect(spark) -> bool:
+    """True for a Spark Connect session (no SparkContext, no RDDs).  Asked up front, so the RDD paths
+    never hide a real failure behind an ``except Exception`` fallback."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")

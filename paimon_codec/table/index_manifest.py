@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import CorruptDataError
+from .metadata_checks import INDEX_MANIFEST_ENTRY, check_record, file_name
 from .metadata_records import check_version, field, read_metadata_records
 
 __all__ = ["DeletionVectorRange", "GlobalIndexMeta", "IndexFileMeta", "IndexManifestEntry", "read_index_manifest",
@@ -103,11 +104,12 @@ def _global_index(raw, path: str) -> GlobalIndexMeta | None:
 
 
 def read_index_manifest(manifest_dir: str, name: str) -> list[IndexManifestEntry]:
-    path = os.path.join(manifest_dir, name)
+    path = os.path.join(manifest_dir, file_name(name, "index manifest name", manifest_dir))
     out = []
     what = "index manifest entry"
-    for rec in read_metadata_records(path, "index manifest"):
+    for i, rec in enumerate(read_metadata_records(path, "index manifest")):
         check_version(rec, INDEX_MANIFEST_VERSIONS, what, path)
+        check_record(rec, INDEX_MANIFEST_ENTRY, f"{what} {i}", path)
         kind = field(rec, ("_KIND",), what, path)
         if kind not in (0, 1):
             raise CorruptDataError(f"index manifest entry kind {kind}", path=path, expected="0 or 1")

@@ -321,9 +321,8 @@ def index_rows(task: dict) -> Iterator[dict[str, Any]]:
 
         ranges = [tuple(r[:3]) for r in task.get("ranges") or ()]
         for data_file, dv in read_deletion_vectors(task["path"], ranges).items():
-            positions = dv.to_array()
-            rr = ranges_of(positions)
-            for p in positions.tolist():
+            rr = dv.ranges()
+            for p in (p for a, b in rr for p in range(a, b)):  # one row per deleted position, streamed
                 yield dict(base, data_file=data_file, position=int(p), hash=None, column=None, key=None,
                            row_ranges=rr)
     elif kind == KIND_HASH:

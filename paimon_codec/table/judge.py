@@ -226,6 +226,6 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
 def _result_kind(result) -> str:
     if result is None:
         return "NO_INDEX"
-    return result.to_json()["kind"]
+    return result.kind  # the kind only: to_json() would turn a bitmap into its ranges for nothing
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..errors import CorruptDataError
+from .metadata_checks import MANIFEST_ENTRY, MANIFEST_LIST, check_record, file_name
 from .metadata_records import check_version, read_metadata_records
 from .metadata_records import field as record_field
 
@@ -115,10 +116,11 @@ POSTPONE_BUCKET = -2  # bucket id of files written with bucket = -2 (directory `
 
 
 def read_manifest_list(manifest_dir: str, name: str) -> list[ManifestFileMeta]:
-    path = os.path.join(manifest_dir, name)
+    path = os.path.join(manifest_dir, file_name(name, "manifest list name", manifest_dir))
     out = []
-    for rec in read_metadata_records(path, "manifest list"):
+    for i, rec in enumerate(read_metadata_records(path, "manifest list")):
         check_version(rec, MANIFEST_LIST_VERSIONS, "manifest list", path)
+        check_record(rec, MANIFEST_LIST, f"manifest list record {i}", path)
         try:
             out.append(ManifestFileMeta(
                 file_name=record_field(rec, ("_FILE_NAME",), "manifest list", path),
@@ -191,10 +193,11 @@ def _write_cols(raw) -> tuple[str, ...] | None:
 
 
 def read_manifest(manifest_dir: str, name: str) -> list[ManifestEntry]:
-    path = os.path.join(manifest_dir, name)
+    path = os.path.join(manifest_dir, file_name(name, "manifest name", manifest_dir))
     out = []
-    for rec in read_metadata_records(path, "manifest"):
+    for i, rec in enumerate(read_metadata_records(path, "manifest")):
         check_version(rec, MANIFEST_ENTRY_VERSIONS, "manifest entry", path)
+        check_record(rec, MANIFEST_ENTRY, f"manifest entry {i}", path)
         try:
             kind = record_field(rec, ("_KIND",), "manifest entry", path)
             if kind not in (FILE_KIND_ADD, FILE_KIND_DELETE):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 
 from .. import storage
-from ..errors import CorruptDataError
+from ..errors import CorruptDataError, MissingFileError
+from .metadata_checks import load_json
 
 __all__ = ["numbered_ids", "read_json_object"]
 
@@ -15,25 +15,24 @@ def numbered_ids(directory: str | os.PathLike, prefix: str) -> list[int]:
     """Sorted ids ``N`` of the files ``<prefix>N`` in ``directory`` (none if it does not exist)."""
     d = os.fspath(directory)
     n = len(prefix)
-    return sorted(int(name[n:]) for name in storage.list_dir(d)
-                  if name.startswith(prefix) and name[n:].isascii() and name[n:].isdigit())
+    return sorted(int(name[n:]) for name in storage.list_dir(d)  # at most 18 digits: a Java long, never a bignum
+                  if name.startswith(prefix) and name[n:].isascii() and name[n:].isdigit() and len(name) - n <= 18)
 
 
 def read_json_object(path: str, what: str) -> dict:
     """The JSON object in the metadata file at ``path``; ``what`` names it in errors (``"schema 3"``).
 
-    A missing file, text that is not JSON (or nests too deeply) and JSON that is not an object are
-    :class:`CorruptDataError`.
+    A missing file is :class:`MissingFileError`; text that is not JSON (NaN / Infinity, nesting deeper than
+    64, huge integers) and JSON that is not an object are :class:`CorruptDataError`.
     """
     kind = what.split(" ", 1)[0]
     try:
-        obj = json.loads(storage.read_text(path))
-    except FileNotFoundError:
-        raise CorruptDataError(f"{what} does not exist", path=path) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise CorruptDataError(f"{kind} file is not JSON: {exc}", path=path) from None
-    except RecursionError:
-        raise CorruptDataError(f"{kind} file is nested too deeply", path=path) from None
+        text = storage.read_text(path)
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        raise MissingFileError(f"{what} does not exist", path=path) from None
+    except UnicodeDecodeError as exc:
+        raise CorruptDataError(f"{kind} file is not UTF-8 text: {exc.reason}", path=path, offset=exc.start) from None
+    obj = load_json(text, f"{kind} file", path)
     if not isinstance(obj, dict):
         raise CorruptDataError(f"{kind} file is not a JSON object", path=path)
     return obj

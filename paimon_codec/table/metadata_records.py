@@ -21,7 +21,7 @@ from typing import Any
 import fastavro
 
 from .. import storage
-from ..errors import CorruptDataError, UnsupportedVersionError
+from ..errors import CorruptDataError, MissingFileError, UnsupportedVersionError
 
 __all__ = ["read_metadata_records", "metadata_encoding", "check_version", "field"]
 
@@ -82,11 +82,14 @@ def _read_columnar(data: bytes, encoding: str) -> list[dict]:
 def read_metadata_records(path: str | os.PathLike, what: str) -> list[dict]:
     """All records of one metadata file in any of Paimon's manifest encodings.
 
-    A missing file raises ``FileNotFoundError`` (callers decide whether that is corruption); an
+    A missing file raises :class:`MissingFileError` (also a ``FileNotFoundError``); an
     unknown encoding and any decoding failure are :class:`CorruptDataError` naming the file.
     """
     path = os.fspath(path)
-    data = storage.read_bytes(path)  # metadata files are small: one GET on an object store
+    try:
+        data = storage.read_bytes(path)  # metadata files are small: one GET on an object store
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as exc:
+        raise MissingFileError(f"{what} is missing ({type(exc).__name__})", path=path) from None
     head = data[:4]
     encoding = metadata_encoding(head)
     if encoding is None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ..errors import CorruptDataError, InvalidOptionError, PaimonCodecError, UnsupportedVersionError
 from ..types import DataType, Field, RowType, parse_type
+from .metadata_checks import INT32, checked_int
 from .metadata_files import numbered_ids, read_json_object
 
 __all__ = ["TableSchema", "load_schema", "schema_ids"]
@@ -75,23 +76,27 @@ def _parse_field_type(t) -> DataType:
     raise CorruptDataError(f"cannot understand field type {t!r}")
 
 
+def _field_id(raw, path: str | None) -> int | None:
+    return None if raw is None else checked_int(raw, "field id", path, lo=INT32[0], hi=INT32[1])
+
+
 def parse_schema(obj: dict, path: str | None = None) -> TableSchema:
     try:
-        version = int(obj.get("version", 1))
-        if version not in SUPPORTED_SCHEMA_VERSIONS:
+        version = obj.get("version", 1)
+        if version not in SUPPORTED_SCHEMA_VERSIONS or isinstance(version, bool):
             raise UnsupportedVersionError(f"unsupported table schema version {version}", path=path,
                                           expected=" or ".join(map(str, SUPPORTED_SCHEMA_VERSIONS)))
-        fields = RowType(tuple(Field(str(f["name"]), _parse_field_type(f["type"]), f.get("id"))
+        fields = RowType(tuple(Field(str(f["name"]), _parse_field_type(f["type"]), _field_id(f.get("id"), path))
                                for f in obj["fields"]))
         schema = TableSchema(
-            id=int(obj["id"]),
+            id=checked_int(obj["id"], "schema id", path),
             fields=fields,
             options={str(k): str(v) for k, v in (obj.get("options") or {}).items()},
             primary_keys=tuple(obj.get("primaryKeys") or ()),
             partition_keys=tuple(obj.get("partitionKeys") or ()),
             version=version,
             comment=obj.get("comment"),
-            highest_field_id=obj.get("highestFieldId"),
+            highest_field_id=_field_id(obj.get("highestFieldId"), path),
             raw=obj,
         )
     except PaimonCodecError as exc:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from .. import storage
 from ..errors import CorruptDataError, PaimonCodecError, UnsupportedVersionError
+from .metadata_checks import INT64, checked_int, file_name
 from .metadata_files import numbered_ids, read_json_object
 
 __all__ = ["Snapshot", "load_snapshot", "snapshot_ids", "latest_snapshot_id", "earliest_snapshot_id", "tag_names",
@@ -52,7 +53,7 @@ def _hint(table_path, name: str) -> int | None:
     except (FileNotFoundError, UnicodeDecodeError):
         return None  # no usable hint: the caller lists the directory
     digits = text.removeprefix("-")
-    return int(text) if digits.isascii() and digits.isdigit() else None
+    return int(text) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else None
 
 
 def _id_from_hint(table_path: str | os.PathLike, hint_name: str, beyond: int) -> int | None:
@@ -87,20 +88,22 @@ def earliest_snapshot_id(table_path: str | os.PathLike) -> int | None:
 
 def parse_snapshot(obj: dict, path: str | None = None) -> Snapshot:
     try:
-        version = int(obj.get("version", 1))
-        if version not in SUPPORTED_SNAPSHOT_VERSIONS:
+        version = obj.get("version", 1)
+        if version not in SUPPORTED_SNAPSHOT_VERSIONS or isinstance(version, bool):
             raise UnsupportedVersionError(f"unsupported snapshot version {version}", path=path,
                                           expected=" or ".join(map(str, SUPPORTED_SNAPSHOT_VERSIONS)))
+        optional_name = lambda key: None if obj.get(key) is None else file_name(obj[key], key, path)  # noqa: E731
+        optional_long = lambda key: None if obj.get(key) is None else checked_int(obj[key], key, path, lo=INT64[0])  # noqa: E731
         return Snapshot(
-            id=int(obj["id"]),
-            schema_id=int(obj["schemaId"]),
-            base_manifest_list=str(obj["baseManifestList"]),
-            delta_manifest_list=str(obj["deltaManifestList"]),
-            changelog_manifest_list=obj.get("changelogManifestList"),
-            index_manifest=obj.get("indexManifest"),
+            id=checked_int(obj["id"], "snapshot id", path),
+            schema_id=checked_int(obj["schemaId"], "schemaId", path),
+            base_manifest_list=file_name(obj["baseManifestList"], "baseManifestList", path),
+            delta_manifest_list=file_name(obj["deltaManifestList"], "deltaManifestList", path),
+            changelog_manifest_list=optional_name("changelogManifestList"),
+            index_manifest=optional_name("indexManifest"),
             commit_kind=str(obj.get("commitKind", "")),
-            time_millis=obj.get("timeMillis"),
-            total_record_count=obj.get("totalRecordCount"),
+            time_millis=optional_long("timeMillis"),
+            total_record_count=optional_long("totalRecordCount"),
             version=version,
             raw=obj,
         )

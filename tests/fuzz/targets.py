@@ -1,0 +1,425 @@
+"""Fuzz entry points: every place paimon-codec takes untrusted bytes, each followed by the queries a user
+would run on what decoded (lazy readers fail late).
+
+A :class:`Target` has seeds (golden files written by Paimon Java, files our writers make, the golden
+warehouse's metadata) and a ``run(data, meta)`` that drives the public API end to end.  ``run`` returning
+is "ok"; a :class:`~paimon_codec.errors.PaimonCodecError` is the documented refusal; anything else is a
+finding.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+import json
+import os
+import random
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fuzz.mutate import avro_seed, mutate_avro, mutate_bytes, mutate_json, widen_schema
+
+REPO = Path(__file__).resolve().parents[2]
+GOLDEN = Path(os.environ.get("PAIMON_GOLDEN", REPO.parent / "shared" / "golden")).resolve()
+LATEST, G09 = GOLDEN / "paimon-latest", GOLDEN / "paimon-0.9"
+WAREHOUSE = G09 / "warehouse" / "warehouse" / "golden.db"
+
+
+@dataclass
+class Seed:
+    data: bytes
+    meta: dict = field(default_factory=dict)
+
+
+@dataclass
+class Target:
+    name: str
+    seeds: Callable[[], list[Seed]]
+    run: Callable[[bytes, dict], Any]
+    kind: str = "bytes"  # bytes | json | avro: which structure-aware mutator applies
+    _cache: list[Seed] | None = None
+
+    def corpus(self) -> list[Seed]:
+        if self._cache is None:
+            self._cache = self.seeds()
+            if not self._cache:
+                raise RuntimeError(f"fuzz target {self.name}: no seeds under {GOLDEN}")
+        return self._cache
+
+    def mutate(self, seed: Seed, rnd: random.Random) -> bytes:
+        others = [s.data for s in self.corpus()]
+        kind = seed.meta.get("kind", self.kind)
+        if kind == "json" and rnd.random() < 0.7:
+            return mutate_json(seed.data, rnd, others)
+        if kind == "avro" and rnd.random() < 0.6 and "wide" in seed.meta:
+            for _ in range(3):  # a value the widened schema cannot encode (inside an array): another try
+                try:
+                    return mutate_avro(seed.meta["wide"], seed.meta["records"], rnd)
+                except (ValueError, TypeError, OverflowError):
+                    continue
+        return mutate_bytes(seed.data, rnd, others)
+
+
+def _sidecar(path: Path) -> dict:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _latest(kind: str) -> list[tuple[bytes, dict]]:
+    index = _sidecar(LATEST / "index.json")
+    return [((LATEST / c["file"]).read_bytes(), _sidecar(LATEST / c["json"]))
+            for c in index["cases"] if c["kind"] == kind]
+
+
+# ------------------------------------------------------------------------------------- index readers
+def _literals(side: dict) -> list:
+    from paimon_codec.types import parse_type
+    from paimon_codec.values import from_json
+
+    t = parse_type(side["type"])
+    out = []
+    for q in side.get("queries", []):
+        if "literal" in q and q.get("literal") is not None and "literal_bits" not in q and "literal_hex" not in q:
+            with contextlib.suppress(Exception):
+                out.append(from_json(t, q["literal"]))
+        if len(out) >= 3:
+            break
+    return out
+
+
+def _index_seeds(kind: str) -> Callable[[], list[Seed]]:
+    def load() -> list[Seed]:
+        return [Seed(data, {"type": side["type"], "options": _options(side), "literals": _literals(side)})
+                for data, side in _latest(kind)]
+    return load
+
+
+def _options(side: dict) -> dict:
+    opts = side.get("options")
+    return opts if isinstance(opts, dict) else {}
+
+
+def _force(result: Any) -> None:
+    """Evaluate a (lazy) result completely: its kind, cardinality and runs (as the arrays ``to_json`` lists;
+    the lists themselves are output, as big as the answer, and not what the allocation bound is about)."""
+    from paimon_codec.positions import run_arrays
+
+    if result is not None and hasattr(result, "remain"):
+        result.remain()
+        if hasattr(result, "bitmap"):
+            run_arrays(result.bitmap)
+
+
+def _run_index(index_type: str) -> Callable[[bytes, dict], None]:
+    def run(data: bytes, meta: dict) -> None:
+        from paimon_codec.fileindex.registry import create_reader
+        from paimon_codec.fileindex.topn import top_n_rows
+        from paimon_codec.fileio import ByteSource
+        from paimon_codec.positions import run_arrays
+
+        reader = create_reader(index_type, ByteSource(data), meta["type"], meta["options"])
+        lits = meta["literals"]
+        for lit in lits[:2]:
+            _force(reader.visit_equal(lit))
+            _force(reader.visit_not_equal(lit))
+        if lits:
+            _force(reader.visit_in(lits))
+            _force(reader.visit_not_in(lits))
+        _force(reader.visit_is_null())
+        _force(reader.visit_is_not_null())
+        if index_type in ("range-bitmap", "bsi") and lits:
+            _force(reader.visit_lt(lits[0]))
+            _force(reader.visit_gte(lits[0]))
+            _force(reader.visit_between(min(lits), max(lits)))
+            for desc in (True, False):
+                run_arrays(top_n_rows(reader, 3, desc, not desc, True))
+    return run
+
+
+# ------------------------------------------------------------------------------------------- container
+def _container_seeds() -> list[Seed]:
+    from paimon_codec.types import parse_row_type
+
+    out = []
+    for data, side in _latest("file-index-container"):
+        if "schema" not in side:
+            out.append(Seed(data, {"schema": None, "predicates": []}))
+            continue
+        schema = parse_row_type([{"name": c["name"], "type": c["type"]} for c in side["schema"]])
+        preds = [p["predicate"] for p in side.get("predicates", [])[:6]]
+        out.append(Seed(data, {"schema": schema, "predicates": preds}))
+    for p in sorted((G09 / "file_index").glob("*.index"))[:6]:
+        out.append(Seed(p.read_bytes(), {"schema": None, "predicates": []}))
+    return out
+
+
+def _run_container(data: bytes, meta: dict) -> None:
+    from paimon_codec.fileindex import evaluate, predicate_from_json
+    from paimon_codec.fileindex.container import FileIndexContainerReader
+
+    container = FileIndexContainerReader(data)
+    if meta["schema"] is None:
+        return
+    for obj in meta["predicates"]:
+        _force(evaluate(predicate_from_json(obj, meta["schema"]), container, meta["schema"]))
+
+
+# --------------------------------------------------------------------------------- deletion vectors
+def _dv_bin_seeds() -> list[Seed]:
+    return [Seed(data) for data, _ in _latest("dv-bin")]
+
+
+def _run_dv_entry(data: bytes, meta: dict) -> None:
+    from paimon_codec.dv.index_file import read_entry
+
+    dv = read_entry(data).dv
+    dv.run_arrays()
+    _ = dv.cardinality
+
+
+def _dv_file_seeds() -> list[Seed]:
+    out = []
+    for data, side in _latest("dv-file"):
+        ranges = [(r["data_file"], r["offset"], r["length"]) for r in side.get("dv_ranges", [])]
+        out.append(Seed(data, {"ranges": ranges}))
+    for p in sorted((G09 / "deletion_vectors").glob("index-*"))[:4]:
+        out.append(Seed(p.read_bytes(), {"ranges": []}))
+    return out
+
+
+def _run_dv_file(data: bytes, meta: dict) -> None:
+    from paimon_codec.dv.index_file import read_deletion_vectors, read_dv_index
+
+    for e in read_dv_index(data).entries:
+        e.dv.run_arrays()
+    for dv in read_deletion_vectors(data, meta["ranges"]).values():
+        dv.run_arrays()
+
+
+def _dvs_of_goldens() -> dict:
+    from paimon_codec.dv.index_file import read_dv_index
+
+    dvs = {}
+    for i, (data, _) in enumerate(_latest("dv-file")[:2]):
+        for j, e in enumerate(read_dv_index(data).entries):
+            dvs[f"data-{i}-{j}.parquet"] = e.dv
+    return dvs
+
+
+def _puffin_seeds() -> list[Seed]:
+    from paimon_codec.dv.puffin import encode_puffin
+
+    dvs = _dvs_of_goldens()
+    return [Seed(encode_puffin(dvs)[0]), Seed(encode_puffin(dict(list(dvs.items())[:1]))[0])]
+
+
+def _run_puffin(data: bytes, meta: dict) -> None:
+    from paimon_codec.dv.puffin import read_puffin
+
+    for blob in read_puffin(data):
+        blob.dv.run_arrays()
+
+
+def _delete_map_seeds() -> list[Seed]:
+    from paimon_codec.dv.delete_map import encode_delete_map
+
+    dvs = _dvs_of_goldens()
+    return [Seed(encode_delete_map(dvs)[0]), Seed(encode_delete_map(dict(list(dvs.items())[:1]))[0])]
+
+
+def _run_delete_map(data: bytes, meta: dict) -> None:
+    from paimon_codec.dv.delete_map import read_delete_map
+
+    for dv in read_delete_map(data).values():
+        dv.run_arrays()
+
+
+def _run_hash(data: bytes, meta: dict) -> None:
+    from paimon_codec.bucket.hash_index import read_hash_index
+
+    read_hash_index(data)
+
+
+# ------------------------------------------------------------------------------------ table metadata
+_SCRATCH: dict[str, Path] = {}
+
+
+def scratch(name: str) -> Path:
+    """A per-process scratch directory (tmpfs when there is one): metadata targets read real files."""
+    key = f"{os.getpid()}-{name}"
+    if key not in _SCRATCH:
+        base = Path("/dev/shm") if os.path.isdir("/dev/shm") else Path(os.environ.get("TMPDIR", "/tmp"))
+        d = base / f"paimon-fuzz-{key}"
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir(parents=True)
+        _SCRATCH[key] = d
+    return _SCRATCH[key]
+
+
+def _tables() -> list[Path]:
+    return sorted(p for p in WAREHOUSE.iterdir() if p.is_dir())
+
+
+def _json_seeds(sub: str) -> Callable[[], list[Seed]]:
+    def load() -> list[Seed]:
+        return [Seed(p.read_bytes()) for t in _tables() for p in sorted((t / sub).glob(f"{sub}-*"))]
+    return load
+
+
+def _run_schema(data: bytes, meta: dict) -> None:
+    from paimon_codec.table.schema import load_schema
+
+    d = scratch("schema")
+    (d / "schema").mkdir(exist_ok=True)
+    (d / "schema" / "schema-0").write_bytes(data)
+    load_schema(d, 0)
+
+
+def _run_snapshot(data: bytes, meta: dict) -> None:
+    from paimon_codec.table.snapshot import load_snapshot
+
+    d = scratch("snapshot")
+    (d / "snapshot").mkdir(exist_ok=True)
+    (d / "snapshot" / "snapshot-1").write_bytes(data)
+    snap = load_snapshot(d, 1)
+    if snap.id != 1:
+        raise AssertionError("load_snapshot returned another id")
+
+
+def _avro_seeds(prefix: str, exclude: str | None = None) -> Callable[[], list[Seed]]:
+    def load() -> list[Seed]:
+        import fastavro
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        out = []
+        for t in _tables():
+            for p in sorted((t / "manifest").glob(prefix + "*")):
+                if exclude and p.name.startswith(exclude):
+                    continue
+                schema, records = avro_seed(p.read_bytes())
+                wide = fastavro.parse_schema(widen_schema(schema))
+                plain = io.BytesIO()
+                fastavro.writer(plain, fastavro.parse_schema(schema), records, codec="null")
+                out.append(Seed(plain.getvalue(), {"wide": wide, "records": records}))
+                out.append(Seed(p.read_bytes(), {"wide": wide, "records": records}))
+                if records and len(out) < 8:  # the same records as Parquet (manifest.format=parquet)
+                    buf = io.BytesIO()
+                    pq.write_table(pa.Table.from_pylist(records), buf)
+                    out.append(Seed(buf.getvalue(), {}))
+        return out[:40]
+    return load
+
+
+def _run_metadata(reader: str) -> Callable[[bytes, dict], None]:
+    def run(data: bytes, meta: dict) -> None:
+        from paimon_codec.table import index_manifest, manifest
+
+        fn = {"manifest": manifest.read_manifest, "manifest-list": manifest.read_manifest_list,
+              "index-manifest": index_manifest.read_index_manifest}[reader]
+        d = scratch(reader)
+        (d / "m").write_bytes(data)
+        fn(str(d), "m")
+    return run
+
+
+# ------------------------------------------------------------------------------- whole table, CLI
+def _table_seeds() -> list[Seed]:
+    """One seed per metadata file of each golden table: the file is mutated in a scratch copy, then planned."""
+    import fastavro
+
+    out = []
+    for t in _tables():
+        for p in sorted(t.rglob("*")):
+            rel = p.relative_to(t)
+            if not p.is_file() or p.name in ("LATEST", "EARLIEST"):
+                continue
+            meta: dict[str, Any] = {"table": t.name, "rel": str(rel)}
+            if rel.parts[0] in ("snapshot", "schema"):
+                meta["kind"] = "json"
+            elif rel.parts[0] == "manifest":
+                schema, records = avro_seed(p.read_bytes())
+                meta.update(kind="avro", wide=fastavro.parse_schema(widen_schema(schema)), records=records)
+            elif not (rel.parts[0] == "index" or p.name.endswith(".index")):
+                continue
+            out.append(Seed(p.read_bytes(), meta))
+    return out
+
+
+def _run_table(data: bytes, meta: dict) -> None:
+    from paimon_codec.table.plan import plan_scan
+
+    base = scratch("table")
+    table = base / meta["table"]
+    if not table.exists():
+        shutil.copytree(WAREHOUSE / meta["table"], table)
+    target = table / meta["rel"]
+    original = (WAREHOUSE / meta["table"] / meta["rel"]).read_bytes()
+    target.write_bytes(data)
+    try:
+        from paimon_codec.table import PaimonTable
+
+        schema = PaimonTable(str(table)).schema
+        first = schema.fields.names[0]
+        for where in (None, f"{first} IS NOT NULL", f"{first} = 1"):
+            plan = plan_scan(str(table), where)
+            for task in plan.tasks:
+                task.selection_bytes()
+    finally:
+        target.write_bytes(original)
+
+
+def _cli_seeds() -> list[Seed]:
+    out = []
+    for kind, fmt in (("bitmap", "bitmap"), ("range-bitmap", "range-bitmap"), ("bloom-filter", "bloom-filter"),
+                      ("file-index-container", "file-index"), ("dv-file", "deletion-vectors")):
+        for data, side in _latest(kind)[:3]:
+            out.append(Seed(data, {"format": fmt, "type": side.get("type")}))
+    return out
+
+
+def _run_cli(data: bytes, meta: dict) -> None:
+    from paimon_codec.cli import main
+
+    p = scratch("cli") / "input.bin"
+    p.write_bytes(data)
+    argv = ["inspect", str(p), "--json", "--format", meta["format"]]
+    if meta.get("type"):
+        argv += ["--type", meta["type"]]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+        rc = main(argv)
+    if rc == 2:
+        from paimon_codec.errors import CorruptDataError
+
+        text = err.getvalue().strip()
+        if text.count("\n") or "Traceback" in text:
+            raise AssertionError(f"CLI error is not one line: {text[:300]}")
+        raise CorruptDataError(text)  # the documented refusal (exit 2, one line)
+    if rc != 0:
+        raise AssertionError(f"CLI exit {rc}")
+
+
+TARGETS: dict[str, Target] = {t.name: t for t in [
+    Target("bitmap", _index_seeds("bitmap"), _run_index("bitmap")),
+    Target("bloom-filter", _index_seeds("bloom-filter"), _run_index("bloom-filter")),
+    Target("range-bitmap", _index_seeds("range-bitmap"), _run_index("range-bitmap")),
+    Target("bsi", _index_seeds("bsi"), _run_index("bsi")),
+    Target("container", _container_seeds, _run_container),
+    Target("dv-entry", _dv_bin_seeds, _run_dv_entry),
+    Target("dv-file", _dv_file_seeds, _run_dv_file),
+    Target("puffin", _puffin_seeds, _run_puffin),
+    Target("delete-map", _delete_map_seeds, _run_delete_map),
+    Target("hash-index", lambda: [Seed(d) for d, _ in _latest("hash-index")], _run_hash),
+    Target("schema-json", _json_seeds("schema"), _run_schema, kind="json"),
+    Target("snapshot-json", _json_seeds("snapshot"), _run_snapshot, kind="json"),
+    Target("manifest", _avro_seeds("manifest-", exclude="manifest-list"), _run_metadata("manifest"), kind="avro"),
+    Target("manifest-list", _avro_seeds("manifest-list"), _run_metadata("manifest-list"), kind="avro"),
+    Target("index-manifest", _avro_seeds("index-manifest"), _run_metadata("index-manifest"), kind="avro"),
+    Target("table", _table_seeds, _run_table),
+    Target("cli", _cli_seeds, _run_cli),
+]}
