@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "paimon_codec.bucket.cli",      # bucket read / hash / assign
     "paimon_codec.spark.cli",       # scan, audit, demo
     "paimon_codec.spark.rewrite_cli",  # write (index rewrite registers under index)
+    "paimon_codec.table.cli",       # plan (no Spark)
 ]
 
 

@@ -146,8 +146,10 @@ class ByteSource:
 def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator[BinaryIO]:
     """A file to write ``path`` through; ``path`` appears (whole) only if the block succeeds.
 
-    Locally a temporary file next to ``path``, ``fsync``, then ``rename`` over it; on an object store
-    the bytes are buffered and put in one request (:func:`paimon_codec.storage.write_atomic`).
+    Locally a temporary file next to ``path``, ``fsync``, ``rename`` over it, ``fsync`` of the directory: a
+    crash (or power loss) at any point leaves the old file or the whole new one, plus at most a ``.tmp-*``
+    file the audit reports as an orphan - never a mix.  On an object store the bytes are buffered and put in
+    one request (:func:`paimon_codec.storage.write_atomic`).
     """
     from . import storage
 
@@ -161,7 +163,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator[BinaryIO
     path = storage.split_uri(path)[2]
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-" + os.path.basename(path) + ".", dir=directory)
+    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX + os.path.basename(path) + ".", dir=directory)
     try:
         with os.fdopen(fd, mode) as fh:
             yield fh  # type: ignore[misc]
@@ -172,6 +174,20 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator[BinaryIO
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    _fsync_dir(directory)
+
+
+#: Name prefix of :func:`atomic_write`'s temporary files (what a killed writer leaves behind).
+TEMP_PREFIX = ".tmp-"
+
+
+def _fsync_dir(directory: str) -> None:
+    with contextlib.suppress(OSError):  # some filesystems cannot open a directory for fsync
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes | bytearray | memoryview) -> None:

@@ -260,3 +260,42 @@ def test_manifest_entry_file_record_is_checked(tmp_path):
 def test_row_type_json_is_bounded():
     with pytest.raises(UnsupportedTypeError):
         parse_row_type("[" + '{"name": "a", "type": "' + "ARRAY<" * 100 + "INT" + ">" * 100 + '"}]')
+
+
+# ------------------------------------------------------------------ index payloads
+def test_zero_length_v2_bitmap_entry_is_corrupt_data():
+    """Found by the fuzzer: a V2 block entry of length 0 made pyroaring raise IndexError."""
+    import struct
+
+    from conftest import GOLDEN_LATEST
+
+    from paimon_codec.fileindex.bitmap import BitmapIndexReader
+
+    data = (GOLDEN_LATEST / "bitmap" / "bitmap_v2_int.bin").read_bytes()
+    entry = struct.pack(">iii", -737, 38, 22)  # (key, body offset, length) of one V2 entry
+    assert data.count(entry) == 1
+    bad = data.replace(entry, struct.pack(">iii", -737, 38, 0))
+    with pytest.raises(CorruptDataError, match="cannot hold a roaring bitmap"):
+        BitmapIndexReader(bad, "INT").visit_equal(-737).to_json()
+
+
+def test_range_bitmap_declaring_2_31_rows_costs_its_bytes():
+    """A 119-byte range bitmap whose header claims 2**31-1 rows: the audit's full decode (verify) and the
+    null query cost what the bytes hold; the per-row structure dump is refused, not attempted."""
+    import struct
+
+    from paimon_codec.fileindex.range_bitmap import RangeBitmapReader, RangeBitmapWriter
+
+    w = RangeBitmapWriter("INT")
+    for v in (None, None, 5):
+        w.write(v)
+    data = bytearray(w.serialize())
+    struct.pack_into(">i", data, 5, 2**31 - 1)  # row_count, after the header length and the version byte
+    reader = RangeBitmapReader(bytes(data), "INT")
+    assert reader.row_count == 2**31 - 1
+    _, peak = _peak(reader.verify)
+    assert peak < 10 << 20
+    out, peak = _peak(lambda: reader.visit_is_null().to_json())
+    assert out["ranges"] == [[0, 2], [3, 2**31 - 1]] and peak < 10 << 20
+    with pytest.raises(CorruptDataError, match="row codes"):
+        reader.describe()

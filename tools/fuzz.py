@@ -21,6 +21,7 @@ import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -66,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time-limit", type=float, default=2.0, help="seconds per input before it is a hang")
     ap.add_argument("--hours", type=float, default=None, help="stop after this long (spread over the targets)")
     ap.add_argument("--engine", choices=("mutate", "atheris"), default="mutate")
+    ap.add_argument("--jobs", type=int, default=1, help="entry points fuzzed at once (one worker process each)")
     ap.add_argument("--no-tracemalloc", action="store_true", help="allocation bound by RLIMIT_AS only (faster)")
     ap.add_argument("--out", default="fuzz-findings", help="directory for findings")
     ap.add_argument("--json", dest="json_out", help="write the report as JSON here")
@@ -82,11 +84,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.engine == "atheris":
         return _atheris(args, names)
     deadline_total = time.monotonic() + args.hours * 3600 if args.hours else None
-    rows = []
-    for k, name in enumerate(names):
+    rows: list[dict] = []
+
+    def one(k: int, name: str) -> dict:
         deadline = None
         if deadline_total is not None:  # share what is left evenly among the targets still to run
-            deadline = time.monotonic() + (deadline_total - time.monotonic()) / (len(names) - k)
+            deadline = time.monotonic() + (deadline_total - time.monotonic()) * args.jobs / (len(names) - k)
+            deadline = min(deadline, deadline_total)
 
         def progress(stats, _name=name):
             if stats.inputs and stats.inputs % 50000 < 2000:
@@ -95,13 +99,17 @@ def main(argv: list[str] | None = None) -> int:
         stats = fuzz_target(name, args.inputs, seed=args.seed, time_limit=args.time_limit,
                             trace=not args.no_tracemalloc, out_dir=args.out, start=args.start, deadline=deadline,
                             on_progress=progress)
-        rows.append(stats.to_json())
         print(f"{name}: {stats.inputs:,} inputs in {stats.seconds:.0f}s "
               + " ".join(f"{c}={stats.counts.get(c, 0)}" for c in CLASSES), flush=True)
         for idx, kind, detail in stats.findings[:5]:
             print(f"    #{idx} {kind}: {detail}", flush=True)
+        rows.append(stats.to_json())
         if args.json_out:  # rewritten after every target: a long run reports what it finished
             Path(args.json_out).write_text(json.dumps({"seed": args.seed, "targets": rows}, indent=1))
+        return rows[-1]
+
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:  # each target runs in worker processes of its own
+        list(pool.map(one, range(len(names)), names))
     print(_table(rows))
     return 1 if any(r[c] for r in rows for c in BAD) else 0
 

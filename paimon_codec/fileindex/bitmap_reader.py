@@ -29,6 +29,7 @@ from ..errors import (
 from ..fileio import ByteSource
 from ..formats import translate_error
 from ..generated.construct import bitmap_index as _gen
+from ..roaring import read_bitmap
 from ..types import DataType
 from ._bitmap_dictionary import _FixedTable, _reader_codec, _SmallV1, _V1Dictionary
 from ._bitmap_layout import (
@@ -349,10 +350,9 @@ class BitmapIndexReader(FileIndexReader):
         if start + length > len(src) or length < 0:
             raise _corrupt(f"bitmap at body offset {off} ({length} bytes) runs past the payload", src, start)
         data = self._read(start, length, "bitmap")
-        try:
-            return BitMap.deserialize(data)
-        except ValueError as exc:
-            raise _corrupt(f"bad roaring bitmap at body offset {off}: {exc}", src, start) from exc
+        # the checked decoder: a zero-length (or short) entry, a bad cookie and whatever pyroaring raises
+        # on bad bytes (IndexError for an empty buffer) are one CorruptDataError at the bitmap's offset
+        return read_bitmap(data, what=f"roaring bitmap at body offset {off}", path=src.path, offset=src.base + start)
 
     # ------------------------------------------------------------------ lookups
     def _map_literal(self, literal: Any) -> int | bytes:

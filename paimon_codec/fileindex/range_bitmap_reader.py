@@ -305,8 +305,18 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader):
         return self._bits.top(k, cand, largest=descending, strict=strict)
 
     # -- structure
-    def describe(self) -> dict:
-        """Decoded structure in the shape of the golden sidecars' ``expected_meta``."""
+    def verify(self) -> None:
+        """Decode every structure - header, dictionary (every chunk's keys), EBM and every slice, each checked
+        against the row count - with no per-row output: what an audit needs, in work proportional to the
+        bytes present (a 160-byte file declaring 2**31 rows costs what its bytes hold, not 2**31 codes)."""
+        self.describe(row_codes=False)
+        _ = self._ebm
+        for i in range(self.slice_count):
+            self._slice(i)
+
+    def describe(self, row_codes: bool = True) -> dict:
+        """Decoded structure in the shape of the golden sidecars' ``expected_meta`` (``row_codes``: one code
+        per row, as the sidecars list them - an output as large as the row count)."""
         firsts, chunks, keys_base = self._directory
         slices, ebm_len, index, body = self._bsi_head
         is_str = self.codec.is_string
@@ -325,7 +335,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader):
         hd, _ = _codec.fast_parse_dictionary_header(
             d.read(_codec.DICTIONARY_PREFIX_SIZE, _DICT_HEADER_LENGTH, "dictionary header"))
         count, offsets_length, chunks_length = hd["chunk_count"], hd["offsets_length"], hd["chunks_length"]
-        codes = self.row_codes()
+        codes = self.row_codes() if row_codes else None
         meta: dict[str, Any] = {
             "header_length": self.header_length, "version": VERSION, "row_count": self.row_count,
             "cardinality": self.cardinality,
@@ -335,7 +345,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader):
             "bsi_offset": self.bsi_offset,
             "bsi": {"slices": slices, "ebm_length": ebm_len, "body_offset": self.bsi_offset + body,
                     "slice_offset_length": index.tolist(),
-                    "row_codes": [None if c < 0 else c for c in codes.tolist()]},
+                    **({} if codes is None else {"row_codes": [None if c < 0 else c for c in codes.tolist()]})},
         }
         if self.cardinality > 0:
             meta["dictionary"] = {

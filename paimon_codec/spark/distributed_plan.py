@@ -25,6 +25,7 @@ from typing import Any
 
 from ..errors import InvalidOptionError
 from ..table.judge import FileProbe, FileVerdict, JudgeContext, judge_on_driver
+from .session import is_spark_connect
 
 __all__ = ["DEFAULT_THRESHOLD", "SparkFileJudge", "judge_task_function"]
 
@@ -93,10 +94,9 @@ class SparkFileJudge:
         self.files_per_task = files_per_task
 
     def _parallelism(self) -> int:
-        try:
-            return max(1, int(self.spark.sparkContext.defaultParallelism))
-        except Exception:  # Spark Connect: no SparkContext
+        if is_spark_connect(self.spark):  # no SparkContext
             return max(1, int(self.spark.conf.get("spark.default.parallelism", "2") or 2))
+        return max(1, int(self.spark.sparkContext.defaultParallelism))
 
     def groups(self, files: list[FileProbe]) -> list[list[int]]:
         """Indexes of ``files`` per task: files of one deletion-vector index file kept together."""
@@ -111,10 +111,10 @@ class SparkFileJudge:
         rows = [(g, pickle.dumps([files[i] for i in idx], protocol=pickle.HIGHEST_PROTOCOL))
                 for g, idx in enumerate(groups)]
         schema = "grp int, files binary"
-        try:
-            task_df = self.spark.createDataFrame(self.spark.sparkContext.parallelize(rows, len(rows)), schema)
-        except Exception:  # Spark Connect has no SparkContext: fall back to a round-robin repartition
+        if is_spark_connect(self.spark):  # no SparkContext: a round-robin repartition instead
             task_df = self.spark.createDataFrame(rows, schema).repartition(len(rows))
+        else:
+            task_df = self.spark.createDataFrame(self.spark.sparkContext.parallelize(rows, len(rows)), schema)
         run = judge_task_function(pickle.dumps(ctx, protocol=pickle.HIGHEST_PROTOCOL), _storage_state())
         out: list[Any] = [None] * len(files)
         for row in task_df.mapInArrow(run, "grp int, verdicts binary").collect():
