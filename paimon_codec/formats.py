@@ -350,9 +350,7 @@ def translate_error(e: BaseException, path: str | None, what: str) -> PaimonCode
     if isinstance(e, construct.StreamError):
         return TruncatedDataError(f"{what}: input ends early ({_first_line(e)})", path=path, offset=offset,
                                   expected="more bytes")
-    # Only what a codec really raises on bad bytes: Construct's own errors, struct / UTF-8 decoding, and
-    # ValueError / OverflowError (numpy views and pyroaring on inconsistent sizes).  TypeError, KeyError,
-    # IndexError and the rest are bugs in this library and stay bugs (not "corrupt data").
+    # only what codecs raise on bad bytes; TypeError / KeyError / IndexError are bugs and stay bugs
     if isinstance(e, (construct.ConstructError, ValueError, OverflowError, UnicodeDecodeError, struct_error())):
         return CorruptDataError(f"{what}: {type(e).__name__}: {_first_line(e)}", path=path, offset=offset)
     raise e

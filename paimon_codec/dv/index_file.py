@@ -250,6 +250,7 @@ def _raise_first_bad_frame(buf: bytes | memoryview, pos: int, end: int, *, path:
     Walks only the ``size`` and ``crc`` frames (error path only); returns if every whole frame is fine.
     """
     sw, cw, mw = _SIZE.itemsize, _CRC.itemsize, _MAGIC.itemsize
+    end = min(end, len(buf))  # a declared size may point past the data: never read beyond it
     while pos + sw + mw <= end:
         size = _frame_size(buf, pos)
         bin_kind(bytes(buf[pos + sw:pos + sw + mw]), path=path, offset=base + pos + sw)
