@@ -159,6 +159,7 @@ def _plan_error(table: Path) -> PaimonCodecError:
     ("id", True, "snapshot id is bool"),
     ("baseManifestList", "../../../etc/passwd", "not a plain file name"),
     ("baseManifestList", "", "not a plain file name"),
+    ("baseManifestList", "ARRAY<" * 60, "not a plain file name"),  # fuzz: 360 bytes, ENAMETOOLONG before
     ("deltaManifestList", ["x"], "deltaManifestList is list"),
     ("indexManifest", {"a": 1}, "indexManifest is dict"),
 ])

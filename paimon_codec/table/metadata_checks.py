@@ -27,6 +27,7 @@ __all__ = ["MAX_JSON_DEPTH", "load_json", "checked_int", "file_name", "check_rec
            "MANIFEST_ENTRY", "MANIFEST_LIST", "INDEX_MANIFEST_ENTRY"]
 
 MAX_JSON_DEPTH = 64
+NAME_MAX = 255  # bytes of one file name (POSIX NAME_MAX; object stores allow more, Paimon never writes more)
 _MAX_INT_DIGITS = 20
 INT32 = (-(2**31), 2**31 - 1)
 INT64 = (-(2**63), 2**63 - 1)
@@ -85,9 +86,10 @@ def file_name(value: Any, what: str, path: str | None) -> str:
     if not isinstance(value, str):
         raise CorruptDataError(f"{what} is {type(value).__name__} {_short(value)}", path=path,
                                expected="a file name string")
-    if value in ("", ".", "..") or "/" in value or "\\" in value or "\x00" in value or len(value) > 4096:
+    if value in ("", ".", "..") or "/" in value or "\\" in value or "\x00" in value \
+            or len(value.encode("utf-8", "surrogatepass")) > NAME_MAX:
         raise CorruptDataError(f"{what} {_short(value)} is not a plain file name", path=path,
-                               expected="a non-empty name without path separators, '.' or '..'")
+                               expected=f"a non-empty name of at most {NAME_MAX} bytes without path separators, '.' or '..'")
     return value
 
 

@@ -6,6 +6,7 @@ Everything is driven by one ``random.Random`` so an input is reproducible from `
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import random
@@ -110,6 +111,7 @@ def _paths(obj: Any, prefix: tuple = ()) -> list[tuple]:
 
 
 def _set(obj: Any, path: tuple, value: Any) -> Any:
+    value = copy.deepcopy(value)  # never share the pools' lists / dicts: a shared one could come to hold itself
     if not path:
         return value
     parent = obj

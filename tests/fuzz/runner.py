@@ -143,7 +143,11 @@ def _worker(name: str, seed: int, start: int, stop: int, time_limit: float, rlim
     last = time.monotonic()
     for i in range(start, stop):
         progress.value = i
-        data, meta = input_for(target, seed, i)
+        try:
+            data, meta = input_for(target, seed, i)
+        except Exception:  # noqa: BLE001 - a generator bug is the harness's, never counted as the library's
+            batch["counts"]["harness_error"] += 1
+            continue
         outcome, detail = classify_one(target, data, meta, time_limit, rlimit=rlimit, trace=trace)
         if outcome == "overalloc" and detail.startswith("MemoryError"):  # confirm with the tracer alone
             outcome, detail = classify_one(target, data, meta, time_limit * 4, rlimit=False, trace=True)
@@ -219,8 +223,11 @@ def fuzz_target(name: str, inputs: int, *, seed: int = 1, time_limit: float = 2.
         if deadline is not None and time.monotonic() > deadline:
             break
         kind = "hang" if proc.exitcode in (-signal.SIGKILL,) else "crash"
-        data, _ = input_for(TARGETS[name], seed, bad)
-        _save(out_dir, name, kind, bad, data, f"worker exit code {proc.exitcode}")
+        try:
+            data, _ = input_for(TARGETS[name], seed, bad)
+            _save(out_dir, name, kind, bad, data, f"worker exit code {proc.exitcode}")
+        except Exception:  # noqa: BLE001 - the input cannot be regenerated: the finding keeps its index
+            pass
         stats.inputs += 1
         stats.counts[kind] += 1
         stats.findings.append((bad, kind, f"worker exit code {proc.exitcode}"))
