@@ -19,6 +19,7 @@ import os
 import random
 import shutil
 import signal
+import statistics
 import sys
 import time
 from collections import Counter
@@ -140,6 +141,19 @@ def _audit_orphans(table: Path) -> set[str]:
     return {f.path for f in findings if f.finding == "orphan"}
 
 
+def _forked_write_seconds(writer, value: int) -> float:
+    """Wall time from fork to the child's exit for one complete ``writer.write(value)``."""
+    t0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            writer.write(value)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    return time.monotonic() - t0
+
+
 def run_trials(name: str, trials: int, seed: int, work: Path) -> Counter:
     """``trials`` SIGKILLs of writer ``name``; counts of old / new / orphans named / bad (must stay 0)."""
     d = work / name
@@ -150,11 +164,13 @@ def run_trials(name: str, trials: int, seed: int, work: Path) -> Counter:
     rnd = random.Random(seed)
     counts: Counter = Counter()
     states = []
-    for v in (0, 1):  # the two complete states, and how long a clean write takes
-        t0 = time.monotonic()
+    for v in (0, 1):  # the two complete states
         writer.write(v)
-        duration = time.monotonic() - t0
         states.append(writer.state())
+    # How long a write takes *in a forked child* (fork, copy-on-write faults and exit included): kills drawn
+    # from [0, 1.5 x that] land both before and after the rename on a quiet or a loaded machine alike; an
+    # in-process timing undercounts the child's cost and put every kill before the write on a quiet machine.
+    duration = statistics.median(_forked_write_seconds(writer, 1) for _ in range(3))
     for trial in range(trials):
         prev, target = trial % 2, 1 - trial % 2
         if name == "commit":  # each trial appends once more: old = what the table held before
@@ -169,7 +185,7 @@ def run_trials(name: str, trials: int, seed: int, work: Path) -> Counter:
                 writer.write(1 if name == "commit" else target)
             finally:
                 os._exit(0)
-        time.sleep(rnd.uniform(0, 2.5 * duration))
+        time.sleep(rnd.uniform(0, 1.5 * duration))
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
         now = writer.state()
