@@ -53,35 +53,12 @@ def partition_value_text(value: Any, dtype: DataType, legacy: bool = True) -> st
     elif isinstance(value, bytes):
         text = value.decode("utf-8", "replace")
     elif dtype.root in ("FLOAT", "DOUBLE"):
-        text = _java_float_text(float(value), dtype.root == "FLOAT")
+        from .casts import java_float_string  # numpy/pyarrow only when a float partition is named
+
+        text = java_float_string(float(value), dtype.root == "FLOAT")
     else:
         text = str(value)
     return text if text != "" else None
-
-
-def _java_float_text(v: float, single: bool) -> str:
-    """Java's ``Float.toString`` / ``Double.toString``: the shortest digits that round-trip, positional
-    for 1e-3 <= |v| < 1e7 (``1.5``, ``100.0``), else ``d.dddE<exp>`` (``1.0E10``, ``1.0E-5``)."""
-    import math
-
-    import numpy as np
-
-    if math.isnan(v):
-        return "NaN"
-    if math.isinf(v):
-        return "Infinity" if v > 0 else "-Infinity"
-    if v == 0:
-        return "-0.0" if math.copysign(1.0, v) < 0 else "0.0"
-    x = np.float32(v) if single else np.float64(v)
-    if 1e-3 <= abs(v) < 1e7:
-        text = np.format_float_positional(x, unique=True, trim="0")
-        return text + "0" if text.endswith(".") else text
-    mantissa, exp = np.format_float_scientific(x, unique=True, trim="0").split("e")
-    if mantissa.endswith("."):
-        mantissa += "0"
-    elif "." not in mantissa:
-        mantissa += ".0"
-    return f"{mantissa}E{int(exp)}"
 
 
 def _timestamp_text(ts: Timestamp, precision: int, legacy: bool) -> str:
