@@ -31,8 +31,9 @@ import pyarrow as pa
 
 from ..storage import storage_state
 from ..table import PaimonTable
-from ..table.plan import FileTask, PlanReport, ScanPlan, SortKey, plan_scan
+from ..table.plan import ScanPlan, SortKey, plan_scan
 from ..table.read import arrow_schema
+from ..table.tasks import FileTask, PlanReport
 from .distributed_plan import DEFAULT_THRESHOLD, SparkFileJudge
 from .filters import to_spark_column
 from .native import native_dataframe, native_readable, selected_bytes
@@ -118,7 +119,7 @@ def read_group_tasks(schema_bytes: bytes, storage: dict | None = None):
         import pyarrow as pa
 
         from paimon_codec.storage import restore_storage_state
-        from paimon_codec.table.plan import read_group_task
+        from paimon_codec.table.tasks import read_group_task
 
         restore_storage_state(storage)
         schema = pa.ipc.read_schema(pa.py_buffer(schema_bytes))

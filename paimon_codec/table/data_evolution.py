@@ -19,7 +19,7 @@ files.  Paimon (``DataEvolutionSplitRead.mergeRangesAndSort`` / ``createUnionRea
 
 Groups of one file are ordinary files and go through the normal planner (file indexes, deletion
 vectors, Spark's own reader); groups of several files become one
-:class:`~paimon_codec.table.plan.GroupTask` read by :func:`read_row_id_group`.  Only partition
+:class:`~paimon_codec.table.tasks.GroupTask` read by :func:`read_row_id_group`.  Only partition
 predicates prune groups (a file index describes one file, not the merged rows).
 
 ``_ROW_ID`` / ``_SEQUENCE_NUMBER`` are system columns Paimon adds only when a read asks for them
@@ -44,9 +44,11 @@ from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, UnsupportedTypeError
 from ..types import RowType
 from .evolution import evolution_for
+from .partition_prune import may_match
 from .read_options import declare_supported
 from .schema import TableSchema
 from .table import LiveDataFile, PaimonTable
+from .tasks import FileTask, GroupTask
 
 __all__ = ["is_data_evolution_table", "group_by_row_id", "plan_row_id_groups", "read_row_id_group",
            "READER"]
@@ -164,11 +166,9 @@ def _assign_columns(group: list[LiveDataFile], row_type: RowType,
 
 
 def _may_match_partition(pred: Any, schema: TableSchema, f: LiveDataFile) -> bool:
-    from .plan import _may_match
-
     if pred is None or not schema.partition_keys:
         return True
-    return _may_match(pred, dict(zip(schema.partition_keys, f.partition, strict=True)))
+    return may_match(pred, dict(zip(schema.partition_keys, f.partition, strict=True)))
 
 
 def plan_row_id_groups(table: PaimonTable, schema: TableSchema, files: list[LiveDataFile], pred: Any,
@@ -178,8 +178,6 @@ def plan_row_id_groups(table: PaimonTable, schema: TableSchema, files: list[Live
     Returns ``(files the planner's loop handles: ranges of one file and files of pruned partitions,
     GroupTask per multi-file range)``; the group files are accounted for in ``report`` here.
     """
-    from .plan import FileTask, GroupTask
-
     by_bucket: dict[tuple, list[LiveDataFile]] = {}
     singles: list[LiveDataFile] = []
     for f in files:

@@ -9,7 +9,7 @@ reads as NULL in older files.  Nested ROW fields carry ids too and are resolved 
 ROW, ARRAY and MAP values.  Casts follow :mod:`.casts` (Paimon's ``CastExecutors``).
 
 :class:`FileEvolution` is the picklable recipe for one (file schema -> table schema) pair; it travels
-with :class:`~paimon_codec.table.plan.FileTask` into Spark tasks.  ``None`` means the file was written
+with :class:`~paimon_codec.table.tasks.FileTask` into Spark tasks.  ``None`` means the file was written
 under a schema with the same ids, names and types (read columns by name, as they are).
 """
 

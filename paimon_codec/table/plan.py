@@ -31,12 +31,11 @@ from typing import Any
 
 from pyroaring import BitMap
 
-from ..dv.index_file import read_deletion_vector
 from ..errors import InvalidPredicateError
 from ..fileio import ByteSource
 from ..types import RowType
 from .data_evolution import is_data_evolution_table, plan_row_id_groups
-from .evolution import FileEvolution, evolution_for
+from .evolution import evolution_for
 from .judge import (
     FileJudge,
     FileProbe,
@@ -51,118 +50,11 @@ from .merge import declarations as _merge_declarations  # noqa: F401  (merge opt
 from .read_options import check_read_options
 from .schema import TableSchema
 from .table import LiveDataFile, PaimonTable
+from .tasks import FileTask, GroupTask, PlanReport, admit_file, read_group_task
 
 __all__ = ["FileJudge", "FileProbe", "FileTask", "FileVerdict", "GroupTask", "JudgeContext", "PlanReport",
-           "ScanPlan", "SortKey", "plan_scan", "as_predicate", "judge_file", "judge_on_driver", "parse_order_by",
-           "read_group_task"]
-
-
-@dataclass
-class FileTask:
-    """One data file to read: ``selection`` = row positions to keep (``None`` = every row)."""
-
-    path: str
-    file_format: str
-    row_count: int
-    file_size: int
-    selection: BitMap | None
-    primary_key_file: bool = False
-    # the file's _SCHEMA_ID and how its columns read as the table's (None: same ids/names/types)
-    schema_id: int | None = None
-    evolution: FileEvolution | None = None
-    # a deletion vector removed rows: the selection is needed for the right rows, not only for speed
-    has_deletions: bool = False
-
-    @property
-    def selected_rows(self) -> int:
-        return self.row_count if self.selection is None else len(self.selection)
-
-    def selection_bytes(self) -> bytes | None:
-        if self.selection is None:
-            return None
-        self.selection.run_optimize()
-        return self.selection.serialize()
-
-
-@dataclass
-class GroupTask:
-    """Several data files that only give the table's rows when read together.
-
-    A primary-key bucket whose sorted runs must be merged by key, or the files of one row-id range of a
-    data-evolution table, are read by one function: ``reader`` names it as ``"module:function"`` and it
-    is called as ``function(task, schema) -> pa.Table`` (on the driver or inside a Spark task, so it
-    must be importable there and the task must pickle).  ``params`` carries what that reader needs
-    beyond the files (merge engine, key columns, ...).
-    """
-
-    reader: str
-    files: list[FileTask]
-    params: dict[str, Any] = field(default_factory=dict)
-    label: str = ""
-
-    @property
-    def row_count(self) -> int:
-        return sum(f.row_count for f in self.files)
-
-    @property
-    def selected_rows(self) -> int:
-        """Rows read (an upper bound of the rows the group yields)."""
-        return sum(f.selected_rows for f in self.files)
-
-    @property
-    def file_size(self) -> int:
-        return sum(f.file_size for f in self.files)
-
-
-def read_group_task(task: GroupTask, schema):
-    """Run a group task's reader (see :class:`GroupTask`)."""
-    import importlib
-
-    module, _, name = task.reader.partition(":")
-    return getattr(importlib.import_module(module), name)(task, schema)
-
-
-@dataclass
-class PlanReport:
-    table: str
-    snapshot_id: int | None
-    predicate: str | None
-    files_total: int = 0
-    files_skipped_by_partition: int = 0
-    files_skipped_by_index: int = 0
-    files_skipped_by_deletion_vectors: int = 0
-    files_skipped_level0: int = 0
-    files_read: int = 0
-    rows_total: int = 0
-    rows_deleted: int = 0
-    rows_selected: int = 0
-    bytes_total: int = 0
-    bytes_read: int = 0
-    index_bytes_read: int = 0
-    rows_read: int = 0
-    order_by: str | None = None
-    limit: int | None = None
-    topn_pushed: bool = False
-    topn_note: str | None = None
-    files: list[dict] = field(default_factory=list)
-    index_notes: list[str] = field(default_factory=list)
-    planning: str = "driver"
-    planning_tasks: int = 0
-    planning_ms: float = 0.0
-    files_judged: int = 0
-
-    def to_json(self, with_files: bool = True) -> dict:
-        out = {k: v for k, v in self.__dict__.items() if k != "files"}
-        if with_files:
-            out["files"] = self.files
-        return out
-
-    def summary(self) -> str:
-        return (f"{self.table} @ snapshot {self.snapshot_id}: {self.files_read}/{self.files_total} files read "
-                f"({self.files_skipped_by_index} skipped by index, {self.files_skipped_by_partition} by partition, "
-                f"{self.files_skipped_by_deletion_vectors} fully deleted, {self.files_skipped_level0} level-0); "
-                f"{self.rows_selected}/{self.rows_total} rows selected; {self.bytes_read}/{self.bytes_total} data "
-                f"bytes, {self.index_bytes_read} index bytes")
+           "ScanPlan", "SortKey", "admit_file", "plan_scan", "as_predicate", "judge_file", "judge_on_driver",
+           "parse_order_by", "read_group_task"]
 
 
 @dataclass(frozen=True)
@@ -249,89 +141,6 @@ def as_predicate(where: Any, row_type: RowType):
     if not hasattr(pred, "bind"):
         raise InvalidPredicateError(f"cannot use {type(where).__name__} as a predicate")
     return pred.bind(row_type)
-
-
-# -- partition pruning --------------------------------------------------------------------------------
-def _compare(value: Any, op: str, literals: tuple) -> bool:
-    if op == "is_null":
-        return value is None
-    if op == "is_not_null":
-        return value is not None
-    if value is None:
-        return False
-    try:
-        if op == "eq":
-            return value == literals[0]
-        if op == "neq":
-            return value != literals[0]
-        if op == "lt":
-            return value < literals[0]
-        if op == "lte":
-            return value <= literals[0]
-        if op == "gt":
-            return value > literals[0]
-        if op == "gte":
-            return value >= literals[0]
-        if op == "between":
-            return literals[0] <= value <= literals[1]
-        if op == "in":
-            return value in literals
-        if op == "not_in":
-            return value not in literals and None not in literals
-        if op == "starts_with":
-            return str(value).startswith(str(literals[0]))
-    except TypeError:
-        return True
-    return True  # operators we do not evaluate here never prune
-
-
-def _may_match(pred: Any, values: Mapping[str, Any]) -> bool:
-    """False only when the partition values alone prove that no row of the partition matches."""
-    children = getattr(pred, "children", None)
-    if children is not None:
-        results = [_may_match(c, values) for c in children]
-        if type(pred).__name__ == "And":
-            return all(results)
-        return any(results) if results else True
-    column = getattr(pred, "column", None)
-    if column not in values:
-        return True
-    return _compare(values[column], pred.op, tuple(pred.literals))
-
-
-# -- the planner ---------------------------------------------------------------------------------------
-def admit_file(f: LiveDataFile, table: PaimonTable, schema, pred: Any, report: PlanReport,
-               skip_level0: str | None, read_dv: bool = True):
-    """Count ``f`` in ``report`` and apply the checks every planner shares.
-
-    Returns ``None`` when the file is skipped (level 0 when ``skip_level0`` gives the reason, or its
-    partition values cannot match ``pred``), else ``(detail, deletion vector or None)`` with the file's
-    report entry and (with ``read_dv``) its deletion vector read; without it :func:`judge_file` reads it.
-    """
-    report.files_total += 1
-    report.rows_total += f.row_count
-    report.bytes_total += f.meta.file_size
-    detail: dict[str, Any] = {"path": os.path.relpath(f.path, table.path), "bucket": f.bucket,
-                              "level": f.level, "row_count": f.row_count, "file_size": f.meta.file_size}
-    report.files.append(detail)
-    if skip_level0 and f.level == 0:
-        report.files_skipped_level0 += 1
-        detail["decision"] = skip_level0
-        return None
-    if pred is not None and schema.partition_keys:
-        values = dict(zip(schema.partition_keys, f.partition, strict=True))
-        if not _may_match(pred, values):
-            report.files_skipped_by_partition += 1
-            detail["decision"] = "skipped: partition"
-            return None
-    dv = None
-    if read_dv and f.deletion_file is not None:
-        d = f.deletion_file
-        dv = read_deletion_vector(d.path, d.offset, d.length)
-        report.index_bytes_read += d.length + 8
-        detail["deleted_rows"] = dv.cardinality
-        report.rows_deleted += dv.cardinality
-    return detail, dv
 
 
 # -- top-N pushdown -------------------------------------------------------------------------------------

@@ -120,7 +120,7 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
                    primary_key_file: bool = False, evolution: FileEvolution | None = None) -> pa.Table:
     """The selected rows of one data file as a table of ``schema`` (the table's columns, in file order).
 
-    ``evolution`` (from the file's :class:`~paimon_codec.table.plan.FileTask`) says how a file written
+    ``evolution`` (from the file's :class:`~paimon_codec.table.tasks.FileTask`) says how a file written
     under an older schema maps to the table's columns; ``None`` reads the columns by name.
     """
     if file_format not in _FORMATS:
@@ -169,7 +169,7 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
 
 def read_tasks_locally(tasks: Sequence, schema: pa.Schema, groups: Sequence = ()) -> pa.Table:
     """Read every file task and group task of a plan in this process (no Spark) and concatenate."""
-    from .plan import read_group_task
+    from .tasks import read_group_task
 
     parts = [read_file_rows(t.path, t.file_format, schema, t.selection, t.primary_key_file,
                             getattr(t, "evolution", None)) for t in tasks]

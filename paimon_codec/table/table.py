@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from .. import storage
 from ..binary_row import decode_serialized_row
@@ -14,6 +13,7 @@ from .index_manifest import (
     merge_index_entries,
     read_index_manifest,
 )
+from .live_files import DeletionFile, IndexFile, LiveDataFile
 from .manifest import (
     POSTPONE_BUCKET,
     ManifestEntry,
@@ -36,80 +36,6 @@ from .snapshot import (
 
 __all__ = ["PaimonTable", "LiveDataFile", "DeletionFile", "IndexFile", "list_tables", "is_table_dir",
            "branch_names", "branch_dir", "register_storage_options"]
-
-
-@dataclass(frozen=True)
-class DeletionFile:
-    """Where one data file's deletion vector lives: ``(path, offset, length)`` in a DV index file."""
-
-    path: str
-    offset: int
-    length: int
-    cardinality: int | None
-    index_file_name: str
-
-
-@dataclass(frozen=True)
-class IndexFile:
-    """A table-level index file (``HASH`` / ``DELETION_VECTORS``) of a snapshot."""
-
-    entry: IndexManifestEntry
-    path: str
-    partition: tuple
-
-    @property
-    def index_type(self) -> str:
-        return self.entry.index_file.index_type
-
-    @property
-    def bucket(self) -> int:
-        return self.entry.bucket
-
-
-@dataclass(frozen=True)
-class LiveDataFile:
-    """A data file of a snapshot with everything a scan needs to read and prune it."""
-
-    entry: ManifestEntry
-    partition: tuple
-    path: str
-    index_path: str | None
-    deletion_file: DeletionFile | None
-
-    @property
-    def meta(self):
-        return self.entry.file
-
-    @property
-    def file_name(self) -> str:
-        return self.entry.file.file_name
-
-    @property
-    def bucket(self) -> int:
-        return self.entry.bucket
-
-    @property
-    def level(self) -> int:
-        return self.entry.file.level
-
-    @property
-    def row_count(self) -> int:
-        return self.entry.file.row_count
-
-    @property
-    def embedded_index(self) -> bytes | None:
-        return self.entry.file.embedded_index
-
-    @property
-    def file_format(self) -> str:
-        """``parquet`` / ``orc`` / ``avro`` from the file name, else the extension itself (``row``,
-        ``lance``, ...; the reader refuses it by name) or ``unknown`` without one: never a guess."""
-        name = self.file_name.lower()
-        for fmt in ("parquet", "orc", "avro"):
-            if name.endswith("." + fmt):
-                return fmt
-        base = name.rsplit("/", 1)[-1]
-        return base.rsplit(".", 1)[-1] if "." in base else "unknown"
 
 
 def is_table_dir(path: str | os.PathLike) -> bool:

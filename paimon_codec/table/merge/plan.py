@@ -23,9 +23,9 @@ import numpy as np
 from pyroaring import BitMap
 
 from ..evolution import evolution_for
-from ..plan import FileTask, GroupTask, PlanReport, admit_file
 from ..schema import TableSchema
 from ..table import PaimonTable
+from ..tasks import FileTask, GroupTask, PlanReport, admit_file
 from .spec import merge_spec
 
 __all__ = ["plan_merge_groups", "MERGE_READER"]

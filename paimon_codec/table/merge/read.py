@@ -59,7 +59,7 @@ def _group_starts(table: pa.Table, keys: tuple[str, ...]) -> np.ndarray:
 
 
 def read_merge_group(task, schema: pa.Schema) -> pa.Table:
-    """The merged rows of one bucket (a :class:`~paimon_codec.table.plan.GroupTask`), as ``schema``."""
+    """The merged rows of one bucket (a :class:`~paimon_codec.table.tasks.GroupTask`), as ``schema``."""
     spec = MergeSpec.from_params(task.params)
     parts = [read_key_value_file(f, schema) for f in task.files]
     if not parts:
