@@ -13,7 +13,7 @@ import pyarrow as pa
 import pytest
 from spark_fixtures import spark  # noqa: F401
 
-from paimon_codec.fileindex.sql import parse_where
+from paimon_codec.expressions.sql import parse_where
 from paimon_codec.spark.filters import to_spark_column
 from paimon_codec.spark.types import spark_schema
 from paimon_codec.table.arrow_filter import filter_table

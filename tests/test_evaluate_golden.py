@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 from conftest import GOLDEN_09, latest_cases, load_json
 
+from paimon_codec.expressions.json_form import predicate_from_json
 from paimon_codec.fileindex.container import FileIndexContainerReader
 from paimon_codec.fileindex.evaluate import apply_deletion_vector, evaluate
-from paimon_codec.fileindex.predicate_json import predicate_from_json
 from paimon_codec.fileio import ByteSource
 from paimon_codec.positions import positions_from_json, ranges_of
 from paimon_codec.types import parse_row_type

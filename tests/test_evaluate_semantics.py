@@ -8,11 +8,11 @@ from hypothesis import strategies as st
 from pyroaring import BitMap, BitMap64
 
 from paimon_codec.errors import InvalidPredicateError
+from paimon_codec.expressions.predicate import And, Leaf, Or, col
+from paimon_codec.expressions.sql import parse_where
 from paimon_codec.fileindex.evaluate import apply_deletion_vector, evaluate, evaluate_single
-from paimon_codec.fileindex.predicate import And, Leaf, Or, col
 from paimon_codec.fileindex.reader import EmptyFileIndexReader, FileIndexReader
 from paimon_codec.fileindex.result import REMAIN, SKIP, BitmapResult
-from paimon_codec.fileindex.sql import parse_where
 from paimon_codec.types import parse_row_type
 from paimon_codec.values import Timestamp
 

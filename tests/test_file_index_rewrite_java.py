@@ -20,9 +20,9 @@ import shutil
 import pyarrow as pa
 import pytest
 
+from paimon_codec.expressions.predicate import Leaf, Or
 from paimon_codec.fileindex.container import FileIndexContainerReader
 from paimon_codec.fileindex.evaluate import evaluate
-from paimon_codec.fileindex.predicate import Leaf, Or
 from paimon_codec.table import PaimonTable
 from paimon_codec.table.file_index_rewrite import build_container, index_task, run_index_task
 

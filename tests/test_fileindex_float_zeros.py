@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from paimon_semantics import ieee_compare, paimon_compare, selects, spark_compare
 
+from paimon_codec.expressions.predicate import Leaf
 from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter
 from paimon_codec.fileindex.evaluate import evaluate
-from paimon_codec.fileindex.predicate import Leaf
 from paimon_codec.types import parse_row_type
 
 SPECIALS = [0.0, -0.0, math.nan, math.inf, -math.inf, 1.0, -1.0, 2.5]

@@ -582,7 +582,7 @@ def test_containers_we_write_are_read_by_java(java, seed):
     writer_mod = _ours("paimon_codec.fileindex.writer")
     container = _ours("paimon_codec.fileindex.container")
     evaluate = _ours("paimon_codec.fileindex.evaluate")
-    predicate_json = _ours("paimon_codec.fileindex.predicate_json")
+    predicate_json = _ours("paimon_codec.expressions.json_form")
 
     rt, options, rows = _random_table(seed)
     w = writer_mod.FileIndexWriter(rt, options, paimon_version="0.9")
@@ -631,7 +631,7 @@ def test_float_edge_values_answered_like_java(java):
     writer_mod = _ours("paimon_codec.fileindex.writer")
     container = _ours("paimon_codec.fileindex.container")
     evaluate = _ours("paimon_codec.fileindex.evaluate")
-    predicate_json = _ours("paimon_codec.fileindex.predicate_json")
+    predicate_json = _ours("paimon_codec.expressions.json_form")
     nan2 = struct.unpack(">d", struct.pack(">Q", 0x7FF8000000000123))[0]
     f32 = [0.0, -0.0, math.nan, math.inf, -math.inf, 1.5, None, 1.5, -0.0, math.nan]
     f64 = [nan2, 0.0, -0.0, math.inf, None, -math.inf, 2.5, 2.5, math.nan, -0.0]

@@ -11,8 +11,8 @@ import pytest
 
 import paimon_codec.fileindex as fi
 from paimon_codec.errors import InvalidPredicateError, UnsupportedTypeError
+from paimon_codec.expressions.predicate import And, Leaf, Or
 from paimon_codec.fileindex import registry
-from paimon_codec.fileindex.predicate import And, Leaf, Or
 from paimon_codec.fileio import ByteSource
 from paimon_codec.types import parse_row_type
 

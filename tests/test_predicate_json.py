@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from test_predicate_sql import SCHEMA, predicates
 
 from paimon_codec.errors import InvalidPredicateError
-from paimon_codec.fileindex.predicate import And, Leaf, Or, Predicate
-from paimon_codec.fileindex.predicate_json import predicate_from_json, predicate_to_json
+from paimon_codec.expressions.json_form import predicate_from_json, predicate_to_json
+from paimon_codec.expressions.predicate import And, Leaf, Or, Predicate
 from paimon_codec.types import parse_row_type, parse_type
 from paimon_codec.values import Timestamp
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paimon_codec.errors import InvalidPredicateError
-from paimon_codec.fileindex.predicate import And, Leaf, Or, and_all, col, or_all
-from paimon_codec.fileindex.sql import parse_where, quote_identifier, to_sql
+from paimon_codec.expressions.predicate import And, Leaf, Or, and_all, col, or_all
+from paimon_codec.expressions.sql import parse_where, quote_identifier, to_sql
 from paimon_codec.types import parse_row_type
 from paimon_codec.values import Timestamp
 

@@ -19,7 +19,7 @@ from oracles.compare import assert_same_rows
 from paimon_semantics import filter_rows, spark_compare
 from spark_fixtures import spark  # noqa: F401
 
-from paimon_codec.fileindex.predicate import And, Leaf, Or
+from paimon_codec.expressions.predicate import And, Leaf, Or
 from paimon_codec.table.plan import plan_scan
 from paimon_codec.table.read import read_plan_locally
 

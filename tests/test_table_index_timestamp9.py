@@ -15,7 +15,7 @@ import pytest
 from paimon_semantics import filter_rows
 
 from paimon_codec import storage
-from paimon_codec.fileindex.predicate import Leaf
+from paimon_codec.expressions.predicate import Leaf
 from paimon_codec.table.plan import plan_scan
 from paimon_codec.values import Timestamp
 

@@ -41,7 +41,7 @@ def _queries():
 @pytest.mark.parametrize("spec,query", _queries(), ids=lambda x: x["table"] if "table" in x else x["id"])
 def test_index_selection_is_a_superset_of_the_answer(spec, query):
     """Rows the plan selects, filtered, are exactly the expected answer (index results are supersets)."""
-    from paimon_codec.fileindex.predicate_json import predicate_from_json
+    from paimon_codec.expressions.json_form import predicate_from_json
 
     plan = plan_scan(table_dir(spec["table"]), query["pred"])
     pred = predicate_from_json(query["pred"])

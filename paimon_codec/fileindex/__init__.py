@@ -19,12 +19,12 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from ..expressions.json_form import predicate_from_json, predicate_to_json
+from ..expressions.predicate import And, Column, Leaf, Or, Predicate, and_all, col, or_all
+from ..expressions.sql import parse_where, to_sql
 from .evaluate import apply_deletion_vector, evaluate, evaluate_single
-from .predicate import And, Column, Leaf, Or, Predicate, and_all, col, or_all
-from .predicate_json import predicate_from_json, predicate_to_json
 from .reader import EmptyFileIndexReader, FileIndexReader
 from .result import REMAIN, SKIP, BitmapResult, FileIndexResult
-from .sql import parse_where, to_sql
 
 # name -> submodule, imported lazily (index formats pull in numpy/pyarrow/codecs)
 _LAZY = {

@@ -20,15 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidOptionError, InvalidPredicateError, PaimonCodecError
+from ..expressions.json_form import load_predicate_json, predicate_from_json
+from ..expressions.predicate import Predicate
+from ..expressions.sql import parse_where
 from ..fileio import ByteSource, atomic_write_bytes
 from ..positions import positions_from_json
 from ..types import DataType, RowType, parse_row_type, parse_type
 from ..values import from_json, parse_literal_text
 from .evaluate import apply_deletion_vector, evaluate, evaluate_single
-from .predicate import Predicate
-from .predicate_json import load_predicate_json, predicate_from_json
 from .result import BitmapResult, FileIndexResult
-from .sql import parse_where
 from .topn_cli import register_topn
 
 __all__ = ["register", "read_input_table", "run_queries", "result_to_json"]

@@ -24,10 +24,11 @@ from typing import Any, Protocol
 from pyroaring import BitMap, BitMap64
 
 from ..errors import InvalidPredicateError
+from ..expressions.bind import _types_by_name, column_type
+from ..expressions.predicate import And, Leaf, Or, Predicate
 from ..types import DataType, RowType
 from ..values import Timestamp
 from .float_keys import FLOAT_ROOTS, widen_float_leaf
-from .predicate import And, Leaf, Or, Predicate, _types_by_name, column_type
 from .reader import FileIndexReader
 from .result import REMAIN, SKIP, BitmapResult, FileIndexResult
 

@@ -37,7 +37,7 @@ def _rows(df) -> list[dict]:
 
 def _predicate_arg(args) -> Any:
     if args.predicate_json is not None:
-        from ..fileindex.predicate_json import load_predicate_json
+        from ..expressions.json_form import load_predicate_json
 
         return load_predicate_json(args.predicate_json)
     return args.where

@@ -242,7 +242,7 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
     """Rows of ``table_path`` (latest snapshot, or ``snapshot_id``) satisfying ``where``.
 
     ``where``: SQL-like text (``"cat = 'A' AND code IN (1, 2)"``), a predicate object
-    (``paimon_codec.fileindex.predicate.col("cat") == "A"``), a JSON predicate (dict or text), or
+    (``paimon_codec.expressions.predicate.col("cat") == "A"``), a JSON predicate (dict or text), or
     ``None`` for every row.  ``order_by``: ``"col"``, ``"col DESC"``, ``("col", "desc")`` or a list of
     those; ``nulls_first`` overrides Spark's default null ordering (first ascending, last
     descending); ``limit``: at most that many rows.  ``ORDER BY ... LIMIT n`` is answered from

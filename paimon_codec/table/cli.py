@@ -52,7 +52,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
     where: Any = args.where
     if args.predicate_json is not None:
-        from ..fileindex.predicate_json import load_predicate_json
+        from ..expressions.json_form import load_predicate_json
 
         where = load_predicate_json(args.predicate_json)
     plan = plan_scan(args.table, where, args.snapshot, branch=args.branch, tag=args.tag)

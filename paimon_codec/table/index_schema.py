@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..fileindex.predicate import And, Leaf, Or
+from ..expressions.predicate import And, Leaf, Or
 from ..types import DataType, RowType
 
 __all__ = ["FileIndexView", "file_index_view"]

@@ -128,13 +128,13 @@ def as_predicate(where: Any, row_type: RowType):
         if not text:
             return None
         if text[0] in "{[":
-            from ..fileindex.predicate_json import load_predicate_json, predicate_from_json
+            from ..expressions.json_form import load_predicate_json, predicate_from_json
             pred = predicate_from_json(load_predicate_json(text))
         else:
-            from ..fileindex.sql import parse_where
+            from ..expressions.sql import parse_where
             pred = parse_where(text)
     elif isinstance(where, Mapping):
-        from ..fileindex.predicate_json import predicate_from_json
+        from ..expressions.json_form import predicate_from_json
         pred = predicate_from_json(dict(where))
     else:
         pred = where

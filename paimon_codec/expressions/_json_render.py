@@ -1,6 +1,6 @@
-"""The JSON form of a predicate tree (:func:`predicate_to_json`; read back by :mod:`.predicate_json`).
+"""The JSON form of a predicate tree (:func:`predicate_to_json`; read back by :mod:`.json_form`).
 
-A :class:`~.predicate_visitor.PredicateVisitor`: depends on the visitor module, not on :mod:`.predicate`.
+A :class:`~.visitor.PredicateVisitor`: depends on the visitor module, not on :mod:`.predicate`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InvalidPredicateError
 from ..types import DataType, RowType
 from ..values import Timestamp, decimal_unscaled
-from ._predicate_bind import column_type
-from .predicate_visitor import PredicateVisitor, visit
+from .bind import column_type
+from .visitor import PredicateVisitor, visit
 
 if TYPE_CHECKING:
     from .predicate import And, Leaf, Or, Predicate
@@ -119,7 +119,7 @@ class _JsonRenderer(PredicateVisitor[dict]):
 
 def predicate_to_json(pred: Predicate, *, style: str = "latest", schema: RowType | DataType | None = None) -> dict:
     """Encode ``pred`` as JSON (``style`` ``"latest"`` or ``"paimon-0.9"``) that
-    :func:`.predicate_json.predicate_from_json` reads back to an equal predicate."""
+    :func:`.json_form.predicate_from_json` reads back to an equal predicate."""
     if style not in ("latest", "paimon-0.9"):
         raise InvalidPredicateError(f"unknown predicate JSON style {style!r}", expected="latest or paimon-0.9")
     return visit(pred, _JsonRenderer(style, schema))

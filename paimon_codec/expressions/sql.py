@@ -31,9 +31,9 @@ from typing import Any
 from ..errors import InvalidPredicateError, PaimonCodecError
 from ..types import parse_type
 from ..values import parse_literal_text
-from ._predicate_sql_render import KEYWORDS, literal_to_sql, quote_identifier, to_sql
+from ._sql_render import KEYWORDS, literal_to_sql, quote_identifier, to_sql
 from .predicate import And, Leaf, Or, Predicate
-from .predicate_visitor import MAX_NESTING
+from .visitor import MAX_NESTING
 
 __all__ = ["parse_where", "to_sql", "quote_identifier", "literal_to_sql", "MAX_NESTING"]
 

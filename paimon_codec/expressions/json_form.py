@@ -28,9 +28,9 @@ from typing import Any
 from ..errors import InvalidPredicateError, PaimonCodecError
 from ..types import DataType, RowType
 from ..values import Timestamp, float_from_bits, from_json
-from ._predicate_json_render import predicate_to_json
+from ._json_render import predicate_to_json
 from .predicate import And, Leaf, Or, Predicate, column_type
-from .predicate_visitor import MAX_NESTING
+from .visitor import MAX_NESTING
 
 __all__ = ["predicate_from_json", "predicate_to_json", "load_predicate_json", "JAVA_IN_EXPANSION_LIMIT"]
 

@@ -1,6 +1,6 @@
 """The SQL-like text form of a predicate tree (:func:`to_sql`; parsed back by :func:`.sql.parse_where`).
 
-A :class:`~.predicate_visitor.PredicateVisitor`: depends on the visitor module, not on :mod:`.predicate`.
+A :class:`~.visitor.PredicateVisitor`: depends on the visitor module, not on :mod:`.predicate`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidPredicateError
 from ..values import Timestamp
-from .predicate_visitor import PredicateVisitor, node_kind, visit
+from .visitor import PredicateVisitor, node_kind, visit
 
 if TYPE_CHECKING:
     from .predicate import And, Leaf, Or, Predicate

@@ -28,10 +28,10 @@ from typing import Any, TypeVar
 
 from ..errors import InvalidPredicateError
 from ..types import DataType, RowType
-from ._predicate_bind import _coerce_in, _types_by_name, coerce_literal, column_type, leaves_of  # noqa: F401
-from ._predicate_json_render import predicate_to_json
-from ._predicate_sql_render import to_sql
-from .predicate_visitor import PredicateVisitor
+from ._json_render import predicate_to_json
+from ._sql_render import to_sql
+from .bind import _coerce_in, _types_by_name, coerce_literal, column_type, leaves_of  # noqa: F401
+from .visitor import PredicateVisitor
 
 T = TypeVar("T")
 
@@ -126,7 +126,7 @@ class Predicate:
         return to_sql(self)
 
     def to_json(self, style: str = "latest", schema: RowType | DataType | None = None) -> dict:
-        """JSON form (``style`` ``"latest"`` or ``"paimon-0.9"``); see :mod:`.predicate_json`."""
+        """JSON form (``style`` ``"latest"`` or ``"paimon-0.9"``); see :mod:`.json_form`."""
         return predicate_to_json(self, style=style, schema=schema)
 
     def __str__(self) -> str:
