@@ -38,15 +38,8 @@ from .types import DataType, parse_row_type, parse_type
 from .values import Timestamp, decimal_from_unscaled, decimal_unscaled
 
 __all__ = [
-    "BinaryRowCodec",
-    "encode_binary_row",
-    "decode_binary_row",
-    "serialize_binary_row",
-    "decode_serialized_row",
-    "null_bits_size",
-    "is_compact_decimal",
-    "is_compact_timestamp",
-    "EMPTY_ROW",
+    "BinaryRowCodec", "encode_binary_row", "decode_binary_row", "serialize_binary_row", "decode_serialized_row",
+    "null_bits_size", "is_compact_decimal", "is_compact_timestamp", "EMPTY_ROW",
 ]
 
 #: The arity-0 row (an empty partition): the 8-byte header alone.

@@ -18,7 +18,7 @@ from conftest import latest_cases, load_json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import paimon_codec.fileindex.bloom as bloom_mod
+import paimon_codec.fileindex.bloom._kernel as bloom_mod
 from paimon_codec.errors import CorruptDataError, InvalidOptionError, PaimonCodecError, UnsupportedTypeError
 from paimon_codec.fileindex.bloom import (
     BloomFilterReader,

@@ -213,6 +213,8 @@ def test_bsi_schema_edit_flows_into_codec_fast_path_and_reader(tmp_path, monkeyp
     """Widen the BSI's ``slice_count`` to int64 in a temp copy: the regenerated Construct codec, its fast
     head (and ``BSI_PART_SLICE_COUNT_SIZE``) and the unchanged semantic reader/writer follow."""
     from paimon_codec.fileindex import bsi as semantic
+    from paimon_codec.fileindex.bsi import reader as bsi_reader
+    from paimon_codec.fileindex.bsi import writer as bsi_writer
 
     edited = _generate_package(tmp_path, "bsi", lambda s: s.replace(
         "      - id: slice_count\n        -orig-id: slices.length\n        type: s4",
@@ -220,7 +222,8 @@ def test_bsi_schema_edit_flows_into_codec_fast_path_and_reader(tmp_path, monkeyp
     assert edited.BSI_PART_SLICE_COUNT_SIZE == 8
     values = [5, None, -3, 0, 12, -3]
     original = _bsi_bytes(values)
-    monkeypatch.setattr(semantic, "_generated_bsi", edited)
+    for module in (bsi_reader, bsi_writer):  # the two modules that bind the generated codec
+        monkeypatch.setattr(module, "_generated_bsi", edited)
     w = semantic.BsiWriter("BIGINT")
     w.write_batch(values)
     data = w.serialize()

@@ -15,12 +15,7 @@ PKG = Path(__file__).resolve().parents[1] / "paimon_codec"
 #: lines a hand-written module may have; modules over it are listed (with why) in ALLOWED_LARGE
 MAX_LINES = 400
 #: deliberate exceptions to MAX_LINES: module -> (line cap, why)
-ALLOWED_LARGE: dict[str, tuple[int, str]] = {
-    "paimon_codec.fileindex.bloom": (520, "one hash family per Paimon type (Java's FastHash) next to its filter"),
-    "paimon_codec.fileindex.bitmap_reader": (450, "one lazy reader: head, V1 dictionary, V2 blocks, visits"),
-    "paimon_codec.binary_row": (420, "Paimon's BinaryRow writer and reader for every type, one layout"),
-    "paimon_codec.fileindex.javamap": (420, "Java HashMap iteration order (table + tree bins) in one place"),
-}
+ALLOWED_LARGE: dict[str, tuple[int, str]] = {}
 
 #: deliberate exceptions to "no cycle": the modules of the cycle -> why it is still there
 ALLOWED_CYCLES: dict[frozenset[str], str] = {}

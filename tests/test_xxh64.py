@@ -9,9 +9,9 @@ import xxhash
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import paimon_codec.fileindex.xxh64 as xxh_mod
+import paimon_codec.fileindex.bloom.xxh64 as xxh_mod
 from paimon_codec.fileindex.bloom import BloomFilterWriter, fast_hash, fast_hash_array
-from paimon_codec.fileindex.xxh64 import xxh64_binary_array
+from paimon_codec.fileindex.bloom.xxh64 import xxh64_binary_array
 
 
 def _expected(values):

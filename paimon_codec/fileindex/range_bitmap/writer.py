@@ -11,14 +11,14 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ..formats import key_kind_for
-from ..generated.construct import paimon_key as _key
-from ..generated.construct import range_bitmap as _codec
-from ..roaring import bitmap_of, serialize_optimized
-from ..types import DataType
-from ._range_bitmap_layout import _MAX_SLICES, VERSION, _as_type, _chunk_dtype, chunk_size_of
-from ._range_keys import RangeKeyCodec, serialized_strings, sorted_unique_strings
-from .bit_slices import ValueBatches, cut_slices
+from ...formats import key_kind_for
+from ...generated.construct import paimon_key as _key
+from ...generated.construct import range_bitmap as _codec
+from ...roaring import bitmap_of, serialize_optimized
+from ...types import DataType
+from .._range_keys import RangeKeyCodec, serialized_strings, sorted_unique_strings
+from ..bit_slices import ValueBatches, cut_slices
+from ._layout import _MAX_SLICES, VERSION, _as_type, _chunk_dtype, chunk_size_of
 
 
 # ------------------------------------------------------------------------------------------ writer

@@ -12,27 +12,27 @@ from __future__ import annotations
 
 import bisect
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import construct
 import numpy as np
 from pyroaring import BitMap
 
-from .. import codec_runtime as _rt
-from ..errors import (
+from ... import codec_runtime as _rt
+from ...errors import (
     InvalidPredicateError,
     PaimonCodecError,
     TruncatedDataError,
     UnsupportedVersionError,
 )
-from ..fileio import ByteSource
-from ..formats import translate_error
-from ..generated.construct import bitmap_index as _gen
-from ..roaring import read_bitmap
-from ..types import DataType
-from ._bitmap_dictionary import _FixedTable, _reader_codec, _SmallV1, _V1Dictionary
-from ._bitmap_layout import (
+from ...fileio import ByteSource
+from ...formats import translate_error
+from ...generated.construct import bitmap_index as _gen
+from ...roaring import read_bitmap
+from ...types import DataType
+from ._dictionary import _FixedTable, _reader_codec, _SmallV1, _V1Dictionary
+from ._layout import (
     _EMPTY,
     _INT32,
     _PREFETCH,
@@ -51,11 +51,10 @@ from ._bitmap_layout import (
     _v2_dtype,
     _view_at_every_byte,
 )
-from .reader import FileIndexReader
-from .result import REMAIN, BitmapResult, FileIndexResult
+from ._visits import BitmapVisits
 
 
-class BitmapIndexReader(FileIndexReader):
+class BitmapIndexReader(BitmapVisits):
     """Lazy reader of a bitmap index payload (V1 or V2)."""
 
     def __init__(self, source: ByteSource | bytes, dtype: DataType | str,
@@ -389,53 +388,9 @@ class BitmapIndexReader(FileIndexReader):
                 self._null = self._read_bitmap(self.null_value_offset, self.null_bitmap_length)
         return self._null
 
-    def _union(self, literals: Sequence[Any]) -> BitMap:
-        maps = [self.lookup(lit) for lit in literals]
-        if not maps:
-            return BitMap()
-        return BitMap.union(*maps) if len(maps) > 1 else maps[0]
-
-    def visit_equal(self, literal: Any) -> FileIndexResult:
-        key = None if literal is None else self._map_literal(literal)
-        return BitmapResult(lambda: self.null_bitmap() if key is None else self.bitmap_of_key(key))
-
-    def visit_in(self, literals: Sequence[Any]) -> FileIndexResult:
-        lits = list(literals)
-        for lit in lits:
-            if lit is not None:
-                self._map_literal(lit)
-        return BitmapResult(lambda: self._union(lits))
-
-    @property
-    def lossy_keys(self) -> bool:
-        """TIMESTAMP(p > 6) keys are micros: distinct values may share a key (Java is unsound there)."""
-        return self.codec.precision is not None and self.codec.precision > 6
-
-    def visit_not_equal(self, literal: Any) -> FileIndexResult:
-        if self.lossy_keys and literal is not None:
-            self._map_literal(literal)
-            return REMAIN  # rows sharing the key may still differ below a microsecond
-        eq = self.visit_equal(literal)
-        return BitmapResult(lambda: eq.bitmap.flip(0, self.row_count))  # type: ignore[attr-defined]
-
-    def visit_not_in(self, literals: Sequence[Any]) -> FileIndexResult:
-        if self.lossy_keys and any(lit is not None for lit in literals):
-            for lit in literals:
-                if lit is not None:
-                    self._map_literal(lit)
-            return REMAIN
-        inn = self.visit_in(literals)
-        return BitmapResult(lambda: inn.bitmap.flip(0, self.row_count))  # type: ignore[attr-defined]
-
-    def visit_is_null(self) -> FileIndexResult:
-        return BitmapResult(self.null_bitmap)
-
-    def visit_is_not_null(self) -> FileIndexResult:
-        return BitmapResult(lambda: self.null_bitmap().flip(0, self.row_count))
-
     # ------------------------------------------------------------------ structure (tests / inspect)
     def describe(self) -> dict:
         """The decoded structure (reads everything), in the golden ``expected_meta`` shape."""
-        from ._bitmap_describe import describe
+        from ._describe import describe
 
         return describe(self)

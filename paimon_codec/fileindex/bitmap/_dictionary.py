@@ -9,14 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import (
+from ...errors import (
     InvalidOptionError,
     UnsupportedTypeError,
 )
-from ..types import DataType, parse_type
-from ._bitmap_layout import _LEN, _LEN_DT, _V1_FIELDS
-from .keys import KeyCodec
-from .options import check_index_type
+from ...types import DataType, parse_type
+from ..keys import KeyCodec
+from ..options import check_index_type
+from ._layout import _LEN, _LEN_DT, _V1_FIELDS
 
 
 class _FixedTable:

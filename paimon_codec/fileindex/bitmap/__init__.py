@@ -1,10 +1,11 @@
 """Bitmap file index (``"bitmap"``, FORMATS.md §2): V1 and V2 writer and lazy reader.
 
-The index is split by idea: :mod:`._bitmap_layout` (generated record dtypes, record packers and walkers),
-:mod:`.bitmap_writer` (dictionary encoding, Java ``HashMap`` body order, V2 blocks),
-:mod:`._bitmap_dictionary` (the reader's in-memory dictionaries), :mod:`.bitmap_reader` (lazy head /
-dictionary / block / bitmap reads and the predicate visits) and :mod:`._bitmap_describe` (the decoded
-structure for tests and ``inspect``).  This module keeps the public names and the registry factories.
+The index is split by idea: :mod:`._layout` (generated record dtypes, record packers and walkers),
+:mod:`.writer` (dictionary encoding, Java ``HashMap`` body order, V2 blocks), :mod:`._dictionary`
+(the reader's in-memory dictionaries), :mod:`.reader` (lazy head / dictionary / block / bitmap
+reads), :mod:`._visits` (what each predicate means over key bitmaps) and :mod:`._describe` (the
+decoded structure for tests and ``inspect``).  This module keeps the public names and the registry
+factories.
 """
 
 from __future__ import annotations
@@ -12,17 +13,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..fileio import ByteSource
-from ..types import DataType
-from ._bitmap_layout import (
+from ...fileio import ByteSource
+from ...types import DataType
+from ._layout import (
     DEFAULT_BLOCK_SIZE,
     DEFAULT_VERSION,
     _NegativeLength,
     _string_record_bounds,
     serialize_bitmap,
 )
-from .bitmap_reader import BitmapIndexReader
-from .bitmap_writer import BitmapIndexWriter
+from .reader import BitmapIndexReader
+from .writer import BitmapIndexWriter
 
 __all__ = [
     "BitmapIndexWriter",

@@ -11,12 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CorruptDataError, UnsupportedVersionError
-from ..fileio import ByteSource
-from ..generated.construct import range_bitmap as _codec
-from ..generated.construct.paimon_key import STRING_LENGTH_DTYPE as _STRING_LENGTH
-from ._range_bitmap_layout import _DICT_HEADER_LENGTH, _chunk_dtype
-from ._range_keys import RangeKeyCodec
+from ...errors import CorruptDataError, UnsupportedVersionError
+from ...fileio import ByteSource
+from ...generated.construct import range_bitmap as _codec
+from ...generated.construct.paimon_key import STRING_LENGTH_DTYPE as _STRING_LENGTH
+from .._range_keys import RangeKeyCodec
+from ._layout import _DICT_HEADER_LENGTH, _chunk_dtype
 
 
 class _Chunk:
@@ -29,7 +29,7 @@ class _Chunk:
 
 
 class _RangeDictionary:
-    """Mixin of :class:`~.range_bitmap_reader.RangeBitmapReader`: key decoding and the dictionary."""
+    """Mixin of :class:`~.reader.RangeBitmapReader`: key decoding and the dictionary."""
 
     src: ByteSource
     codec: RangeKeyCodec

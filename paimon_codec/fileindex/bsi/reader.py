@@ -18,34 +18,22 @@ from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any
 
-import numpy as np
 from pyroaring import BitMap
 
-from ..codec_runtime import CodecError
-from ..errors import CorruptDataError, UnsupportedVersionError
-from ..fileio import ByteSource
-from ..generated.construct import bsi as _generated_bsi
-from ..roaring import bitmap_of, portable_size, read_bitmap, serialize_optimized
-from ..types import DataType, parse_type
-from ._range_keys import RangeKeyCodec
-from .bit_slices import BitSlices, ValueBatches, cut_slices, null_rows
-from .reader import FileIndexReader
-from .result import REMAIN, BitmapResult, FileIndexResult
+from ...codec_runtime import CodecError
+from ...errors import CorruptDataError, UnsupportedVersionError
+from ...fileio import ByteSource
+from ...generated.construct import bsi as _generated_bsi
+from ...roaring import portable_size, read_bitmap
+from ...types import DataType, parse_type
+from ..bit_slices import BitSlices, null_rows
+from ..reader import FileIndexReader
+from ..result import REMAIN, BitmapResult, FileIndexResult
+from ._layout import LONG_MIN, PART_VERSION, VERSION, key_codec
 
-__all__ = ["BsiWriter", "BsiReader", "create_writer", "create_reader"]
-
-VERSION = _generated_bsi.BSI_VERSION_V1
-PART_VERSION = _generated_bsi.BSI_PART_VERSION_V1
-LONG_MIN = -(1 << 63)
+__all__ = ["BsiReader"]
 
 
-def _codec(dtype: DataType) -> RangeKeyCodec:
-    # TIMESTAMP(7..9): Java's BSI keys them by micros (Timestamp.toMicros); the evaluator widens
-    # < / > / <> for keys coarser than the values (evaluate._collapses)
-    return RangeKeyCodec(dtype, allow_float=False, allow_string=False, allow_boolean=False, micros_for_nanos=True)
-
-
-# ------------------------------------------------------------------------------------------ reader
 class _SignedPart:
     """One bit-sliced index (the positive or the negative half): stored value = value - min."""
 
@@ -139,7 +127,7 @@ class BsiReader(FileIndexReader):
     def __init__(self, source: ByteSource | bytes, dtype: DataType | str, options: dict | None = None) -> None:
         self.src = source if isinstance(source, ByteSource) else ByteSource(source)
         self.dtype = parse_type(dtype) if isinstance(dtype, str) else dtype
-        self.codec = _codec(self.dtype)
+        self.codec = key_codec(self.dtype)
         src = self.src
         size = _generated_bsi.BSI_HEAD_SIZE
         try:
@@ -277,44 +265,3 @@ class BsiReader(FileIndexReader):
         if len(first_cand) >= k:
             return first.top(k, first_cand, True, strict)
         return first_cand | second.top(k - len(first_cand), cand & second.ebm, False, strict)
-
-
-# ------------------------------------------------------------------------------------------ writer
-class BsiWriter(ValueBatches):
-    """Writer of the deprecated BSI payload (values in row order, ``None`` = null)."""
-
-    def __init__(self, dtype: DataType | str, options: dict | None = None) -> None:
-        super().__init__()
-        self.dtype = parse_type(dtype) if isinstance(dtype, str) else dtype
-        self.codec = _codec(self.dtype)
-
-    def serialize(self) -> bytes:
-        cols = [self.codec.column(b) for b in self.batches()]
-        valid = np.concatenate([c[0] for c in cols]) if cols else np.zeros(0, bool)
-        values = np.concatenate([c[2] for c in cols]) if cols else np.zeros(0, np.int64)
-        positive = valid & (values >= 0)
-        negative = valid & (values < 0)
-        if np.any(values[negative] == LONG_MIN):
-            raise CorruptDataError("Long.MIN_VALUE cannot be stored in a BSI index")
-        obj: dict[str, Any] = {"version": VERSION, "row_count": int(valid.size)}
-        for mask, sign, name in ((positive, 1, "positive"), (negative, -1, "negative")):
-            has = bool(mask.any())
-            obj["has_" + name] = int(has)
-            obj[name] = _part(np.flatnonzero(mask), values[mask] * sign) if has else None
-        return _generated_bsi.Bsi.build(obj)
-
-
-def _part(rows: np.ndarray, stored: np.ndarray) -> dict:
-    """One half: min is always 0 (Paimon's running min starts at 0), slices of the stored values."""
-    mx = int(stored.max()) if stored.size else 0
-    slices = [serialize_optimized(bm) for bm in cut_slices(rows, stored, mx.bit_length())]
-    return {"version": PART_VERSION, "min": 0, "max": mx, "ebm": serialize_optimized(bitmap_of(rows)),
-            "slices": slices}
-
-
-def create_writer(dtype: DataType | str, options: dict | None = None) -> BsiWriter:
-    return BsiWriter(dtype, options)
-
-
-def create_reader(source: ByteSource | bytes, dtype: DataType | str, options: dict | None = None) -> BsiReader:
-    return BsiReader(source, dtype, options)

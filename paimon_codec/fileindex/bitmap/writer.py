@@ -17,12 +17,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import (
+from ...errors import (
     InvalidOptionError,
 )
-from ..roaring import bitmap_of
-from ..types import DataType, parse_type
-from ._bitmap_layout import (
+from ...roaring import bitmap_of
+from ...types import DataType, parse_type
+from ..javamap import hashmap_order
+from ..keys import KeyCodec
+from ..options import check_index_type
+from ._layout import (
     _INT32,
     _V1,
     _V2,
@@ -34,9 +37,6 @@ from ._bitmap_layout import (
     _v2_dtype,
     serialize_bitmap,
 )
-from .javamap import hashmap_order
-from .keys import KeyCodec
-from .options import check_index_type
 
 
 def _tiebreak(codec: KeyCodec, keys: np.ndarray | pa.Array):

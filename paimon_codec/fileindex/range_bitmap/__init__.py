@@ -12,18 +12,18 @@ chunk directory once, then only the chunk whose key range holds the literal, the
 EBM and the slices the O'Neil comparison walks (each read once and cached).  Literals outside
 ``[min, max]`` and IS [NOT] NULL never touch the dictionary or the slices.
 
-The index is split by idea: :mod:`._range_bitmap_layout` (constants, options), :mod:`.range_bitmap_writer`,
-:mod:`._range_bitmap_dictionary` (the reader's chunked dictionary) and :mod:`.range_bitmap_reader`.  This
+The index is split by idea: :mod:`._layout` (constants, options), :mod:`.writer`,
+:mod:`._dictionary` (the reader's chunked dictionary) and :mod:`.reader`.  This
 module keeps the public names and the registry factories.
 """
 
 from __future__ import annotations
 
-from ..fileio import ByteSource
-from ..types import DataType
-from ._range_bitmap_layout import DEFAULT_CHUNK_SIZE, MAX_DECODED_ROWS, VERSION, chunk_size_of
-from .range_bitmap_reader import RangeBitmapReader
-from .range_bitmap_writer import RangeBitmapWriter
+from ...fileio import ByteSource
+from ...types import DataType
+from ._layout import DEFAULT_CHUNK_SIZE, MAX_DECODED_ROWS, VERSION, chunk_size_of
+from .reader import RangeBitmapReader
+from .writer import RangeBitmapWriter
 
 __all__ = [
     "RangeBitmapWriter",

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._bitmap_layout import _V1, _v2_dtype
+from ._layout import _V1, _v2_dtype
 
 if TYPE_CHECKING:
-    from .bitmap_reader import BitmapIndexReader
+    from .reader import BitmapIndexReader
 
 
 def describe(reader: BitmapIndexReader) -> dict:

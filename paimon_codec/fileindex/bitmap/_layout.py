@@ -13,18 +13,18 @@ import numpy as np
 import pyarrow as pa
 from pyroaring import BitMap
 
-from .. import codec_runtime as _rt
-from ..errors import (
+from ... import codec_runtime as _rt
+from ...errors import (
     CorruptDataError,
     InvalidOptionError,
 )
-from ..fileio import ByteSource
-from ..formats import translate_error
-from ..generated.construct import bitmap_index as _gen
-from ..generated.construct import paimon_key as _key
-from ..roaring import serialize_optimized
-from .keys import KeyCodec
-from .options import parse_memory_size
+from ...fileio import ByteSource
+from ...formats import translate_error
+from ...generated.construct import bitmap_index as _gen
+from ...generated.construct import paimon_key as _key
+from ...roaring import serialize_optimized
+from ..keys import KeyCodec
+from ..options import parse_memory_size
 
 _V1, _V2 = _gen.BITMAP_INDEX_VERSION_V1, _gen.BITMAP_INDEX_VERSION_V2
 DEFAULT_VERSION = _V2

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InvalidOptionError
-from ..formats import key_kind_for
-from ..generated.construct import range_bitmap as _codec
-from ..memory_size import parse_memory_size
-from ..types import DataType, parse_type
-from ._range_keys import RangeKeyCodec
+from ...errors import InvalidOptionError
+from ...formats import key_kind_for
+from ...generated.construct import range_bitmap as _codec
+from ...memory_size import parse_memory_size
+from ...types import DataType, parse_type
+from .._range_keys import RangeKeyCodec
 
 VERSION = _codec.RANGE_BITMAP_VERSION_V1
 DEFAULT_CHUNK_SIZE = 16 * 1024

@@ -1,7 +1,7 @@
 """Range-bitmap index lazy reader.
 
 Constructing it reads only the header.  A comparison reads the dictionary's chunk directory once
-(:mod:`._range_bitmap_dictionary`), then only the chunk whose key range holds the literal, then the BSI
+(:mod:`._dictionary`), then only the chunk whose key range holds the literal, then the BSI
 header, the EBM and the slices the O'Neil comparison walks (each read once and cached).  Literals
 outside ``[min, max]`` and IS [NOT] NULL never touch the dictionary or the slices.
 """
@@ -15,14 +15,18 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap
 
-from ..errors import CorruptDataError, UnsupportedVersionError
-from ..fileio import ByteSource
-from ..formats import key_kind_for, translate_error
-from ..generated.construct import range_bitmap as _codec
-from ..roaring import read_bitmap
-from ..types import DataType
-from ._range_bitmap_dictionary import _RangeDictionary
-from ._range_bitmap_layout import (
+from ...errors import CorruptDataError, UnsupportedVersionError
+from ...fileio import ByteSource
+from ...formats import key_kind_for, translate_error
+from ...generated.construct import range_bitmap as _codec
+from ...roaring import read_bitmap
+from ...types import DataType
+from .._range_keys import RangeKeyCodec
+from ..bit_slices import BitSlices, null_rows
+from ..reader import FileIndexReader
+from ..result import REMAIN, BitmapResult, FileIndexResult
+from ._dictionary import _RangeDictionary
+from ._layout import (
     _DICT_HEADER_LENGTH,
     _MAX_SLICES,
     _MIN_HEADER_LENGTH,
@@ -31,10 +35,6 @@ from ._range_bitmap_layout import (
     VERSION,
     _as_type,
 )
-from ._range_keys import RangeKeyCodec
-from .bit_slices import BitSlices, null_rows
-from .reader import FileIndexReader
-from .result import REMAIN, BitmapResult, FileIndexResult
 
 
 class RangeBitmapReader(_RangeDictionary, FileIndexReader):
