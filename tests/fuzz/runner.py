@@ -7,8 +7,9 @@ Classes of outcome (per input):
 * ``error`` - a :class:`~paimon_codec.errors.PaimonCodecError` (the documented refusal);
 * ``other`` - any other exception (a finding);
 * ``hang`` - over the time bound (SIGALRM in the worker; the parent's watchdog for C code);
-* ``overalloc`` - more than ``50 x input + 10 MB`` allocated (tracemalloc peak; ``RLIMIT_AS`` stops
-  allocations in C code the tracer does not see, confirmed by a traced re-run);
+* ``overalloc`` - more than ``50 x input + 10 MB`` allocated: the input's peak resident memory (default) or
+  its tracemalloc peak, and ``RLIMIT_AS`` for address space reserved but not touched (``fuzz.memory``);
+  confirmed by a second run;
 * ``crash`` - the worker process died (signal).
 
 Findings are written to ``<out>/<target>/<class>-<index>.bin`` (+ ``.txt`` with the traceback).
@@ -17,28 +18,21 @@ Findings are written to ``<out>/<target>/<class>-<index>.bin`` (+ ``.txt`` with 
 from __future__ import annotations
 
 import multiprocessing as mp
-import os
 import random
-import resource
 import signal
 import time
 import traceback
-import tracemalloc
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from fuzz.memory import Meter, alloc_bound, tune_allocator
 from fuzz.targets import TARGETS, Target
 
-__all__ = ["Stats", "fuzz_target", "input_for", "classify_one", "CLASSES"]
+__all__ = ["Stats", "fuzz_target", "input_for", "classify_one", "classify_confirmed", "CLASSES"]
 
 CLASSES = ("ok", "error", "other", "hang", "overalloc", "crash")
-_PAGE = os.sysconf("SC_PAGE_SIZE")
-
-
-def alloc_bound(size: int) -> int:
-    return 50 * size + 10 * 2**20
 
 
 class _Hang(BaseException):  # a BaseException: no ``except Exception`` in the library can swallow it
@@ -62,17 +56,24 @@ class Stats:
     errors: Counter = field(default_factory=Counter)  # documented error classes
     findings: list = field(default_factory=list)
     seconds: float = 0.0
+    next: int = 0  # the first input index not yet accounted for (a resumed run starts here)
+    notes: Counter = field(default_factory=Counter)  # harness_error, *_false_alarm, trims
+    meter: str = ""
 
     def add(self, other: dict) -> None:
         self.inputs += other["inputs"]
         self.counts.update(other["counts"])
         self.errors.update(other["errors"])
+        self.notes.update(other.get("notes", {}))
         self.findings += other["findings"]
+        self.next = max(self.next, other.get("next", self.next))
+        self.meter = other.get("meter", self.meter)
 
     def to_json(self) -> dict:
         return {"target": self.target, "inputs": self.inputs, **{c: self.counts.get(c, 0) for c in CLASSES},
-                "error_classes": dict(self.errors.most_common(8)), "findings": self.findings[:50],
-                "seconds": round(self.seconds, 1)}
+                "error_classes": dict(self.errors.most_common()), "findings": self.findings[:50],
+                "seconds": round(self.seconds, 1), "next": self.next, "notes": dict(self.notes),
+                "meter": self.meter}
 
 
 def input_for(target: Target, seed: int, index: int) -> tuple[bytes, dict]:
@@ -84,22 +85,12 @@ def input_for(target: Target, seed: int, index: int) -> tuple[bytes, dict]:
     return data, s.meta
 
 
-def _vm_bytes() -> int:
-    with open("/proc/self/statm") as fh:
-        return int(fh.read().split()[0]) * _PAGE
-
-
-def classify_one(target: Target, data: bytes, meta: dict, time_limit: float, *, rlimit: bool = True,
-                 trace: bool = True) -> tuple[str, str]:
-    """Run one input; ``(class, detail)``."""
+def classify_one(target: Target, data: bytes, meta: dict, time_limit: float, meter: Meter, *,
+                 room: int | None = None) -> tuple[str, str]:
+    """Run one input under the time bound and ``meter``'s allocation bound; ``(class, detail)``."""
     bound = alloc_bound(len(data))
-    if rlimit:
-        limit = _vm_bytes() + bound + 64 * 2**20  # + room for interpreter arenas and thread stacks
-        resource.setrlimit(resource.RLIMIT_AS, (limit, resource.RLIM_INFINITY))
-    if trace:
-        tracemalloc.reset_peak()
-        base = tracemalloc.get_traced_memory()[0]
     outcome, detail = "ok", ""
+    meter.start(bound, room)
     try:
         _ARMED[0] = True
         signal.setitimer(signal.ITIMER_REAL, time_limit)
@@ -108,7 +99,7 @@ def classify_one(target: Target, data: bytes, meta: dict, time_limit: float, *, 
     except _Hang:
         outcome, detail = "hang", f"over {time_limit}s"
     except MemoryError:
-        outcome, detail = "overalloc", "MemoryError under RLIMIT_AS"
+        outcome, detail = "overalloc", f"MemoryError under RLIMIT_AS (bound {bound} + room)"
     except Exception as exc:  # noqa: BLE001 - classifying every outcome is the point
         from paimon_codec.errors import PaimonCodecError
 
@@ -119,41 +110,60 @@ def classify_one(target: Target, data: bytes, meta: dict, time_limit: float, *, 
     finally:
         _ARMED[0] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
-        if rlimit:
-            resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
-    if trace and outcome in ("ok", "error"):
-        peak = tracemalloc.get_traced_memory()[1] - base
-        if peak > bound:
-            outcome, detail = "overalloc", f"traced peak {peak} > bound {bound} (input {len(data)} bytes)"
+        peak = meter.stop()
+    if outcome in ("ok", "error") and peak > bound:
+        outcome, detail = "overalloc", f"{meter.mode} peak {peak} > bound {bound} (input {len(data)} bytes)"
     return outcome, detail
 
 
-def _worker(name: str, seed: int, start: int, stop: int, time_limit: float, rlimit: bool, trace: bool,
+def classify_confirmed(target: Target, data: bytes, meta: dict, time_limit: float, meter: Meter,
+                       notes: Counter) -> tuple[str, str]:
+    """:func:`classify_one`, with an over-allocation confirmed by a second run after giving free memory back
+    (a one-time cache or import must not count): under RLIMIT_AS with 1 GiB more room (an input that still
+    cannot get its address space is over; one that can is measured), or, for an RSS peak, the same meter again."""
+    outcome, detail = classify_one(target, data, meta, time_limit, meter)
+    if outcome != "overalloc":
+        return outcome, detail
+    meter.trim()
+    room = 2**30 if detail.startswith("MemoryError") else None
+    again, again_detail = classify_one(target, data, meta, time_limit * 4, meter, room=room)
+    if again != "overalloc" and again != "hang":
+        notes["rlimit_false_alarm" if detail.startswith("MemoryError") else "rss_false_alarm"] += 1
+        return again, again_detail
+    return "overalloc", detail + (f"; confirmed: {again_detail}" if again == "overalloc" else "; re-run: hang")
+
+
+def _new_batch(start: int) -> dict:
+    return {"inputs": 0, "counts": Counter(), "errors": Counter(), "notes": Counter(), "findings": [],
+            "next": start}
+
+
+def _worker(name: str, seed: int, start: int, stop: int, time_limit: float, memory: str, rlimit: bool,
             out_dir: str, progress, queue) -> None:
     target = TARGETS[name]
     signal.signal(signal.SIGALRM, _alarm)
+    tuned = tune_allocator()  # before the warm-up: every allocation from here on follows the same rules
     for s in target.corpus():  # warm up: imports, thread pools, caches - not counted against inputs
         try:
             target.run(s.data, s.meta)
         except Exception:  # noqa: BLE001,S110 - a seed may itself be refused (e.g. an unsupported case)
             pass
-    if trace:
-        tracemalloc.start()
-    batch = {"inputs": 0, "counts": Counter(), "errors": Counter(), "findings": []}
+    meter = Meter(memory, rlimit=rlimit)
+    meter.open()
+    batch = _new_batch(start)
+    batch["meter"] = meter.mode + ("" if tuned or meter.mode != "rss" else " (glibc not tuned)")
     last = time.monotonic()
     for i in range(start, stop):
         progress.value = i
         try:
             data, meta = input_for(target, seed, i)
         except Exception:  # noqa: BLE001 - a generator bug is the harness's, never counted as the library's
-            batch["counts"]["harness_error"] += 1
+            batch["notes"]["harness_error"] += 1
+            batch["next"] = i + 1
             continue
-        outcome, detail = classify_one(target, data, meta, time_limit, rlimit=rlimit, trace=trace)
-        if outcome == "overalloc" and detail.startswith("MemoryError"):  # confirm with the tracer alone
-            outcome, detail = classify_one(target, data, meta, time_limit * 4, rlimit=False, trace=True)
-            if outcome != "overalloc":
-                batch["counts"]["rlimit_false_alarm"] += 1
+        outcome, detail = classify_confirmed(target, data, meta, time_limit, meter, batch["notes"])
         batch["inputs"] += 1
+        batch["next"] = i + 1
         batch["counts"][outcome] += 1
         if outcome == "error":
             batch["errors"][detail] += 1
@@ -161,13 +171,15 @@ def _worker(name: str, seed: int, start: int, stop: int, time_limit: float, rlim
             _save(out_dir, name, outcome, i, data, detail)
             batch["findings"].append((i, outcome, detail.strip().splitlines()[-1][:200] if detail else ""))
         if batch["inputs"] >= 2000 or time.monotonic() - last > 5:
+            batch["notes"]["trims"] += meter.trims
+            meter.trims = 0
             queue.put(batch)
-            batch = {"inputs": 0, "counts": Counter(), "errors": Counter(), "findings": []}
+            batch = _new_batch(i + 1)
             last = time.monotonic()
     progress.value = stop
+    batch["notes"]["trims"] += meter.trims
     queue.put(batch)
     queue.put(None)
-
 
 def _save(out_dir: str, name: str, outcome: str, index: int, data: bytes, detail: str) -> None:
     d = Path(out_dir) / name
@@ -176,71 +188,94 @@ def _save(out_dir: str, name: str, outcome: str, index: int, data: bytes, detail
     (d / f"{outcome}-{index}.txt").write_text(detail)
 
 
-def fuzz_target(name: str, inputs: int, *, seed: int = 1, time_limit: float = 2.0, rlimit: bool = True,
-                trace: bool = True, out_dir: str = "fuzz-findings", start: int = 0,
+def fuzz_target(name: str, inputs: int, *, seed: int = 1, time_limit: float = 2.0, memory: str = "rss",
+                rlimit: bool = True, out_dir: str = "fuzz-findings", start: int = 0,
                 deadline: float | None = None, on_progress=None) -> Stats:
-    """Run ``inputs`` inputs of one target (indexes ``start ..``) in worker processes; ``deadline`` (a
-    ``time.monotonic()`` value) stops early - the stats say how many inputs really ran."""
-    ctx = mp.get_context("fork")
-    stats = Stats(name)
+    """Run the inputs ``start .. start + inputs`` of one target in worker processes; ``deadline`` (a
+    ``time.monotonic()`` value) stops early.  ``Stats.next`` is the first index not accounted for: every
+    index below it was counted exactly once (a worker that dies re-runs the stretch it had not reported)."""
+    stats = Stats(name, next=start)
     t0 = time.monotonic()
-    index, stop = start, start + inputs
-    watchdog = max(30.0, time_limit * 10)
-    while index < stop and (deadline is None or time.monotonic() < deadline):
-        progress = ctx.Value("q", index)
-        queue = ctx.Queue()
-        proc = ctx.Process(target=_worker, args=(name, seed, index, stop, time_limit, rlimit, trace, out_dir,
-                                                 progress, queue), daemon=True)
-        proc.start()
-        seen, stamp, done = progress.value, time.monotonic(), False
-        while not done:
-            try:
-                batch = queue.get(timeout=1.0)
-            except Exception:  # noqa: BLE001 - queue.Empty
-                batch = "idle"
-            if batch is None:
-                done = True
-                break
-            if batch != "idle":
-                stats.add(batch)
-                if on_progress:
-                    on_progress(stats)
-            if progress.value != seen:
-                seen, stamp = progress.value, time.monotonic()
-            stuck = time.monotonic() - stamp > watchdog
-            late = deadline is not None and time.monotonic() > deadline
-            if not proc.is_alive() or stuck or late:
-                done = _drain(queue, stats) and progress.value >= stop
-                break
-        if done:
-            proc.join(10)
-            index = stop
+    stop = start + inputs
+    report = on_progress
+
+    def on_progress(st: Stats) -> None:
+        st.seconds = time.monotonic() - t0
+        if report:
+            report(st)
+
+    while stats.next < stop and (deadline is None or time.monotonic() < deadline):
+        bad, code = _run_worker(name, seed, stats.next, stop, time_limit, memory, rlimit, out_dir, deadline,
+                                stats, on_progress)
+        if bad is None:  # finished, or stopped at the deadline
             continue
-        bad = progress.value
-        if proc.is_alive():
-            proc.kill()
-        proc.join(10)
-        if deadline is not None and time.monotonic() > deadline:
-            break
-        kind = "hang" if proc.exitcode in (-signal.SIGKILL,) else "crash"
+        if stats.next < bad:  # the worker died before reporting inputs ahead of the bad one: run those again
+            again, _ = _run_worker(name, seed, stats.next, bad, time_limit, memory, rlimit, out_dir, deadline,
+                                   stats, on_progress)
+            if again is not None or stats.next < bad:
+                continue  # another input died first (or the deadline came): the loop takes it from there
+        kind = "hang" if code == -signal.SIGKILL else "crash"
+        why = f"worker exit code {code}" + (" (C code given NULL by malloc under RLIMIT_AS may end so too)"
+                                              if kind == "crash" else "")
         try:
             data, _ = input_for(TARGETS[name], seed, bad)
-            _save(out_dir, name, kind, bad, data, f"worker exit code {proc.exitcode}")
+            _save(out_dir, name, kind, bad, data, why)
         except Exception:  # noqa: BLE001 - the input cannot be regenerated: the finding keeps its index
             pass
-        stats.inputs += 1
-        stats.counts[kind] += 1
-        stats.findings.append((bad, kind, f"worker exit code {proc.exitcode}"))
-        index = bad + 1
+        stats.add({"inputs": 1, "counts": {kind: 1}, "errors": {}, "notes": {},
+                   "findings": [(bad, kind, why)], "next": bad + 1})
+        if on_progress:
+            on_progress(stats)
     stats.seconds = time.monotonic() - t0
     return stats
+
+
+def _run_worker(name, seed, start, stop, time_limit, memory, rlimit, out_dir, deadline, stats, on_progress):
+    """One worker over ``start .. stop``; ``(None, None)`` when it finished or the deadline stopped it, else
+    ``(index it died on, exit code)``."""
+    ctx = mp.get_context("fork")
+    progress = ctx.Value("q", start)
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_worker, args=(name, seed, start, stop, time_limit, memory, rlimit, out_dir,
+                                             progress, queue), daemon=True)
+    proc.start()
+    watchdog = max(30.0, time_limit * 10)
+    seen, stamp = progress.value, time.monotonic()
+    while True:
+        try:
+            batch = queue.get(timeout=0.25)
+        except Exception:  # noqa: BLE001 - queue.Empty
+            batch = "idle"
+        if batch is None:
+            proc.join(10)
+            return None, None
+        if batch != "idle":
+            stats.add(batch)
+            if on_progress:
+                on_progress(stats)
+        if progress.value != seen:
+            seen, stamp = progress.value, time.monotonic()
+        stuck = time.monotonic() - stamp > watchdog
+        late = deadline is not None and time.monotonic() > deadline
+        if not proc.is_alive() or stuck or late:
+            break
+    finished = _drain(queue, stats)
+    if on_progress:
+        on_progress(stats)
+    bad = progress.value
+    if proc.is_alive():
+        proc.kill()
+    proc.join(10)
+    if finished or late:
+        return None, None
+    return bad, proc.exitcode
 
 
 def _drain(queue, stats: Stats) -> bool:
     """Take what a stopped worker left in the queue; True when it had finished (its end marker)."""
     while True:
         try:
-            batch = queue.get(timeout=0.5)
+            batch = queue.get(timeout=0.25)
         except Exception:  # noqa: BLE001 - queue.Empty
             return False
         if batch is None:

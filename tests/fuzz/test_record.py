@@ -1,0 +1,64 @@
+"""The long run's record accumulates over segments exactly as one uninterrupted run would count."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from fuzz import record
+from fuzz.targets import GOLDEN
+
+pytestmark = pytest.mark.skipif(not GOLDEN.is_dir(), reason=f"golden files (the seeds) not found at {GOLDEN}")
+
+_spec = importlib.util.spec_from_file_location("fuzz_tool", Path(__file__).resolve().parents[2] / "tools" / "fuzz.py")
+fuzz_tool = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fuzz_tool)
+
+ARGS = ["--targets", "hash-index,delete-map", "--seed", "5"]
+
+
+def _run(tmp_path: Path, json_path: Path, inputs: int, *extra: str) -> int:
+    return fuzz_tool.main([*ARGS, "--inputs", str(inputs), "--json", str(json_path), "--out",
+                           str(tmp_path / "findings"), *extra])
+
+
+def test_resumed_segments_add_up_to_one_run(tmp_path):
+    split, whole = tmp_path / "split.json", tmp_path / "whole.json"
+    assert _run(tmp_path, split, 150, "--resume") == 0
+    assert _run(tmp_path, split, 400, "--resume") == 0
+    assert _run(tmp_path, split, 400, "--resume") == 0  # nothing left to run: a third, empty segment
+    assert _run(tmp_path, whole, 400) == 0
+    a, b = record.load(split), record.load(whole)
+    assert len(a["segments"]) == 3 and len(b["segments"]) == 1
+    assert a["segments"][0]["ranges"] == {"hash-index": [0, 150], "delete-map": [0, 150]}
+    assert a["segments"][1]["ranges"] == {"hash-index": [150, 400], "delete-map": [150, 400]}
+    assert all(len(s["commit"]) == 40 for s in a["segments"])
+    for name in ("hash-index", "delete-map"):
+        ta, tb = a["targets"][name], b["targets"][name]
+        assert ta["next"] == tb["next"] == 400 and ta["inputs"] == 400
+        for key in ("ok", "error", "other", "hang", "overalloc", "crash", "error_classes"):
+            assert ta[key] == tb[key], (name, key)
+    table = record.markdown(a)
+    assert "| hash-index | 400 |" in table and "Reached 400: hash-index, delete-map" in table
+
+
+def test_refuses_to_resume_a_changed_harness(tmp_path, capsys):
+    path = tmp_path / "r.json"
+    assert _run(tmp_path, path, 50, "--resume") == 0
+    assert _run(tmp_path, path, 100) == 2  # an existing record is continued only with --resume
+    rec = json.loads(path.read_text())
+    rec["harness"] = "0" * 16
+    path.write_text(json.dumps(rec))
+    capsys.readouterr()
+    assert _run(tmp_path, path, 100, "--resume") == 2
+    err = capsys.readouterr().err.strip()
+    assert "input generation changed" in err and "\n" not in err
+    assert json.loads(path.read_text()) == rec  # untouched
+    rec["harness"] = record.harness_hash()
+    rec["targets"]["hash-index"]["corpus"] = "f" * 16
+    path.write_text(json.dumps(rec))
+    assert _run(tmp_path, path, 100, "--resume") == 2
+    assert "seeds of hash-index changed" in capsys.readouterr().err
