@@ -153,8 +153,21 @@ def _cli_seeds() -> list[Seed]:
     return out
 
 
+def _cli_main():
+    """``paimon_codec.cli.main`` with its argument parser built once per worker: building it (7 command
+    modules, ~60 subcommands, argparse + gettext) is ~90% of a CLI call's time, and it does not depend on the
+    input; parsing, the command and its error handling still run per input."""
+    import functools
+
+    from paimon_codec import cli
+
+    if not hasattr(cli.build_parser, "cache_info"):
+        cli.build_parser = functools.lru_cache(maxsize=1)(cli.build_parser)
+    return cli.main
+
+
 def _run_cli(data: bytes, meta: dict) -> None:
-    from paimon_codec.cli import main
+    main = _cli_main()
 
     p = scratch("cli") / "input.bin"
     p.write_bytes(data)
