@@ -10,11 +10,11 @@ import pytest
 from conftest import GOLDEN_LATEST, load_json
 from pyroaring import BitMap
 
+from paimon_codec.cli.index_topn import register_topn
 from paimon_codec.errors import InvalidPredicateError
 from paimon_codec.fileindex.bsi import BsiReader, BsiWriter
 from paimon_codec.fileindex.range_bitmap import RangeBitmapReader, RangeBitmapWriter
 from paimon_codec.fileindex.topn import answer_topn_query, oneil_top_k, top_n_rows
-from paimon_codec.fileindex.topn_cli import register_topn
 from paimon_codec.positions import positions_from_json, positions_to_json
 
 

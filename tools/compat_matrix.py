@@ -27,7 +27,7 @@ START, END = "<!-- compat-matrix:start -->", "<!-- compat-matrix:end -->"
 TEST = "tests/test_compat_matrix.py"
 
 REFUSING_CALLS = {"UnsupportedTypeError", "UnsupportedVersionError", "_refuse"}
-SOURCES = ["paimon_codec/table", "paimon_codec/spark", "paimon_codec/inspect.py", "paimon_codec/global_index_files.py"]
+SOURCES = ["paimon_codec/table", "paimon_codec/spark", "paimon_codec/cli/inspect.py", "paimon_codec/global_index_files.py"]
 #: module (relative path prefix) -> feature; the first match wins
 FEATURES = [
     ("paimon_codec/table/read_options.py", "Table options that change a read"),
@@ -39,7 +39,7 @@ FEATURES = [
     ("paimon_codec/table/table.py", "Branches (scan.fallback-branch)"),
     ("paimon_codec/table/", "Metadata versions (schema, snapshot, manifests)"),
     ("paimon_codec/spark/", "Spark scan"),
-    ("paimon_codec/inspect.py", "Global-index files (inspect)"),
+    ("paimon_codec/cli/inspect.py", "Global-index files (inspect)"),
     ("paimon_codec/global_index_files.py", "Global-index files (inspect)"),
 ]
 

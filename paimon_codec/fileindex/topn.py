@@ -10,7 +10,7 @@ with the k-th value are all kept (a later sort key might prefer any of them).
 * :func:`top_n_rows` - the full answer with null ordering and an optional found set, for any reader
   exposing ``null_rows()`` and ``top_values(k, found_set, strict, descending)`` (range bitmap, BSI).
 * :func:`answer_topn_query` - answers a golden/CLI ``top_k`` / ``bottom_k`` query object.
-* the ``paimon-codec index topn`` subcommand is :mod:`.topn_cli`.
+* the ``paimon-codec index topn`` subcommand is :mod:`paimon_codec.cli.index_topn`.
 """
 
 from __future__ import annotations

@@ -23,13 +23,13 @@ from ..errors import InvalidOptionError, InvalidPredicateError, PaimonCodecError
 from ..expressions.json_form import load_predicate_json, predicate_from_json
 from ..expressions.predicate import Predicate
 from ..expressions.sql import parse_where
+from ..fileindex.evaluate import apply_deletion_vector, evaluate, evaluate_single
+from ..fileindex.result import BitmapResult, FileIndexResult
 from ..fileio import ByteSource, atomic_write_bytes
 from ..positions import positions_from_json
 from ..types import DataType, RowType, parse_row_type, parse_type
 from ..values import from_json, parse_literal_text
-from .evaluate import apply_deletion_vector, evaluate, evaluate_single
-from .result import BitmapResult, FileIndexResult
-from .topn_cli import register_topn
+from .index_topn import register_topn
 
 __all__ = ["register", "read_input_table", "run_queries", "result_to_json"]
 
@@ -68,7 +68,7 @@ def register(subparsers: Any) -> None:
     q.set_defaults(func=_query_command)
 
     register_topn(sub)
-    from ..spark.rewrite_cli import register_rewrite  # index rewrite: the table layer, run on Spark
+    from .write import register_rewrite  # index rewrite: the table layer, run on Spark
 
     register_rewrite(sub)
 
@@ -169,7 +169,7 @@ def read_input_table(path: str | Path, schema: RowType) -> Any:
 
 
 def _build_command(args: argparse.Namespace) -> int:
-    from .writer import FileIndexWriter
+    from ..fileindex.writer import FileIndexWriter
 
     schema = parse_row_type(args.schema)
     options = _parse_options(args.option)
@@ -230,7 +230,7 @@ class _Target:
                 raise InvalidOptionError("give either --schema (a container) or --index-type/--type (one payload)")
             if not args.type_:
                 raise InvalidOptionError("--index-type needs --type (the column type of the payload)")
-            from . import registry
+            from ..fileindex import registry
 
             self.schema = parse_type(args.type_)
             self.reader = registry.create_reader(args.index_type, source, self.schema, {})
@@ -239,7 +239,7 @@ class _Target:
                 raise InvalidOptionError("give --schema for a container, or --index-type and --type for a payload")
             if args.type_:
                 raise InvalidOptionError("--type only goes with --index-type")
-            from .container import FileIndexContainerReader
+            from ..fileindex.container import FileIndexContainerReader
 
             self.schema = parse_row_type(args.schema)
             self.container = FileIndexContainerReader(source, path=str(args.file))
@@ -280,7 +280,7 @@ def _query_list(doc: Any) -> list:
 def _answer(target: _Target, item: Any) -> FileIndexResult:
     if isinstance(item, dict) and str(item.get("op", "")).lower() in ("top_k", "bottom_k"):
         try:
-            from .topn import answer_topn_query
+            from ..fileindex.topn import answer_topn_query
         except ImportError as exc:
             raise InvalidPredicateError("top-N queries are not available in this build") from exc
         return answer_topn_query(target.topn_reader(item), item)

@@ -58,8 +58,8 @@ def cmd_rewrite(args: argparse.Namespace) -> int:
 
         report = local_rewrite(args.table, options or None, args.partition or None)
     else:
-        from .rewrite import rewrite_file_index
-        from .session import get_spark
+        from ..spark.rewrite import rewrite_file_index
+        from ..spark.session import get_spark
 
         report = rewrite_file_index(get_spark(args.master), args.table, options or None, args.partition or None)
     _print(report.to_json(), args.json)
@@ -67,8 +67,8 @@ def cmd_rewrite(args: argparse.Namespace) -> int:
 
 
 def cmd_write(args: argparse.Namespace) -> int:
-    from .session import get_spark
-    from .write import write
+    from ..spark.session import get_spark
+    from ..spark.write import write
 
     _progress_logging(args.quiet)
     spark = get_spark(args.master)

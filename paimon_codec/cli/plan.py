@@ -48,7 +48,7 @@ def _print(obj: dict, out=None) -> None:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from .plan import plan_scan
+    from ..table.plan import plan_scan
 
     where: Any = args.where
     if args.predicate_json is not None:

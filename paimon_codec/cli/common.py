@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .errors import CorruptDataError
+from ..errors import CorruptDataError
 
 __all__ = ["add_command_group", "add_action", "emit", "read_json_file"]
 
@@ -42,7 +42,7 @@ def emit(obj: Any, as_json: bool, text: str) -> None:
 def read_json_file(path: str) -> Any:
     """The JSON value in the file at ``path``; malformed input is a :class:`CorruptDataError`."""
     try:
-        from . import storage
+        from .. import storage
 
         return json.loads(storage.read_text(path))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

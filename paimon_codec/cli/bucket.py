@@ -12,12 +12,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..cli_util import add_action, add_command_group, emit, read_json_file
+from ..bucket.assign import DEFAULT_TARGET_ROW_NUM, DynamicBucketAssigner, fixed_buckets
+from ..bucket.binary_row import KeyEncoder
+from ..bucket.hash_index import read_hash_index
 from ..errors import CorruptDataError, InvalidOptionError
 from ..values import from_json
-from .assign import DEFAULT_TARGET_ROW_NUM, DynamicBucketAssigner, fixed_buckets
-from .binary_row import KeyEncoder
-from .hash_index import read_hash_index
+from .common import add_action, add_command_group, emit, read_json_file
 
 __all__ = ["register"]
 

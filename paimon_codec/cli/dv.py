@@ -15,12 +15,12 @@ import argparse
 import os
 from typing import Any
 
-from ..cli_util import add_action, add_command_group, emit, read_json_file
+from ..dv.deletion_vector import DeletionVector
+from ..dv.index_file import DEFAULT_TARGET_SIZE, read_dv_index, read_entry, write_dv_index
+from ..dv.puffin import read_puffin, write_puffin
 from ..errors import CorruptDataError, PaimonCodecError
 from ..positions import positions_to_json
-from .deletion_vector import DeletionVector
-from .index_file import DEFAULT_TARGET_SIZE, read_dv_index, read_entry, write_dv_index
-from .puffin import read_puffin, write_puffin
+from .common import add_action, add_command_group, emit, read_json_file
 
 __all__ = ["register"]
 

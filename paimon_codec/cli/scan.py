@@ -100,8 +100,8 @@ def _planning_arg(text: str) -> int | str:
 
 
 def cmd_scan(args) -> int:
-    from .scan import scan
-    from .session import get_spark
+    from ..spark.scan import scan
+    from ..spark.session import get_spark
 
     spark = get_spark(args.master)
     order_by = None
@@ -134,8 +134,8 @@ def _print_audit(summary: dict, out=None) -> None:
 
 
 def cmd_audit(args) -> int:
-    from .audit import audit_results
-    from .session import get_spark
+    from ..spark.audit import audit_results
+    from ..spark.session import get_spark
 
     spark = get_spark(args.master)
     results, summary = audit_results(spark, args.warehouse)
@@ -150,10 +150,10 @@ def cmd_audit(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    from .audit import audit_results
-    from .sample import write_sample_table
-    from .scan import scan
-    from .session import get_spark
+    from ..spark.audit import audit_results
+    from ..spark.sample import write_sample_table
+    from ..spark.scan import scan
+    from ..spark.session import get_spark
 
     keep = args.warehouse is not None
     warehouse = args.warehouse or tempfile.mkdtemp(prefix="paimon-codec-demo-")

@@ -8,12 +8,12 @@ import sys
 from typing import Any
 
 from ..errors import InvalidPredicateError, PaimonCodecError
+from ..fileindex.bsi import BsiReader
+from ..fileindex.range_bitmap import RangeBitmapReader
+from ..fileindex.topn import top_n_rows
 from ..fileio import ByteSource
 from ..positions import positions_from_json, positions_to_json
 from ..types import parse_type
-from .bsi import BsiReader
-from .range_bitmap import RangeBitmapReader
-from .topn import top_n_rows
 
 __all__ = ["register_topn"]
 

@@ -22,9 +22,9 @@ import re
 import sys
 from typing import Any
 
-from . import formats as F
-from .errors import InvalidOptionError, PaimonCodecError, UnsupportedTypeError
-from .types import DataType, RowType, parse_row_type
+from .. import formats as F
+from ..errors import InvalidOptionError, PaimonCodecError, UnsupportedTypeError
+from ..types import DataType, RowType, parse_row_type
 
 __all__ = ["register", "cmd_formats", "cmd_inspect", "decode_container", "render_text", "SLICE_FORMATS"]
 
@@ -91,7 +91,7 @@ def _camel(sid: str) -> str:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from . import storage
+    from .. import storage
 
     path = args.path
     data = storage.read_bytes(path)
@@ -123,8 +123,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 def _global_index_format(path: str, data: bytes, args: argparse.Namespace) -> str | None:
     """The format of a global-index file (a Java bitmap one is a bitmap payload), or refuse it by name."""
-    from . import storage
-    from .global_index_files import recognise
+    from .. import storage
+    from ..global_index_files import recognise
 
     found = recognise(storage.basename(path), data)
     if found is None:

@@ -14,21 +14,21 @@ import argparse
 import importlib
 import sys
 
-from . import __version__
-from .errors import InvalidOptionError, PaimonCodecError
+from .. import __version__
+from ..errors import InvalidOptionError, PaimonCodecError
 
 #: exit statuses of every subcommand
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2, 3
 
 # Modules that contribute subcommands (each has ``register(subparsers)``).
 COMMAND_MODULES = [
-    "paimon_codec.inspect",         # formats, inspect
-    "paimon_codec.fileindex.cli",   # index build / query / topn
-    "paimon_codec.dv.cli",          # dv read / write / to-puffin / from-puffin
-    "paimon_codec.bucket.cli",      # bucket read / hash / assign
-    "paimon_codec.spark.cli",       # scan, audit, demo
-    "paimon_codec.spark.rewrite_cli",  # write (index rewrite registers under index)
-    "paimon_codec.table.cli",       # plan (no Spark)
+    "paimon_codec.cli.inspect",     # formats, inspect
+    "paimon_codec.cli.index",       # index build / query / topn (rewrite: cli.write)
+    "paimon_codec.cli.dv",          # dv read / write / to-puffin / from-puffin
+    "paimon_codec.cli.bucket",      # bucket read / hash / assign
+    "paimon_codec.cli.scan",        # scan, audit, demo (Spark)
+    "paimon_codec.cli.write",       # write (Spark; index rewrite registers under index)
+    "paimon_codec.cli.plan",        # plan (no Spark)
 ]
 
 
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     args = parser.parse_args(argv)
     if options:
-        from .storage import GLOBAL, set_storage_options
+        from ..storage import GLOBAL, set_storage_options
 
         set_storage_options(GLOBAL, options)
     try:
