@@ -394,7 +394,7 @@ def test_global_index_entries_are_carried_and_reported(java, tmp_path):
 @pytest.mark.parametrize("text,ms", [("1700000000123", 1700000000123), ("1970-01-01T00:00:01", 1000),
                                      ("1970-01-01T01:00:00+01:00", 0)])
 def test_cli_as_of_accepts_millis_and_iso_times(text, ms):
-    from paimon_codec.cli.scan import _as_of_ms
+    from paimon_codec.cli.common import as_of_ms as _as_of_ms
 
     assert _as_of_ms(text) == ms
 

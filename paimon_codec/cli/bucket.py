@@ -17,7 +17,7 @@ from ..bucket.binary_row import KeyEncoder
 from ..bucket.hash_index import read_hash_index
 from ..errors import CorruptDataError, InvalidOptionError
 from ..values import from_json
-from .common import add_action, add_command_group, emit, read_json_file
+from .common import JSON_LINE, CommandGroup, emit, read_json_file
 
 __all__ = ["register"]
 
@@ -90,18 +90,18 @@ def _cmd_assign(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    sub = add_command_group(subparsers, "bucket", "dynamic-bucket hash index, key hashes, bucket assignment")
+def register(root: CommandGroup) -> None:
+    sub = root.group("bucket", "dynamic-bucket hash index, key hashes, bucket assignment")
 
-    p = add_action(sub, "read", "decode a HASH index file", _cmd_read)
+    p = sub.command("read", _cmd_read, "decode a HASH index file", json=JSON_LINE)
     p.add_argument("file")
 
-    p = add_action(sub, "hash", "BinaryRow bytes, hash and fixed buckets of key rows", _cmd_hash)
+    p = sub.command("hash", _cmd_hash, "BinaryRow bytes, hash and fixed buckets of key rows", json=JSON_LINE)
     p.add_argument("--key-types", required=True, help='e.g. "INT, STRING"')
     p.add_argument("--keys-json", required=True, help="JSON list of keys (golden value encoding)")
     p.add_argument("--buckets", default="", help="comma list of bucket counts, e.g. 1,2,16")
 
-    p = add_action(sub, "assign", "dynamic bucket of each key, in arrival order", _cmd_assign)
+    p = sub.command("assign", _cmd_assign, "dynamic bucket of each key, in arrival order", json=JSON_LINE)
     p.add_argument("--key-types", required=True)
     p.add_argument("--keys-json", required=True)
     p.add_argument("--target-row-num", type=int, default=DEFAULT_TARGET_ROW_NUM)

@@ -1,35 +1,175 @@
-"""Helpers shared by the subcommand modules: command groups, ``--json`` output and JSON input files."""
+"""What every subcommand shares: one way to declare commands, shared arguments, output and exit statuses.
+
+* :class:`CommandGroup` declares commands: the top level (``paimon-codec COMMAND``) is one, and
+  :meth:`CommandGroup.group` opens a group (``paimon-codec dv ACTION``); :meth:`CommandGroup.command`
+  adds a command with its handler (and ``--json`` when it has a JSON form).  A handler returns an exit status.
+* Shared arguments, declared once: the table (:func:`add_table_arg`), the predicate (:func:`add_predicate_args`,
+  read back with :func:`predicate_arg`), the snapshot to read (:func:`add_snapshot_args`), Spark's master
+  (:func:`add_master_arg`); ``--storage-option`` is global (taken out of the line by
+  :func:`split_storage_options` wherever it stands).
+* One exit path (:func:`run`): 0 ok, 1 findings (an audit or check that found problems), 2 bad input (a
+  :class:`~paimon_codec.errors.PaimonCodecError` or an unreadable file: one line on stderr), 3 usage (an
+  unknown command or option, a missing argument: :class:`Parser`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import datetime as _dt
 import json
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import CorruptDataError
+from ..errors import CorruptDataError, InvalidOptionError, PaimonCodecError
 
-__all__ = ["add_command_group", "add_action", "emit", "read_json_file"]
+__all__ = [
+    "EXIT_OK", "EXIT_FINDINGS", "EXIT_BAD_INPUT", "EXIT_USAGE", "JSON_LINE", "Handler", "Parser", "CommandGroup", "run",
+    "add_table_arg", "add_predicate_args", "predicate_arg", "add_snapshot_args", "add_master_arg",
+    "split_storage_options", "as_of_ms", "emit", "read_json_file",
+]
 
+#: exit statuses of every subcommand
+EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2, 3
 
-def add_command_group(subparsers: argparse._SubParsersAction, name: str, help: str) -> argparse._SubParsersAction:
-    """``paimon-codec NAME ACTION ...``: a subcommand whose ACTION is required."""
-    group = subparsers.add_parser(name, help=help)
-    actions = group.add_subparsers(dest=f"{name.replace('-', '_')}_command", metavar="ACTION")
-    actions.required = True
-    return actions
+#: the ``--json`` help of a command printing one compact JSON line (:func:`emit`)
+JSON_LINE = "print JSON (one line)"
 
-
-def add_action(group: argparse._SubParsersAction, name: str, help: str,
-               func: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
-    """One ACTION of a group, with ``--json`` and its handler set; the caller adds its own arguments."""
-    p = group.add_parser(name, help=help)
-    p.add_argument("--json", action="store_true", help="print JSON (one line)")
-    p.set_defaults(func=func)
-    return p
+#: a command's handler: the parsed arguments -> exit status
+Handler = Callable[[argparse.Namespace], int]
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with usage errors exiting :data:`EXIT_USAGE` (argparse's own 2 is our "bad input")."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+class CommandGroup:
+    """The commands under one parser: the top level, or a group such as ``dv`` whose ACTION is required."""
+
+    def __init__(self, subparsers: argparse._SubParsersAction, name: str | None = None) -> None:
+        self.subparsers = subparsers
+        self.name = name
+
+    @classmethod
+    def of(cls, target: CommandGroup | argparse._SubParsersAction) -> CommandGroup:
+        """``target`` as a group (a bare argparse subparsers object is wrapped)."""
+        return target if isinstance(target, CommandGroup) else cls(target)
+
+    def group(self, name: str, help: str, *, description: str | None = None,
+              metavar: str = "ACTION") -> CommandGroup:
+        """``... NAME ACTION ...``: a command whose ACTION is required."""
+        parser = self.subparsers.add_parser(name, help=help, description=description)
+        actions = parser.add_subparsers(dest=f"{name.replace('-', '_')}_command", metavar=metavar)
+        actions.required = True
+        return CommandGroup(actions, name)
+
+    def command(self, name: str, func: Handler, help: str, *, json: str | None = None,
+                description: str | None = None) -> argparse.ArgumentParser:
+        """One command with its handler; ``json``: the help of its ``--json`` flag (no flag when None).
+
+        The caller adds the command's own arguments to the returned parser.
+        """
+        parser = self.subparsers.add_parser(name, help=help, description=description)
+        if json is not None:
+            parser.add_argument("--json", action="store_true", help=json)
+        parser.set_defaults(func=func)
+        return parser
+
+
+def run(func: Handler, args: argparse.Namespace) -> int:
+    """Run a handler: its status, or :data:`EXIT_BAD_INPUT` with one line on stderr for bad input."""
+    try:
+        return int(func(args) or EXIT_OK)
+    except PaimonCodecError as exc:
+        print(f"paimon-codec: error: {exc}".replace("\n", " "), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+        print(f"paimon-codec: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+# -------------------------------------------------------------------------------------------- shared arguments
+def add_table_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("table", help="table directory (<warehouse>/<db>.db/<table>) or URI")
+
+
+def add_predicate_args(parser: argparse.ArgumentParser, *, required: bool = False,
+                       example: str = "status = 'PAID' AND region IN ('EU','US')") -> Any:
+    """``--where`` / ``--predicate-json`` (one of them); the group is returned for more alternatives."""
+    g = parser.add_mutually_exclusive_group(required=required)
+    g.add_argument("--where", help=f'SQL-like predicate, e.g. "{example}"')
+    g.add_argument("--predicate-json", metavar="JSON_OR_PATH", help="one predicate as JSON (or a file of it)")
+    return g
+
+
+def predicate_arg(args: argparse.Namespace) -> Any:
+    """The predicate of :func:`add_predicate_args`: the ``--where`` text, the JSON value, or None."""
+    if args.predicate_json is not None:
+        from ..expressions.json_form import load_predicate_json
+
+        return load_predicate_json(args.predicate_json)
+    return args.where
+
+
+def add_snapshot_args(parser: argparse.ArgumentParser, *, as_of: bool = False) -> None:
+    """Which snapshot to read: ``--snapshot`` / ``--tag`` (/ ``--as-of``), and ``--branch``."""
+    travel = parser.add_mutually_exclusive_group()
+    travel.add_argument("--snapshot", type=int, default=None, help="snapshot id (default: latest)")
+    travel.add_argument("--tag", default=None, help="the snapshot of this tag")
+    if as_of:
+        travel.add_argument("--as-of", type=as_of_ms, default=None, metavar="TIME",
+                            help="the latest snapshot committed at or before TIME (epoch millis, or ISO 8601; "
+                                 "UTC unless it names an offset)")
+    parser.add_argument("--branch", default=None, help="this branch (default: main)")
+
+
+def add_master_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--master", default=None, help="Spark master URL (default: local)")
+
+
+def as_of_ms(text: str) -> int:
+    """``--as-of``: epoch milliseconds, or an ISO 8601 date-time (UTC unless it has an offset)."""
+    text = text.strip()
+    if text.lstrip("-").isdigit():
+        return int(text)
+    try:
+        when = _dt.datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not epoch millis or an ISO 8601 time: {text!r}") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=_dt.timezone.utc)
+    return (when - _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)) // _dt.timedelta(milliseconds=1)
+
+
+def split_storage_options(argv: list[str]) -> tuple[list[str], dict[str, str]]:
+    """``--storage-option K=V`` (or ``--storage-option=K=V``) taken out of ``argv`` wherever it stands."""
+    rest: list[str] = []
+    pairs: list[str] = []
+    it = iter(argv)
+    for arg in it:
+        if arg == "--storage-option":
+            pairs.append(next(it, ""))
+        elif arg.startswith("--storage-option="):
+            pairs.append(arg.split("=", 1)[1])
+        else:
+            rest.append(arg)
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InvalidOptionError("--storage-option needs KEY=VALUE", expected="e.g. --storage-option "
+                                                                               "endpoint=http://localhost:9000")
+        options[key.strip()] = value
+    return rest, options
+
+
+# -------------------------------------------------------------------------------------------- input and output
 def emit(obj: Any, as_json: bool, text: str) -> None:
     """Print ``obj`` as one compact JSON line with ``--json``, else the human-readable ``text``."""
     if as_json:
@@ -49,3 +189,4 @@ def read_json_file(path: str) -> Any:
         raise CorruptDataError(f"invalid JSON: {exc}", path=path) from None
     except RecursionError:
         raise CorruptDataError("JSON is nested too deeply", path=path) from None
+

@@ -20,7 +20,7 @@ from ..dv.index_file import DEFAULT_TARGET_SIZE, read_dv_index, read_entry, writ
 from ..dv.puffin import read_puffin, write_puffin
 from ..errors import CorruptDataError, PaimonCodecError
 from ..positions import positions_to_json
-from .common import add_action, add_command_group, emit, read_json_file
+from .common import JSON_LINE, CommandGroup, emit, read_json_file
 
 __all__ = ["register"]
 
@@ -107,15 +107,17 @@ def _cmd_from_puffin(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    sub = add_command_group(subparsers, "dv", "deletion-vector index files (read, write, Puffin interop)")
+def register(root: CommandGroup) -> None:
+    sub = root.group("dv", "deletion-vector index files (read, write, Puffin interop)")
 
-    p = add_action(sub, "read", "decode a DV index file (or one entry) and verify its checksums", _cmd_read)
+    p = sub.command("read", _cmd_read, json=JSON_LINE,
+                    help="decode a DV index file (or one entry) and verify its checksums")
     p.add_argument("file")
     p.add_argument("--entry", action="store_true", help="FILE is a single size|bin|crc32 entry")
     p.add_argument("--no-crc", action="store_true", help="do not verify the CRC-32s (as Java <= 2.0 did)")
 
-    p = add_action(sub, "write", "write DV index files from {data_file: [[start, end), ...]}", _cmd_write)
+    p = sub.command("write", _cmd_write, json=JSON_LINE,
+                    help="write DV index files from {data_file: [[start, end), ...]}")
     p.add_argument("--input", required=True, help="positions JSON, data files in write order")
     p.add_argument("--output-dir", required=True)
     p.add_argument("--bitmap64", action="store_true", help="64-bit (Iceberg-compatible) bins")
@@ -124,11 +126,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--single-file", action="store_true", help="never roll (bucketed-table writer)")
     p.add_argument("--name-prefix", help="name files PREFIX-<n> instead of index-<uuid>-<n>")
 
-    p = add_action(sub, "to-puffin", "export deletion vectors as an Iceberg Puffin file", _cmd_to_puffin)
+    p = sub.command("to-puffin", _cmd_to_puffin, json=JSON_LINE,
+                    help="export deletion vectors as an Iceberg Puffin file")
     p.add_argument("input", help="positions JSON ({data_file: ranges}) or a DV index file")
     p.add_argument("--output", required=True)
     p.add_argument("--names", help="comma list of data file names for a DV index file's entries")
 
-    p = add_action(sub, "from-puffin", "import deletion-vector-v1 blobs from a Puffin file", _cmd_from_puffin)
+    p = sub.command("from-puffin", _cmd_from_puffin, json=JSON_LINE,
+                    help="import deletion-vector-v1 blobs from a Puffin file")
     p.add_argument("file")
     p.add_argument("--output-dir", help="also write them as one 64-bit Paimon DV index file here")

@@ -29,6 +29,7 @@ from ..fileio import ByteSource, atomic_write_bytes
 from ..positions import positions_from_json
 from ..types import DataType, RowType, parse_row_type, parse_type
 from ..values import from_json, parse_literal_text
+from .common import CommandGroup, add_predicate_args
 from .index_topn import register_topn
 
 __all__ = ["register", "read_input_table", "run_queries", "result_to_json"]
@@ -36,41 +37,35 @@ __all__ = ["register", "read_input_table", "run_queries", "result_to_json"]
 SINGLE_INDEX_TYPES = ("bitmap", "bloom-filter", "range-bitmap", "bsi")
 
 
-def register(subparsers: Any) -> None:
-    index = subparsers.add_parser("index", help="build and query file indexes (bitmap, bloom filter, ...)",
-                                  description="Build and query Paimon file-index containers and payloads.")
-    sub = index.add_subparsers(dest="index_command", metavar="SUBCOMMAND")
-    sub.required = True
+def register(root: CommandGroup) -> None:
+    index = root.group("index", "build and query file indexes (bitmap, bloom filter, ...)",
+                       description="Build and query Paimon file-index containers and payloads.", metavar="SUBCOMMAND")
 
-    b = sub.add_parser("build", help="build a file-index container from rows and table options")
+    b = index.command("build", _build_command, "build a file-index container from rows and table options",
+                      json="print a JSON summary")
     b.add_argument("--schema", required=True, help='row schema: "a INT, b STRING" or a JSON list of {"name","type"}')
     b.add_argument("--input", required=True, help="rows: .parquet, .jsonl (one JSON object per line) or .csv")
     b.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="table option, e.g. file-index.bitmap.columns=a,b (repeatable)")
     b.add_argument("--output", required=True, help="container file to write (atomically)")
-    b.add_argument("--json", action="store_true", help="print a JSON summary")
-    b.set_defaults(func=_build_command)
 
-    q = sub.add_parser("query", help="evaluate predicates against a container or one index payload")
+    q = index.command("query", _query_command, "evaluate predicates against a container or one index payload",
+                      json="print JSON")
     q.add_argument("file", help="file-index container (.index) or, with --index-type, one index payload")
     q.add_argument("--schema", help='row schema of the data file: "a INT, b STRING" or a JSON list')
     q.add_argument("--index-type", choices=SINGLE_INDEX_TYPES,
                    help="FILE is a single index payload of this type (then give --type)")
     q.add_argument("--type", dest="type_", metavar="TYPE", help="column type of a single payload, e.g. INT")
-    g = q.add_mutually_exclusive_group(required=True)
-    g.add_argument("--where", help="SQL-like predicate, e.g. \"status = 'PENDING' AND region IN ('US','EU')\"")
-    g.add_argument("--predicate-json", metavar="JSON_OR_PATH", help="one predicate as JSON (or a file of it)")
+    g = add_predicate_args(q, required=True, example="status = 'PENDING' AND region IN ('US','EU')")
     g.add_argument("--predicates-json", metavar="PATH", help="a JSON list of predicates / query objects")
     q.add_argument("--row-count", type=int, help="rows in the data file (needed with --deleted)")
     q.add_argument("--deleted", metavar="JSON_OR_PATH",
                    help="deletion vector as a position set ({\"ranges\": ...}); applied to each result")
-    q.add_argument("--json", action="store_true", help="print JSON")
-    q.set_defaults(func=_query_command)
 
-    register_topn(sub)
+    register_topn(index)
     from .write import register_rewrite  # index rewrite: the table layer, run on Spark
 
-    register_rewrite(sub)
+    register_rewrite(index)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -14,14 +14,16 @@ from ..fileindex.topn import top_n_rows
 from ..fileio import ByteSource
 from ..positions import positions_from_json, positions_to_json
 from ..types import parse_type
+from .common import CommandGroup
 
 __all__ = ["register_topn"]
 
 
-def register_topn(index_subparsers: Any) -> argparse.ArgumentParser:
-    """Add ``topn`` to the ``index`` subcommand group."""
-    p = index_subparsers.add_parser(
-        "topn", help="rows of ORDER BY col [DESC] LIMIT k, answered by a range-bitmap or BSI index payload")
+def register_topn(index: CommandGroup | argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add ``topn`` to the ``index`` command group."""
+    p = CommandGroup.of(index).command(
+        "topn", _topn_command, "rows of ORDER BY col [DESC] LIMIT k, answered by a range-bitmap or BSI index payload",
+        json="print JSON")
     p.add_argument("file", help="index payload file (one range-bitmap or bsi slice)")
     p.add_argument("--index-type", required=True, choices=["range-bitmap", "bsi"])
     p.add_argument("--type", required=True, dest="type_", metavar="TYPE", help="column type, e.g. BIGINT")
@@ -32,8 +34,6 @@ def register_topn(index_subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="exactly k rows (a single sort key)")
     p.add_argument("--found-set", default=None,
                    help="JSON position set (or a path to one) restricting the candidate rows")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(func=_topn_command)
     return p
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from .. import formats as F
 from ..errors import InvalidOptionError, PaimonCodecError, UnsupportedTypeError
 from ..types import DataType, RowType, parse_row_type
+from .common import CommandGroup
 
 __all__ = ["register", "cmd_formats", "cmd_inspect", "decode_container", "render_text", "SLICE_FORMATS"]
 
@@ -32,24 +33,21 @@ __all__ = ["register", "cmd_formats", "cmd_inspect", "decode_container", "render
 SLICE_FORMATS = {"bitmap": "bitmap", "bloom-filter": "bloom-filter", "range-bitmap": "range-bitmap", "bsi": "bsi"}
 
 
-def register(subparsers: Any) -> None:
-    p = subparsers.add_parser("formats", help="list the on-disk formats (schemas) this tool knows")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+def register(root: CommandGroup) -> None:
+    p = root.command("formats", cmd_formats, "list the on-disk formats (schemas) this tool knows",
+                     json="machine-readable output")
     p.add_argument("--schema", metavar="NAME", help="print one format's schema (.ksy, the single source of its "
                    "layout); NAME is a format name or a schema id")
-    p.set_defaults(func=cmd_formats)
 
-    p = subparsers.add_parser("inspect", help="decode an index file and print its structure")
+    p = root.command("inspect", cmd_inspect, "decode an index file and print its structure", json="print JSON")
     p.add_argument("path", help="file to decode")
     p.add_argument("--format", choices=sorted(F.FORMATS), help="format (detected from the bytes when possible)")
     p.add_argument("--key-kind", choices=F.KEY_KINDS, help="key kind of bitmap / range-bitmap payloads")
     p.add_argument("--type", dest="data_type", help="Paimon column type of the payload (instead of --key-kind)")
     p.add_argument("--schema", help='file-index containers: row type ("a INT, b STRING" or JSON) to decode '
                    "each index payload with its codec")
-    p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--hex-bytes", type=int, default=32, help="hex prefix length of byte fields (default 32)")
     p.add_argument("--max-items", type=int, default=20, help="list items shown in text output (default 20)")
-    p.set_defaults(func=cmd_inspect)
 
 
 def cmd_formats(args: argparse.Namespace) -> int:

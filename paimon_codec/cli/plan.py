@@ -12,6 +12,8 @@ import json
 import sys
 from typing import Any
 
+from .common import CommandGroup, add_predicate_args, add_snapshot_args, add_table_arg, predicate_arg
+
 __all__ = ["register", "plan_json"]
 
 
@@ -50,12 +52,7 @@ def _print(obj: dict, out=None) -> None:
 def cmd_plan(args: argparse.Namespace) -> int:
     from ..table.plan import plan_scan
 
-    where: Any = args.where
-    if args.predicate_json is not None:
-        from ..expressions.json_form import load_predicate_json
-
-        where = load_predicate_json(args.predicate_json)
-    plan = plan_scan(args.table, where, args.snapshot, branch=args.branch, tag=args.tag)
+    plan = plan_scan(args.table, predicate_arg(args), args.snapshot, branch=args.branch, tag=args.tag)
     obj = plan_json(plan)
     if args.json:
         json.dump(obj, sys.stdout, default=str)
@@ -65,15 +62,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("plan", help="a scan's plan without Spark: files, index answers, deletion vectors")
-    p.add_argument("table", help="table directory (<warehouse>/<db>.db/<table>)")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--where", help="SQL-like predicate, e.g. \"status = 'PAID' AND amount > 10\"")
-    g.add_argument("--predicate-json", help="JSON predicate (text or path)")
-    travel = p.add_mutually_exclusive_group()
-    travel.add_argument("--snapshot", type=int, default=None, help="snapshot id (default: latest)")
-    travel.add_argument("--tag", default=None, help="the snapshot of this tag")
-    p.add_argument("--branch", default=None, help="plan this branch (default: main)")
-    p.add_argument("--json", action="store_true", help="print the plan as JSON")
-    p.set_defaults(func=cmd_plan)
+def register(root: CommandGroup) -> None:
+    p = root.command("plan", cmd_plan, "a scan's plan without Spark: files, index answers, deletion vectors",
+                     json="print the plan as JSON")
+    add_table_arg(p)
+    add_predicate_args(p, example="status = 'PAID' AND amount > 10")
+    add_snapshot_args(p)

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-import argparse
 import datetime as _dt
 import decimal
 import json
 import sys
 import tempfile
 from typing import Any
+
+from .common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    CommandGroup,
+    add_master_arg,
+    add_predicate_args,
+    add_snapshot_args,
+    add_table_arg,
+    predicate_arg,
+)
 
 __all__ = ["register"]
 
@@ -33,14 +43,6 @@ def _json_value(v: Any) -> Any:
 
 def _rows(df) -> list[dict]:
     return [{k: _json_value(v) for k, v in r.asDict(recursive=True).items()} for r in df.collect()]
-
-
-def _predicate_arg(args) -> Any:
-    if args.predicate_json is not None:
-        from ..expressions.json_form import load_predicate_json
-
-        return load_predicate_json(args.predicate_json)
-    return args.where
 
 
 def _print_report(report: dict, out=None) -> None:
@@ -78,23 +80,6 @@ def _print_rows(rows: list[dict], limit: int, out=None) -> None:
     print(f"({len(rows)} rows)", file=out)
 
 
-def _as_of_ms(text: str) -> int:
-    """``--as-of``: epoch milliseconds, or an ISO 8601 date-time (UTC unless it has an offset)."""
-    import argparse
-    import datetime as dt
-
-    text = text.strip()
-    if text.lstrip("-").isdigit():
-        return int(text)
-    try:
-        when = dt.datetime.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not epoch millis or an ISO 8601 time: {text!r}") from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=dt.timezone.utc)
-    return (when - dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)) // dt.timedelta(milliseconds=1)
-
-
 def _planning_arg(text: str) -> int | str:
     return int(text) if text.strip().isdigit() else text
 
@@ -108,7 +93,7 @@ def cmd_scan(args) -> int:
     if args.order_by:
         order_by = [(c.strip(), "desc" if args.desc else "asc") for c in args.order_by.split(",") if c.strip()]
     nulls_first = None if args.nulls is None else args.nulls == "first"
-    df, report = scan(spark, args.table, _predicate_arg(args), args.snapshot, order_by=order_by,
+    df, report = scan(spark, args.table, predicate_arg(args), args.snapshot, order_by=order_by,
                       limit=args.limit if order_by else None, nulls_first=nulls_first,
                       branch=args.branch, tag=args.tag, timestamp_ms=args.as_of,
                       distributed_planning=_planning_arg(args.distributed_planning))
@@ -146,7 +131,7 @@ def cmd_audit(args) -> int:
         print()
     else:
         _print_audit(summary)
-    return 0 if not summary["findings"] else 1
+    return EXIT_OK if not summary["findings"] else EXIT_FINDINGS
 
 
 def cmd_demo(args) -> int:
@@ -184,23 +169,15 @@ def cmd_demo(args) -> int:
         import shutil
 
         shutil.rmtree(warehouse, ignore_errors=True)
-    return 0 if not summary["findings"] else 1
+    return EXIT_OK if not summary["findings"] else EXIT_FINDINGS
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("scan", help="index-aware scan of a Paimon table on Spark")
-    p.add_argument("table", help="table directory (<warehouse>/<db>.db/<table>)")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--where", help="SQL-like predicate, e.g. \"status = 'PAID' AND region IN ('EU','US')\"")
-    g.add_argument("--predicate-json", help="JSON predicate (text or path)")
-    travel = p.add_mutually_exclusive_group()
-    travel.add_argument("--snapshot", type=int, default=None, help="snapshot id (default: latest)")
-    travel.add_argument("--tag", default=None, help="read the snapshot of this tag")
-    travel.add_argument("--as-of", type=_as_of_ms, default=None, metavar="TIME",
-                        help="read the latest snapshot committed at or before TIME (epoch millis, or ISO 8601; "
-                             "UTC unless it names an offset)")
-    p.add_argument("--branch", default=None, help="read this branch (default: main)")
-    p.add_argument("--json", action="store_true", help='print {"rows": [...], "report": {...}}')
+def register(root: CommandGroup) -> None:
+    p = root.command("scan", cmd_scan, "index-aware scan of a Paimon table on Spark",
+                     json='print {"rows": [...], "report": {...}}')
+    add_table_arg(p)
+    add_predicate_args(p)
+    add_snapshot_args(p, as_of=True)
     p.add_argument("--order-by", default=None, metavar="COL[,COL...]",
                    help="sort the rows; with --limit, top-N is pushed down to range-bitmap indexes")
     p.add_argument("--desc", action="store_true", help="descending --order-by")
@@ -208,22 +185,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="null ordering (default: first ascending, last descending)")
     p.add_argument("--limit", type=int, default=50,
                    help="with --order-by: LIMIT of the query; otherwise rows to print without --json")
-    p.add_argument("--master", default=None, help="Spark master URL (default: local)")
+    add_master_arg(p)
     p.add_argument("--distributed-planning", default="256", metavar="N|always|never",
                    help="judge file indexes and deletion vectors in Spark tasks from N files on (default 256)")
-    p.set_defaults(func=cmd_scan)
 
-    p = subparsers.add_parser("audit", help="decode and verify every index file of a warehouse on Spark")
+    p = root.command("audit", cmd_audit, "decode and verify every index file of a warehouse on Spark",
+                     json='print {"tables": ..., "findings": [...]}')
     p.add_argument("warehouse", help="warehouse, database or table directory")
-    p.add_argument("--json", action="store_true", help='print {"tables": ..., "findings": [...]}')
-    p.add_argument("--master", default=None, help="Spark master URL (default: local)")
-    p.set_defaults(func=cmd_audit)
+    add_master_arg(p)
 
-    p = subparsers.add_parser("demo", help="write a sample table, run an indexed scan and an audit")
+    p = root.command("demo", cmd_demo, "write a sample table, run an indexed scan and an audit")
     p.add_argument("--warehouse", default=None, help="write the sample here and keep it (default: temp dir)")
     p.add_argument("--where", default=None, help=f"predicate (default: {DEMO_WHERE})")
     p.add_argument("--limit", type=int, default=20)
-    p.add_argument("--master", default=None, help="Spark master URL (default: local)")
-    p.set_defaults(func=cmd_demo)
-
-
+    add_master_arg(p)

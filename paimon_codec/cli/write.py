@@ -1,4 +1,4 @@
-"""``paimon-codec index rewrite`` and ``paimon-codec write`` (Spark; local unless ``--master`` is given).
+"""``paimon-codec write`` and ``paimon-codec index rewrite`` (Spark; local unless ``--master`` is given).
 
 Progress (files indexed / total, bytes, rate) goes to stderr through ``logging``; ``--json`` prints the
 report of what was written on stdout.
@@ -10,11 +10,13 @@ import argparse
 import json
 import logging
 import sys
-from typing import Any
 
 from ..errors import InvalidOptionError
+from .common import CommandGroup, add_master_arg, add_table_arg
 
 __all__ = ["register", "register_rewrite", "parse_option_args"]
+
+REPORT_JSON = "print the report as JSON"
 
 
 def parse_option_args(items: list[str], removals: list[str] | None = None) -> dict[str, str | None]:
@@ -81,19 +83,19 @@ def cmd_write(args: argparse.Namespace) -> int:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    p.add_argument("--master", default=None, help="Spark master URL (default: local)")
+    add_master_arg(p)
 
 
-def register_rewrite(index_subparsers: Any) -> None:
+def register_rewrite(index: CommandGroup) -> None:
     """``index rewrite`` under the ``index`` command."""
-    p = index_subparsers.add_parser(
-        "rewrite", help="(re)build the file indexes of every data file of a table and commit once",
+    p = index.command(
+        "rewrite", cmd_rewrite, "(re)build the file indexes of every data file of a table and commit once",
+        json=REPORT_JSON,
         description="Persist --option values to the table schema (like ALTER TABLE SET), rebuild every live data "
                     "file's file index on Spark and commit one snapshot; a rewrite that changes nothing commits "
                     "nothing.")
-    p.add_argument("table", help="table directory (<warehouse>/<db>.db/<table>) or URI")
+    add_table_arg(p)
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="table option to set first, e.g. file-index.bitmap.columns=a,b (repeatable)")
     p.add_argument("--remove-option", action="append", default=[], metavar="KEY",
@@ -102,16 +104,14 @@ def register_rewrite(index_subparsers: Any) -> None:
                    help="only files of this partition (repeatable)")
     p.add_argument("--local", action="store_true", help="index in this process instead of on Spark")
     _common(p)
-    p.set_defaults(func=cmd_rewrite)
 
 
-def register(subparsers: Any) -> None:
+def register(root: CommandGroup) -> None:
     """``write`` (top-level command)."""
-    p = subparsers.add_parser("write", help="append rows (Parquet / JSON lines / CSV / ORC) to a Paimon table "
-                                            "on Spark, file indexes built on write, one commit")
-    p.add_argument("table", help="table directory (<warehouse>/<db>.db/<table>) or URI")
+    p = root.command("write", cmd_write, "append rows (Parquet / JSON lines / CSV / ORC) to a Paimon table "
+                                         "on Spark, file indexes built on write, one commit", json=REPORT_JSON)
+    add_table_arg(p)
     p.add_argument("--input", required=True, help="input file or directory Spark reads")
     p.add_argument("--format", default=None, help="input format (default: from the file extension)")
     p.add_argument("--mode", default="append", choices=["append", "overwrite"], help="write mode")
     _common(p)
-    p.set_defaults(func=cmd_write)
