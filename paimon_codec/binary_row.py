@@ -109,7 +109,9 @@ def _field_kind(t: DataType) -> str:
 
 def _split_types(text: str) -> list[str]:
     """Split ``"INT, DECIMAL(20, 2), STRING"`` at top-level commas."""
-    out, depth, cur = [], 0, []
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in text:
         if ch in "(<":
             depth += 1

@@ -91,6 +91,7 @@ def portable_size(data: bytes | memoryview | ByteSource, start: int = 0, end: in
     read, so the read stays lazy).  O(1) container work when the offset header is present (only the
     last container is sized); otherwise (run containers, fewer than 4 containers) walks at most three.
     """
+    head: bytes | memoryview
     if isinstance(data, ByteSource):
         path, base, end = data.path, data.base, data.length
         head = data.read(start, min(8, max(end - start, 0)), what)
@@ -110,12 +111,19 @@ def portable_size(data: bytes | memoryview | ByteSource, start: int = 0, end: in
     if start + header_len > end:
         raise TruncatedDataError(f"{what} header of {n} containers runs past the end of the data", path=path,
                                  offset=base + start, expected=f"{header_len} bytes")
+    header: bytes | memoryview
     if isinstance(data, ByteSource):
-        header = data.read(start, header_len, what + " header")
-        fetch2 = lambda pos: data.read(pos, 2, what + " run count")  # noqa: E731
+        src = data
+        header = src.read(start, header_len, what + " header")
+
+        def fetch2(pos: int) -> bytes | memoryview:
+            return src.read(pos, 2, what + " run count")
     else:
-        header = memoryview(data)[start:start + header_len]
-        fetch2 = None
+        buf = memoryview(data)
+        header = buf[start:start + header_len]
+
+        def fetch2(pos: int) -> bytes | memoryview:
+            return buf[pos:pos + 2]
     if n == 0:
         return header_len
     flags = header[4:4 + nflags]
@@ -125,8 +133,7 @@ def portable_size(data: bytes | memoryview | ByteSource, start: int = 0, end: in
             if start + rel + 2 > end:
                 raise TruncatedDataError(f"{what} run count runs past the end of the data", path=path,
                                          offset=base + start + rel, expected="2 bytes")
-            two = data[start + rel:start + rel + 2] if fetch2 is None else fetch2(start + rel)
-            return 2 + 4 * _U16.unpack_from(two, 0)[0]
+            return 2 + 4 * _U16.unpack_from(fetch2(start + rel), 0)[0]
         card_minus_1 = _U16.unpack_from(header, desc_at + 4 * i + 2)[0]
         return 8192 if card_minus_1 >= 4096 else 2 * (card_minus_1 + 1)
 
@@ -157,7 +164,8 @@ def read_bitmap(data: bytes | memoryview, *, what: str = "bitmap", offset: int |
         raise CorruptDataError(f"{what}: bad roaring cookie 0x{cookie:08x}", path=path, offset=offset,
                                expected=f"{_SERIAL_COOKIE_NO_RUN} or {_SERIAL_COOKIE} in the low 16 bits")
     try:
-        return BitMap.deserialize(data)
+        # pyroaring's stub says ``bytes``; its Cython signature takes any buffer (memoryview: no copy)
+        return BitMap.deserialize(data)  # type: ignore[arg-type]
     except (ValueError, IndexError, OverflowError, MemoryError, RuntimeError) as exc:
         raise CorruptDataError(f"{what}: invalid roaring bitmap ({exc})", path=path, offset=offset) from None
 

@@ -147,7 +147,7 @@ class _Parser:
         pos, end = 0, len(text.rstrip())  # one pass: no re-scan of the rest per token
         while pos < end:
             m = self._token.match(text, pos)
-            if not m or m.end() == pos:
+            if not m or m.end() == pos or m.lastgroup is None:
                 raise UnsupportedTypeError(f"cannot parse type {self.shown} at character {pos}")
             self.tokens.append(m.group(m.lastgroup))
             pos = m.end()
@@ -156,6 +156,11 @@ class _Parser:
 
     def peek(self) -> str | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def peek_word(self) -> str:
+        """The next token upper-cased, "" at the end (for keyword look-ahead)."""
+        tok = self.peek()
+        return tok.upper() if tok is not None else ""
 
     def take(self, expected: str | None = None) -> str:
         tok = self.peek()
@@ -213,13 +218,13 @@ class _Parser:
         elif root in ("TIMESTAMP_WITHOUT_TIME_ZONE", "TIMESTAMP_WITH_LOCAL_TIME_ZONE"):
             a = self.args()
             kw["precision"] = a[0] if a else 6
-            if root == "TIMESTAMP_WITHOUT_TIME_ZONE" and self.peek() and self.peek().upper() == "WITH":
+            if root == "TIMESTAMP_WITHOUT_TIME_ZONE" and self.peek_word() == "WITH":
                 self.take()
                 self.take("LOCAL")
                 self.take("TIME")
                 self.take("ZONE")
                 root = "TIMESTAMP_WITH_LOCAL_TIME_ZONE"
-            elif self.peek() and self.peek().upper() == "WITHOUT":
+            elif self.peek_word() == "WITHOUT":
                 self.take()
                 self.take("TIME")
                 self.take("ZONE")
@@ -248,11 +253,11 @@ class _Parser:
             self.take(">")
             kw["children"], kw["field_names"] = tuple(kids), tuple(names)
         nullable = True
-        if self.peek() and self.peek().upper() == "NOT":
+        if self.peek_word() == "NOT":
             self.take()
             self.take("NULL")
             nullable = False
-        elif self.peek() and self.peek().upper() == "NULL":
+        elif self.peek_word() == "NULL":
             self.take()
         return DataType(root, nullable, **kw)
 
@@ -286,6 +291,8 @@ def parse_row_type(spec: str | list | RowType) -> RowType:
             raise UnsupportedTypeError(f"row schema is not valid JSON: {exc}") from None
     if isinstance(spec, list):
         return RowType(tuple(_field_of(d) for d in spec))
+    if not isinstance(spec, str):
+        raise UnsupportedTypeError(f"row schema {_shown(repr(spec))} is not text, a JSON list or a RowType")
     fields = []
     depth, start = 0, 0
     parts = []

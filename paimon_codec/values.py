@@ -201,8 +201,8 @@ def parse_literal_text(dtype: DataType, text: str) -> Any:
             days = (d - _EPOCH.date()).days
             nanos_of_day = 0
             if time_part:
-                hh, mm, *rest = time_part.split(":")
-                sec, _, frac = (rest[0] if rest else "0").partition(".")
+                hh, mm, *secs = time_part.split(":")
+                sec, _, frac = (secs[0] if secs else "0").partition(".")
                 nanos_of_day = ((int(hh) * 60 + int(mm)) * 60 + int(sec)) * 1_000_000_000 + int(
                     (frac + "000000000")[:9])
             return Timestamp.from_nanos(days * 86_400_000_000_000 + nanos_of_day)

@@ -146,3 +146,22 @@ def test_cli_topn_through_main(tmp_path, capsys):
     assert status == 0
     out = json.loads(capsys.readouterr().out)
     assert out == {"kind": "BITMAP", **positions_to_json(BitMap([3, 4]))}
+
+
+@pytest.mark.parametrize("kind", ["range-bitmap", "bsi"])
+def test_found_set_past_32_bits_is_refused(tmp_path, kind):
+    """A found set reaching past 2**32 decodes as a 64-bit bitmap, which the 32-bit index bitmaps cannot
+    combine with: refused as a bad predicate (it used to crash with a TypeError deep in top_n_rows)."""
+    from paimon_codec import cli
+
+    reader = _readers([5, -3, None, 9], kind)
+    wide = {"ranges": [[0, 2**33]]}
+    with pytest.raises(InvalidPredicateError, match="2\\*\\*32"):
+        answer_topn_query(reader, {"op": "top_k", "k": 1, "found_set": wide})
+    w = BsiWriter("INT")
+    w.write_batch([5, -3, None, 9])
+    path = tmp_path / "col.bsi"
+    path.write_bytes(w.serialize())
+    status = cli.main(["index", "topn", str(path), "--index-type", "bsi", "--type", "INT", "--k", "1",
+                       "--found-set", json.dumps(wide)])
+    assert status == 2

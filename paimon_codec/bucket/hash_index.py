@@ -32,7 +32,8 @@ def read_hash_index(data: ByteSource | bytes | bytearray | memoryview | BinaryIO
 
         if storage.is_local(os.fspath(data)):
             return _read_hash_file(storage.split_uri(os.fspath(data))[2])
-        data, path = storage.read_bytes(os.fspath(data)), os.fspath(data)  # one GET
+        path = os.fspath(data)
+        data = storage.read_bytes(path)  # one GET
     if isinstance(data, (bytes, bytearray, memoryview)):
         raw, where = data, path
     else:
@@ -56,7 +57,7 @@ def _read_hash_file(path: str | os.PathLike) -> np.ndarray:
             raise CorruptDataError(f"hash index of {size} bytes is not a whole number of int32 values",
                                    path=os.fspath(path), offset=size - size % 4, expected="a multiple of 4 bytes")
         out = np.empty(size // 4, dtype=HASH_DTYPE)
-        got = fh.readinto(memoryview(out).cast("B"))
+        got = fh.readinto(out.data.cast("B"))
         if got != size:
             raise CorruptDataError(f"short read: {got} of {size} bytes", path=os.fspath(path), offset=got)
     return out.byteswap(inplace=True).view(np.int32) if HASH_DTYPE.byteorder != "=" else out
@@ -82,5 +83,5 @@ def write_hash_index(path: str | os.PathLike, hashes: np.ndarray | list[int]) ->
     """Write a HASH index file atomically; returns its row count (number of hashes)."""
     arr = np.ascontiguousarray(_to_file_order(hashes))
     with atomic_write(path) as fh:
-        fh.write(memoryview(arr).cast("B"))
+        fh.write(arr.data.cast("B"))
     return int(arr.size)

@@ -175,7 +175,7 @@ def _build_command(args: argparse.Namespace) -> int:
     writer.write_table(read_input_table(args.input, schema))
     data = writer.serialize()
     atomic_write_bytes(args.output, data)
-    summary = {
+    summary: dict[str, Any] = {
         "output": str(args.output),
         "bytes": len(data),
         "rows": writer.row_count,

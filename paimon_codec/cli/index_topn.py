@@ -10,9 +10,9 @@ from typing import Any
 from ..errors import InvalidPredicateError, PaimonCodecError
 from ..fileindex.bsi import BsiReader
 from ..fileindex.range_bitmap import RangeBitmapReader
-from ..fileindex.topn import top_n_rows
+from ..fileindex.topn import found_set_from_json, top_n_rows
 from ..fileio import ByteSource
-from ..positions import positions_from_json, positions_to_json
+from ..positions import positions_to_json
 from ..types import parse_type
 from .common import CommandGroup
 
@@ -46,9 +46,10 @@ def _topn_command(args: argparse.Namespace) -> int:
             with open(text, encoding="utf-8") as fh:
                 text = fh.read()
         try:
-            found = positions_from_json(json.loads(text))
-        except (KeyError, TypeError, ValueError) as exc:
+            obj = json.loads(text)
+        except ValueError as exc:
             raise InvalidPredicateError(f"bad --found-set: {exc}") from exc
+        found = found_set_from_json(obj, "--found-set")
     nulls_first = (args.nulls or ("last" if args.desc else "first")) == "first"
     with ByteSource(args.file) as src:
         try:

@@ -62,7 +62,7 @@ def cmd_formats(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    width = max(len(r["name"]) for r in rows)
+    width = max(len(s.name) for s in F.FORMATS.values())
     for r in rows:
         flags = []
         if r["detectable"]:

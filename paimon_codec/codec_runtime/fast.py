@@ -180,7 +180,7 @@ def walk_columns(buf: Any, end: int, count: int, starts: list[int], stop: int, f
             return None
     else:
         lens = st
-    out = {}
+    out: dict[str, ByteSlices | np.ndarray] = {}
     for name, off, dtype, after in columns:
         if dtype is None:
             out[name] = ByteSlices(buf, st + var_at, lens)

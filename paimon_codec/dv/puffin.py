@@ -55,6 +55,12 @@ class PuffinBlob:
     dv: DeletionVector | None = None
     properties: dict | None = None
 
+    def loaded_dv(self) -> DeletionVector:
+        """The vector of a blob read with ``load=True`` (``load=False`` leaves ``dv`` None)."""
+        if self.dv is None:
+            raise ValueError(f"blob of {self.referenced_data_file} was read without its vector (load=False)")
+        return self.dv
+
     def to_json(self) -> dict:
         return {"referenced_data_file": self.referenced_data_file, "offset": self.offset,
                 "length": self.length, "cardinality": self.cardinality}

@@ -18,7 +18,11 @@ class _Node:
 
     def __init__(self, j: int, h: int) -> None:
         self.j, self.h = j, h
-        self.next = self.prev = self.parent = self.left = self.right = None
+        self.next: _Node | None = None
+        self.prev: _Node | None = None
+        self.parent: _Node | None = None
+        self.left: _Node | None = None
+        self.right: _Node | None = None
         self.red = False
 
 
@@ -137,18 +141,18 @@ class _TreeMapSim:
             root.prev = None
 
     def _treeify(self, index: int, head: _Node) -> None:
-        root = None
-        x = head
+        root = head  # replaced by the balanced root as nodes go in (the head goes in first)
+        x: _Node | None = head
         while x is not None:
             nxt = x.next
             x.left = x.right = None
-            if root is None:
+            if x is head:
                 x.parent = None
                 x.red = False
                 root = x
             else:
-                p = root
-                while True:
+                p: _Node | None = root
+                while p is not None:
                     d = self._dir(x, p)
                     xp = p
                     p = p.left if d <= 0 else p.right
@@ -176,8 +180,8 @@ class _TreeMapSim:
             root = first
             while root.parent is not None:
                 root = root.parent
-            p = root
-            while True:
+            p: _Node | None = root
+            while p is not None:
                 d = self._dir(node, p)
                 xp = p
                 p = p.left if d <= 0 else p.right
@@ -195,7 +199,7 @@ class _TreeMapSim:
                     self._move_root_to_front(i, self._balance(root, node))
                     return
         count = 0
-        e = first
+        e: _Node | None = first
         while e is not None:
             count += 1
             e = e.next
@@ -213,7 +217,7 @@ class _TreeMapSim:
         for i, first in old_tab.items():
             lo: list[_Node] = []
             hi: list[_Node] = []
-            e = first
+            e: _Node | None = first
             while e is not None:
                 (hi if (e.h & 0xFFFFFFFF) & old_cap else lo).append(e)
                 e = e.next
@@ -234,10 +238,10 @@ class _TreeMapSim:
                         self.trees.add(idx)  # the whole tree moved unchanged
 
     def chains(self) -> list[list[int]]:
-        out = []
+        out: list[list[int]] = []
         for first in self.tab.values():
             chain = []
-            e = first
+            e: _Node | None = first
             while e is not None:
                 chain.append(e.j)
                 e = e.next

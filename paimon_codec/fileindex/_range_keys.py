@@ -17,7 +17,7 @@ from __future__ import annotations
 import decimal
 import struct
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyarrow as pa
@@ -36,7 +36,6 @@ _INT_WIDTH = {
     "TIMESTAMP_WITHOUT_TIME_ZONE": 8, "TIMESTAMP_WITH_LOCAL_TIME_ZONE": 8, "DECIMAL": 8,
 }
 _BE_INT = {1: ">i1", 2: ">i2", 4: ">i4", 8: ">i8"}
-_MAPPED = (*_INT_WIDTH, "FLOAT", "DOUBLE", "BOOLEAN", "CHAR", "VARCHAR")
 
 
 def _float_sortable(bits: np.ndarray, double: bool) -> np.ndarray:
@@ -76,7 +75,6 @@ class RangeKeyCodec:
             raise UnsupportedTypeError(f"{dtype}: timestamp precision > 6 is not supported by this index")
         if root == "DECIMAL" and (dtype.precision or 10) > 18:
             raise UnsupportedTypeError(f"{dtype}: DECIMAL precision > 18 is not supported by this index")
-        self._mapper = KeyCodec(dtype, raw_float_bits=True) if root in _MAPPED else None
         if self.is_string:
             self.width: int | None = None
         elif self.is_float:
@@ -87,6 +85,7 @@ class RangeKeyCodec:
             self.width = _INT_WIDTH[root]
         else:
             raise UnsupportedTypeError(f"type {dtype} is not supported by this index")
+        self._mapper = KeyCodec(dtype, raw_float_bits=True)  # every root accepted above has a mapping
 
     # ----------------------------------------------------------------- values -> keys (bulk)
     def column(self, values: Any) -> tuple[np.ndarray, Any, Any]:
@@ -100,11 +99,12 @@ class RangeKeyCodec:
         keys, valid = self._mapper.map_array(values)
         valid = np.asarray(valid, dtype=bool)
         if self.is_string:
-            if isinstance(keys, pa.ChunkedArray):
-                keys = keys.combine_chunks()
+            skeys = cast("pa.Array | pa.ChunkedArray", keys)  # KeyCodec maps strings to pyarrow binary
+            if isinstance(skeys, pa.ChunkedArray):
+                skeys = skeys.combine_chunks()
             if valid.size and not valid.all():
-                keys = pc.if_else(pa.array(valid), keys, pa.scalar(None, type=keys.type))
-            return valid, keys, None
+                skeys = pc.if_else(pa.array(valid), skeys, pa.scalar(None, type=skeys.type))
+            return valid, skeys, None
         raw = np.asarray(keys).astype(np.int64)
         if self.is_float and self.width == 4:
             raw &= 0xFFFFFFFF  # stored as unsigned 32-bit raw bits

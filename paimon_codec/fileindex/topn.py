@@ -15,7 +15,7 @@ with the k-th value are all kept (a later sort key might prefer any of them).
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from pyroaring import BitMap
 
@@ -25,7 +25,23 @@ from ..roaring import first_n
 from .bit_slices import oneil_top_k
 from .result import BitmapResult
 
-__all__ = ["oneil_top_k", "top_n_rows", "answer_topn_query", "TopNReader"]
+__all__ = ["oneil_top_k", "top_n_rows", "answer_topn_query", "found_set_from_json", "TopNReader"]
+
+
+def found_set_from_json(obj: Any, what: str = "found_set") -> BitMap:
+    """A JSON position set restricting top-N candidates: row positions of one file, so 32-bit.
+
+    A set reaching past 2**32 (decoded as a 64-bit bitmap) is refused here: it cannot be combined
+    with the index's 32-bit bitmaps (it used to fail deep inside with a TypeError).
+    """
+    try:
+        found = positions_from_json(obj)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidPredicateError(f"bad {what}: {exc}") from exc
+    if not isinstance(found, BitMap):
+        raise InvalidPredicateError(f"bad {what}: positions reach past 2**32",
+                                    expected="row positions of one file (below 2**32)")
+    return found
 
 
 class TopNReader(Protocol):
@@ -91,12 +107,7 @@ def answer_topn_query(reader: TopNReader, query: dict) -> BitmapResult:
     if ordering not in ("NULLS_FIRST", "NULLS_LAST", "FIRST", "LAST"):
         raise InvalidPredicateError(f"null_ordering must be NULLS_FIRST or NULLS_LAST, not {ordering!r}")
     found = query.get("found_set")
-    found_bm = None
-    if found is not None:
-        try:
-            found_bm = positions_from_json(found)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InvalidPredicateError(f"bad found_set: {exc}") from exc
+    found_bm = None if found is None else found_set_from_json(found)
     rows = top_n_rows(reader, k, descending, ordering.endswith("FIRST"), bool(query.get("strict", True)),
                       found_bm)
     return BitmapResult(rows)

@@ -168,7 +168,7 @@ class FileIndexWriter:
     @staticmethod
     def _map_values(values: Any, key: str) -> list[Any]:
         items = values.to_pylist() if isinstance(values, (pa.Array, pa.ChunkedArray)) else list(values)
-        out = []
+        out: list[Any] = []
         for m in items:
             if m is None:
                 out.append(None)

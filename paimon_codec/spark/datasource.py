@@ -15,6 +15,7 @@ options; ``option("storage.<key>", value)`` adds options of the table's object s
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import cast
 
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
@@ -69,10 +70,10 @@ class PaimonIndexReader(DataSourceReader):
                     out.append(IndexFilePartition(t.to_row()))
         return out or [IndexFilePartition({"path": "", "kind": "none"})]
 
-    def read(self, partition: IndexFilePartition) -> Iterator[tuple]:
+    def read(self, partition: InputPartition) -> Iterator[tuple]:
         from ..storage import restore_storage_state
 
-        task = partition.task
+        task = cast(IndexFilePartition, partition).task  # Spark hands back what partitions() made
         if task.get("kind") == "none":
             return
         restore_storage_state(self.storage)

@@ -101,7 +101,12 @@ class SparkFileJudge:
     def groups(self, files: list[FileProbe]) -> list[list[int]]:
         """Indexes of ``files`` per task: files of one deletion-vector index file kept together."""
         per_task = self.files_per_task or max(16, math.ceil(len(files) / (2 * self._parallelism())))
-        order = sorted(range(len(files)), key=lambda i: (files[i].deletion[0] if files[i].deletion else "", i))
+
+        def dv_file_first(i: int) -> tuple[str, int]:
+            deletion = files[i].deletion
+            return (deletion[0] if deletion else "", i)
+
+        order = sorted(range(len(files)), key=dv_file_first)
         return [order[i:i + per_task] for i in range(0, len(order), per_task)]
 
     def __call__(self, ctx: JudgeContext, files: list[FileProbe]) -> tuple[list[FileVerdict], str, int]:

@@ -77,8 +77,11 @@ def _refuse_special(f: LiveDataFile) -> None:
 
 
 def _range(f: LiveDataFile) -> tuple[int, int]:
-    """Inclusive row-id range of a file."""
-    return f.meta.first_row_id, f.meta.first_row_id + f.row_count - 1
+    """Inclusive row-id range of a file (``_refuse_special`` refused one without row ids)."""
+    first = f.meta.first_row_id
+    if first is None:
+        raise UnsupportedTypeError("data-evolution data file without _FIRST_ROW_ID", path=f.path)
+    return first, first + f.row_count - 1
 
 
 def group_by_row_id(files: list[LiveDataFile]) -> list[list[LiveDataFile]]:
@@ -89,7 +92,7 @@ def group_by_row_id(files: list[LiveDataFile]) -> list[list[LiveDataFile]]:
     """
     order = sorted(range(len(files)), key=lambda i: _range(files[i]))
     groups: list[list[int]] = []
-    end = None
+    end = 0  # last row id of the open group (read only once a group exists)
     for i in order:
         start, last = _range(files[i])
         if groups and start <= end:

@@ -88,6 +88,12 @@ class Conversion:
     children: tuple[Conversion | None, ...] = ()
 
 
+def _child(conv: Conversion, i: int, src: DataType, dst: DataType) -> Conversion:
+    """Child ``i`` of ``conv`` (``src`` -> ``dst`` as is when ``conv`` records no children)."""
+    child = conv.children[i] if conv.children else None
+    return child if child is not None else Conversion(src, dst)
+
+
 def _struct_children(arr: pa.StructArray) -> list[pa.Array]:
     return [arr.field(i) for i in range(arr.type.num_fields)]
 
@@ -110,21 +116,19 @@ def convert_array(arr: pa.Array | pa.ChunkedArray, conv: Conversion) -> pa.Array
             if not pa.types.is_struct(arr.type):
                 raise CorruptDataError(f"expected a struct column for {dst}, found {arr.type}")
             kids = _struct_children(arr)
-            fields, children = conv.fields or tuple(range(len(dst.children))), conv.children
+            fields = conv.fields or tuple(range(len(dst.children)))
             out = []
             for i, (child_t, pos) in enumerate(zip(dst.children, fields, strict=True)):
                 if pos is None or pos >= len(kids):
                     out.append(pa.nulls(len(arr), arrow_type(child_t)))
                 else:
-                    child = children[i] if children else Conversion(src.children[pos], child_t)
-                    out.append(convert_array(kids[pos], child))
+                    out.append(convert_array(kids[pos], _child(conv, i, src.children[pos], child_t)))
             return pa.StructArray.from_arrays(out, fields=list(target), mask=mask)
         if root == "ARRAY":
-            child = conv.children[0] if conv.children else Conversion(src.children[0], dst.children[0])
-            values = convert_array(arr.values, child)
+            values = convert_array(arr.values, _child(conv, 0, src.children[0], dst.children[0]))
             return pa.ListArray.from_arrays(arr.offsets, values, type=target, mask=mask)
-        key_conv = conv.children[0] if conv.children else Conversion(src.children[0], dst.children[0])
-        value_conv = conv.children[1] if conv.children else Conversion(src.children[1], dst.children[1])
+        key_conv = _child(conv, 0, src.children[0], dst.children[0])
+        value_conv = _child(conv, 1, src.children[1], dst.children[1])
         return pa.MapArray.from_arrays(arr.offsets, convert_array(arr.keys, key_conv),
                                        convert_array(arr.items, value_conv), type=target, mask=mask)
     decoded = _decode_atomic(arr, src)
@@ -210,7 +214,8 @@ def _conversion(src: DataType, src_ids: Any, dst: DataType, dst_ids: Any, where:
         raise UnsupportedTypeError(f"column {where}: cannot read {src} values of an older data file as {dst}")
     if dst.root == "ROW":
         src_pos = {fid: i for i, (fid, _) in enumerate(src_ids or [])}
-        fields, children = [], []
+        fields: list[int | None] = []
+        children: list[Conversion | None] = []
         changed = len(src.children) != len(dst.children)
         for i, (name, child_t) in enumerate(zip(dst.field_names, dst.children, strict=True)):
             fid, sub_ids = (dst_ids or [])[i] if dst_ids and i < len(dst_ids) else (None, None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .index_manifest import IndexManifestEntry
-from .manifest import ManifestEntry
+from .manifest import DataFileMeta, ManifestEntry
 
 __all__ = ["DeletionFile", "IndexFile", "LiveDataFile"]
 
@@ -50,7 +50,7 @@ class LiveDataFile:
     deletion_file: DeletionFile | None
 
     @property
-    def meta(self):
+    def meta(self) -> DataFileMeta:
         return self.entry.file
 
     @property

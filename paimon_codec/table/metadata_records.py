@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import fastavro
 
@@ -43,7 +43,8 @@ def metadata_encoding(head: bytes) -> str | None:
 
 
 def _read_avro(fh) -> list[dict]:
-    return list(fastavro.reader(fh))
+    # fastavro types a record as any Avro value; a metadata file's schema is a record, so each is a dict
+    return cast("list[dict]", list(fastavro.reader(fh)))
 
 
 def _micros(t):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 import pyarrow as pa
@@ -21,7 +22,7 @@ from pyroaring import BitMap
 
 from .. import storage
 from ..errors import CorruptDataError, UnsupportedTypeError
-from .evolution import FileEvolution, arrow_schema, arrow_type, as_arrow, convert_array
+from .evolution import Conversion, FileEvolution, arrow_schema, arrow_type, as_arrow, convert_array
 
 __all__ = ["arrow_type", "arrow_schema", "read_file_rows", "read_plan_locally", "read_tasks_locally",
            "VALUE_KIND_COLUMN"]
@@ -98,7 +99,8 @@ def _read_avro(path: str, fields: list[pa.Field], positions: np.ndarray | None) 
     try:
         # read whole anyway: one GET on a store instead of a window at a time
         with storage.open_input(path) if storage.is_local(path) else io.BytesIO(storage.read_bytes(path)) as fo:
-            records = list(fastavro.reader(fo))
+            # fastavro types a record as any Avro value; a data file's schema is a record: each is a dict
+            records = cast("list[dict]", list(fastavro.reader(fo)))
     except (ValueError, EOFError, fastavro.read.SchemaResolutionError) as exc:
         raise CorruptDataError(f"cannot read Avro data file: {exc}", path=path) from None
     if positions is not None:
@@ -132,7 +134,7 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
         positions = np.asarray(bm.to_array(), dtype=np.int64) if hasattr(bm, "to_array") \
             else np.fromiter(bm, dtype=np.int64, count=len(bm))
     # (table field, file column name or None, conversion or None) per table column
-    plan = []
+    plan: list[tuple[pa.Field, str | None, Conversion | None]] = []
     for fld in schema:
         if evolution is None or fld.name in SYSTEM_COLUMNS:  # system columns are read by name
             plan.append((fld, fld.name, None))

@@ -196,7 +196,7 @@ class PaimonTable:
         return self._manifests[name]
 
     def manifest_file_names(self, snapshot: Snapshot) -> list[str]:
-        names = []
+        names: list[str] = []
         for lst in (snapshot.base_manifest_list, snapshot.delta_manifest_list):
             names.extend(m.file_name for m in self.manifest_list(lst))
         return names

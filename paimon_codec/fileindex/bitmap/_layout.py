@@ -73,9 +73,8 @@ def _records_dtype(generated: np.dtype | None, codec: KeyCodec) -> np.dtype:
     assert generated is not None and generated.fields is not None and generated.names is not None
     fields: dict[str, tuple] = {name: (codec.be_dtype if name == "key" else generated.fields[name][0], generated.fields[name][1])
               for name in generated.names}
-    spec: dict[str, Any] = {"names": list(generated.names), "formats": [f for f, _ in fields.values()],
-                            "offsets": [o for _, o in fields.values()], "itemsize": generated.itemsize}
-    return np.dtype(spec)
+    return np.dtype({"names": list(generated.names), "formats": [f for f, _ in fields.values()],
+                     "offsets": [o for _, o in fields.values()], "itemsize": generated.itemsize})
 
 
 _V1_DTYPES: dict[str, np.dtype] = {}

@@ -11,7 +11,7 @@ are stored as ``-1 - row``.  Body order and the V1 dictionary order are Java ``H
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyarrow as pa
@@ -61,7 +61,8 @@ class _Encoded:
         nn = None if valid.all() else np.flatnonzero(valid)
         self.nn = nn  # row positions of non-null values (None = all rows)
         if codec.kind == "string":
-            arr = keys if nn is None else keys.take(pa.array(nn, type=pa.int64()))
+            skeys = cast("pa.Array", keys)  # string keys are a pyarrow binary array
+            arr = skeys if nn is None else skeys.take(pa.array(nn, type=pa.int64()))
             enc = arr.dictionary_encode() if len(arr) else pa.DictionaryArray.from_arrays(
                 pa.array([], pa.int32()), pa.array([], pa.binary()))
             self.codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)

@@ -140,6 +140,6 @@ def xxh64_binary_array(values: pa.Array) -> np.ndarray:
         if raw is not None:
             out[rows] = [digest(raw[a:b]) for a, b in zip(starts, ends, strict=True)]
         else:
-            mv = memoryview(data)
+            mv = data.data  # the array's buffer (memoryview(data), typed)
             out[rows] = [digest(mv[a:b]) for a, b in zip(starts, ends, strict=True)]
     return out

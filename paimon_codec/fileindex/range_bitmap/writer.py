@@ -44,8 +44,8 @@ class RangeBitmapWriter(ValueBatches):
             arr = arrays[0] if len(arrays) == 1 else pa.concat_arrays(
                 [a.cast(pa.large_binary()) for a in arrays])
             valid = np.concatenate([c[0] for c in cols])
-            keys, codes = sorted_unique_strings(arr)
-            return valid, codes, keys
+            string_keys, codes = sorted_unique_strings(arr)
+            return valid, codes, string_keys
         if not cols:
             return np.zeros(0, bool), np.zeros(0, np.int64), np.zeros(0, np.int64)
         valid = np.concatenate([c[0] for c in cols])
