@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # paimon-codec: one entry point for a fresh machine.
 #   ./run.sh demo     set up (venv, package) and run the end-to-end demo on bundled sample data
-#   ./run.sh test     set up (venv, package, test tools) and run every check and test
+#   ./run.sh test     set up (venv, package, test tools) and run every check (generator, ruff, mypy) and test
 #   ./run.sh setup    only set up
 #   ./run.sh preflight  check the test run's tools and files are there (exit 3 naming what is missing)
 # Needs python3 (>= 3.10) and Java 17 (Spark, Paimon Java oracles). Reaches only PyPI / npm / Debian /
@@ -36,6 +36,12 @@ preflight() {
   if [ -z "$py" ] || ! "$py" -c "import pyspark" >/dev/null 2>&1; then
     missing+=("pyspark")
   fi
+  # the lint and type gates: a run without them would be green without checking
+  for tool in ruff mypy; do
+    if [ -z "$py" ] || ! "$py" -m "$tool" --version >/dev/null 2>&1; then
+      missing+=("$tool")
+    fi
+  done
   if [ ! -d "$GOLDEN_DIR/paimon-0.9" ] || [ ! -d "$GOLDEN_DIR/paimon-latest" ]; then
     missing+=("golden files ($GOLDEN_DIR; set PAIMON_GOLDEN)")
   fi
@@ -93,7 +99,8 @@ case "${1:-}" in
     if [ "${PAIMON_CODEC_ALLOW_MISSING_TOOLS:-}" != 1 ]; then export PAIMON_CODEC_STRICT=1; fi
     shift
     "$PY" tools/generate.py --check
-    "$VENV/bin/ruff" check paimon_codec tools tests benchmarks
+    "$PY" -m ruff check paimon_codec tools tests benchmarks
+    "$PY" -m mypy paimon_codec  # config in pyproject.toml; any error fails the run
     exec "$PY" -m pytest -q -p no:cacheprovider "$@" ;;
   *)
     echo "usage: ./run.sh demo|test|setup|preflight" >&2

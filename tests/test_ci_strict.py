@@ -78,6 +78,38 @@ def test_preflight_fails_without_pyspark(tmp_path):
     assert out.returncode == 3 and "pyspark" in out.stderr, out.stderr
 
 
+@pytest.mark.parametrize("tool", ["ruff", "mypy"])
+def test_preflight_fails_without_a_python_gate(tmp_path, tool):
+    """A venv whose python cannot run the lint / type gate (the module shadowed by one that fails to import)
+    is refused like a missing oracle: the run would otherwise be green without checking."""
+    shadow = tmp_path / "shadow" / tool
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text(f"raise ImportError('{tool} removed for this test')\n")
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    py = venv / "bin" / "python"
+    py.write_text(f"#!/bin/sh\nPYTHONPATH={tmp_path / 'shadow'} exec {sys.executable} \"$@\"\n")
+    py.chmod(0o755)
+    out = _preflight(_env(tmp_path, PAIMON_CODEC_VENV=str(venv)), RUN_SH, "preflight")
+    assert out.returncode == 3, (out.returncode, out.stderr)
+    err = out.stderr.strip()
+    assert err.count("\n") == 0 and f"missing {tool}" in err and "pyspark" not in err, err
+
+
+def test_run_sh_gates_ruff_and_mypy():
+    """``./run.sh test`` runs the generator check, ruff and mypy (each failing the run under ``set -e``)
+    before pytest; mypy is clean, so the gate holds on main."""
+    text = RUN_SH.read_text()
+    test_branch = text[text.index("\n  test)"):text.index("exec \"$PY\" -m pytest")]
+    assert "set -euo pipefail" in text
+    for gate in ('"$PY" tools/generate.py --check', '"$PY" -m ruff check paimon_codec',
+                 '"$PY" -m mypy paimon_codec'):
+        assert gate in test_branch, gate
+    out = subprocess.run([sys.executable, "-m", "mypy", "paimon_codec"], capture_output=True, text=True,
+                         timeout=600, cwd=REPO)
+    assert out.returncode == 0, out.stdout[-4000:]
+
+
 def test_preflight_fails_without_golden_files(tmp_path):
     out = _preflight(_env(tmp_path, PAIMON_GOLDEN=str(tmp_path / "nowhere")), RUN_SH, "preflight")
     assert out.returncode == 3 and "golden files" in out.stderr, out.stderr

@@ -100,7 +100,8 @@ def _cmd_from_puffin(args: argparse.Namespace) -> int:
                                      for b in blobs]}
     text = [f"{args.file}: {len(blobs)} deletion-vector-v1 blob(s)"]
     if args.output_dir:
-        metas = write_dv_index(args.output_dir, [(b.referenced_data_file, b.loaded_dv()) for b in blobs], target_size=None)
+        metas = write_dv_index(args.output_dir, [(b.referenced_data_file, b.loaded_dv()) for b in blobs],
+                               target_size=None)
         obj["files"] = [{"file_name": m.file_name, "ranges": [r.to_json() for r in m.ranges]} for m in metas]
         text.append(f"wrote {metas[0].file_name} ({metas[0].row_count} DVs)")
     emit(obj, args.json, "\n".join(text))

@@ -36,7 +36,7 @@ class SubStream(io.BytesIO):
         super().__init__(data)
         self.base = base
 
-    def read(self, n: int | None = -1) -> bytes:  # type: ignore[override]
+    def read(self, n: int | None = -1) -> bytes:
         LAST_READ[0] = self
         LAST_READ[1] = self.base + self.tell()
         return super().read(n)

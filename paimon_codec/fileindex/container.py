@@ -170,7 +170,7 @@ class FileIndexContainerReader:
                 continue
             opts: Mapping[str, Any] | None = options
             if options and itype in options and isinstance(options[itype], Mapping):
-                opts = options[itype]  # type: ignore[assignment]
+                opts = options[itype]
             window = self._windows.get(start)
             if window is None or window.length != length:
                 window = self._windows[start] = self.source.sub(start, length)

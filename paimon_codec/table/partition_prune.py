@@ -54,7 +54,7 @@ def may_match(pred: Any, values: Mapping[str, Any]) -> bool:
             return all(results)
         return any(results) if results else True
     column = getattr(pred, "column", None)
-    if column not in values:
+    if column is None or column not in values:
         return True
     return _compare(values[column], pred.op, tuple(pred.literals))
 

@@ -27,7 +27,7 @@ import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from pyroaring import BitMap
 
@@ -191,7 +191,7 @@ def _push_topn(items: list[tuple[FileTask, LiveDataFile, bool]], pred: Any, keys
     """
     from ..fileindex import registry
     from ..fileindex.container import FileIndexContainerReader
-    from ..fileindex.topn import top_n_rows
+    from ..fileindex.topn import TopNReader, top_n_rows
 
     first = keys[0]
     dtype = row_type.field(first.column).type
@@ -222,7 +222,8 @@ def _push_topn(items: list[tuple[FileTask, LiveDataFile, bool]], pred: Any, keys
             if payload is None:  # empty index (no rows / no values): every selected row stays a candidate
                 new.append(task.selection)
                 continue
-            reader = registry.create_reader("range-bitmap", payload, dtype)
+            # a range-bitmap reader answers top-N (the registry types its readers by the common base)
+            reader = cast(TopNReader, registry.create_reader("range-bitmap", payload, dtype))
             rows = top_n_rows(reader, limit, first.descending, first.nulls_come_first, len(keys) == 1,
                               task.selection)
             index_bytes += source.bytes_read
@@ -281,12 +282,12 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         # rows of such tables are only correct after a merge by key: one group task per bucket
         from .merge.plan import plan_merge_groups
 
-        groups = plan_merge_groups(table, snapshot, schema, pred, report)
-        report.rows_read = sum(g.selected_rows for g in groups)
+        merge_groups = plan_merge_groups(table, snapshot, schema, pred, report)
+        report.rows_read = sum(g.selected_rows for g in merge_groups)
         if keys and limit is not None:
             report.topn_note = "primary-key merge reads are not pushed down"
         report.planning_ms = round((time.perf_counter() - started) * 1000, 3)
-        return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, groups)
+        return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, merge_groups)
     live = table.batch_files(snapshot)
     groups: list[GroupTask] = []
     if is_data_evolution_table(schema):  # rows merged by row id from several files: data_evolution.py
@@ -309,8 +310,8 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         for i, verdict in zip(to_judge, judged, strict=True):
             verdicts[i] = verdict
     report.files_judged = len(to_judge)
-    for (f, detail), verdict in zip(admitted_files, verdicts, strict=True):
-        verdict = verdict or FileVerdict()
+    for (f, detail), judged_verdict in zip(admitted_files, verdicts, strict=True):
+        verdict = judged_verdict or FileVerdict()
         report.index_bytes_read += verdict.index_bytes_read
         report.index_notes.extend(verdict.index_notes)
         if verdict.deleted_rows is not None:
