@@ -278,7 +278,7 @@ class BitmapIndexReader(BitmapVisits):
         if v1.lookups == 1:
             i = v1.find_fixed_once(key)  # type: ignore[arg-type]
         else:
-            i = v1.fixed_table(self.codec).find(self.codec.sort_key(key))  # type: ignore[arg-type]
+            i = v1.fixed_table(self.codec).find(self.codec.sort_key(key))
         return None if i < 0 else (int(v1.offsets[i]), -1)
 
     def _block(self, i: int) -> Any:
@@ -356,7 +356,7 @@ class BitmapIndexReader(BitmapVisits):
     # ------------------------------------------------------------------ lookups
     def _map_literal(self, literal: Any) -> int | bytes:
         try:
-            return self.codec.map_value(literal)  # type: ignore[return-value]
+            return self.codec.map_value(literal)
         except (TypeError, ValueError, struct.error, OverflowError) as exc:
             if isinstance(exc, PaimonCodecError):
                 raise
