@@ -156,7 +156,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator[BinaryIO
     path = os.fspath(path)
     if not storage.is_local(path):
         buf = io.BytesIO() if "b" in mode else io.StringIO()
-        yield buf  # type: ignore[misc]
+        yield buf  # type: ignore[misc]  # a text buffer for a text mode: typed for the binary default
         data = buf.getvalue()
         storage.write_atomic(path, data if isinstance(data, bytes) else data.encode("utf-8"))
         return
@@ -166,7 +166,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator[BinaryIO
     fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX + os.path.basename(path) + ".", dir=directory)
     try:
         with os.fdopen(fd, mode) as fh:
-            yield fh  # type: ignore[misc]
+            yield fh  # type: ignore[misc]  # IO[Any] of ``mode``: typed for the binary default
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

@@ -19,7 +19,7 @@ import datetime as _dt
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import CorruptDataError, InvalidOptionError, PaimonCodecError
 
@@ -42,7 +42,7 @@ Handler = Callable[[argparse.Namespace], int]
 class Parser(argparse.ArgumentParser):
     """argparse with usage errors exiting :data:`EXIT_USAGE` (argparse's own 2 is our "bad input")."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 

@@ -240,9 +240,10 @@ class _Target:
             self.container = FileIndexContainerReader(source, path=str(args.file))
 
     def evaluate(self, pred: Predicate) -> FileIndexResult:
-        if self.reader is not None:
-            return evaluate_single(pred, self.reader, self.schema)  # type: ignore[arg-type]
-        return evaluate(pred, self.container, self.schema)  # type: ignore[arg-type]
+        if self.reader is not None and isinstance(self.schema, DataType):
+            return evaluate_single(pred, self.reader, self.schema)
+        assert self.container is not None and isinstance(self.schema, RowType)  # set together in __init__
+        return evaluate(pred, self.container, self.schema)
 
     def topn_reader(self, query: Mapping[str, Any]) -> Any:
         if self.reader is not None:

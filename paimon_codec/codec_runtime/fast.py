@@ -131,7 +131,7 @@ class ByteSlices:
     def __eq__(self, other: object) -> bool:
         return list(self) == list(other) if isinstance(other, (list, tuple, ByteSlices)) else NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable, like the list it compares equal to
 
     def index(self, value: bytes) -> int:
         """Position of the first element equal to ``value`` (ValueError if none), found by a byte

@@ -300,10 +300,11 @@ class Column:
                 raise InvalidPredicateError("a literal cannot be a column or a predicate")
         return Leaf(op, self.name, tuple(literals))
 
+    # ``col == 3`` builds a predicate (as in pyiceberg / PySpark), so these return a Leaf, not a bool
     def __eq__(self, other: Any) -> Leaf:  # type: ignore[override]
         return self._leaf("eq", other)
 
-    def __ne__(self, other: Any) -> Leaf:  # type: ignore[override]
+    def __ne__(self, other: Any) -> Leaf:  # type: ignore[override]  # a predicate, as __eq__
         return self._leaf("neq", other)
 
     def __lt__(self, other: Any) -> Leaf:
@@ -318,7 +319,7 @@ class Column:
     def __ge__(self, other: Any) -> Leaf:
         return self._leaf("gte", other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable: __eq__ builds predicates
 
     def between(self, low: Any, high: Any) -> Leaf:
         return self._leaf("between", low, high)

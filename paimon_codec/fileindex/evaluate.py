@@ -276,13 +276,15 @@ def _leaf_on_container(leaf: Leaf, container_reader: ContainerReader, indexed: A
     if column is None or column not in indexed:
         return REMAIN
     dtype = _types_by_name(row_type).get(column) or column_type(row_type, column)
+    if dtype is None:  # not reached: column_type of a row type names the column's type or raises
+        return REMAIN
     if not kept:
         readers = cache.get(column)
         if readers is None:
             if options is None:
-                readers = list(container_reader.readers_for(column, dtype))  # type: ignore[arg-type]
+                readers = list(container_reader.readers_for(column, dtype))
             else:
-                readers = list(container_reader.readers_for(column, dtype, options))  # type: ignore[arg-type]
+                readers = list(container_reader.readers_for(column, dtype, options))
             cache[column] = readers
         if len(readers) == 1:
             return visit_leaf(readers[0], leaf, dtype)
@@ -295,9 +297,9 @@ def _leaf_on_container(leaf: Leaf, container_reader: ContainerReader, indexed: A
         readers = cache.get((column, dtype))
         if readers is None:
             if options is None:
-                readers = list(container_reader.readers_for(column, dtype))  # type: ignore[arg-type]
+                readers = list(container_reader.readers_for(column, dtype))
             else:
-                readers = list(container_reader.readers_for(column, dtype, options))  # type: ignore[arg-type]
+                readers = list(container_reader.readers_for(column, dtype, options))
             cache[(column, dtype)] = readers
         cache[column] = (dtype, readers)
     if len(readers) == 1:

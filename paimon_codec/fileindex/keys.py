@@ -214,8 +214,10 @@ class KeyCodec:
     def sort_key(self, key: int | bytes) -> int | bytes:
         """A Python value ordering like Paimon's comparator for this key kind."""
         if self.kind == "float32":
+            # float kinds: ``key`` is the int of the raw bits (int | bytes is split by ``self.kind``)
             return key if key >= 0 else key ^ _MASK32  # type: ignore[operator]
         if self.kind == "float64":
+            # as above, 64-bit
             return key if key >= 0 else key ^ _MASK64  # type: ignore[operator]
         return key
 
@@ -240,11 +242,11 @@ class KeyCodec:
         """Java ``hashCode()`` of the boxed key object Paimon puts in its HashMap."""
         k = self.kind
         if k == "string":
-            return murmur_bytes(key)  # type: ignore[arg-type]
+            return murmur_bytes(key)  # type: ignore[arg-type]  # string keys are bytes (union split by kind)
         if k == "bool":
             return 1231 if key else 1237
         if k in ("int64", "float64"):
-            u = key & 0xFFFFFFFFFFFFFFFF  # type: ignore[operator]
+            u = key & 0xFFFFFFFFFFFFFFFF  # type: ignore[operator]  # int64/float64 keys are ints
             return _signed(u ^ (u >> 32), 32)
         return int(key)  # byte, short, int, float bits
 
@@ -268,7 +270,7 @@ class KeyCodec:
         if self.kind == "float64":
             return struct.unpack(">d", struct.pack(">q", key))[0]
         if self.kind == "string":
-            return key.decode("utf-8", "surrogateescape")  # type: ignore[union-attr]
+            return key.decode("utf-8", "surrogateescape")  # type: ignore[union-attr]  # string keys are bytes
         if self.kind == "bool":
             return bool(key)
         return key

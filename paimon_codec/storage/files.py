@@ -91,6 +91,7 @@ def open_input(path: str, *, min_get: int = DEFAULT_MIN_GET) -> BinaryIO:
             raw = fs.open_input_file(p)
         except FileNotFoundError:
             raise _not_found(path) from None
+        # RangeReader has the read / seek / tell / close of a binary file that the readers use
         return RangeReader(raw, min_get=min_get, name=path)  # type: ignore[return-value]
 
 

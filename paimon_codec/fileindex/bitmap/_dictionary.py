@@ -73,13 +73,16 @@ class _V1Dictionary:
         self._table: Any = None
         self._keys: list | None = None
 
-    def file_keys(self, codec: KeyCodec) -> list:
-        """Keys in file order (``bytes`` or ints)."""
+    def file_keys(self, codec: KeyCodec | None) -> list:
+        """Keys in file order (``bytes`` or ints; ``codec`` converts fixed keys, unused for strings)."""
         if self._keys is None:
             if self.raw_keys is not None:
+                assert codec is not None, "fixed keys need their codec"
                 self._keys = self.raw_keys.astype(codec.np_dtype).tolist()
             else:
-                data, bounds = self.data, self.starts.tolist()  # type: ignore[union-attr]
+                starts = self.starts
+                assert starts is not None  # a string dictionary keeps its record starts
+                data, bounds = self.data, starts.tolist()
                 off = _V1_FIELDS[0].itemsize
                 self._keys = [data[s + _LEN:e - off] for s, e in zip(bounds, bounds[1:], strict=False)]
         return self._keys
@@ -96,7 +99,9 @@ class _V1Dictionary:
 
     def fixed_table(self, codec: KeyCodec) -> _FixedTable:
         if self._table is None:
-            keys = self.raw_keys.astype(codec.np_dtype)  # type: ignore[union-attr]
+            raw = self.raw_keys
+            assert raw is not None  # a fixed-key dictionary keeps its raw keys
+            keys = raw.astype(codec.np_dtype)
             self._table = _FixedTable(codec.sort_keys(keys), (), already_sorted=False)
         return self._table
 
@@ -117,7 +122,7 @@ class _V1Dictionary:
 
     def string_table(self) -> dict:
         if self._table is None:
-            keys = self.file_keys(None)  # type: ignore[arg-type]
+            keys = self.file_keys(None)
             # the first entry wins
             self._table = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
         return self._table

@@ -41,11 +41,11 @@ class BitmapVisits(FileIndexReader):
             return BitMap()
         return BitMap.union(*maps) if len(maps) > 1 else maps[0]
 
-    def visit_equal(self, literal: Any) -> FileIndexResult:
+    def visit_equal(self, literal: Any) -> BitmapResult:
         key = None if literal is None else self._map_literal(literal)
         return BitmapResult(lambda: self.null_bitmap() if key is None else self.bitmap_of_key(key))
 
-    def visit_in(self, literals: Sequence[Any]) -> FileIndexResult:
+    def visit_in(self, literals: Sequence[Any]) -> BitmapResult:
         lits = list(literals)
         for lit in lits:
             if lit is not None:
@@ -62,7 +62,7 @@ class BitmapVisits(FileIndexReader):
             self._map_literal(literal)
             return REMAIN  # rows sharing the key may still differ below a microsecond
         eq = self.visit_equal(literal)
-        return BitmapResult(lambda: eq.bitmap.flip(0, self.row_count))  # type: ignore[attr-defined]
+        return BitmapResult(lambda: eq.bitmap.flip(0, self.row_count))
 
     def visit_not_in(self, literals: Sequence[Any]) -> FileIndexResult:
         if self.lossy_keys and any(lit is not None for lit in literals):
@@ -71,7 +71,7 @@ class BitmapVisits(FileIndexReader):
                     self._map_literal(lit)
             return REMAIN
         inn = self.visit_in(literals)
-        return BitmapResult(lambda: inn.bitmap.flip(0, self.row_count))  # type: ignore[attr-defined]
+        return BitmapResult(lambda: inn.bitmap.flip(0, self.row_count))
 
     def visit_is_null(self) -> FileIndexResult:
         return BitmapResult(self.null_bitmap)

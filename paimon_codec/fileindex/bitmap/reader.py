@@ -266,16 +266,18 @@ class BitmapIndexReader(BitmapVisits):
     def _find_v1(self, key: int | bytes) -> tuple[int, int] | None:
         v1 = self._load_v1()
         if isinstance(v1, _SmallV1):
-            i = v1.find(key)  # type: ignore[arg-type]
+            i = v1.find(key) if isinstance(key, int) else -1  # small dictionaries hold fixed keys only
             return None if i < 0 else (v1.offsets[i], -1)
         v1.lookups += 1
         if self.codec.kind == "string":
             if v1.lookups == 1:
+                # kind "string": the codec maps literals to bytes (KeyCodec's int | bytes is split by kind)
                 i = v1.find_string_once(key)  # type: ignore[arg-type]
             else:
                 i = v1.string_table().get(key, -1)
             return None if i < 0 else (int(v1.offsets[i]), -1)
         if v1.lookups == 1:
+            # a fixed kind: the codec maps literals to ints
             i = v1.find_fixed_once(key)  # type: ignore[arg-type]
         else:
             i = v1.fixed_table(self.codec).find(self.codec.sort_key(key))

@@ -95,6 +95,7 @@ class _Hasher:
             h = xxhash.xxh64_intdigest(bytes(data))
             return h - (1 << 64) if h >> 63 else h
         assert self.codec is not None
+        # fixed-size kinds map a value to an int key (callers never hash a null)
         return wang_hash64(int(self.codec.map_value(v)))  # type: ignore[arg-type]
 
     def prehash_array(self, values: Any) -> tuple[np.ndarray, bool]:
