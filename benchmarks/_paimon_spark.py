@@ -7,7 +7,13 @@ newest one that downloads is taken (so far ``paimon-spark-3.5`` 0.9.0).  The jar
 was built for, which may differ from the project's PySpark, so the connector runs in a venv of its own
 (``venv-spark-paimon-<spark>``) with that PySpark, driven as a subprocess (:mod:`_paimon_spark_worker`).
 
-    python benchmarks/_paimon_spark.py          # fetch the jar, create the venv, print the choice (JSON)
+For the scale benchmark on an S3 server (``scale.py --store s3``), :func:`s3_jars` fetches the same way
+the connector's S3 filesystem (``org.apache.paimon:paimon-s3`` of the connector's Paimon version, next to
+the runtime jar) and Hadoop's ``s3a`` for the project's PySpark (``org.apache.hadoop:hadoop-aws`` of the
+Hadoop version that PySpark ships, ``hadoop-client-api-<v>.jar``, with the AWS SDK ``bundle`` and
+analytics-accelerator versions that Hadoop release's ``hadoop-project`` pom pins).
+
+    python benchmarks/_paimon_spark.py          # fetch the jars, create the venv, print the choice (JSON)
 
 ``run.sh`` calls it in ``setup_tools``; :func:`connector` returns ``{"jar", "python", "spark", "paimon"}``
 or raises ``RuntimeError`` saying what could not be set up.
@@ -18,6 +24,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,14 +45,14 @@ def cache_dir() -> Path:
     return Path(base) / "paimon-codec"
 
 
-def _fetch_jar(artifact: str, version: str, jars: Path) -> Path | None:
+def _fetch_jar(artifact: str, version: str, jars: Path, group: str = "org.apache.paimon") -> Path | None:
     jar = jars / f"{artifact}-{version}.jar"
     if jar.exists() and jar.stat().st_size > 0:
         return jar
     if shutil.which("mvn") is None:
-        raise RuntimeError("mvn is needed to fetch Paimon's Spark connector from Maven Central")
+        raise RuntimeError(f"mvn is needed to fetch {group}:{artifact} from Maven Central")
     cmd = ["mvn", "-q", "-B", "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy",
-           f"-Dartifact=org.apache.paimon:{artifact}:{version}:jar", f"-DoutputDirectory={jars}"]
+           f"-Dartifact={group}:{artifact}:{version}:jar", f"-DoutputDirectory={jars}"]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=jars)
     return jar if done.returncode == 0 and jar.exists() else None
 
@@ -94,5 +101,55 @@ def connector() -> dict:
         raise RuntimeError("no Paimon Spark connector could be fetched from Maven Central: " + ", ".join(tried))
 
 
+def _hadoop_version() -> str:
+    """The Hadoop version of this process's PySpark (its ``hadoop-client-api-<v>.jar``)."""
+    import pyspark
+
+    found = sorted(Path(pyspark.__file__).parent.glob("jars/hadoop-client-api-*.jar"))
+    if not found:
+        raise RuntimeError("this PySpark ships no hadoop-client-api jar: cannot tell which hadoop-aws matches it")
+    return found[-1].name[len("hadoop-client-api-"):-len(".jar")]
+
+
+def _pom_property(pom: Path, name: str) -> str:
+    match = re.search(rf"<{re.escape(name)}>([^<]+)</{re.escape(name)}>", pom.read_text())
+    if match is None:
+        raise RuntimeError(f"{pom} pins no {name}")
+    return match.group(1).strip()
+
+
+def s3_jars() -> dict[str, list[str]]:
+    """Jars reaching S3: ``{"paimon": [paimon-s3 for the connector's JVM], "s3a": [hadoop-aws + the AWS SDK
+    for this process's PySpark]}`` (fetched from Maven Central into the cache once, under the lock)."""
+    info = connector()
+    jars = cache_dir() / "jars"
+    with open(cache_dir() / "spark-paimon.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        paimon_s3 = _fetch_jar("paimon-s3", info["paimon"], jars)
+        hadoop = _hadoop_version()
+        hadoop_aws = _fetch_jar("hadoop-aws", hadoop, jars, group="org.apache.hadoop")
+        if paimon_s3 is None or hadoop_aws is None:
+            missing = [n for n, j in ((f"paimon-s3:{info['paimon']}", paimon_s3), (f"hadoop-aws:{hadoop}", hadoop_aws))
+                       if j is None]
+            raise RuntimeError("Maven Central did not serve " + ", ".join(missing))
+        # hadoop-aws's compile dependencies are versioned by its parent, hadoop-project (in the local repository
+        # now that mvn resolved hadoop-aws)
+        m2 = Path(os.environ.get("MAVEN_REPO") or Path.home() / ".m2" / "repository")
+        pom = m2 / "org/apache/hadoop/hadoop-project" / hadoop / f"hadoop-project-{hadoop}.pom"
+        if not pom.exists():
+            raise RuntimeError(f"{pom} is missing: cannot tell the AWS SDK version hadoop-aws {hadoop} needs")
+        deps = [("software.amazon.awssdk", "bundle", _pom_property(pom, "aws-java-sdk-v2.version"))]
+        if "amazon-s3-analyticsaccelerator-s3.version" in pom.read_text():
+            deps.append(("software.amazon.s3.analyticsaccelerator", "analyticsaccelerator-s3",
+                         _pom_property(pom, "amazon-s3-analyticsaccelerator-s3.version")))
+        s3a = [hadoop_aws]
+        for group, artifact, version in deps:
+            jar = _fetch_jar(artifact, version, jars, group=group)
+            if jar is None:
+                raise RuntimeError(f"Maven Central did not serve {group}:{artifact}:{version}")
+            s3a.append(jar)
+    return {"paimon": [str(paimon_s3)], "s3a": [str(j) for j in s3a]}
+
+
 if __name__ == "__main__":
-    print(json.dumps(connector(), indent=2))
+    print(json.dumps(dict(connector(), s3_jars=s3_jars()), indent=2))

@@ -4,7 +4,12 @@ Runs in the connector's own venv (:mod:`_paimon_spark`: the PySpark the jar was 
 nothing of this project.  Request (JSON file named by argv[1])::
 
     {"jar": ..., "warehouse": ..., "database": ..., "master": "local[2]", "rounds": 3,
-     "queries": [{"id": ..., "table": ..., "key": "id", "where": "SQL", "order_by": "amount DESC", "limit": 10}]}
+     "queries": [{"id": ..., "table": ..., "key": "id", "where": "SQL", "order_by": "amount DESC", "limit": 10}],
+     "extra_jars": [...], "catalog_options": {...}, "counts_url": ...}
+
+The last three are optional, for a warehouse on an object store (``s3://...``): jars of Paimon's filesystem
+for it (``paimon-s3``), catalog options reaching it (``s3.endpoint``, ...), and the URL of the benchmark
+server's byte counts (:mod:`_s3_store`): ``store_bytes`` is then the bytes it served during the last run.
 
 Each query selects only its ``key`` column (``SELECT key FROM ... WHERE ...``: collecting whole rows of a
 50 % selection would time Python's row objects, not the scan).  For each query: the median wall time of ``rounds`` runs after one warm-up (SELECT, collect), the rows'
@@ -42,15 +47,34 @@ def _rchar(pid: int) -> int:
         return next(int(line.split()[1]) for line in fh if line.startswith("rchar:"))
 
 
+def _counts(url: str | None) -> dict | None:
+    if not url:
+        return None
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return json.load(r)
+
+
+def _counts_diff(after: dict | None, before: dict | None) -> dict | None:
+    if after is None or before is None:
+        return None
+    out = {c: after[c]["bytes"] - before[c]["bytes"] for c in after}
+    out["requests"] = sum(after[c]["requests"] - before[c]["requests"] for c in after)
+    return out
+
+
 def main() -> int:
     with open(sys.argv[1]) as fh:
         req = json.load(fh)
     from pyspark.sql import SparkSession
 
-    spark = (SparkSession.builder.master(req.get("master", "local[2]")).appName("paimon-connector-bench")
-             .config("spark.jars", req["jar"])
+    warehouse = req["warehouse"] if "://" in req["warehouse"] else "file:" + req["warehouse"]
+    builder = (SparkSession.builder.master(req.get("master", "local[2]")).appName("paimon-connector-bench")
+               .config("spark.jars", ",".join([req["jar"], *req.get("extra_jars", [])])))
+    for key, value in req.get("catalog_options", {}).items():
+        builder = builder.config(f"spark.sql.catalog.paimon.{key}", value)
+    spark = (builder
              .config("spark.sql.catalog.paimon", "org.apache.paimon.spark.SparkCatalog")
-             .config("spark.sql.catalog.paimon.warehouse", "file:" + req["warehouse"])
+             .config("spark.sql.catalog.paimon.warehouse", warehouse)
              .config("spark.sql.extensions", "org.apache.paimon.spark.extensions.PaimonSparkSessionExtensions")
              .config("spark.ui.enabled", "true").config("spark.ui.port", "0")
              .config("spark.ui.showConsoleProgress", "false")
@@ -70,10 +94,11 @@ def main() -> int:
             sql += f" ORDER BY {q['order_by']}"
         if q.get("limit") is not None:
             sql += f" LIMIT {int(q['limit'])}"
-        times, planning, rows, group, read = [], [], [], "", 0
+        times, planning, rows, group, read, served = [], [], [], "", 0, None
         rounds = int(req.get("rounds", 3))
         for run in range(1 + rounds):
             before = _rchar(jvm_pid)
+            counts_before = _counts(req.get("counts_url"))
             group = f"{q['id']}-{run}"
             spark.sparkContext.setJobGroup(group, sql)
             t0 = time.perf_counter()
@@ -83,12 +108,14 @@ def main() -> int:
             rows = df.collect()
             t2 = time.perf_counter()
             read = _rchar(jvm_pid) - before
+            served = _counts_diff(_counts(req.get("counts_url")), counts_before)
             if run or not rounds:  # the first run warms up (rounds 0: just one run)
                 times.append(t2 - t0)
                 planning.append(t1 - t0)
         print(json.dumps({"id": q["id"], "seconds": statistics.median(times),
                           "planning_ms": statistics.median(planning) * 1000, "rows": len(rows),
-                          "keys": sorted(r[key] for r in rows), "input_bytes": _input_bytes(spark, group), "jvm_read_bytes": read}),
+                          "keys": sorted(r[key] for r in rows), "input_bytes": _input_bytes(spark, group), "jvm_read_bytes": read,
+                          "store_bytes": served}),
               flush=True)
     spark.stop()
     return 0

@@ -20,7 +20,14 @@ calls during the query (``/proc/<pid>/io`` ``rchar``; Paimon's reader reports no
 of driver vs distributed planning (:mod:`paimon_codec.spark.distributed_plan`) at 50 / 200 / 1,000 files.
 Writes ``benchmarks/results/scale.md`` and ``scale.png``.
 
-    python benchmarks/scale.py [--files 200] [--rows 50000] [--rounds 3] [--no-connector] [--smoke]
+``--store s3``: the same tables and queries on an S3 server (moto on loopback, started by the benchmark:
+:mod:`_s3_store`), the tables copied into its bucket; (a) scans ``s3://`` URIs (storage options), (b) the
+connector's catalog is ``s3://`` through Paimon's ``paimon-s3`` filesystem, (c) reads ``s3a://`` through
+Hadoop's ``hadoop-aws`` (jars: :func:`_paimon_spark.s3_jars`).  Bytes are then what the server sent in
+answer to each system's GETs during one run, by object kind (data files, file indexes, deletion vectors,
+metadata), counted in the server.  Writes ``scale-s3.md`` / ``.json`` / ``.png``.
+
+    python benchmarks/scale.py [--files 200] [--rows 50000] [--rounds 3] [--no-connector] [--store s3]
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 from _harness import RESULTS, environment, write_result
@@ -112,12 +120,15 @@ def _sql(where, order_by, limit) -> str:
             + (f" LIMIT {limit}" if limit is not None else ""))
 
 
-def run_connector(warehouse: str, queries: list[dict], rounds: int, master: str) -> dict[str, dict]:
+def run_connector(warehouse: str, queries: list[dict], rounds: int, master: str, store=None) -> dict[str, dict]:
     import _paimon_spark
 
     info = _paimon_spark.connector()
     req = {"jar": info["jar"], "warehouse": warehouse, "database": "bench", "master": master, "rounds": rounds,
            "queries": queries}
+    if store is not None:  # the warehouse is on the S3 server: Paimon's S3 filesystem, the server's counts
+        req.update(extra_jars=_paimon_spark.s3_jars()["paimon"], catalog_options=store.paimon_options(),
+                   counts_url=store.counts_url)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump(req, fh)
     env = dict(os.environ, PYSPARK_PYTHON=info["python"], PYSPARK_DRIVER_PYTHON=info["python"])
@@ -135,8 +146,10 @@ def run_connector(warehouse: str, queries: list[dict], rounds: int, master: str)
     return out
 
 
-def planning_times(spark, warehouse: str, rounds: int, files: tuple[int, ...], source: str) -> list[dict]:
-    """Median planning time, driver vs Spark tasks, on the first ``n`` files (with deletion vectors)."""
+def planning_times(spark, warehouse: str, rounds: int, files: tuple[int, ...], source: str,
+                   locate=lambda path: path) -> list[dict]:
+    """Median planning time, driver vs Spark tasks, on the first ``n`` files (with deletion vectors);
+    ``locate`` maps a local table to where it is read (its copy on the S3 server)."""
     import _scale_table
 
     from paimon_codec.spark.distributed_plan import SparkFileJudge
@@ -146,7 +159,7 @@ def planning_times(spark, warehouse: str, rounds: int, files: tuple[int, ...], s
     rows = []
     judge = SparkFileJudge(spark, "always")
     for n in files:
-        path = _scale_table.subset_table(warehouse, source, n, with_dvs=True)
+        path = locate(_scale_table.subset_table(warehouse, source, n, with_dvs=True))
         for label, j in (("driver", None), ("distributed", judge)):
             def plan(j=j, path=path):
                 return plan_scan(PaimonTable(path), "cat = 's001'", judge=j).report
@@ -156,7 +169,7 @@ def planning_times(spark, warehouse: str, rounds: int, files: tuple[int, ...], s
     return rows
 
 
-def plot(results: list[dict], path: Path) -> None:
+def plot(results: list[dict], path: Path, where: str = "") -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -175,11 +188,68 @@ def plot(results: list[dict], path: Path) -> None:
         ax.set_xscale("log")
         ax.set_xlabel("selectivity (%)")
         ax.set_ylabel("wall time (s)")
-        ax.set_title(kind)
+        ax.set_title(kind + where)
         ax.grid(True, alpha=0.3)
     axes[0][0].legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110)
+
+
+def _counted(store, fn, last: dict):
+    """``fn`` recording in ``last`` what the S3 server sent during its latest run, by object kind (two
+    small requests to the server's counter around the run; no extra run of the query on a slow store)."""
+    def run():
+        before = store.counts()
+        out = fn()
+        last.clear()
+        last.update(_with_index(store.diff(store.counts(), before)))
+        return out
+    return run
+
+
+def _what(r: dict) -> str:
+    return (f"{r['kind']}: `{r['where'] or ''}{' ORDER BY ' + r['order_by'] if r['order_by'] else ''}"
+            f"{' LIMIT ' + str(r['limit']) if r['limit'] else ''}`" + (" (DV table)" if r["table"].endswith("_dv") else ""))
+
+
+def _fmt(v, spec=".3f"):
+    return "-" if v is None else format(v, spec)
+
+
+def _table_lines(results: list[dict], s3: bool) -> list[str]:
+    if s3:
+        head = ("| query | selectivity | rows | ours (s) | connector (s) | plain (s) | ours / connector | plain / ours "
+                "| data bytes ours / connector / plain | index bytes ours / connector / plain "
+                "| planning ms ours / connector | files read |")
+    else:
+        head = ("| query | selectivity | rows | ours (s) | connector (s) | plain (s) | ours / connector | plain / ours "
+                "| bytes read ours / connector / plain | index bytes (ours) "
+                "| planning ms ours / connector | files read |")
+    lines = [head, "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        sel = f"{r['selectivity'] * 100:g} %" if r["selectivity"] else "-"
+        ratio = None if r["connector_s"] is None else r["ours_s"] / r["connector_s"]
+        plain_note = "" if r["plain_same_rows"] else " (not the table's rows: no DVs)"
+        if s3:
+            conn = r["connector_store"] or {}
+            data = (f"{r['ours_store']['data']:,} / {_fmt(conn.get('data'), ',')} / {r['plain_store']['data']:,}")
+            index = (f"{r['ours_store']['index']:,} / {_fmt(conn.get('index'), ',')} / {r['plain_store']['index']:,}")
+            byte_cells = f"{data} | {index}"
+        else:
+            byte_cells = (f"{r['ours_bytes']:,} / {_fmt(r['connector_bytes'], ',')} / {r['plain_bytes']:,} | "
+                          f"{r['index_bytes']:,}")
+        lines.append(f"| {_what(r)} | {sel} | {r['rows']:,} | {r['ours_s']:.3f} | {_fmt(r['connector_s'])} | "
+                     f"{r['plain_s']:.3f}{plain_note} | {_fmt(ratio, '.2f')} | {r['plain_s'] / r['ours_s']:.1f} | "
+                     f"{byte_cells} | {r['planning_ms']:.0f} / {_fmt(r['connector_planning_ms'], '.0f')} | "
+                     f"{r['files_read']}/{r['files_total']} |")
+    return lines
+
+
+def _with_index(counts: dict | None) -> dict | None:
+    """Server counts with ``index`` = file indexes + deletion-vector index files."""
+    if counts is None:
+        return None
+    return dict(counts, index=counts["file_index"] + counts["dv_index"])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -188,20 +258,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rows", type=int, default=50_000, help="rows per data file")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--master", default="local[2]")
+    ap.add_argument("--store", choices=("local", "s3"), default="local",
+                    help="where the three systems read the tables: local disk, or an S3 server on loopback")
     ap.add_argument("--warehouse", default=None, help="where the tables are built (default: a cache directory)")
     ap.add_argument("--planning-files", default=",".join(map(str, PLANNING_FILES)))
     ap.add_argument("--planning-rows", type=int, default=2_000, help="rows per file of the planning tables")
     ap.add_argument("--no-connector", action="store_true", help="skip Paimon's Spark connector")
     ap.add_argument("--kinds", default=None, help="comma list: run only the queries of these kinds (e.g. 'bitmap,top-N')")
-    ap.add_argument("--output", default=str(RESULTS / "scale.md"))
-    ap.add_argument("--plot", default=str(RESULTS / "scale.png"))
+    ap.add_argument("--s3a-stream", default="classic",
+                    help="plain Spark's fs.s3a.input.stream.type; 'classic' (ranged GETs, no cache) by default: "
+                         "Hadoop 3.5's default 'analytics' stream caches blocks across queries in the JVM")
+    ap.add_argument("--output", default=None, help="default: benchmarks/results/scale.md (scale-s3.md on S3)")
+    ap.add_argument("--plot", default=None, help="default: the output's name with .png")
     args = ap.parse_args(argv)
+    s3 = args.store == "s3"
+    output = Path(args.output or RESULTS / ("scale-s3.md" if s3 else "scale.md"))
+    plot_path = args.plot if args.plot is not None else str(output.with_suffix(".png"))
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    import _s3_store
     import _scale_table
 
     from paimon_codec.spark import get_spark, scan
     from paimon_codec.spark.native import native_readable
     from paimon_codec.spark.scan import _read_whole
+    from paimon_codec.storage import set_storage_options
     from paimon_codec.table import PaimonTable
     from paimon_codec.table.plan import plan_scan
 
@@ -212,9 +292,6 @@ def main(argv: list[str] | None = None) -> int:
     if planning_files:
         _scale_table.build(warehouse, max(planning_files), args.planning_rows, name="many", log=print)
     build_s = time.perf_counter() - t0
-    spark = get_spark(args.master, extra_conf={"spark.ui.enabled": "true", "spark.ui.port": "0",
-                                               "spark.driver.memory": "2g"})
-    jvm_pid = int(spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
     mid = args.files * args.rows // 2 + 17
     queries = []
     kinds = None if not args.kinds else {k.strip() for k in args.kinds.split(",")}
@@ -224,88 +301,118 @@ def main(argv: list[str] | None = None) -> int:
         where = None if where is None else where.format(mid=mid)
         queries.append({"id": f"q{i}", "kind": kind, "selectivity": sel, "table": "scale" + suffix, "where": where,
                         "order_by": order_by, "limit": limit, "key": "amount" if limit else "id"})
-    connector: dict = {}
-    if not args.no_connector:
-        for table in sorted({q["table"] for q in queries}):
-            connector.update(run_connector(warehouse, [dict(q, table=table + "_09") for q in queries
-                                                       if q["table"] == table], args.rounds, args.master))
 
-    results = []
-    for q in queries:
-        path = tables[q["table"]]
-        table = PaimonTable(path)
-        files = [f.path for f in table.data_files()]
-        order = None if not q["order_by"] else [(q["order_by"].split()[0], q["order_by"].split()[1].lower())]
+    with _s3_store.started() if s3 else nullcontext() as store:
+        conf = {"spark.ui.enabled": "true", "spark.ui.port": "0", "spark.driver.memory": "2g"}
+        upload_s = 0.0
+        if store is not None:
+            import _paimon_spark
 
-        def ours(q=q, path=path, order=order):
-            df, report = scan(spark, path, q["where"], order_by=order, limit=q["limit"])
-            return sorted(r[0] for r in df.select(q["key"]).collect()), report
+            t0 = time.perf_counter()
+            wanted = {q["table"] for q in queries}
+            wanted |= {t + "_09" for t in wanted} if not args.no_connector else set()
+            tables = {name: store.upload(path, f"wh/bench.db/{name}") for name, path in tables.items()
+                      if name in wanted}
+            upload_s = time.perf_counter() - t0
+            print(f"tables copied to the S3 server in {upload_s:.0f} s", flush=True)
+            set_storage_options("s3", store.options)
+            conf.update(store.s3a_conf(), **{"spark.jars": ",".join(_paimon_spark.s3_jars()["s3a"]),
+                                             "spark.hadoop.fs.s3a.input.stream.type": args.s3a_stream})
+        spark = get_spark(args.master, extra_conf=conf)
+        jvm_pid = int(spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
+        connector: dict = {}
+        if not args.no_connector:
+            conn_wh = f"s3://{_s3_store.BUCKET}/wh" if s3 else warehouse
+            for table in sorted({q["table"] for q in queries}):
+                connector.update(run_connector(conn_wh, [dict(q, table=table + "_09") for q in queries
+                                                         if q["table"] == table], args.rounds, args.master, store))
 
-        def plain(q=q, files=files):
-            df = spark.read.parquet(*files)
-            if q["where"]:
-                df = df.filter(q["where"])
-            if q["order_by"]:
-                col, direction = q["order_by"].split()
-                df = df.orderBy(df[col].desc() if direction == "DESC" else df[col].asc()).limit(q["limit"])
-            return sorted(r[0] for r in df.select(q["key"]).collect())
+        results = []
+        for q in queries:
+            path = tables[q["table"]]
+            table = PaimonTable(path)
+            files = [f.path for f in table.data_files()]
+            if s3:  # plain Spark reads them through Hadoop's s3a
+                files = ["s3a://" + f.split("://", 1)[1] for f in files]
+            order = None if not q["order_by"] else [(q["order_by"].split()[0], q["order_by"].split()[1].lower())]
 
-        ours_s, (keys, report) = _median_run(ours, args.rounds)
-        before = _rchar(jvm_pid)
-        ours(q)
-        ours_jvm = _rchar(jvm_pid) - before
-        plan = plan_scan(table, q["where"], order_by=order, limit=q["limit"])
-        touched: dict = {}
-        native = {t.path for t in plan.tasks if _read_whole(t, touched)
-                  and native_readable(t.path, t.file_format, plan.row_type, t.primary_key_file, t.evolution)}
-        ours_bytes = ours_jvm + _arrow_bytes(plan, native)
-        plain_s, plain_keys = _median_run(plain, args.rounds)
-        before = _rchar(jvm_pid)
-        plain(q)
-        plain_bytes = _rchar(jvm_pid) - before
-        conn = connector.get(q["id"])
-        if conn is not None and conn["keys"] != keys:
-            raise SystemExit(f"{q['id']} {q['where']}: our {len(keys)} rows differ from the connector's {conn['rows']}")
-        results.append({**q, "rows": len(keys), "ours_s": ours_s, "plain_s": plain_s,
-                        "connector_s": None if conn is None else conn["seconds"],
-                        "ours_bytes": ours_bytes, "plain_bytes": plain_bytes,
-                        "connector_bytes": None if conn is None else conn["jvm_read_bytes"],
-                        "index_bytes": report.index_bytes_read, "planning_ms": report.planning_ms,
-                        "connector_planning_ms": None if conn is None else conn["planning_ms"],
-                        "files_read": report.files_read, "files_total": report.files_total,
-                        "plain_same_rows": plain_keys == keys})
-        print(json.dumps({k: v for k, v in results[-1].items() if k != "key"}), flush=True)
-    planning = planning_times(spark, warehouse, args.rounds, planning_files, "many") if planning_files else []
+            def ours(q=q, path=path, order=order):
+                df, report = scan(spark, path, q["where"], order_by=order, limit=q["limit"])
+                return sorted(r[0] for r in df.select(q["key"]).collect()), report
+
+            def plain(q=q, files=files):
+                df = spark.read.parquet(*files)
+                if q["where"]:
+                    df = df.filter(q["where"])
+                if q["order_by"]:
+                    col, direction = q["order_by"].split()
+                    df = df.orderBy(df[col].desc() if direction == "DESC" else df[col].asc()).limit(q["limit"])
+                return sorted(r[0] for r in df.select(q["key"]).collect())
+
+            measured: dict = {}
+            if s3:
+                ours_last, plain_last = {}, {}
+                ours_s, (keys, report) = _median_run(_counted(store, ours, ours_last), args.rounds)
+                plain_s, plain_keys = _median_run(_counted(store, plain, plain_last), args.rounds)
+                measured.update(ours_store=ours_last, plain_store=plain_last)
+            else:
+                ours_s, (keys, report) = _median_run(ours, args.rounds)
+                before = _rchar(jvm_pid)
+                ours(q)
+                ours_jvm = _rchar(jvm_pid) - before
+                plan = plan_scan(table, q["where"], order_by=order, limit=q["limit"])
+                touched: dict = {}
+                native = {t.path for t in plan.tasks if _read_whole(t, touched)
+                          and native_readable(t.path, t.file_format, plan.row_type, t.primary_key_file, t.evolution)}
+                measured["ours_bytes"] = ours_jvm + _arrow_bytes(plan, native)
+                plain_s, plain_keys = _median_run(plain, args.rounds)
+                before = _rchar(jvm_pid)
+                plain(q)
+                measured["plain_bytes"] = _rchar(jvm_pid) - before
+            conn = connector.get(q["id"])
+            if conn is not None and conn["keys"] != keys:
+                raise SystemExit(f"{q['id']} {q['where']}: our {len(keys)} rows differ from the connector's {conn['rows']}")
+            results.append({**q, "rows": len(keys), "ours_s": ours_s, "plain_s": plain_s,
+                            "connector_s": None if conn is None else conn["seconds"], **measured,
+                            "connector_bytes": None if conn is None else conn["jvm_read_bytes"],
+                            "connector_store": None if conn is None else _with_index(conn.get("store_bytes")),
+                            "index_bytes": report.index_bytes_read, "planning_ms": report.planning_ms,
+                            "connector_planning_ms": None if conn is None else conn["planning_ms"],
+                            "files_read": report.files_read, "files_total": report.files_total,
+                            "plain_same_rows": plain_keys == keys})
+            print(json.dumps({k: v for k, v in results[-1].items() if k != "key"}), flush=True)
+
+        def locate(local_dir: str) -> str:
+            if store is None:
+                return local_dir
+            return store.upload(local_dir, f"wh/bench.db/{os.path.basename(local_dir)}")
+
+        planning = (planning_times(spark, warehouse, args.rounds, planning_files, "many", locate)
+                    if planning_files else [])
 
     info = connector.get("_info")
-    lines = ["# Scale: index-aware `scan` vs Paimon's Spark connector vs plain Spark read + filter", "",
+    where_read = ("an S3 server (moto " + _s3_store.moto_version() + " on loopback, started by the benchmark; "
+                  f"tables copied into its bucket in {upload_s:.0f} s): (a) `s3://` URIs through pyarrow's S3 "
+                  f"filesystem, (b) Paimon's `paimon-s3` filesystem, (c) Hadoop's `s3a` (`hadoop-aws`, "
+                  f"`fs.s3a.input.stream.type={args.s3a_stream}`)"
+                  if s3 else "local disk")
+    lines = ["# Scale: index-aware `scan` vs Paimon's Spark connector vs plain Spark read + filter"
+             + (" (S3 server)" if s3 else ""), "",
              f"Table `bench.scale`: {args.files} Parquet files x {args.rows:,} rows = {args.files * args.rows:,} rows "
              f"(written by `paimon_codec.table.write`; bitmap V1 on `cat`/`region`, bloom filter on `tag`, "
              f"range bitmap on `amount`; `bench.scale_dv`: the same files with a deletion vector on each, 5 % of "
-             f"rows deleted); tables built in {build_s:.0f} s.  Spark `{args.master}`; "
+             f"rows deleted); tables built in {build_s:.0f} s; read from {where_read}.  Spark `{args.master}`; "
              f"{f'median of {args.rounds} rounds after a warm-up' if args.rounds else 'one cold run each'}; every "
              f"side runs `SELECT <key> FROM t WHERE ...` and collects the keys (`id`; `amount` for top-N).  {environment()}.",
              "", "Connector: " + (f"`org.apache.paimon:{info['artifact']}:{info['paimon']}` on PySpark "
                                   f"{info['spark']} (not served by Maven Central: {', '.join(info['not_served']) or '-'})"
-                                  if info else "not run"), "",
-             "| query | selectivity | rows | ours (s) | connector (s) | plain (s) | ours / connector | plain / ours "
-             "| bytes read ours / connector / plain | index bytes (ours) "
-             "| planning ms ours / connector | files read |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-
-    def fmt(v, spec=".3f"):
-        return "-" if v is None else format(v, spec)
-
-    for r in results:
-        what = (f"{r['kind']}: `{r['where'] or ''}{' ORDER BY ' + r['order_by'] if r['order_by'] else ''}"
-                f"{' LIMIT ' + str(r['limit']) if r['limit'] else ''}`" + (" (DV table)" if r["table"].endswith("_dv") else ""))
-        sel = f"{r['selectivity'] * 100:g} %" if r["selectivity"] else "-"
-        ratio = None if r["connector_s"] is None else r["ours_s"] / r["connector_s"]
-        plain_note = "" if r["plain_same_rows"] else " (not the table's rows: no DVs)"
-        lines.append(f"| {what} | {sel} | {r['rows']:,} | {r['ours_s']:.3f} | {fmt(r['connector_s'])} | "
-                     f"{r['plain_s']:.3f}{plain_note} | {fmt(ratio, '.2f')} | {r['plain_s'] / r['ours_s']:.1f} | "
-                     f"{r['ours_bytes']:,} / {fmt(r['connector_bytes'], ',')} / {r['plain_bytes']:,} | "
-                     f"{r['index_bytes']:,} | {r['planning_ms']:.0f} / {fmt(r['connector_planning_ms'], '.0f')} | "
-                     f"{r['files_read']}/{r['files_total']} |")
+                                  if info else "not run"), ""]
+    if s3:
+        lines += ["Bytes: what the S3 server sent in answer to each system's GET requests during the last timed "
+                  "run of the query (response bodies counted in the server, by object: data files; index = file-index files + "
+                  "deletion-vector index files; metadata - snapshots, manifests, schemas, listings - in the JSON), "
+                  "the same measure for all three systems.", ""]
+    lines += _table_lines(results, s3)
     if planning:
         lines += ["", f"Planning time (`cat = 's001'`, every file with an index file and a deletion vector, "
                       f"{args.planning_rows:,} rows a file), driver vs Spark tasks:", "",
@@ -316,11 +423,11 @@ def main(argv: list[str] | None = None) -> int:
             lines.append(f"| {n:,} | {d['ms']:.0f} | {s['ms']:.0f} | {s['tasks']} | {d['index_bytes']:,} |")
     text = "\n".join(lines) + "\n"
     print(text)
-    write_result(args.output, text)
-    write_result(Path(args.output).with_suffix(".json"), json.dumps({"results": results, "planning": planning},
-                                                                    indent=1, default=str))
-    if args.plot:
-        plot(results, Path(args.plot))
+    write_result(output, text)
+    write_result(output.with_suffix(".json"), json.dumps({"store": args.store, "results": results,
+                                                          "planning": planning}, indent=1, default=str))
+    if plot_path:
+        plot(results, Path(plot_path), " (S3 server)" if s3 else "")
     return 0
 
 

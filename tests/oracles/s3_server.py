@@ -58,13 +58,17 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(timeout: float = 60.0) -> Iterator[S3Server]:
-    """Start ``python -m moto.server`` on 127.0.0.1 and stop it on exit (raises if it does not come up)."""
+def running_server(timeout: float = 60.0, command: list[str] | None = None) -> Iterator[S3Server]:
+    """Start ``python -m moto.server`` on 127.0.0.1 and stop it on exit (raises if it does not come up).
+
+    ``command``: another server taking moto's ``-H HOST -p PORT`` (the scale benchmark's moto wrapped in a
+    byte-counting middleware, ``benchmarks/_s3_store.py``)."""
     import moto.server  # noqa: F401 - fail here, clearly, when the test extra is missing
 
     port = _free_port()
     env = dict(os.environ, MOTO_ALLOW_NONEXISTENT_REGION="true")
-    proc = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+    argv = list(command or [sys.executable, "-m", "moto.server"])
+    proc = subprocess.Popen([*argv, "-H", "127.0.0.1", "-p", str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     endpoint = f"http://127.0.0.1:{port}"
     try:
