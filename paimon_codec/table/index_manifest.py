@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..errors import CorruptDataError
 from .metadata_checks import INDEX_MANIFEST_ENTRY, check_record, file_name
-from .metadata_records import check_version, field, read_metadata_records
+from .metadata_records import check_version, field, read_decoded
 
 __all__ = ["DeletionVectorRange", "GlobalIndexMeta", "IndexFileMeta", "IndexManifestEntry", "read_index_manifest",
            "merge_index_entries", "HASH_INDEX", "DELETION_VECTORS_INDEX"]
@@ -105,9 +105,13 @@ def _global_index(raw, path: str) -> GlobalIndexMeta | None:
 
 def read_index_manifest(manifest_dir: str, name: str) -> list[IndexManifestEntry]:
     path = os.path.join(manifest_dir, file_name(name, "index manifest name", manifest_dir))
+    return read_decoded(path, "index manifest", lambda records: _index_manifest(records, path))
+
+
+def _index_manifest(records: list[dict], path: str) -> list[IndexManifestEntry]:
     out = []
     what = "index manifest entry"
-    for i, rec in enumerate(read_metadata_records(path, "index manifest")):
+    for i, rec in enumerate(records):
         check_version(rec, INDEX_MANIFEST_VERSIONS, what, path)
         check_record(rec, INDEX_MANIFEST_ENTRY, f"{what} {i}", path)
         kind = field(rec, ("_KIND",), what, path)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from ..errors import CorruptDataError
 from .metadata_checks import MANIFEST_ENTRY, MANIFEST_LIST, check_record, file_name
-from .metadata_records import check_version, read_metadata_records
+from .metadata_records import check_version, read_decoded
 from .metadata_records import field as record_field
 
 __all__ = ["ManifestFileMeta", "DataFileMeta", "ManifestEntry", "SimpleStats", "read_manifest_list", "read_manifest",
@@ -117,8 +117,12 @@ POSTPONE_BUCKET = -2  # bucket id of files written with bucket = -2 (directory `
 
 def read_manifest_list(manifest_dir: str, name: str) -> list[ManifestFileMeta]:
     path = os.path.join(manifest_dir, file_name(name, "manifest list name", manifest_dir))
+    return read_decoded(path, "manifest list", lambda records: _manifest_list(records, path))
+
+
+def _manifest_list(records: list[dict], path: str) -> list[ManifestFileMeta]:
     out = []
-    for i, rec in enumerate(read_metadata_records(path, "manifest list")):
+    for i, rec in enumerate(records):
         check_version(rec, MANIFEST_LIST_VERSIONS, "manifest list", path)
         check_record(rec, MANIFEST_LIST, f"manifest list record {i}", path)
         try:
@@ -194,8 +198,12 @@ def _write_cols(raw) -> tuple[str, ...] | None:
 
 def read_manifest(manifest_dir: str, name: str) -> list[ManifestEntry]:
     path = os.path.join(manifest_dir, file_name(name, "manifest name", manifest_dir))
+    return read_decoded(path, "manifest", lambda records: _manifest(records, path))
+
+
+def _manifest(records: list[dict], path: str) -> list[ManifestEntry]:
     out = []
-    for i, rec in enumerate(read_metadata_records(path, "manifest")):
+    for i, rec in enumerate(records):
         check_version(rec, MANIFEST_ENTRY_VERSIONS, "manifest entry", path)
         check_record(rec, MANIFEST_ENTRY, f"manifest entry {i}", path)
         try:

@@ -13,9 +13,12 @@ Field names are looked up through alias lists because they changed between Paimo
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
-from collections.abc import Iterable, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 import fastavro
@@ -23,7 +26,7 @@ import fastavro
 from .. import storage
 from ..errors import CorruptDataError, MissingFileError, UnsupportedVersionError
 
-__all__ = ["read_metadata_records", "metadata_encoding", "check_version", "field"]
+__all__ = ["read_metadata_records", "read_decoded", "metadata_encoding", "check_version", "field"]
 
 try:  # fastavro needs an extra package for zstd-compressed files (Paimon's default manifest codec)
     import backports.zstd  # noqa: F401
@@ -80,17 +83,14 @@ def _read_columnar(data: bytes, encoding: str) -> list[dict]:
     return table.to_pylist()
 
 
-def read_metadata_records(path: str | os.PathLike, what: str) -> list[dict]:
-    """All records of one metadata file in any of Paimon's manifest encodings.
-
-    A missing file raises :class:`MissingFileError` (also a ``FileNotFoundError``); an
-    unknown encoding and any decoding failure are :class:`CorruptDataError` naming the file.
-    """
-    path = os.fspath(path)
+def _read_bytes(path: str, what: str) -> bytes:
     try:
-        data = storage.read_bytes(path)  # metadata files are small: one GET on an object store
+        return storage.read_bytes(path)  # metadata files are small: one GET on an object store
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as exc:
         raise MissingFileError(f"{what} is missing ({type(exc).__name__})", path=path) from None
+
+
+def _decode(data: bytes, path: str, what: str) -> list[dict]:
     head = data[:4]
     encoding = metadata_encoding(head)
     if encoding is None:
@@ -103,6 +103,51 @@ def read_metadata_records(path: str | os.PathLike, what: str) -> list[dict]:
     except Exception as exc:  # fastavro / pyarrow raise many kinds for corrupt input
         raise CorruptDataError(f"cannot read {what} ({encoding}): {type(exc).__name__}: {exc}",
                                path=path) from None
+
+
+def read_metadata_records(path: str | os.PathLike, what: str) -> list[dict]:
+    """All records of one metadata file in any of Paimon's manifest encodings.
+
+    A missing file raises :class:`MissingFileError` (also a ``FileNotFoundError``); an
+    unknown encoding and any decoding failure are :class:`CorruptDataError` naming the file.
+    """
+    path = os.fspath(path)
+    return _decode(_read_bytes(path, what), path, what)
+
+
+# Decoded metadata by content: manifests, manifest lists and index manifests are immutable once written
+# (every commit writes new names), yet each plan re-reads all of them - a table opened per query decodes
+# and checks the same files again (~1 ms each).  The key is a digest of the bytes, never the name or a
+# modification time, so a file rewritten in place (or a different table's file) cannot be served stale.
+_CACHE: OrderedDict[tuple[str, bytes], tuple] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_CACHE_ENTRIES, _CACHE_BYTES = 512, 16 * 2**20
+_cached_bytes = [0]
+
+
+def read_decoded(path: str | os.PathLike, what: str, build: Callable[[list[dict]], list]) -> list:
+    """``build(records)`` of the metadata file at ``path``, remembered by the file's content.
+
+    ``build`` turns checked records into immutable objects (frozen dataclasses) and raises on bad ones;
+    failures are not remembered.  Each call returns a new list of the shared objects."""
+    path = os.fspath(path)
+    data = _read_bytes(path, what)
+    key = (what, hashlib.blake2b(data, digest_size=16).digest() + len(data).to_bytes(8, "little"))
+    with _CACHE_LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None:
+            _CACHE.move_to_end(key)
+            return list(hit)
+    objects = tuple(build(_decode(data, path, what)))
+    if len(data) <= _CACHE_BYTES // 8:
+        with _CACHE_LOCK:
+            if key not in _CACHE:
+                _CACHE[key] = objects
+                _cached_bytes[0] += len(data)
+                while len(_CACHE) > _CACHE_ENTRIES or _cached_bytes[0] > _CACHE_BYTES:
+                    (_, digest), _ = _CACHE.popitem(last=False)
+                    _cached_bytes[0] -= int.from_bytes(digest[-8:], "little")
+    return list(objects)
 
 
 def check_version(record: Mapping[str, Any], supported: Iterable[int], what: str, path: str) -> int:
