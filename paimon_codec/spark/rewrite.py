@@ -15,13 +15,13 @@ from the driver); the commit is the job's (:func:`~paimon_codec.table.index_rewr
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..table.file_index_rewrite import IndexOutcome, IndexTask
 from ..table.index_rewrite_job import Progress, RewriteReport
 from ..table.index_rewrite_job import rewrite_file_index as _rewrite_job
+from .polled_job import Pair, pair_accumulator, run_polled
 
 __all__ = ["rewrite_file_index", "spark_runner", "group_tasks"]
 
@@ -68,14 +68,6 @@ def _run_group(storage_state: Any, accumulator: Any):
 
 def spark_runner(spark, target_bytes: int = DEFAULT_GROUP_BYTES, poll_s: float = 2.0):
     """A :data:`~paimon_codec.table.index_rewrite_job.Runner` running the tasks as one Spark job."""
-    from pyspark.accumulators import AccumulatorParam
-
-    class _Pair(AccumulatorParam):
-        def zero(self, value):
-            return (0, 0)
-
-        def addInPlace(self, a, b):  # noqa: N802 - pyspark's name
-            return (a[0] + b[0], a[1] + b[1])
 
     def run(tasks: Sequence[IndexTask], progress: Progress) -> list[IndexOutcome]:
         if not tasks:
@@ -84,29 +76,18 @@ def spark_runner(spark, target_bytes: int = DEFAULT_GROUP_BYTES, poll_s: float =
 
         groups = group_tasks(tasks, target_bytes)
         sc = spark.sparkContext
-        acc = sc.accumulator((0, 0), _Pair())
-        result: dict[str, Any] = {}
+        acc = pair_accumulator(sc)
 
-        def job() -> None:
-            try:
-                rdd = sc.parallelize(groups, len(groups)).flatMap(_run_group(storage.storage_state(), acc))
-                result["outcomes"] = rdd.collect()
-            except BaseException as exc:  # noqa: BLE001 - re-raised on the driver thread below
-                result["error"] = exc
+        def collect() -> list[IndexOutcome]:
+            rdd = sc.parallelize(groups, len(groups))
+            return rdd.flatMap(_run_group(storage.storage_state(), acc)).collect()
 
-        sc.setJobDescription(f"paimon-codec: index {len(tasks)} data files")
-        worker = threading.Thread(target=job, name="paimon-codec-index-job", daemon=True)
-        worker.start()
-        seen = (0, 0)
-        while worker.is_alive():
-            worker.join(poll_s)
-            now = acc.value
-            if now != seen:
-                progress.advance(now[0] - seen[0], now[1] - seen[1])
-                seen = now
-        if "error" in result:
-            raise result["error"]
-        outcomes = result["outcomes"]
+        def advance(seen: Pair, now: Pair) -> None:
+            progress.advance(now[0] - seen[0], now[1] - seen[1])
+
+        outcomes, seen = run_polled(sc, collect, acc, advance, poll_s=poll_s,
+                                    thread_name="paimon-codec-index-job",
+                                    description=f"paimon-codec: index {len(tasks)} data files")
         final = (len(outcomes), sum(o.data_bytes for o in outcomes))
         progress.advance(final[0] - seen[0], final[1] - seen[1], force=True)
         return outcomes

@@ -19,12 +19,13 @@ from __future__ import annotations
 import dataclasses
 import logging
 import pickle
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidOptionError
+from ..report import JsonReport
+from .polled_job import Pair, pair_accumulator, run_polled
 
 __all__ = ["write", "WriteReport"]
 
@@ -34,7 +35,7 @@ _MODES = ("append", "overwrite")
 
 
 @dataclass
-class WriteReport:
+class WriteReport(JsonReport):
     """What a write committed (``to_json`` is the CLI's ``--json`` report)."""
 
     table_path: str
@@ -49,9 +50,6 @@ class WriteReport:
     attempts: int = 0
     seconds: float = 0.0
     file_names: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
 def _write_task(table_path: str, storage_state: Any, accumulator: Any):
@@ -103,8 +101,6 @@ def write(df, table: Any, mode: str = "append", *, commit_user: str | None = Non
     ``mode="overwrite"`` replaces the partitions the DataFrame writes to (the whole table when it is not
     partitioned), as Spark's dynamic partition overwrite does.  Columns are matched by name; the table's
     schema decides the types."""
-    from pyspark.accumulators import AccumulatorParam
-
     from .. import storage
     from ..table import PaimonTable
     from ..table.commit import commit_changes
@@ -125,39 +121,20 @@ def write(df, table: Any, mode: str = "append", *, commit_user: str | None = Non
         raise InvalidOptionError(f"columns {extra} are not in the table", path=path,
                                  expected=", ".join(t.schema.fields.names))
 
-    class _Pair(AccumulatorParam):
-        def zero(self, value):
-            return (0, 0)
-
-        def addInPlace(self, a, b):  # noqa: N802 - pyspark's name
-            return (a[0] + b[0], a[1] + b[1])
-
     sc = df.sparkSession.sparkContext
-    acc = sc.accumulator((0, 0), _Pair())
+    acc = pair_accumulator(sc)
     tasks = df.rdd.getNumPartitions()
-    result: dict[str, Any] = {}
 
-    def job() -> None:
-        try:
-            out = df.mapInArrow(_write_task(path, storage.storage_state(), acc), "changes binary")
-            result["rows"] = out.collect()
-        except BaseException as exc:  # noqa: BLE001 - re-raised on the driver thread
-            result["error"] = exc
+    def collect() -> list:
+        return df.mapInArrow(_write_task(path, storage.storage_state(), acc), "changes binary").collect()
 
-    worker = threading.Thread(target=job, name="paimon-codec-write-job", daemon=True)
-    worker.start()
-    seen = (0, 0)
-    while worker.is_alive():
-        worker.join(poll_s)
-        now = acc.value
-        if now != seen:
-            elapsed = max(time.monotonic() - started, 1e-9)
-            log.info("write: %d rows, %.1f MB written (%.1f MB/s) by %d tasks", now[0], now[1] / 1e6,
-                     now[1] / 1e6 / elapsed, tasks)
-            seen = now
-    if "error" in result:
-        raise result["error"]
-    changes = [c for r in result["rows"] for c in pickle.loads(r["changes"])]
+    def log_progress(seen: Pair, now: Pair) -> None:
+        elapsed = max(time.monotonic() - started, 1e-9)
+        log.info("write: %d rows, %.1f MB written (%.1f MB/s) by %d tasks", now[0], now[1] / 1e6,
+                 now[1] / 1e6 / elapsed, tasks)
+
+    rows, _ = run_polled(sc, collect, acc, log_progress, poll_s=poll_s, thread_name="paimon-codec-write-job")
+    changes = [c for r in rows for c in pickle.loads(r["changes"])]
     changes = _renumber(changes, t)
     report = WriteReport(path, mode)
     if changes or mode == "overwrite":

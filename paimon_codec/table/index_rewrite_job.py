@@ -24,6 +24,7 @@ from typing import Any
 from .. import storage
 from ..errors import InvalidOptionError
 from ..fileindex.options import parse_index_options
+from ..report import JsonReport
 from .file_index_rewrite import IndexOutcome, IndexTask, index_task, run_index_task, updated_meta
 from .paths import partition_value_text
 from .schema import load_schema, schema_ids
@@ -175,7 +176,7 @@ def run_locally(tasks: Sequence[IndexTask], progress: Progress) -> list[IndexOut
 
 # ----------------------------------------------------------------------------------------------- commit
 @dataclass
-class RewriteReport:
+class RewriteReport(JsonReport):
     """What a rewrite did (``to_json`` is the CLI's ``--json`` report)."""
 
     table_path: str
@@ -192,9 +193,6 @@ class RewriteReport:
     attempts: int = 0
     seconds: float = 0.0
     new_index_files: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
 def commit_rewrite(plan: RewritePlan, outcomes: Iterable[IndexOutcome], commit_user: str = "paimon-codec-rewrite"):

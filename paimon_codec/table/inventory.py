@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import storage
 from ..errors import ChecksumMismatchError, PaimonCodecError, UnsupportedVersionError
+from ..report import JsonReport
 from .index_manifest import DELETION_VECTORS_INDEX, HASH_INDEX
 from .table import PaimonTable, branch_names
 
@@ -53,16 +54,13 @@ class IndexTask:
 
 
 @dataclass
-class Finding:
+class Finding(JsonReport):
     table: str
     path: str
     kind: str
     finding: str  # missing | orphan | orphan-check-skipped | checksum | corrupt | unsupported-version |
     #                size-mismatch | count-mismatch
     message: str
-
-    def to_json(self) -> dict:
-        return asdict(self)
 
 
 def _is_bucket_dir(name: str) -> bool:
