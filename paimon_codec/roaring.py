@@ -153,6 +153,10 @@ def portable_size(data: bytes | memoryview | ByteSource, start: int = 0, end: in
     return total
 
 
+_VALID = ("a portable roaring bitmap (container keys and values strictly increasing, runs disjoint, "
+          "sizes as declared)")
+
+
 def read_bitmap(data: bytes | memoryview, *, what: str = "bitmap", offset: int | None = None,
                 path: str | None = None) -> BitMap:
     """Deserialize a portable Roaring32 bitmap held in ``data`` (trailing bytes are not checked)."""
@@ -167,7 +171,8 @@ def read_bitmap(data: bytes | memoryview, *, what: str = "bitmap", offset: int |
         # pyroaring's stub says ``bytes``; its Cython signature takes any buffer (memoryview: no copy)
         return BitMap.deserialize(data)  # type: ignore[arg-type]
     except (ValueError, IndexError, OverflowError, MemoryError, RuntimeError) as exc:
-        raise CorruptDataError(f"{what}: invalid roaring bitmap ({exc})", path=path, offset=offset) from None
+        raise CorruptDataError(f"{what}: invalid roaring bitmap ({exc})", path=path, offset=offset,
+                               expected=_VALID) from None
 
 
 def deserialize_exact(buf: bytes | memoryview, start: int = 0, end: int | None = None, *,

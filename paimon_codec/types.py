@@ -199,7 +199,8 @@ class _Parser:
     def _parse_type(self) -> DataType:
         word = self.take().upper()
         if word not in _ALIASES:
-            raise UnsupportedTypeError(f"unknown type {word[:100]!r} in {self.shown}")
+            raise UnsupportedTypeError(f"unknown type {word[:100]!r} in {self.shown}",
+                                       expected="a Paimon type name (INT, STRING, DECIMAL(p, s), ARRAY<...>, ...)")
         root = _ALIASES[word]
         kw: dict = {}
         if root in ("CHAR", "VARCHAR", "BINARY", "VARBINARY"):

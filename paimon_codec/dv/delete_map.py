@@ -88,7 +88,8 @@ def _ranges(src: ByteSource) -> dict[str, tuple[int, int]]:
     try:
         parsed = DeleteMap.parse(raw)
     except (ConstructError, UnicodeDecodeError, ValueError) as exc:
-        raise CorruptDataError(f"invalid delete-map header: {exc}", path=src.path, offset=0) from None
+        raise CorruptDataError(f"invalid delete-map header: {exc}", path=src.path, offset=0,
+                               expected="an entry count, then per entry a UTF-8 name, start and size") from None
     out: dict[str, tuple[int, int]] = {}
     for i, e in enumerate(parsed["entries"]):
         start, size = int(e["start"]), int(e["size"])

@@ -152,7 +152,8 @@ def _read_blobs(src: ByteSource, *, verify_crc: bool, load: bool) -> list[Puffin
             raise TypeError("blobs is not a list")
     except (UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
         raise CorruptDataError(f"invalid Puffin footer JSON: {exc}", path=where,
-                               offset=footer_start + _FOOTER_MAGIC) from None
+                               offset=footer_start + _FOOTER_MAGIC,
+                               expected='UTF-8 JSON {"blobs": [...]}') from None
     out = []
     for i, m in enumerate(blob_meta):
         try:
@@ -164,7 +165,9 @@ def _read_blobs(src: ByteSource, *, verify_crc: bool, load: bool) -> list[Puffin
             card = int(props["cardinality"])
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise CorruptDataError(f"Puffin blob {i} metadata lacks a required field: {exc}", path=where,
-                                   offset=footer_start + _FOOTER_MAGIC) from None
+                                   offset=footer_start + _FOOTER_MAGIC,
+                                   expected="integer offset and length, properties referenced-data-file and "
+                                            "cardinality") from None
         if m.get("compression-codec") not in (None, "none"):
             raise CorruptDataError(f"deletion-vector blob {i} is compressed ({m['compression-codec']})",
                                    path=where, offset=offset, expected="no compression")

@@ -101,7 +101,8 @@ class FileIndexContainerReader:
         except _rt.CodecError as exc:
             raise self._translated(exc) from None
         if head_length < 24 or head_length > len(src):
-            raise CorruptDataError(f"head length {head_length} outside [24, {len(src)}]", offset=src.base + 12)
+            raise CorruptDataError(f"head length {head_length} outside [24, {len(src)}]", offset=src.base + 12,
+                                   expected=f"24 to {len(src)} (the file's size)")
         head_bytes = prefix + src.read(_PREFIX, head_length - _PREFIX, "container head")
         try:
             head, _ = _fi.fast_parse_file_index(head_bytes)
@@ -120,10 +121,11 @@ class FileIndexContainerReader:
                 if start == EMPTY_INDEX_FLAG:
                     if length != 0:
                         raise CorruptDataError(f"empty index of {name!r}/{itype} with length {length}",
-                                               offset=src.base + _PREFIX)
+                                               offset=src.base + _PREFIX, expected="length 0")
                 elif start < head_length or length < 0 or start + length > total:
                     raise CorruptDataError(f"index {name!r}/{itype} at [{start}, {start + length}) lies outside "
-                                           f"the body [{head_length}, {total})", offset=src.base + _PREFIX)
+                                           f"the body [{head_length}, {total})", offset=src.base + _PREFIX,
+                                           expected="a start and length inside the body")
                 entry[itype] = (start, length)
                 order.append((name, itype))
         self.columns = columns
@@ -178,6 +180,9 @@ class FileIndexContainerReader:
             try:  # registry.create_reader, minus its type parsing (dtype is parsed above)
                 out.append(registry.index_module(itype).create_reader(window, dtype, dict(opts) if opts else {}))
             except PaimonCodecError as exc:
+                if exc.offset is None:  # e.g. an index type no reader knows: where its entry's payload starts
+                    exc.offset = self.source.base + start
+                    exc.args = (str(exc),)
                 raise exc.with_path(self.path) from None
         return out
 

@@ -66,9 +66,12 @@ def load_json(text: str, what: str, path: str | None) -> Any:
     try:
         return json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
-        raise CorruptDataError(f"{what} is not JSON: {exc.msg}", path=path, offset=exc.pos) from None
+        raise CorruptDataError(f"{what} is not JSON: {exc.msg}", path=path, offset=exc.pos,
+                               expected="JSON text") from None
     except (ValueError, RecursionError) as exc:
-        raise CorruptDataError(f"{what} is not valid JSON metadata: {exc}", path=path) from None
+        raise CorruptDataError(f"{what} is not valid JSON metadata: {exc}", path=path,
+                               expected=f"finite numbers, integers of at most {_MAX_INT_DIGITS} digits "
+                                        "(what Paimon's Jackson writes)") from None
 
 
 def checked_int(value: Any, what: str, path: str | None, *, lo: int = 0, hi: int = INT64[1]) -> int:
@@ -179,7 +182,9 @@ def check_record(record: Any, spec: Mapping[str, Any], where: str, path: str | N
         if name not in record:
             if name in _OPTIONAL:
                 continue
-            raise CorruptDataError(f"{where} lacks field {name}", path=path)
+            raise CorruptDataError(f"{where} lacks field {name}", path=path,
+                                   expected=f"a field {name} (the fields Paimon writes: "
+                                            f"{', '.join(n for n in spec if n not in _OPTIONAL)})")
         _check(record[name], field_spec, f"{where}.{name}", path)
     return record
 

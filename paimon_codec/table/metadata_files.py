@@ -31,8 +31,10 @@ def read_json_object(path: str, what: str) -> dict:
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         raise MissingFileError(f"{what} does not exist", path=path) from None
     except UnicodeDecodeError as exc:
-        raise CorruptDataError(f"{kind} file is not UTF-8 text: {exc.reason}", path=path, offset=exc.start) from None
+        raise CorruptDataError(f"{kind} file is not UTF-8 text: {exc.reason}", path=path, offset=exc.start,
+                               expected="UTF-8 JSON text") from None
     obj = load_json(text, f"{kind} file", path)
     if not isinstance(obj, dict):
-        raise CorruptDataError(f"{kind} file is not a JSON object", path=path)
+        raise CorruptDataError(f"{kind} file is not a JSON object", path=path,
+                               expected=f"a JSON object (it holds {type(obj).__name__})")
     return obj

@@ -45,6 +45,13 @@ def metadata_encoding(head: bytes) -> str | None:
     return None
 
 
+_EXPECTED_ENCODING = {
+    "avro": "an Avro object container file: header (magic, metadata, sync marker), then blocks of records",
+    "orc": "an ORC file (postscript, footer, stripes)",
+    "parquet": "a Parquet file (row groups, footer, PAR1 at both ends)",
+}
+
+
 def _read_avro(fh) -> list[dict]:
     # fastavro types a record as any Avro value; a metadata file's schema is a record, so each is a dict
     return cast("list[dict]", list(fastavro.reader(fh)))
@@ -96,13 +103,16 @@ def _decode(data: bytes, path: str, what: str) -> list[dict]:
     if encoding is None:
         raise CorruptDataError(f"cannot read {what}: not an Avro, ORC or Parquet file (starts {head!r})",
                                path=path, expected="manifest.format avro, orc or parquet")
+    fh = io.BytesIO(data)
     try:
         if encoding == "avro":
-            return _read_avro(io.BytesIO(data))
+            return _read_avro(fh)
         return _read_columnar(data, encoding)
     except Exception as exc:  # fastavro / pyarrow raise many kinds for corrupt input
-        raise CorruptDataError(f"cannot read {what} ({encoding}): {type(exc).__name__}: {exc}",
-                               path=path) from None
+        # fastavro reads sequentially: where it stopped is where the bad bytes are (or just past them)
+        raise CorruptDataError(f"cannot read {what} ({encoding}): {type(exc).__name__}: {exc}", path=path,
+                               offset=fh.tell() if encoding == "avro" else None,
+                               expected=_EXPECTED_ENCODING[encoding]) from None
 
 
 def read_metadata_records(path: str | os.PathLike, what: str) -> list[dict]:
@@ -172,5 +182,6 @@ def field(record: Mapping[str, Any], names: Iterable[str], what: str, path: str,
         if name in record:
             return record[name]
     if default is _MISSING:
-        raise CorruptDataError(f"{what} record lacks field {'/'.join(names)}", path=path)
+        raise CorruptDataError(f"{what} record lacks field {'/'.join(names)}", path=path,
+                               expected=f"a field {' or '.join(names)}")
     return default

@@ -92,13 +92,14 @@ def parse_snapshot(obj: dict, path: str | None = None) -> Snapshot:
         if version not in SUPPORTED_SNAPSHOT_VERSIONS or isinstance(version, bool):
             raise UnsupportedVersionError(f"unsupported snapshot version {version}", path=path,
                                           expected=" or ".join(map(str, SUPPORTED_SNAPSHOT_VERSIONS)))
+        required = lambda key: _required(obj, key)  # noqa: E731
         optional_name = lambda key: None if obj.get(key) is None else file_name(obj[key], key, path)  # noqa: E731
         optional_long = lambda key: None if obj.get(key) is None else checked_int(obj[key], key, path, lo=INT64[0])  # noqa: E731
         return Snapshot(
-            id=checked_int(obj["id"], "snapshot id", path),
-            schema_id=checked_int(obj["schemaId"], "schemaId", path),
-            base_manifest_list=file_name(obj["baseManifestList"], "baseManifestList", path),
-            delta_manifest_list=file_name(obj["deltaManifestList"], "deltaManifestList", path),
+            id=checked_int(required("id"), "snapshot id", path),
+            schema_id=checked_int(required("schemaId"), "schemaId", path),
+            base_manifest_list=file_name(required("baseManifestList"), "baseManifestList", path),
+            delta_manifest_list=file_name(required("deltaManifestList"), "deltaManifestList", path),
             changelog_manifest_list=optional_name("changelogManifestList"),
             index_manifest=optional_name("indexManifest"),
             commit_kind=str(obj.get("commitKind", "")),
@@ -110,7 +111,17 @@ def parse_snapshot(obj: dict, path: str | None = None) -> Snapshot:
     except PaimonCodecError as exc:
         raise exc.with_path(path) from None
     except (KeyError, TypeError, ValueError) as exc:
-        raise CorruptDataError(f"malformed snapshot: {type(exc).__name__}: {exc}", path=path) from None
+        raise CorruptDataError(f"malformed snapshot: {type(exc).__name__}: {exc}", path=path,
+                               expected="a snapshot object as Paimon writes it") from None
+
+
+_REQUIRED = ("id", "schemaId", "baseManifestList", "deltaManifestList")
+
+
+def _required(obj: dict, key: str):
+    if key not in obj:
+        raise CorruptDataError(f"snapshot lacks field {key!r}", expected=f"the fields {', '.join(_REQUIRED)}")
+    return obj[key]
 
 
 def load_snapshot(table_path: str | os.PathLike, snapshot_id: int) -> Snapshot:

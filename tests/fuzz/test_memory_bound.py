@@ -76,7 +76,7 @@ def test_rss_meter_sees_the_allocation(name):
     outcome, detail = _classify_in_worker(ALLOCATORS[name], "rss", rlimit=False)
     assert outcome == "overalloc" and detail.startswith("rss peak"), detail
     peak = int(detail.split()[2])
-    assert peak > 90 * 2**20 > alloc_bound(1000)
+    assert peak > 5 * alloc_bound(1000)  # ~100 MB allocated; the exact resident figure varies by allocator
 
 
 @pytest.mark.parametrize("name", list(ALLOCATORS))

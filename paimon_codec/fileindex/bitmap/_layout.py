@@ -168,8 +168,8 @@ def _build_head(head: dict, codec: KeyCodec) -> bytes:
 
 
 # ---------------------------------------------------------------------------------------- reader
-def _corrupt(msg: str, source: ByteSource, offset: int = 0) -> CorruptDataError:
-    return CorruptDataError(msg, path=source.path, offset=source.base + offset)
+def _corrupt(msg: str, source: ByteSource, offset: int = 0, expected: str | None = None) -> CorruptDataError:
+    return CorruptDataError(msg, path=source.path, offset=source.base + offset, expected=expected)
 
 
 class _NegativeLength(Exception):

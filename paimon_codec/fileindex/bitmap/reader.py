@@ -73,7 +73,8 @@ class BitmapIndexReader(BitmapVisits):
     def _read_head(self) -> None:
         src = self.source
         if len(src) < 1:
-            raise TruncatedDataError("empty bitmap index payload", path=src.path, offset=src.base)
+            raise TruncatedDataError("empty bitmap index payload", path=src.path, offset=src.base,
+                                     expected="at least the version byte")
         # one read: the head and, for a small payload, everything a lookup needs (see _PREFETCH)
         pre = self._pre = src.read(0, min(len(src), _PREFETCH), "bitmap index header")
         version = pre[0]
@@ -81,7 +82,7 @@ class BitmapIndexReader(BitmapVisits):
             raise UnsupportedVersionError(f"bitmap index version {version} (this reader supports 1 and 2)",
                                           path=src.path, offset=src.base, expected="version 1 or 2")
         if version not in (_V1, _V2):
-            raise _corrupt(f"bad bitmap index version byte {version}", src)
+            raise _corrupt(f"bad bitmap index version byte {version}", src, 0, "version byte 1 or 2")
         self.version = version
         try:
             head, pos = _gen.fast_parse_bitmap_index_head(pre, key_kind=self.codec.kind)
@@ -92,13 +93,15 @@ class BitmapIndexReader(BitmapVisits):
         self.row_count, self.non_null_bitmap_number = head["row_count"], head["non_null_bitmap_number"]
         self.has_null_value = head["has_null_value"] != 0
         if self.row_count < 0 or self.non_null_bitmap_number < 0:
-            raise _corrupt(f"negative row count {self.row_count} or key count {self.non_null_bitmap_number}", src, 1)
+            raise _corrupt(f"negative row count {self.row_count} or key count {self.non_null_bitmap_number}", src, 1,
+                          "row count and key count >= 0")
         self.null_value_offset = head["null_value_offset"] if self.has_null_value else 0
         self.null_bitmap_length = head["null_bitmap_length"] if head["null_bitmap_length"] is not None else -1
         nd = self.non_null_bitmap_number
         min_entry = _v1_dtype(self.codec).itemsize if self.codec.kind != "string" else _V1_STRING_OVERHEAD
         if nd * min_entry > len(src) - pos:
-            raise _corrupt(f"{nd} dictionary entries cannot fit in {len(src) - pos} bytes", src, 5)
+            raise _corrupt(f"{nd} dictionary entries cannot fit in {len(src) - pos} bytes", src, 5,
+                          f"at most {(len(src) - pos) // min_entry} entries of >= {min_entry} bytes")
         if version == _V1:
             self._dict_start = pos
             if self.codec.kind != "string":
@@ -110,7 +113,8 @@ class BitmapIndexReader(BitmapVisits):
         pos += _INT32.size
         if block_count < 0 or block_count * min_entry > len(src) - pos or block_count > nd or \
                 (nd > 0 and block_count == 0):
-            raise _corrupt(f"bad index block count {block_count} for {nd} keys", src, pos - _INT32.size)
+            raise _corrupt(f"bad index block count {block_count} for {nd} keys", src, pos - _INT32.size,
+                          f"1 to {min(nd, max(0, (len(src) - pos) // min_entry))} blocks (0 only without keys)")
         codec = self.codec
         if codec.kind != "string":
             dt = _v1_dtype(codec)  # block_head: key, block_offset
@@ -128,14 +132,17 @@ class BitmapIndexReader(BitmapVisits):
         self.index_block_start = pos
         self.body_start = pos + body_offset
         if body_offset < 0 or self.body_start > len(src):
-            raise _corrupt(f"bitmap body offset {body_offset} outside the payload", src, pos - _INT32.size)
+            raise _corrupt(f"bitmap body offset {body_offset} outside the payload", src, pos - _INT32.size,
+                          f"0 to {len(src) - pos}")
         ends = np.append(block_offsets[1:], body_offset)
         if block_count and (block_offsets[0] != 0 or np.any(ends - block_offsets < _INT32.size)):
-            raise _corrupt("index block offsets are not increasing from 0", src, self.index_block_start)
+            raise _corrupt("index block offsets are not increasing from 0", src, self.index_block_start,
+                          "block offsets from 0, each block at least 4 bytes, the last before the body offset")
         self._block_offsets = block_offsets
         self._block_ends = ends
         if codec.kind != "string" and block_count > 1 and _not_increasing(self._block_first):
-            raise _corrupt("index block first keys are not sorted", src, self.index_block_start)
+            raise _corrupt("index block first keys are not sorted", src, self.index_block_start,
+                          "block first keys in ascending order")
 
     def _int32(self, pos: int, what: str) -> int:
         return _INT32.unpack(self._read(pos, _INT32.size, what))[0]
@@ -164,7 +171,7 @@ class BitmapIndexReader(BitmapVisits):
             except _rt.CodecError as exc:
                 if exc.kind not in ("truncated", "count") or size == avail:
                     raise _corrupt(f"{what} runs past the payload or holds a negative length ({exc})", src,
-                                   start + (exc.offset or 0)) from None
+                                   start + (exc.offset or 0), f"{count} records inside the payload") from None
             # the records run past what was read: read more and parse again
             size = min(avail, size * 2)
             data = data + src.read(start + len(data), size - len(data), what)
@@ -199,12 +206,14 @@ class BitmapIndexReader(BitmapVisits):
             walked = v1 = self._walk_string_dictionary()
             top = int(walked.offsets.max()) if nd else -1
         if self.body_start > len(src):
-            raise _corrupt("bitmap dictionary runs past the payload", src, self._dict_start)
+            raise _corrupt("bitmap dictionary runs past the payload", src, self._dict_start,
+                          f"the dictionary inside the payload ({len(src)} bytes)")
         body_len = len(src) - self.body_start
         if self.has_null_value and self.null_value_offset > top:
             top = self.null_value_offset
         if top >= body_len:
-            raise _corrupt(f"bitmap offset {top} beyond the body ({body_len} bytes)", src, self.body_start)
+            raise _corrupt(f"bitmap offset {top} beyond the body ({body_len} bytes)", src, self.body_start,
+                          f"bitmap offsets below {body_len}")
         v1.body_len = body_len
         self._v1 = v1
         return v1
@@ -224,12 +233,13 @@ class BitmapIndexReader(BitmapVisits):
             try:
                 starts = _string_record_bounds(data, nd)
             except _NegativeLength as exc:
-                raise _corrupt("bitmap dictionary holds a negative key length", src, start + exc.at) from None
+                raise _corrupt("bitmap dictionary holds a negative key length", src, start + exc.at,
+                               "key length >= 0") from None
             if starts is not None:
                 break
             if size == avail:
                 raise _corrupt("bitmap dictionary runs past the payload or holds a negative length", src,
-                               start)
+                               start, f"{nd} records inside the payload ({avail} bytes from here)")
             size = min(avail, size * 2)  # the records run past what was read: read more and walk again
             data = data + src.read(start + len(data), size - len(data), "bitmap dictionary")
         self.body_start = start + int(starts[-1])
@@ -295,25 +305,30 @@ class BitmapIndexReader(BitmapVisits):
             try:
                 parsed = _gen.IndexBlock.parse(data, key_kind=codec.kind)
             except construct.ConstructError as exc:
-                raise _corrupt(f"index block {i}: {translate_error(exc, None, 'index block')}", src, start) from None
+                raise _corrupt(f"index block {i}: {translate_error(exc, None, 'index block')}", src, start,
+                               f"an entry count and its entries within the block ({size} bytes)") from None
             raw = parsed.entries.view(_v2_dtype(codec))
             if _INT32.size + len(raw) * raw.dtype.itemsize != size:
-                raise _corrupt(f"index block {i} holds {len(raw)} entries but is {size} bytes", src, start)
+                raise _corrupt(f"index block {i} holds {len(raw)} entries but is {size} bytes", src, start,
+                               f"4 + {len(raw)} x {raw.dtype.itemsize} bytes")
             sk = codec.sort_keys(raw["key"].astype(codec.np_dtype))
             if len(raw) > 1 and _not_increasing(sk):
-                raise _corrupt(f"index block {i} keys are not sorted", src, start)
+                raise _corrupt(f"index block {i} keys are not sorted", src, start, "keys in ascending order")
             blk = _FixedTable(sk, (raw["offset"].astype(np.int64), raw["length"].astype(np.int64)),
                               already_sorted=True)
         else:
             count = _INT32.unpack_from(data)[0] if size >= _INT32.size else -1
             if count < 0 or count * _V2_STRING_OVERHEAD > size - _INT32.size:
-                raise _corrupt(f"index block {i} holds {count} entries but is {size} bytes", src, start)
+                raise _corrupt(f"index block {i} holds {count} entries but is {size} bytes", src, start,
+                               f"0 to {max(0, size - _INT32.size) // _V2_STRING_OVERHEAD} entries")
             try:
                 cols, end = _gen.columns_index_block_entries(data, _INT32.size, size, count, "string")
             except _rt.CodecError as exc:
-                raise _corrupt(f"index block {i}: {exc}", src, start + (exc.offset or 0)) from None
+                raise _corrupt(f"index block {i}: {exc}", src, start + (exc.offset or 0),
+                               f"{count} entries within the block ({size} bytes)") from None
             if end != size:
-                raise _corrupt(f"index block {i} entries do not fill the block", src, start + end)
+                raise _corrupt(f"index block {i} entries do not fill the block", src, start + end,
+                               f"entries ending at the block's end ({size} bytes)")
             offs = np.asarray(cols["offset"], dtype=np.int64).tolist()
             lns = np.asarray(cols["length"], dtype=np.int64).tolist()
             blk = dict(zip(list(cols["key"]), zip(offs, lns, strict=True), strict=True))
@@ -349,7 +364,8 @@ class BitmapIndexReader(BitmapVisits):
             length = len(src) - self.body_start - off
         start = self.body_start + off
         if start + length > len(src) or length < 0:
-            raise _corrupt(f"bitmap at body offset {off} ({length} bytes) runs past the payload", src, start)
+            raise _corrupt(f"bitmap at body offset {off} ({length} bytes) runs past the payload", src, start,
+                          f"a bitmap inside the body ({len(src) - self.body_start} bytes)")
         data = self._read(start, length, "bitmap")
         # the checked decoder: a zero-length (or short) entry, a bad cookie and whatever pyroaring raises
         # on bad bytes (IndexError for an empty buffer) are one CorruptDataError at the bitmap's offset

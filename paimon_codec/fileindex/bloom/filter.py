@@ -135,7 +135,8 @@ class BloomFilterReader(FileIndexReader):
         self._hasher = _Hasher(self.dtype)
         if len(self.source) < _HEAD_SIZE:
             raise CorruptDataError(f"bloom-filter payload shorter than its {_HEAD_SIZE}-byte header",
-                                   path=self.source.path, offset=self.source.base)
+                                   path=self.source.path, offset=self.source.base,
+                                   expected=f"at least {_HEAD_SIZE} bytes")
         self._bit_set: bytes | None = None
         self._bits_arr: np.ndarray | None = None
         head = self.source.read(0, _HEAD_SIZE, "bloom-filter hash count")
@@ -146,7 +147,8 @@ class BloomFilterReader(FileIndexReader):
         self.num_bits = (len(self.source) - _HEAD_SIZE) * 8
         if self.num_hash_functions <= 0 or self.num_bits <= 0:
             raise CorruptDataError(f"bloom-filter with {self.num_hash_functions} hash functions and "
-                                   f"{self.num_bits} bits", path=self.source.path, offset=self.source.base)
+                                   f"{self.num_bits} bits", path=self.source.path, offset=self.source.base,
+                                   expected="at least 1 hash function and a bit set of at least 1 byte")
         if self.num_hash_functions > min(self.num_bits, MAX_HASH_FUNCTIONS):
             raise CorruptDataError(f"bloom-filter claims {self.num_hash_functions} hash functions for "
                                    f"{self.num_bits} bits", path=self.source.path, offset=self.source.base,

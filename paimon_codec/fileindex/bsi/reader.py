@@ -48,7 +48,7 @@ class _SignedPart:
                                           offset=src.base + offset, expected=f"<= {PART_VERSION}")
         if self.max < self.min:
             raise CorruptDataError(f"{label} bsi max {self.max} < min {self.min}", path=src.path,
-                                   offset=src.base + offset)
+                                   offset=src.base + offset, expected="max >= min")
         pos = offset + size
         size = portable_size(src, pos, what=f"{label} bsi ebm")
         self._ebm_at = (pos, size)
@@ -137,13 +137,16 @@ class BsiReader(FileIndexReader):
             if version > VERSION:
                 raise UnsupportedVersionError(f"bsi version {version} is not supported", path=src.path,
                                               offset=src.base, expected=f"<= {VERSION}") from None
-            raise CorruptDataError(f"bad bsi header: {exc}", path=src.path, offset=src.base) from None
+            raise CorruptDataError(f"bad bsi header: {exc}", path=src.path, offset=src.base,
+                                   expected=f"version {VERSION}, row count, positive flag") from None
         version, self.row_count, has_pos = head["version"], head["row_count"], head["has_positive"]
         if version > VERSION:
             raise UnsupportedVersionError(f"bsi version {version} is not supported", path=src.path,
                                           offset=src.base, expected=f"<= {VERSION}")
         if version != VERSION or self.row_count < 0 or has_pos > 1:
-            raise CorruptDataError("bad bsi header", path=src.path, offset=src.base)
+            raise CorruptDataError(f"bad bsi header (version {version}, row count {self.row_count}, positive flag "
+                                   f"{has_pos})", path=src.path, offset=src.base,
+                                   expected=f"version {VERSION}, row count >= 0, flag 0 or 1")
         self.positive: Any = _EmptyPart()
         if has_pos:
             self.positive = _SignedPart(src, pos, "positive")
@@ -152,7 +155,8 @@ class BsiReader(FileIndexReader):
         has_neg = _generated_bsi.fast_parse_bsi_has_negative(
             src.read(pos, size, "bsi negative flag"))[0]["has_negative"]
         if has_neg > 1:
-            raise CorruptDataError(f"bad negative flag {has_neg}", path=src.path, offset=src.base + pos)
+            raise CorruptDataError(f"bad negative flag {has_neg}", path=src.path, offset=src.base + pos,
+                                   expected="0 or 1")
         self.negative: Any = _EmptyPart()
         if has_neg:
             self.negative = _SignedPart(src, pos + size, "negative")
@@ -163,7 +167,8 @@ class BsiReader(FileIndexReader):
         bm = self.positive.ebm | self.negative.ebm
         if bm and bm.max() >= self.row_count:
             raise CorruptDataError(f"bsi ebm holds row {bm.max()} beyond row count {self.row_count}",
-                                   path=self.src.path, offset=self.src.base)
+                                   path=self.src.path, offset=self.src.base,
+                                   expected=f"rows below {self.row_count}")
         return bm
 
     def _value(self, literal: Any) -> int:

@@ -63,10 +63,11 @@ class _RangeDictionary:
         if self.codec.is_string:
             w = _STRING_LENGTH.itemsize
             if pos + w > len(buf):
-                raise self._corrupt("key length runs past the header", pos)
+                raise self._corrupt("key length runs past the header", pos, f"{w} bytes")
             n = int(np.frombuffer(buf, _STRING_LENGTH, 1, pos)[0])
             if n < 0 or pos + w + n > len(buf):
-                raise self._corrupt(f"string key of {n} bytes does not fit", pos)
+                raise self._corrupt(f"string key of {n} bytes does not fit", pos,
+                                    f"0 to {max(0, len(buf) - pos - w)} bytes")
             return bytes(buf[pos + w:pos + w + n]), pos + w + n
         fw = self.codec.width
         assert fw is not None
@@ -90,20 +91,23 @@ class _RangeDictionary:
         dhl = self._length_prefix(d, "dictionary header length")
         at = _codec.DICTIONARY_PREFIX_SIZE
         if dhl < _DICT_HEADER_LENGTH or dhl > d.length - at:
-            raise CorruptDataError(f"dictionary header length {dhl}", path=d.path, offset=d.base)
+            raise CorruptDataError(f"dictionary header length {dhl}", path=d.path, offset=d.base,
+                                   expected=f"{_DICT_HEADER_LENGTH} to {d.length - at}")
         dict_head = d.read(at, _DICT_HEADER_LENGTH, "dictionary header")
         if dict_head[0] > _codec.DICTIONARY_VERSION_V1:
-            raise UnsupportedVersionError(f"dictionary version {dict_head[0]}", path=d.path, offset=d.base + 4)
+            raise UnsupportedVersionError(f"dictionary version {dict_head[0]}", path=d.path, offset=d.base + 4,
+                                          expected=f"<= {_codec.DICTIONARY_VERSION_V1}")
         hd = self._generated(_codec.DictionaryHeader, dict_head, "dictionary header", self.dictionary_offset + 4)
         count, offsets_length, chunks_length = hd["chunk_count"], hd["offsets_length"], hd["chunks_length"]
         base = at + dhl
         if count < 0 or offsets_length != 4 * count or chunks_length < 0 or \
                 base + offsets_length + chunks_length > d.length:
             raise CorruptDataError(f"dictionary of {count} chunks ({offsets_length}+{chunks_length} bytes) "
-                                   f"does not fit {d.length} bytes", path=d.path, offset=d.base)
+                                   f"does not fit {d.length} bytes", path=d.path, offset=d.base,
+                                   expected="count >= 0, 4 bytes of offsets per chunk, all inside the dictionary")
         if (count == 0) != (self.cardinality == 0):
             raise CorruptDataError(f"{count} chunks for cardinality {self.cardinality}", path=d.path,
-                                   offset=d.base)
+                                   offset=d.base, expected="no chunks exactly when the cardinality is 0")
         offsets = np.frombuffer(d.read(base, offsets_length, "chunk offsets"),
                                 dtype=_codec.DICTIONARY_OFFSETS_DTYPE).astype(np.int64)
         area = d.read(base + offsets_length, chunks_length, "chunk headers")
@@ -113,23 +117,26 @@ class _RangeDictionary:
         for c in chunks:
             if c.code != expect or c.size < 0:
                 raise CorruptDataError(f"chunk code {c.code} where {expect} was expected", path=d.path,
-                                       offset=d.base + keys_base)
+                                       offset=d.base + keys_base, expected=f"code {expect}")
             expect = c.code + c.size + 1
             if c.keys_offset < 0 or keys_base + c.keys_offset + c.offsets_length + c.keys_length > d.length:
                 raise CorruptDataError("chunk keys run past the dictionary", path=d.path,
-                                       offset=d.base + keys_base + max(c.keys_offset, 0))
+                                       offset=d.base + keys_base + max(c.keys_offset, 0),
+                                       expected=f"keys inside the dictionary ({d.length} bytes)")
         if expect != self.cardinality:
             raise CorruptDataError(f"dictionary holds {expect} keys, header says {self.cardinality}",
-                                   path=d.path, offset=d.base)
+                                   path=d.path, offset=d.base, expected=f"{self.cardinality} keys")
         firsts = [self._cmp_key(c.first) for c in chunks]
         if self.codec.is_string:
             if any(a >= b for a, b in zip(firsts, firsts[1:], strict=False)):
-                raise CorruptDataError("chunk first keys are not ascending", path=d.path, offset=d.base)
+                raise CorruptDataError("chunk first keys are not ascending", path=d.path, offset=d.base,
+                                       expected="chunk first keys in ascending order")
             first_keys: Any = firsts
         else:
             first_keys = np.array(firsts, dtype=np.int64)
             if np.any(first_keys[1:] <= first_keys[:-1]):
-                raise CorruptDataError("chunk first keys are not ascending", path=d.path, offset=d.base)
+                raise CorruptDataError("chunk first keys are not ascending", path=d.path, offset=d.base,
+                                       expected="chunk first keys in ascending order")
         return first_keys, chunks, keys_base
 
     def _parse_chunks(self, offsets: np.ndarray, area: bytes) -> list[_Chunk]:
@@ -141,19 +148,23 @@ class _RangeDictionary:
             if n and np.array_equal(offsets, np.arange(n) * dt.itemsize) and len(area) >= n * dt.itemsize:
                 rec = np.frombuffer(area, count=n, dtype=dt)
                 if np.any(rec["version"] > _codec.CHUNK_VERSION_V1):
-                    raise UnsupportedVersionError(f"chunk version > {_codec.CHUNK_VERSION_V1}", path=d.path, offset=d.base)
+                    raise UnsupportedVersionError(f"chunk version > {_codec.CHUNK_VERSION_V1}", path=d.path,
+                                                  offset=d.base, expected=f"<= {_codec.CHUNK_VERSION_V1}")
                 if np.any(rec["fixed_length"] != w) or np.any(rec["keys_length"] != rec["size"] * w):
                     raise CorruptDataError(f"fixed-length chunk with a key width other than {w}",
-                                           path=d.path, offset=d.base)
+                                           path=d.path, offset=d.base,
+                                           expected=f"key width {w}, keys length = size x {w}")
                 return [_Chunk(int(k), int(c), int(o), int(s), 0, int(kl)) for k, c, o, s, kl in zip(
                     rec["key"].astype(np.int64), rec["code"], rec["keys_offset"], rec["size"],
                     rec["keys_length"], strict=True)]
         chunks = []
         for off in offsets.tolist():
             if off < 0 or off >= len(area):
-                raise CorruptDataError(f"chunk offset {off} outside the chunk area", path=d.path, offset=d.base)
+                raise CorruptDataError(f"chunk offset {off} outside the chunk area", path=d.path, offset=d.base,
+                                       expected=f"0 to {len(area) - 1}")
             if area[off] > _codec.CHUNK_VERSION_V1:
-                raise UnsupportedVersionError(f"chunk version {area[off]}", path=d.path, offset=d.base + off)
+                raise UnsupportedVersionError(f"chunk version {area[off]}", path=d.path, offset=d.base + off,
+                                              expected=f"<= {_codec.CHUNK_VERSION_V1}")
             head = self._generated(_codec.Chunk, area[off:], "chunk header",
                                    self.dictionary_offset + off, key_kind=self.key_kind)
             key = self._stored(head["key"])
@@ -163,12 +174,13 @@ class _RangeDictionary:
             if w is not None:  # keys_length, fixed_length
                 if b != w or a != size * w:
                     raise CorruptDataError(f"fixed-length chunk with a key width other than {w}",
-                                           path=d.path, offset=d.base + off)
+                                           path=d.path, offset=d.base + off,
+                                           expected=f"key width {w}, keys length = size x {w}")
                 chunks.append(_Chunk(key, code, keys_offset, size, 0, a))
             else:  # offsets_length, keys_length
                 if a != 4 * size or b < 0:
                     raise CorruptDataError("variable-length chunk with inconsistent lengths", path=d.path,
-                                           offset=d.base + off)
+                                           offset=d.base + off, expected="offsets length = 4 x size, keys length >= 0")
                 chunks.append(_Chunk(key, code, keys_offset, size, a, b))
         return chunks
 
@@ -188,11 +200,13 @@ class _RangeDictionary:
             keys = []
             for r in rel.tolist():
                 if r < 0:
-                    raise CorruptDataError("negative key offset", path=d.path, offset=d.base + start)
+                    raise CorruptDataError("negative key offset", path=d.path, offset=d.base + start,
+                                           expected="key offsets >= 0")
                 k, _ = self._key_at(body, r)
                 keys.append(k)
             if any(a >= b for a, b in zip([c.first, *keys], keys, strict=False)):
-                raise CorruptDataError("chunk keys are not ascending", path=d.path, offset=d.base + start)
+                raise CorruptDataError("chunk keys are not ascending", path=d.path, offset=d.base + start,
+                                       expected="keys in ascending order")
             out: Any = keys
         else:
             raw = d.read(start, c.keys_length, "chunk keys")
@@ -200,7 +214,8 @@ class _RangeDictionary:
             out = self.codec.sortable(stored)
             chain = np.concatenate(([self._cmp_key(c.first)], out))
             if np.any(chain[1:] <= chain[:-1]):
-                raise CorruptDataError("chunk keys are not ascending", path=d.path, offset=d.base + start)
+                raise CorruptDataError("chunk keys are not ascending", path=d.path, offset=d.base + start,
+                                       expected="keys in ascending order")
         self._chunk_cache[index] = out
         return out
 

@@ -83,17 +83,20 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader):
         parsed = self._generated(_codec.RangeBitmapHeader, head, "range-bitmap header", 4, key_kind=self.key_kind)
         self.row_count, self.cardinality = parsed["row_count"], parsed["cardinality"]
         if self.row_count < 0 or self.cardinality < 0 or self.cardinality > self.row_count:
-            raise self._corrupt(f"row count {self.row_count} / cardinality {self.cardinality} impossible", 5)
+            raise self._corrupt(f"row count {self.row_count} / cardinality {self.cardinality} impossible", 5,
+                                "0 <= cardinality <= row count")
         self.min_key: Any = None
         self.max_key: Any = None
         if self.cardinality > 0:
             if parsed["min"] is None or parsed["max"] is None:
-                raise self._corrupt("header without min/max keys for a non-empty dictionary", at + _MIN_HEADER_LENGTH)
+                raise self._corrupt("header without min/max keys for a non-empty dictionary", at + _MIN_HEADER_LENGTH,
+                                    "min and max keys when the cardinality is > 0")
             self.min_key = self._stored(parsed["min"])
             self.max_key = self._stored(parsed["max"])
         dict_len = parsed["dictionary_length"]
         if dict_len < _codec.DICTIONARY_PREFIX_SIZE + _DICT_HEADER_LENGTH or dict_len > src.length - at - h:
-            raise self._corrupt(f"dictionary length {dict_len} does not fit", h)
+            raise self._corrupt(f"dictionary length {dict_len} does not fit", h,
+                                f"{_codec.DICTIONARY_PREFIX_SIZE + _DICT_HEADER_LENGTH} to {src.length - at - h}")
         self.header_length = h
         self.dictionary_offset = at + h
         self.dictionary_length = dict_len
@@ -104,7 +107,8 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader):
             self._min_cmp = self._cmp_key(self.min_key)
             self._max_cmp = self._cmp_key(self.max_key)
             if self._min_cmp > self._max_cmp:
-                raise self._corrupt("min key is greater than max key", _codec.RANGE_BITMAP_PREFIX_SIZE + _MIN_HEADER_LENGTH)
+                raise self._corrupt("min key is greater than max key", _codec.RANGE_BITMAP_PREFIX_SIZE + _MIN_HEADER_LENGTH,
+                                    "min key <= max key")
 
     def _generated(self, con: Any, data: bytes, what: str, at: int, **params: Any) -> Any:
         """Parse ``data`` (which sits at payload offset ``at``) with a generated Construct codec."""
@@ -120,26 +124,33 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader):
         b = self._bsi_src
         bhl = self._length_prefix(b, "bsi header length")
         if bhl < _codec.BSI_HEADER_FIXED_SIZE or bhl > b.length - _codec.BIT_SLICED_INDEX_PREFIX_SIZE:
-            raise CorruptDataError(f"bsi header length {bhl}", path=b.path, offset=b.base)
+            raise CorruptDataError(f"bsi header length {bhl}", path=b.path, offset=b.base,
+                                   expected=f"{_codec.BSI_HEADER_FIXED_SIZE} to "
+                                            f"{b.length - _codec.BIT_SLICED_INDEX_PREFIX_SIZE}")
         head = b.read(_codec.BIT_SLICED_INDEX_PREFIX_SIZE, bhl, "bsi header")
         if head[0] > _codec.BIT_SLICE_INDEX_VERSION_V1:
-            raise UnsupportedVersionError(f"bsi version {head[0]}", path=b.path, offset=b.base + _codec.BIT_SLICED_INDEX_PREFIX_SIZE)
+            raise UnsupportedVersionError(f"bsi version {head[0]}", path=b.path,
+                                          offset=b.base + _codec.BIT_SLICED_INDEX_PREFIX_SIZE,
+                                          expected=f"<= {_codec.BIT_SLICE_INDEX_VERSION_V1}")
         hb = self._generated(_codec.BsiHeader, head, "bsi header", self.bsi_offset + 4)
         slices, ebm_len, index_len = hb["slice_count"], hb["ebm_length"], hb["indexes_length"]
         body = _codec.BIT_SLICED_INDEX_PREFIX_SIZE + bhl
         if slices < 1 or slices > _MAX_SLICES or index_len != _SLICE_REF_SIZE * slices or _codec.BSI_HEADER_FIXED_SIZE + index_len > bhl \
                 or ebm_len < 8 or body + ebm_len > b.length:
             raise CorruptDataError(f"bsi header ({slices} slices, ebm {ebm_len} bytes) is inconsistent",
-                                   path=b.path, offset=b.base)
+                                   path=b.path, offset=b.base,
+                                   expected=f"1 to {_MAX_SLICES} slices with {_SLICE_REF_SIZE}-byte refs in the "
+                                            f"header, an ebm of >= 8 bytes inside the payload")
         if self.cardinality > 0 and (1 << slices) < self.cardinality and slices < 63:
             raise CorruptDataError(f"{slices} slices cannot hold {self.cardinality} codes", path=b.path,
-                                   offset=b.base)
+                                   offset=b.base, expected=f"2^slices >= {self.cardinality}")
         refs = hb["slice_refs"]
         index = np.stack([np.asarray(refs["offset"], dtype=np.int64), np.asarray(refs["length"], dtype=np.int64)],
                          axis=1) if slices else np.zeros((0, 2), dtype=np.int64)
         room = b.length - body - ebm_len
         if np.any(index < 0) or np.any(index[:, 0] + index[:, 1] > room):
-            raise CorruptDataError("bsi slice runs past the payload", path=b.path, offset=b.base)
+            raise CorruptDataError("bsi slice runs past the payload", path=b.path, offset=b.base,
+                                   expected=f"slice offsets and lengths >= 0 within {room} bytes after the ebm")
         return slices, ebm_len, index, body
 
     @cached_property
@@ -149,7 +160,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader):
         bm = read_bitmap(b.read(body, ebm_len, "bsi ebm"), what="bsi ebm", offset=b.base + body, path=b.path)
         if bm and bm.max() >= self.row_count:
             raise CorruptDataError(f"ebm holds row {bm.max()} beyond row count {self.row_count}",
-                                   path=b.path, offset=b.base + body)
+                                   path=b.path, offset=b.base + body, expected=f"rows below {self.row_count}")
         return bm
 
     def _slice(self, i: int) -> BitMap:
@@ -163,7 +174,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader):
                              offset=b.base + start, path=b.path)
             if bm and bm.max() >= self.row_count:
                 raise CorruptDataError(f"bsi slice {i} holds row {bm.max()} beyond row count {self.row_count}",
-                                       path=b.path, offset=b.base + start)
+                                       path=b.path, offset=b.base + start, expected=f"rows below {self.row_count}")
             self._slice_cache[i] = bm
         return bm
 
