@@ -149,5 +149,9 @@ def markdown(rec: dict, goal: int | None = None) -> str:
                   f"{rec['harness']}, library commit(s) {', '.join(commits) or '?'}; other + hang + over-alloc "
                   f"+ crash: {bad:,}."]
     if goal:
-        lines.append(f"Reached {goal:,}: {', '.join(reached) or 'none'}. Not yet: {', '.join(short) or 'none'}.")
+        from fuzz.targets import TARGETS
+
+        unstarted = [n for n in TARGETS if n not in rec["targets"]]
+        lines.append(f"Reached {goal:,}: {', '.join(reached) or 'none'}. Not yet: {', '.join(short) or 'none'}"
+                     + (f"; not started: {', '.join(unstarted)}." if unstarted else "."))
     return "\n".join(lines)
