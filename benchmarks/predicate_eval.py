@@ -39,7 +39,8 @@ from _harness import (
     write_result,
 )
 
-from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, Leaf, evaluate, parse_where
+from paimon_codec.expressions import make_leaf
+from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, evaluate, parse_where
 from paimon_codec.types import parse_row_type
 
 
@@ -63,7 +64,7 @@ def w7_inputs() -> tuple[bytes, np.ndarray, list[int]]:
 def bench_w7() -> list[dict]:
     data, c07, lits = w7_inputs()
     schema = parse_row_type(", ".join(f"c{k:02d} INT" for k in range(20)))
-    preds = [Leaf("eq", "c07", (int(v),)) for v in lits]
+    preds = [make_leaf("eq", "c07", (int(v),)) for v in lits]
 
     def lookup(reuse: bool):
         def run():

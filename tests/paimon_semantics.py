@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from paimon_codec.expressions.predicate import And, Leaf, Or
+from paimon_codec.expressions import And, Leaf, Or
 
 
 def paimon_compare(a: Any, b: Any) -> int:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from pyroaring import BitMap, BitMap64
 
 from paimon_codec.errors import InvalidPredicateError
-from paimon_codec.expressions.predicate import And, Leaf, Or, col
+from paimon_codec.expressions import And, Or, col, make_leaf
 from paimon_codec.expressions.sql import parse_where
 from paimon_codec.fileindex.evaluate import apply_deletion_vector, evaluate, evaluate_single
 from paimon_codec.fileindex.reader import EmptyFileIndexReader, FileIndexReader
@@ -210,7 +210,7 @@ def test_evaluate_single_ignores_column_names():
     reader = ExactBitmapReader(A)
     r = evaluate_single(parse_where("x = 1 OR whatever IS NULL"), reader, None)
     assert r.bitmap == BitMap([0, 2, 3, 6, 7])
-    r = evaluate_single(Leaf("in", None, ("1", "3")), reader, parse_row_type("v INT").fields[0].type)
+    r = evaluate_single(make_leaf("in", None, ("1", "3")), reader, parse_row_type("v INT").fields[0].type)
     assert r.bitmap == BitMap([0, 3, 4, 6])
 
 

@@ -20,7 +20,7 @@ import shutil
 import pyarrow as pa
 import pytest
 
-from paimon_codec.expressions.predicate import Leaf, Or
+from paimon_codec.expressions import Or, make_leaf
 from paimon_codec.fileindex.container import FileIndexContainerReader
 from paimon_codec.fileindex.evaluate import evaluate
 from paimon_codec.table import PaimonTable
@@ -123,7 +123,7 @@ def test_stale_index_type_is_dropped(java_tables):
 
 
 def L(op, col, *lits):  # noqa: N802 - reads like SQL
-    return Leaf(op, col, tuple(lits))
+    return make_leaf(op, col, tuple(lits))
 
 
 PREDICATES = [L("eq", "s", "s3"), L("eq", "s", "nope"), L("in", "s", "s1", "s8"), L("is_null", "s"),

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from paimon_semantics import ieee_compare, paimon_compare, selects, spark_compare
 
-from paimon_codec.expressions.predicate import Leaf
+from paimon_codec.expressions import make_leaf
 from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter
 from paimon_codec.fileindex.evaluate import evaluate
 from paimon_codec.types import parse_row_type
@@ -45,7 +45,7 @@ def _index_rows(values: list, ftype: str, kind: str, op: str, lits: tuple) -> se
     arrow = pa.float32() if ftype == "FLOAT" else pa.float64()
     writer.write_table(pa.table({"f": pa.array(values, type=arrow)}))
     container = FileIndexContainerReader(writer.serialize())
-    result = evaluate(Leaf(op, "f", lits), container, schema)
+    result = evaluate(make_leaf(op, "f", lits), container, schema)
     if not result.remain():
         return set()
     bitmap = getattr(result, "bitmap", None)
@@ -54,7 +54,7 @@ def _index_rows(values: list, ftype: str, kind: str, op: str, lits: tuple) -> se
 
 def _check(values: list, ftype: str, kind: str, op: str, lits: tuple) -> None:
     got = _index_rows(values, ftype, kind, op, lits)
-    pred = Leaf(op, "f", lits)
+    pred = make_leaf(op, "f", lits)
     for engine, compare in ENGINES.items():
         want = {i for i, v in enumerate(values) if selects(pred, {"f": v}, compare) is True}
         missing = want - got

@@ -11,7 +11,7 @@ import pytest
 
 import paimon_codec.fileindex as fi
 from paimon_codec.errors import InvalidPredicateError, UnsupportedTypeError
-from paimon_codec.expressions.predicate import And, Leaf, Or
+from paimon_codec.expressions import And, Or, make_leaf
 from paimon_codec.fileindex import registry
 from paimon_codec.fileio import ByteSource
 from paimon_codec.types import parse_row_type
@@ -19,7 +19,7 @@ from paimon_codec.types import parse_row_type
 
 def test_rebinding_to_the_same_schema_returns_the_bound_leaf():
     schema = parse_row_type("d DATE, s STRING")
-    leaf = Leaf("eq", "d", ("2024-01-02",))
+    leaf = make_leaf("eq", "d", ("2024-01-02",))
     bound = leaf.bind(schema)
     assert bound is not leaf and bound.literals == (19724,)
     assert bound.bind(schema) is bound
@@ -30,35 +30,35 @@ def test_rebinding_to_the_same_schema_returns_the_bound_leaf():
 def test_memo_is_per_schema_object_not_per_value():
     as_date = parse_row_type("d DATE")
     as_string = parse_row_type("d STRING")
-    leaf = Leaf("eq", "d", ("2024-01-02",))
+    leaf = make_leaf("eq", "d", ("2024-01-02",))
     assert leaf.bind(as_string).literals == ("2024-01-02",)
     assert leaf.bind(as_date).literals == (19724,)
     bound_date = leaf.bind(as_date)
     with pytest.raises(InvalidPredicateError):
         bound_date.bind(as_string)  # an int is no STRING literal: the memo must not hide that
     narrow = parse_row_type("d SMALLINT")
-    wide = Leaf("eq", "d", (70000,)).bind(parse_row_type("d BIGINT"))
+    wide = make_leaf("eq", "d", (70000,)).bind(parse_row_type("d BIGINT"))
     with pytest.raises(InvalidPredicateError):
         wide.bind(narrow)
 
 
 def test_an_unbindable_leaf_is_not_remembered():
     schema = parse_row_type("a INT")
-    leaf = Leaf("eq", "a", ("not a number",))
+    leaf = make_leaf("eq", "a", ("not a number",))
     for _ in range(2):
         with pytest.raises(InvalidPredicateError):
             leaf.bind(schema)
     with pytest.raises(InvalidPredicateError):
-        Leaf("eq", "missing", (1,)).bind(schema)
+        make_leaf("eq", "missing", (1,)).bind(schema)
 
 
 def test_compound_rebinding_and_identity_when_nothing_changes():
     schema = parse_row_type("a INT, s STRING")
-    pred = And((Leaf("eq", "a", (1,)), Or((Leaf("in", "s", ("x", "y")), Leaf("is_null", "s", ())))))
+    pred = And((make_leaf("eq", "a", (1,)), Or((make_leaf("in", "s", ("x", "y")), make_leaf("is_null", "s", ())))))
     bound = pred.bind(schema)
     assert bound is pred  # every literal already of its column type
     assert pred.bind(schema) is pred
-    changed = And((Leaf("eq", "a", (1.0,)), Leaf("eq", "s", ("x",))))
+    changed = And((make_leaf("eq", "a", (1.0,)), make_leaf("eq", "s", ("x",))))
     b = changed.bind(schema)
     assert b is not changed and type(b.children[0].literals[0]) is int
     assert b.bind(schema) is b and b == changed.bind(schema)
@@ -66,14 +66,14 @@ def test_compound_rebinding_and_identity_when_nothing_changes():
 
 def test_memo_is_no_part_of_equality_hash_or_pickle():
     schema = parse_row_type("a BIGINT")
-    plain = Leaf("in", "a", (1, 2, 3))
+    plain = make_leaf("in", "a", (1, 2, 3))
     bound = plain.bind(schema)
-    assert bound == Leaf("in", "a", (1, 2, 3)) and hash(bound) == hash(Leaf("in", "a", (1, 2, 3)))
+    assert bound == make_leaf("in", "a", (1, 2, 3)) and hash(bound) == hash(make_leaf("in", "a", (1, 2, 3)))
     for clone in (pickle.loads(pickle.dumps(bound)), copy.deepcopy(bound), copy.copy(bound)):
         assert clone == bound
         assert "_bound_to" not in vars(clone)
         assert clone.bind(schema) == bound
-    tree = And((bound, Leaf("eq", "a", (4,)))).bind(schema)
+    tree = And((bound, make_leaf("eq", "a", (4,)))).bind(schema)
     restored = pickle.loads(pickle.dumps(tree))
     assert restored == tree and "_bound_to" not in vars(restored)
 
@@ -92,7 +92,7 @@ def test_fresh_and_reused_readers_answer_like_a_scan(reuse):
     schema, columns, data = _w7_like(7)
     source = ByteSource(data)
     container = fi.FileIndexContainerReader(source)
-    preds = [Leaf("eq", "c2", (v,)) for v in range(45)]
+    preds = [make_leaf("eq", "c2", (v,)) for v in range(45)]
     for round_ in range(2):  # the second round hits the binding memo (and, with reuse, the readers)
         for p in preds:
             r = fi.evaluate(p, container, schema, reuse_readers=reuse)

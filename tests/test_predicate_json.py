@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from test_predicate_sql import SCHEMA, predicates
 
 from paimon_codec.errors import InvalidPredicateError
+from paimon_codec.expressions import And, Leaf, Or, Predicate, make_leaf
 from paimon_codec.expressions.json_form import predicate_from_json, predicate_to_json
-from paimon_codec.expressions.predicate import And, Leaf, Or, Predicate
 from paimon_codec.types import parse_row_type, parse_type
 from paimon_codec.values import Timestamp
 
@@ -52,17 +52,17 @@ def test_paimon09_preds_follow_java_tree(path):
 def test_paimon09_in_expansion_limit():
     lits = list(range(21))
     assert isinstance(predicate_from_json({"op": "in", "col": "a", "literals": lits[:20]}), Or)
-    assert predicate_from_json({"op": "in", "col": "a", "literals": lits}) == Leaf("in", "a", tuple(lits))
+    assert predicate_from_json({"op": "in", "col": "a", "literals": lits}) == make_leaf("in", "a", tuple(lits))
     assert isinstance(predicate_from_json({"op": "not_in", "col": "a", "literals": lits[:2]}), And)
-    assert predicate_from_json({"op": "in", "col": "a", "literals": [5]}) == Leaf("eq", "a", (5,))
-    assert predicate_from_json({"op": "in_leaf", "col": "a", "literals": [5, 6]}) == Leaf("in", "a", (5, 6))
-    assert predicate_from_json({"op": "in", "field": "a", "literals": [5, 6]}) == Leaf("in", "a", (5, 6))
+    assert predicate_from_json({"op": "in", "col": "a", "literals": [5]}) == make_leaf("eq", "a", (5,))
+    assert predicate_from_json({"op": "in_leaf", "col": "a", "literals": [5, 6]}) == make_leaf("in", "a", (5, 6))
+    assert predicate_from_json({"op": "in", "field": "a", "literals": [5, 6]}) == make_leaf("in", "a", (5, 6))
 
 
 def test_paimon09_timestamp_literals():
     schema = parse_row_type("t TIMESTAMP(6)")
     p = predicate_from_json({"op": "equal", "col": "t", "literal": [1700000000123, 456000]}, schema)
-    assert p == Leaf("eq", "t", (Timestamp(1700000000123, 456000),))
+    assert p == make_leaf("eq", "t", (Timestamp(1700000000123, 456000),))
     assert predicate_to_json(p, style="paimon-0.9") == {"op": "equal", "col": "t",
                                                         "literal": [1700000000123, 456000]}
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paimon_codec.errors import InvalidPredicateError
-from paimon_codec.expressions.predicate import And, Leaf, Or, and_all, col, or_all
+from paimon_codec.expressions import And, Or, and_all, col, make_leaf, or_all
 from paimon_codec.expressions.sql import parse_where, quote_identifier, to_sql
 from paimon_codec.types import parse_row_type
 from paimon_codec.values import Timestamp
@@ -34,49 +34,49 @@ def test_issue_example_parses_to_expression():
 
 def test_and_binds_tighter_than_or_and_parentheses_override():
     p = parse_where("a = 1 OR a = 2 AND s = 'x'")
-    assert p == Or((Leaf("eq", "a", (1,)), And((Leaf("eq", "a", (2,)), Leaf("eq", "s", ("x",))))))
+    assert p == Or((make_leaf("eq", "a", (1,)), And((make_leaf("eq", "a", (2,)), make_leaf("eq", "s", ("x",))))))
     q = parse_where("(a = 1 OR a = 2) AND s = 'x'")
-    assert q == And((Or((Leaf("eq", "a", (1,)), Leaf("eq", "a", (2,)))), Leaf("eq", "s", ("x",))))
+    assert q == And((Or((make_leaf("eq", "a", (1,)), make_leaf("eq", "a", (2,)))), make_leaf("eq", "s", ("x",))))
 
 
 @pytest.mark.parametrize(
     "text, leaf",
     [
-        ("a <> 3", Leaf("neq", "a", (3,))),
-        ("a != 3", Leaf("neq", "a", (3,))),
-        ("a == 3", Leaf("eq", "a", (3,))),
-        ("a < -3", Leaf("lt", "a", (-3,))),
-        ("a <= +3", Leaf("lte", "a", (3,))),
-        ("a > 3", Leaf("gt", "a", (3,))),
-        ("a >= 3", Leaf("gte", "a", (3,))),
-        ("3 < a", Leaf("gt", "a", (3,))),
-        ("a BETWEEN 1 AND 5", Leaf("between", "a", (1, 5))),
-        ("a not in (1, 2)", Leaf("not_in", "a", (1, 2))),
-        ("a IS NOT NULL", Leaf("is_not_null", "a", ())),
-        ("a is null", Leaf("is_null", "a", ())),
-        ("s = 'it''s'", Leaf("eq", "s", ("it's",))),
-        ("s LIKE 'ab%'", Leaf("starts_with", "s", ("ab",))),
-        ("b = TRUE", Leaf("eq", "b", (True,))),
-        ("b = false", Leaf("eq", "b", (False,))),
-        ("d = 1.5e3", Leaf("eq", "d", (1500.0,))),
-        ("d = -0.25", Leaf("eq", "d", (decimal.Decimal("-0.25"),))),
-        ("d = NaN", Leaf("eq", "d", (math.nan,))),
-        ("d = -Infinity", Leaf("eq", "d", (-math.inf,))),
-        ("dt = DATE '2024-01-01'", Leaf("eq", "dt", (dt.date(2024, 1, 1),))),
-        ("t = TIME '10:00:00'", Leaf("eq", "t", (dt.time(10),))),
+        ("a <> 3", make_leaf("neq", "a", (3,))),
+        ("a != 3", make_leaf("neq", "a", (3,))),
+        ("a == 3", make_leaf("eq", "a", (3,))),
+        ("a < -3", make_leaf("lt", "a", (-3,))),
+        ("a <= +3", make_leaf("lte", "a", (3,))),
+        ("a > 3", make_leaf("gt", "a", (3,))),
+        ("a >= 3", make_leaf("gte", "a", (3,))),
+        ("3 < a", make_leaf("gt", "a", (3,))),
+        ("a BETWEEN 1 AND 5", make_leaf("between", "a", (1, 5))),
+        ("a not in (1, 2)", make_leaf("not_in", "a", (1, 2))),
+        ("a IS NOT NULL", make_leaf("is_not_null", "a", ())),
+        ("a is null", make_leaf("is_null", "a", ())),
+        ("s = 'it''s'", make_leaf("eq", "s", ("it's",))),
+        ("s LIKE 'ab%'", make_leaf("starts_with", "s", ("ab",))),
+        ("b = TRUE", make_leaf("eq", "b", (True,))),
+        ("b = false", make_leaf("eq", "b", (False,))),
+        ("d = 1.5e3", make_leaf("eq", "d", (1500.0,))),
+        ("d = -0.25", make_leaf("eq", "d", (decimal.Decimal("-0.25"),))),
+        ("d = NaN", make_leaf("eq", "d", (math.nan,))),
+        ("d = -Infinity", make_leaf("eq", "d", (-math.inf,))),
+        ("dt = DATE '2024-01-01'", make_leaf("eq", "dt", (dt.date(2024, 1, 1),))),
+        ("t = TIME '10:00:00'", make_leaf("eq", "t", (dt.time(10),))),
         ("ts = TIMESTAMP '2024-01-01 10:00:00.123456789'",
-         Leaf("eq", "ts", (Timestamp(1704103200123, 456789),))),
-        ("ts = TIMESTAMP '1969-12-31 23:59:59.999999999'", Leaf("eq", "ts", (Timestamp(-1, 999999),))),
-        ("bin = X'00ff'", Leaf("eq", "bin", (b"\x00\xff",))),
-        ("`c_smällint` = 1", Leaf("eq", "c_smällint", (1,))),
-        ("c_smällint = 1", Leaf("eq", "c_smällint", (1,))),
-        ('"weird name`x" = 1', Leaf("eq", "weird name`x", (1,))),
-        ("`we``ird` = 1", Leaf("eq", "we`ird", (1,))),
-        ("名字 = 1", Leaf("eq", "名字", (1,))),
-        ("NOT a = 1", Leaf("neq", "a", (1,))),
-        ("NOT a IN (1)", Leaf("not_in", "a", (1,))),
-        ("NOT (a = 1 OR a IS NULL)", And((Leaf("neq", "a", (1,)), Leaf("is_not_null", "a", ())))),
-        ("a NOT BETWEEN 1 AND 5", Or((Leaf("lt", "a", (1,)), Leaf("gt", "a", (5,))))),
+         make_leaf("eq", "ts", (Timestamp(1704103200123, 456789),))),
+        ("ts = TIMESTAMP '1969-12-31 23:59:59.999999999'", make_leaf("eq", "ts", (Timestamp(-1, 999999),))),
+        ("bin = X'00ff'", make_leaf("eq", "bin", (b"\x00\xff",))),
+        ("`c_smällint` = 1", make_leaf("eq", "c_smällint", (1,))),
+        ("c_smällint = 1", make_leaf("eq", "c_smällint", (1,))),
+        ('"weird name`x" = 1', make_leaf("eq", "weird name`x", (1,))),
+        ("`we``ird` = 1", make_leaf("eq", "we`ird", (1,))),
+        ("名字 = 1", make_leaf("eq", "名字", (1,))),
+        ("NOT a = 1", make_leaf("neq", "a", (1,))),
+        ("NOT a IN (1)", make_leaf("not_in", "a", (1,))),
+        ("NOT (a = 1 OR a IS NULL)", And((make_leaf("neq", "a", (1,)), make_leaf("is_not_null", "a", ())))),
+        ("a NOT BETWEEN 1 AND 5", Or((make_leaf("lt", "a", (1,)), make_leaf("gt", "a", (5,))))),
     ],
 )
 def test_conditions(text, leaf):
@@ -140,16 +140,16 @@ def test_bind_rejects(text):
 
 def test_expression_api_operators():
     a = col("a")
-    assert (a == 1) == Leaf("eq", "a", (1,))
-    assert (a != 1) == Leaf("neq", "a", (1,))
-    assert (a < 1, a <= 1, a > 1, a >= 1) == tuple(Leaf(o, "a", (1,)) for o in ("lt", "lte", "gt", "gte"))
-    assert a.between(1, 2) == Leaf("between", "a", (1, 2))
-    assert a.isin([1, 2]) == Leaf("in", "a", (1, 2))
-    assert a.notin((1,)) == Leaf("not_in", "a", (1,))
+    assert (a == 1) == make_leaf("eq", "a", (1,))
+    assert (a != 1) == make_leaf("neq", "a", (1,))
+    assert (a < 1, a <= 1, a > 1, a >= 1) == tuple(make_leaf(o, "a", (1,)) for o in ("lt", "lte", "gt", "gte"))
+    assert a.between(1, 2) == make_leaf("between", "a", (1, 2))
+    assert a.isin([1, 2]) == make_leaf("in", "a", (1, 2))
+    assert a.notin((1,)) == make_leaf("not_in", "a", (1,))
     assert ~(a == 1) == (a != 1)
     assert ~a.is_null() == a.is_not_null()
     assert ~((a == 1) & (a > 5)) == (a != 1) | (a <= 5)
-    assert ((a == 1) & (a == 2)) & (a == 3) == And(tuple(Leaf("eq", "a", (i,)) for i in (1, 2, 3)))
+    assert ((a == 1) & (a == 2)) & (a == 3) == And(tuple(make_leaf("eq", "a", (i,)) for i in (1, 2, 3)))
     with pytest.raises(InvalidPredicateError):
         a.isin([])
     with pytest.raises(InvalidPredicateError):
@@ -202,7 +202,7 @@ def leaves(draw):
         return c.notin(draw(st.lists(v, min_size=1, max_size=4)))
     if op == "between":
         return c.between(draw(v), draw(v))
-    return Leaf(op, name, (draw(v),))
+    return make_leaf(op, name, (draw(v),))
 
 
 predicates = st.recursive(
@@ -264,9 +264,9 @@ def test_deep_nesting_is_rejected_cleanly(text):
 
 
 def test_moderate_nesting_is_fine():
-    assert parse_where("(" * 100 + "a = 1" + ")" * 100) == Leaf("eq", "a", (1,))
+    assert parse_where("(" * 100 + "a = 1" + ")" * 100) == make_leaf("eq", "a", (1,))
 
 
 def test_map_value_columns():
     schema = parse_row_type("m MAP<STRING, INT>")
-    assert parse_where("`m[k1]` = '7'").bind(schema) == Leaf("eq", "m[k1]", (7,))
+    assert parse_where("`m[k1]` = '7'").bind(schema) == make_leaf("eq", "m[k1]", (7,))

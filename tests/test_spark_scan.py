@@ -14,7 +14,7 @@ from golden_warehouse import (
 )
 from spark_fixtures import spark  # noqa: F401
 
-from paimon_codec.expressions.predicate import col
+from paimon_codec.expressions import col
 
 pytestmark = [pytest.mark.spark,
               pytest.mark.skipif(not WAREHOUSE_JSON.exists(), reason="golden warehouse not available")]

@@ -19,7 +19,7 @@ from oracles.compare import assert_same_rows
 from paimon_semantics import filter_rows, spark_compare
 from spark_fixtures import spark  # noqa: F401
 
-from paimon_codec.expressions.predicate import And, Leaf, Or
+from paimon_codec.expressions import And, Or, make_leaf
 from paimon_codec.table.plan import plan_scan
 from paimon_codec.table.read import read_plan_locally
 
@@ -49,7 +49,7 @@ BATCHES = [
 
 
 def L(op, col, *lits):  # noqa: N802 - reads like the SQL it stands for
-    return Leaf(op, col, tuple(lits))
+    return make_leaf(op, col, tuple(lits))
 
 
 PREDICATES = [

@@ -15,7 +15,7 @@ import pytest
 from paimon_semantics import filter_rows
 
 from paimon_codec import storage
-from paimon_codec.expressions.predicate import Leaf
+from paimon_codec.expressions import make_leaf
 from paimon_codec.table.plan import plan_scan
 from paimon_codec.table.read import read_plan_locally
 
@@ -23,7 +23,7 @@ BITMAP = "file-index.bitmap.columns"
 
 
 def L(op, col, *lits):  # noqa: N802
-    return Leaf(op, col, tuple(lits))
+    return make_leaf(op, col, tuple(lits))
 
 
 PREDICATES = [

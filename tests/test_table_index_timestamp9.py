@@ -15,7 +15,7 @@ import pytest
 from paimon_semantics import filter_rows
 
 from paimon_codec import storage
-from paimon_codec.expressions.predicate import Leaf
+from paimon_codec.expressions import make_leaf
 from paimon_codec.table.plan import plan_scan
 from paimon_codec.values import Timestamp
 
@@ -30,7 +30,7 @@ KINDS = {"bitmap": "file-index.bitmap.columns", "bsi": "file-index.bsi.columns",
 
 
 def L(op, *lits):  # noqa: N802
-    return Leaf(op, "ts", tuple(lits))
+    return make_leaf(op, "ts", tuple(lits))
 
 
 PREDICATES = [

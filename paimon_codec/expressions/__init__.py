@@ -1,7 +1,10 @@
 """The predicate language shared by file indexes, table planning, Arrow and Spark filters.
 
-* :mod:`.predicate` - the tree (:class:`Leaf`, :class:`And`, :class:`Or`) and the ``col(...)`` builder;
-* :mod:`.visitor` - :class:`PredicateVisitor`, one abstract method per node kind;
+* :mod:`.predicate` - the tree: :class:`Predicate`, the :class:`Leaf` base, :class:`And`, :class:`Or`;
+* :mod:`.leaves` - one class per operator (:class:`EqualTo`, :class:`In`, :class:`IsNull`, ...) and
+  :func:`make_leaf` (a leaf from its operator name);
+* :mod:`.builder` - the ``col("a") == 1`` expression API;
+* :mod:`.visitor` - :class:`LeafVisitor` / :class:`PredicateVisitor`, one abstract method per operator;
 * :mod:`.bind` - a column's type in a schema, and literal coercion to it;
 * :mod:`.sql` (+ :mod:`._sql_render`) - the SQL-like text form (``parse_where`` / ``to_sql``);
 * :mod:`.json_form` (+ :mod:`._json_render`) - the JSON forms (``predicate_from_json`` / ``predicate_to_json``).
@@ -13,13 +16,37 @@ Nothing here knows about index formats: :mod:`paimon_codec.fileindex.evaluate` a
 from __future__ import annotations
 
 from .bind import coerce_literal, column_type
+from .builder import Column, col
 from .json_form import load_predicate_json, predicate_from_json, predicate_to_json
-from .predicate import And, Column, Leaf, Or, Predicate, and_all, col, or_all
+from .leaves import (
+    LEAF_CLASSES,
+    LEAF_OPS,
+    Between,
+    Contains,
+    EndsWith,
+    EqualTo,
+    GreaterThan,
+    GreaterThanOrEqual,
+    In,
+    IsNotNull,
+    IsNull,
+    LessThan,
+    LessThanOrEqual,
+    Like,
+    NotEqualTo,
+    NotIn,
+    StartsWith,
+    make_leaf,
+)
+from .predicate import And, Leaf, Or, Predicate, and_all, or_all
 from .sql import parse_where, to_sql
-from .visitor import PredicateVisitor, visit
+from .visitor import LeafVisitor, PredicateVisitor, visit
 
 __all__ = [
     "col", "Column", "Predicate", "Leaf", "And", "Or", "and_all", "or_all",
+    "EqualTo", "NotEqualTo", "LessThan", "LessThanOrEqual", "GreaterThan", "GreaterThanOrEqual", "Between",
+    "In", "NotIn", "IsNull", "IsNotNull", "StartsWith", "EndsWith", "Contains", "Like",
+    "LEAF_CLASSES", "LEAF_OPS", "make_leaf",
     "parse_where", "to_sql", "predicate_from_json", "predicate_to_json", "load_predicate_json",
-    "coerce_literal", "column_type", "PredicateVisitor", "visit",
+    "coerce_literal", "column_type", "LeafVisitor", "PredicateVisitor", "visit",
 ]

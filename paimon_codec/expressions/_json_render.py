@@ -18,6 +18,23 @@ from .bind import column_type
 from .visitor import PredicateVisitor, visit
 
 if TYPE_CHECKING:
+    from .leaves import (
+        Between,
+        Contains,
+        EndsWith,
+        EqualTo,
+        GreaterThan,
+        GreaterThanOrEqual,
+        In,
+        IsNotNull,
+        IsNull,
+        LessThan,
+        LessThanOrEqual,
+        Like,
+        NotEqualTo,
+        NotIn,
+        StartsWith,
+    )
     from .predicate import And, Leaf, Or, Predicate
 
 __all__ = ["predicate_to_json", "TO_09"]
@@ -78,16 +95,16 @@ class _JsonRenderer(PredicateVisitor[dict]):
         kids = [visit(c, self) for c in node.children]
         return {"op": word, "children": kids} if self.style == "paimon-0.9" else {word: kids}
 
-    def visit_leaf(self, pred: Leaf) -> dict:
-        style, schema = self.style, self.schema
+    def _head(self, pred: Leaf) -> tuple[dict[str, Any], DataType | None]:
+        """``op`` and column of a leaf in this style, and the column's type when the schema has it."""
         dtype = None
-        if schema is not None:
+        if self.schema is not None:
             try:
-                dtype = column_type(schema, pred.column)
+                dtype = column_type(self.schema, pred.column)
             except InvalidPredicateError:
                 dtype = None
         out: dict[str, Any] = {}
-        if style == "paimon-0.9":
+        if self.style == "paimon-0.9":
             out["op"] = TO_09.get(pred.op, pred.op)
             if pred.column is not None:
                 out["col"] = pred.column
@@ -95,26 +112,79 @@ class _JsonRenderer(PredicateVisitor[dict]):
             out["op"] = pred.op
             if pred.column is not None:
                 out["field"] = pred.column
-        if pred.op in ("is_null", "is_not_null"):
-            return out
-        encoded = [_encode(v, dtype, style) for v in pred.literals]
-        if pred.op in ("in", "not_in") or (pred.op == "between" and style == "paimon-0.9"):
-            out["literals"] = [e for e, _ in encoded]
-            for extra in ("bits", "hex"):
-                if any(extra in x for _, x in encoded):
-                    out[f"literals_{extra}"] = [x.get(extra) for _, x in encoded]
-            return out
-        if pred.op == "between":
-            for name, (e, x) in zip(("from", "to"), encoded, strict=True):
-                out[name] = e
-                for extra, v in x.items():
-                    out[f"{name}_{extra}"] = v
-            return out
-        (e, x), = encoded
+        return out, dtype
+
+    def _one(self, pred: Leaf) -> dict:
+        """A leaf with one literal: ``literal`` (+ ``literal_bits`` / ``literal_hex``)."""
+        out, dtype = self._head(pred)
+        (e, x), = [_encode(v, dtype, self.style) for v in pred.literals]
         out["literal"] = e
         for extra, v in x.items():
             out[f"literal_{extra}"] = v
         return out
+
+    def _list(self, pred: Leaf) -> dict:
+        """A leaf with a list of literals: ``literals`` (+ ``literals_bits`` / ``literals_hex``)."""
+        out, dtype = self._head(pred)
+        encoded = [_encode(v, dtype, self.style) for v in pred.literals]
+        out["literals"] = [e for e, _ in encoded]
+        for extra in ("bits", "hex"):
+            if any(extra in x for _, x in encoded):
+                out[f"literals_{extra}"] = [x.get(extra) for _, x in encoded]
+        return out
+
+    def visit_equal_to(self, leaf: EqualTo) -> dict:
+        return self._one(leaf)
+
+    def visit_not_equal_to(self, leaf: NotEqualTo) -> dict:
+        return self._one(leaf)
+
+    def visit_less_than(self, leaf: LessThan) -> dict:
+        return self._one(leaf)
+
+    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> dict:
+        return self._one(leaf)
+
+    def visit_greater_than(self, leaf: GreaterThan) -> dict:
+        return self._one(leaf)
+
+    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> dict:
+        return self._one(leaf)
+
+    def visit_starts_with(self, leaf: StartsWith) -> dict:
+        return self._one(leaf)
+
+    def visit_ends_with(self, leaf: EndsWith) -> dict:
+        return self._one(leaf)
+
+    def visit_contains(self, leaf: Contains) -> dict:
+        return self._one(leaf)
+
+    def visit_like(self, leaf: Like) -> dict:
+        return self._one(leaf)
+
+    def visit_in(self, leaf: In) -> dict:
+        return self._list(leaf)
+
+    def visit_not_in(self, leaf: NotIn) -> dict:
+        return self._list(leaf)
+
+    def visit_between(self, leaf: Between) -> dict:
+        if self.style == "paimon-0.9":  # Java's Between leaf: a list of two literals
+            return self._list(leaf)
+        out, dtype = self._head(leaf)
+        for name, v in zip(("from", "to"), leaf.literals, strict=True):
+            e, x = _encode(v, dtype, self.style)
+            out[name] = e
+            for extra, xv in x.items():
+                out[f"{name}_{extra}"] = xv
+        return out
+
+    def visit_is_null(self, leaf: IsNull) -> dict:
+        return self._head(leaf)[0]
+
+    def visit_is_not_null(self, leaf: IsNotNull) -> dict:
+        return self._head(leaf)[0]
 
 
 def predicate_to_json(pred: Predicate, *, style: str = "latest", schema: RowType | DataType | None = None) -> dict:

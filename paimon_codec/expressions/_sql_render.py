@@ -16,6 +16,23 @@ from ..values import Timestamp
 from .visitor import PredicateVisitor, node_kind, visit
 
 if TYPE_CHECKING:
+    from .leaves import (
+        Between,
+        Contains,
+        EndsWith,
+        EqualTo,
+        GreaterThan,
+        GreaterThanOrEqual,
+        In,
+        IsNotNull,
+        IsNull,
+        LessThan,
+        LessThanOrEqual,
+        Like,
+        NotEqualTo,
+        NotIn,
+        StartsWith,
+    )
     from .predicate import And, Leaf, Or, Predicate
 
 __all__ = ["to_sql", "quote_identifier", "literal_to_sql", "KEYWORDS"]
@@ -88,33 +105,61 @@ def _timestamp_text(ts: Timestamp) -> str:
             + ("." + frac if frac else ""))
 
 
-_CMP_SQL = {"eq": "=", "neq": "<>", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
-
-
-def _leaf_sql(leaf: Leaf) -> str:
-    c = quote_identifier(leaf.column)
-    op = leaf.op
-    if op in _CMP_SQL:
-        return f"{c} {_CMP_SQL[op]} {literal_to_sql(leaf.literal)}"
-    if op in ("in", "not_in"):
-        body = ", ".join(literal_to_sql(v) for v in leaf.literals)
-        return f"{c} {'NOT IN' if op == 'not_in' else 'IN'} ({body})"
-    if op == "between":
-        return f"{c} BETWEEN {literal_to_sql(leaf.literals[0])} AND {literal_to_sql(leaf.literals[1])}"
-    if op == "is_null":
-        return f"{c} IS NULL"
-    if op == "is_not_null":
-        return f"{c} IS NOT NULL"
-    if op == "starts_with":
-        return f"{c} LIKE {literal_to_sql(str(leaf.literal) + '%')}"
-    if op == "like":
-        return f"{c} LIKE {literal_to_sql(leaf.literal)}"
-    raise InvalidPredicateError(f"operator {op!r} has no SQL form")
-
-
 class _SqlRenderer(PredicateVisitor[str]):
-    def visit_leaf(self, leaf: Leaf) -> str:
-        return _leaf_sql(leaf)
+    @staticmethod
+    def _cmp(leaf: Leaf, sign: str) -> str:
+        return f"{quote_identifier(leaf.column)} {sign} {literal_to_sql(leaf.literal)}"
+
+    def visit_equal_to(self, leaf: EqualTo) -> str:
+        return self._cmp(leaf, "=")
+
+    def visit_not_equal_to(self, leaf: NotEqualTo) -> str:
+        return self._cmp(leaf, "<>")
+
+    def visit_less_than(self, leaf: LessThan) -> str:
+        return self._cmp(leaf, "<")
+
+    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> str:
+        return self._cmp(leaf, "<=")
+
+    def visit_greater_than(self, leaf: GreaterThan) -> str:
+        return self._cmp(leaf, ">")
+
+    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> str:
+        return self._cmp(leaf, ">=")
+
+    @staticmethod
+    def _set(leaf: Leaf, word: str) -> str:
+        body = ", ".join(literal_to_sql(v) for v in leaf.literals)
+        return f"{quote_identifier(leaf.column)} {word} ({body})"
+
+    def visit_in(self, leaf: In) -> str:
+        return self._set(leaf, "IN")
+
+    def visit_not_in(self, leaf: NotIn) -> str:
+        return self._set(leaf, "NOT IN")
+
+    def visit_between(self, leaf: Between) -> str:
+        return (f"{quote_identifier(leaf.column)} BETWEEN {literal_to_sql(leaf.literals[0])} "
+                f"AND {literal_to_sql(leaf.literals[1])}")
+
+    def visit_is_null(self, leaf: IsNull) -> str:
+        return f"{quote_identifier(leaf.column)} IS NULL"
+
+    def visit_is_not_null(self, leaf: IsNotNull) -> str:
+        return f"{quote_identifier(leaf.column)} IS NOT NULL"
+
+    def visit_starts_with(self, leaf: StartsWith) -> str:
+        return f"{quote_identifier(leaf.column)} LIKE {literal_to_sql(str(leaf.literal) + '%')}"
+
+    def visit_like(self, leaf: Like) -> str:
+        return f"{quote_identifier(leaf.column)} LIKE {literal_to_sql(leaf.literal)}"
+
+    def visit_ends_with(self, leaf: EndsWith) -> str:
+        raise InvalidPredicateError(f"operator {leaf.op!r} has no SQL form")
+
+    def visit_contains(self, leaf: Contains) -> str:
+        raise InvalidPredicateError(f"operator {leaf.op!r} has no SQL form")
 
     def visit_and(self, node: And) -> str:
         return self._compound(node, " AND ")

@@ -29,7 +29,9 @@ from ..errors import InvalidPredicateError, PaimonCodecError
 from ..types import DataType, RowType
 from ..values import Timestamp, float_from_bits, from_json
 from ._json_render import predicate_to_json
-from .predicate import And, Leaf, Or, Predicate, column_type
+from .bind import column_type
+from .leaves import LEAF_OPS, make_leaf
+from .predicate import And, Or, Predicate
 from .visitor import MAX_NESTING
 
 __all__ = ["predicate_from_json", "predicate_to_json", "load_predicate_json", "JAVA_IN_EXPANSION_LIMIT"]
@@ -37,8 +39,8 @@ __all__ = ["predicate_from_json", "predicate_to_json", "load_predicate_json", "J
 #: Java's PredicateBuilder.in/notIn expand lists up to this size into OR-of-Equal / AND-of-NotEqual.
 JAVA_IN_EXPANSION_LIMIT = 20
 
-_OPS_LATEST = {"eq", "neq", "in", "not_in", "lt", "lte", "gt", "gte", "between", "is_null", "is_not_null",
-               "starts_with", "ends_with", "contains", "like"}
+#: the operators of the latest form: every leaf class's ``op``
+_OPS_LATEST = frozenset(LEAF_OPS)
 _OPS_09 = {
     "equal": "eq", "not_equal": "neq", "in_leaf": "in", "not_in_leaf": "not_in",
     "less_than": "lt", "less_or_equal": "lte", "greater_than": "gt", "greater_or_equal": "gte",
@@ -152,31 +154,31 @@ def _from_json(obj: Any, schema: RowType | DataType | None, depth: int = 0) -> P
             raise InvalidPredicateError(f"{op!r} needs at least one literal")
         if len(lits) <= JAVA_IN_EXPANSION_LIMIT:
             leaf_op = "eq" if op == "in" else "neq"
-            leaves = tuple(Leaf(leaf_op, column, (v,)) for v in lits)
+            leaves = tuple(make_leaf(leaf_op, column, (v,)) for v in lits)
             if len(leaves) == 1:
                 return leaves[0]
             return Or(leaves) if op == "in" else And(leaves)
-        return Leaf(op, column, tuple(lits))
+        return make_leaf(op, column, tuple(lits))
     if op in _OPS_09:
         op = _OPS_09[op]
     elif op not in _OPS_LATEST:
         raise InvalidPredicateError(f"unknown predicate op {obj['op']!r}")
 
     if op in ("is_null", "is_not_null"):
-        return Leaf(op, column, ())
+        return make_leaf(op, column, ())
     if op in ("in", "not_in"):
-        return Leaf(op, column, tuple(_literals(obj, dtype)))
+        return make_leaf(op, column, tuple(_literals(obj, dtype)))
     if op == "between":
         if "from" in obj or "to" in obj:
             lo = _decode(dtype, obj.get("from"), obj.get("from_bits"), obj.get("from_hex"))
             hi = _decode(dtype, obj.get("to"), obj.get("to_bits"), obj.get("to_hex"))
-            return Leaf(op, column, (lo, hi))
+            return make_leaf(op, column, (lo, hi))
         lits = _literals(obj, dtype)
-        return Leaf(op, column, tuple(lits))
+        return make_leaf(op, column, tuple(lits))
     if "literal" not in obj and "literal_bits" not in obj and "literal_hex" not in obj:
         raise InvalidPredicateError(f"op {obj['op']!r} needs a 'literal'")
     lit = _decode(dtype, obj.get("literal"), obj.get("literal_bits"), obj.get("literal_hex"))
-    return Leaf(op, column, (lit,))
+    return make_leaf(op, column, (lit,))
 
 
 def _literals(obj: dict, dtype: DataType | None) -> list:

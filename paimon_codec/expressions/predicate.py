@@ -1,11 +1,11 @@
-"""Predicate trees over the columns of one data file, and the expression API that builds them.
+"""Predicate trees over the columns of one data file.
 
-A predicate is a tree of :class:`Leaf` (one column, one operator, its literals), :class:`And` and
-:class:`Or` nodes.  There is no NOT node: :meth:`Predicate.negate` (``~p``) pushes negation down to
-the leaves the way Paimon's ``Predicate.negate()`` does (``=`` <-> ``<>``, ``<`` <-> ``>=``,
-``IN`` <-> ``NOT IN``, ``IS NULL`` <-> ``IS NOT NULL``, De Morgan for AND/OR,
-``NOT BETWEEN a AND b`` = ``< a OR > b``).  That is exact under SQL's three-valued logic: a NULL
-row satisfies neither a comparison nor its negation.
+A predicate is a tree of leaves (one column, one operator, its literals: the typed classes of
+:mod:`.leaves`, ``EqualTo``, ``In``, ``IsNull``, ...), :class:`And` and :class:`Or` nodes.  There is
+no NOT node: :meth:`Predicate.negate` (``~p``) pushes negation down to the leaves the way Paimon's
+``Predicate.negate()`` does (``=`` <-> ``<>``, ``<`` <-> ``>=``, ``IN`` <-> ``NOT IN``, ``IS NULL`` <->
+``IS NOT NULL``, De Morgan for AND/OR, ``NOT BETWEEN a AND b`` = ``< a OR > b``).  That is exact under
+SQL's three-valued logic: a NULL row satisfies neither a comparison nor its negation.
 
 Literals are whatever the caller wrote (``int``, ``str``, ``datetime.date``, ...) until
 :meth:`Predicate.bind` coerces them to the column type's Python representation
@@ -22,43 +22,21 @@ from __future__ import annotations
 import decimal
 import math
 import struct
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from ..errors import InvalidPredicateError
 from ..types import DataType, RowType
 from ._json_render import predicate_to_json
 from ._sql_render import to_sql
-from .bind import _coerce_in, _types_by_name, coerce_literal, column_type, leaves_of  # noqa: F401
-from .visitor import PredicateVisitor
+from .bind import _coerce_in, column_type
+from .visitor import LeafVisitor, PredicateVisitor
 
 T = TypeVar("T")
 
-__all__ = [
-    "Predicate",
-    "Leaf",
-    "And",
-    "Or",
-    "Column",
-    "col",
-    "and_all",
-    "or_all",
-    "coerce_literal",
-    "LEAF_OPS",
-]
-
-# operator -> number of literals (None = one or more)
-LEAF_OPS: dict[str, int | None] = {
-    "eq": 1, "neq": 1, "lt": 1, "lte": 1, "gt": 1, "gte": 1,
-    "in": None, "not_in": None, "between": 2, "is_null": 0, "is_not_null": 0,
-    "starts_with": 1, "ends_with": 1, "contains": 1, "like": 1,
-}
-
-_NEGATION = {
-    "eq": "neq", "neq": "eq", "lt": "gte", "gte": "lt", "gt": "lte", "lte": "gt",
-    "in": "not_in", "not_in": "in", "is_null": "is_not_null", "is_not_null": "is_null",
-}
+__all__ = ["Predicate", "Leaf", "And", "Or", "and_all", "or_all"]
 
 
 def _literal_key(value: Any) -> Any:
@@ -72,8 +50,11 @@ def _literal_key(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
-class Predicate:
+class Predicate(ABC):
     """Base class of predicate nodes."""
+
+    #: ``"leaf"``, ``"and"`` or ``"or"`` (:func:`.visitor.node_kind`)
+    kind: ClassVar[str]
 
     #: The schema this node was last bound to (by identity): binding it to that schema again is a
     #: no-op, so a predicate bound once (or evaluated against many files of one schema) is not
@@ -92,11 +73,13 @@ class Predicate:
     def __invert__(self) -> Predicate:
         return self.negate()
 
+    @abstractmethod
     def negate(self) -> Predicate:
-        raise NotImplementedError
+        """See the subclasses."""
 
+    @abstractmethod
     def leaves(self) -> Iterator[Leaf]:
-        raise NotImplementedError
+        """See the subclasses."""
 
     def columns(self) -> list[str]:
         """Distinct column names used, in first-use order."""
@@ -106,6 +89,7 @@ class Predicate:
                 seen.setdefault(leaf.column, None)
         return list(seen)
 
+    @abstractmethod
     def bind(self, schema: RowType | DataType | None) -> Predicate:
         """Coerce every literal to its column's type.
 
@@ -113,14 +97,14 @@ class Predicate:
         column type every leaf refers to.  Unknown columns and literals that cannot be read as the
         column type raise :class:`InvalidPredicateError`.
         """
-        raise NotImplementedError
 
+    @abstractmethod
     def has_or(self) -> bool:
-        raise NotImplementedError
+        """See the subclasses."""
 
+    @abstractmethod
     def accept(self, visitor: PredicateVisitor[T]) -> T:
-        """Dispatch to the visitor method of this node's kind."""
-        raise NotImplementedError
+        """Dispatch to the visitor method of this node's operator (or kind)."""
 
     def to_sql(self) -> str:
         return to_sql(self)
@@ -139,41 +123,60 @@ def _check(p: Any) -> Predicate:
     return p
 
 
-@dataclass(frozen=True, eq=False)
 class Leaf(Predicate):
-    """``op`` applied to ``column`` with ``literals`` (see :data:`LEAF_OPS` for the operators)."""
+    """One column, one operator, its literals: the base of the typed leaves of :mod:`.leaves`.
 
-    op: str
+    ``op`` names the operator (its name in the JSON forms, ``"eq"``, ``"in"``, ...) and ``arity`` the
+    number of literals (``None``: one or more).  A leaf is immutable; build one with its class
+    (``EqualTo("a", 1)``, ``In("a", [1, 2])``) or :func:`.leaves.make_leaf` from an operator name.
+    """
+
+    kind = "leaf"
+    op: ClassVar[str]
+    arity: ClassVar[int | None]
     column: str | None
-    literals: tuple = ()
+    literals: tuple
 
-    def __post_init__(self) -> None:
-        if self.op not in LEAF_OPS:
-            raise InvalidPredicateError(f"unknown predicate operator {self.op!r}",
-                                        expected="one of " + ", ".join(LEAF_OPS))
-        arity = LEAF_OPS[self.op]
-        n = len(self.literals)
-        if (arity is None and n == 0) or (arity is not None and n != arity):
-            raise InvalidPredicateError(
-                f"operator {self.op!r} takes {'one or more' if arity is None else arity} literal(s), got {n}")
+    def __new__(cls, *args: Any, **kwargs: Any) -> Leaf:
+        if cls is Leaf:
+            raise TypeError("Leaf is abstract: build a leaf with its class (EqualTo, In, ...) or with "
+                            "expressions.leaves.make_leaf(op, column, literals)")
+        return super().__new__(cls)
+
+    @classmethod
+    def _of(cls, column: str | None, literals: tuple) -> Leaf:
+        """A leaf of this class (literals already checked against ``arity``)."""
+        out = object.__new__(cls)
+        object.__setattr__(out, "column", column)
+        object.__setattr__(out, "literals", literals)
+        return out
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
 
     @property
     def literal(self) -> Any:
         return self.literals[0]
 
-    def negate(self) -> Predicate:
-        if self.op == "between":
-            lo, hi = self.literals
-            return Or((Leaf("lt", self.column, (lo,)), Leaf("gt", self.column, (hi,))))
-        if self.op not in _NEGATION:
-            raise InvalidPredicateError(f"operator {self.op!r} cannot be negated")
-        return Leaf(_NEGATION[self.op], self.column, self.literals)
+    def with_column(self, column: str | None) -> Leaf:
+        """The same operator and literals on another column."""
+        return self if column == self.column else type(self)._of(column, self.literals)
+
+    def with_literals(self, literals: tuple) -> Leaf:
+        """The same operator on the same column with other literals (as many as before)."""
+        if len(literals) != len(self.literals):
+            raise InvalidPredicateError(f"operator {self.op!r}: {len(literals)} literal(s) instead of "
+                                        f"{len(self.literals)}")
+        return type(self)._of(self.column, tuple(literals))
+
+    @abstractmethod
+    # a leaf takes any LeafVisitor (a PredicateVisitor is one): wider than Predicate.accept, which mypy
+    # cannot express for an abstract method narrowing nothing
+    def accept(self, visitor: LeafVisitor[T]) -> T:  # type: ignore[override]
+        """Dispatch to the visitor method of this leaf's operator."""
 
     def leaves(self) -> Iterator[Leaf]:
         yield self
-
-    def accept(self, visitor: PredicateVisitor[T]) -> T:
-        return visitor.visit_leaf(self)
 
     def has_or(self) -> bool:
         return False
@@ -190,12 +193,12 @@ class Leaf(Predicate):
             v = lits[0]
             c = v if v is None else _coerce_in(dtype, v, self.column)
             if c is not v:
-                out = Leaf(self.op, self.column, (c,))
+                out = type(self)._of(self.column, (c,))
         elif lits:
             coerced = tuple(v if v is None else _coerce_in(dtype, v, self.column) for v in lits)
             for a, b in zip(coerced, lits):  # noqa: B905 - same length by construction
                 if a is not b:
-                    out = Leaf(self.op, self.column, coerced)
+                    out = type(self)._of(self.column, coerced)
                     break
         object.__setattr__(out, "_bound_to", schema)
         return out
@@ -204,6 +207,9 @@ class Leaf(Predicate):
         state = dict(self.__dict__)
         state.pop("_bound_to", None)  # a memo: not part of the value (and would drag the schema along)
         return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
 
     def _key(self) -> tuple:
         return (self.op, self.column, tuple(_literal_key(v) for v in self.literals))
@@ -215,7 +221,7 @@ class Leaf(Predicate):
         return hash(self._key())
 
     def __repr__(self) -> str:
-        return f"Leaf({self.op!r}, {self.column!r}, {self.literals!r})"
+        return f"{type(self).__name__}({self.column!r}, {self.literals!r})"
 
 
 @dataclass(frozen=True)
@@ -246,6 +252,8 @@ class _Compound(Predicate):
 class And(_Compound):
     """All children hold.  An empty AND holds everywhere (REMAIN)."""
 
+    kind = "and"
+
     def accept(self, visitor: PredicateVisitor[T]) -> T:
         return visitor.visit_and(self)
 
@@ -259,6 +267,8 @@ class And(_Compound):
 @dataclass(frozen=True)
 class Or(_Compound):
     """Any child holds.  An empty OR evaluates to REMAIN as in Paimon."""
+
+    kind = "or"
 
     def accept(self, visitor: PredicateVisitor[T]) -> T:
         return visitor.visit_or(self)
@@ -284,77 +294,3 @@ def or_all(preds: Iterable[Predicate]) -> Predicate:
     for p in preds:
         out.extend(p.children if isinstance(p, Or) else (p,))
     return out[0] if len(out) == 1 else Or(tuple(out))
-
-
-class Column:
-    """Builds leaves on one column: ``col("a") == 1``, ``col("a").isin([1, 2])``, ..."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str | None) -> None:
-        self.name = name
-
-    def _leaf(self, op: str, *literals: Any) -> Leaf:
-        for v in literals:
-            if isinstance(v, (Predicate, Column)):
-                raise InvalidPredicateError("a literal cannot be a column or a predicate")
-        return Leaf(op, self.name, tuple(literals))
-
-    # ``col == 3`` builds a predicate (as in pyiceberg / PySpark), so these return a Leaf, not a bool
-    def __eq__(self, other: Any) -> Leaf:  # type: ignore[override]
-        return self._leaf("eq", other)
-
-    def __ne__(self, other: Any) -> Leaf:  # type: ignore[override]  # a predicate, as __eq__
-        return self._leaf("neq", other)
-
-    def __lt__(self, other: Any) -> Leaf:
-        return self._leaf("lt", other)
-
-    def __le__(self, other: Any) -> Leaf:
-        return self._leaf("lte", other)
-
-    def __gt__(self, other: Any) -> Leaf:
-        return self._leaf("gt", other)
-
-    def __ge__(self, other: Any) -> Leaf:
-        return self._leaf("gte", other)
-
-    __hash__ = None  # type: ignore[assignment]  # unhashable: __eq__ builds predicates
-
-    def between(self, low: Any, high: Any) -> Leaf:
-        return self._leaf("between", low, high)
-
-    def isin(self, values: Iterable[Any]) -> Leaf:
-        vals = _as_list(values)
-        if not vals:
-            raise InvalidPredicateError("IN needs at least one literal")
-        return self._leaf("in", *vals)
-
-    def notin(self, values: Iterable[Any]) -> Leaf:
-        vals = _as_list(values)
-        if not vals:
-            raise InvalidPredicateError("NOT IN needs at least one literal")
-        return self._leaf("not_in", *vals)
-
-    def is_null(self) -> Leaf:
-        return self._leaf("is_null")
-
-    def is_not_null(self) -> Leaf:
-        return self._leaf("is_not_null")
-
-    def starts_with(self, prefix: str) -> Leaf:
-        return self._leaf("starts_with", prefix)
-
-    def __repr__(self) -> str:
-        return f"col({self.name!r})"
-
-
-def _as_list(values: Iterable[Any]) -> list:
-    if isinstance(values, (str, bytes)):
-        raise InvalidPredicateError("IN / NOT IN take a list of literals, not a single string")
-    return list(values)
-
-
-def col(name: str | None = None) -> Column:
-    """The column ``name`` (``None``: the column of a single index payload)."""
-    return Column(name)

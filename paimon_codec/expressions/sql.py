@@ -32,14 +32,34 @@ from ..errors import InvalidPredicateError, PaimonCodecError
 from ..types import parse_type
 from ..values import parse_literal_text
 from ._sql_render import KEYWORDS, literal_to_sql, quote_identifier, to_sql
-from .predicate import And, Leaf, Or, Predicate
+from .leaves import (
+    Between,
+    EqualTo,
+    GreaterThan,
+    GreaterThanOrEqual,
+    In,
+    IsNotNull,
+    IsNull,
+    LessThan,
+    LessThanOrEqual,
+    Like,
+    LiteralLeaf,
+    NotEqualTo,
+    NotIn,
+    StartsWith,
+)
+from .predicate import And, Or, Predicate
 from .visitor import MAX_NESTING
 
 __all__ = ["parse_where", "to_sql", "quote_identifier", "literal_to_sql", "MAX_NESTING"]
 
 _KEYWORDS = KEYWORDS
-_CMP = {"=": "eq", "==": "eq", "<>": "neq", "!=": "neq", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
-_FLIP = {"eq": "eq", "neq": "neq", "lt": "gt", "lte": "gte", "gt": "lt", "gte": "lte"}
+_CMP: dict[str, type[LiteralLeaf]] = {"=": EqualTo, "==": EqualTo, "<>": NotEqualTo, "!=": NotEqualTo, "<": LessThan,
+                                       "<=": LessThanOrEqual, ">": GreaterThan, ">=": GreaterThanOrEqual}
+#: ``literal OP column`` read as ``column FLIP(OP) literal``
+_FLIP: dict[type[LiteralLeaf], type[LiteralLeaf]] = {
+    EqualTo: EqualTo, NotEqualTo: NotEqualTo, LessThan: GreaterThan, LessThanOrEqual: GreaterThanOrEqual,
+    GreaterThan: LessThan, GreaterThanOrEqual: LessThanOrEqual}
 _TS9 = parse_type("TIMESTAMP(9)")
 _DATE = parse_type("DATE")
 
@@ -207,7 +227,7 @@ class _Parser:
             name = self.column()
             if lit is None:
                 self.fail("NULL cannot be compared; use IS NULL", start)
-            return Leaf(_FLIP[_CMP[t.text]], name, (lit,))
+            return _FLIP[_CMP[t.text]](name, lit)
         name = self.column()
         t = self.peek()
         if t.kind == "op" and t.text in _CMP:
@@ -216,11 +236,11 @@ class _Parser:
             lit = self.literal()
             if lit is None:
                 self.fail("NULL cannot be compared; use IS NULL / IS NOT NULL", lit_tok)
-            return Leaf(_CMP[t.text], name, (lit,))
+            return _CMP[t.text](name, lit)
         if self.accept_kw("IS"):
             negated = self.accept_kw("NOT")
             self.expect_kw("NULL")
-            return Leaf("is_not_null" if negated else "is_null", name, ())
+            return IsNotNull(name) if negated else IsNull(name)
         negated = self.accept_kw("NOT")
         if self.accept_kw("IN"):
             self.expect_op("(")
@@ -229,12 +249,12 @@ class _Parser:
                 self.i += 1
                 lits.append(self.literal())
             self.expect_op(")")
-            return Leaf("not_in" if negated else "in", name, tuple(lits))
+            return NotIn(name, lits) if negated else In(name, lits)
         if self.accept_kw("BETWEEN"):
             lo = self.literal()
             self.expect_kw("AND")
             hi = self.literal()
-            leaf = Leaf("between", name, (lo, hi))
+            leaf = Between(name, lo, hi)
             return leaf.negate() if negated else leaf
         if self.accept_kw("LIKE"):
             pt = self.peek()
@@ -243,12 +263,12 @@ class _Parser:
                 self.fail("LIKE needs a string pattern", pt)
             body = pattern[:-1]
             if pattern.endswith("%") and "%" not in body and "_" not in body:
-                leaf = Leaf("starts_with", name, (body,))
+                match: Predicate = StartsWith(name, body)
             else:
-                leaf = Leaf("like", name, (pattern,))
+                match = Like(name, pattern)
             if negated:
                 self.fail("NOT LIKE is not supported", pt)
-            return leaf
+            return match
         self.fail("expected a comparison, IN, BETWEEN, IS [NOT] NULL or LIKE")
         raise AssertionError  # unreachable
 

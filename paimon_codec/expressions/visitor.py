@@ -1,11 +1,15 @@
-"""The visitor over predicate trees, and the facts every predicate form shares.
+"""The visitors over predicate trees: one abstract method per operator, and the facts every form shares.
 
-Every consumer of a predicate tree (the SQL and JSON renderers, an evaluator) implements
-:class:`PredicateVisitor`: one method per node kind, all abstract, so a visitor that forgets a kind
-cannot be instantiated (a ``TypeError`` at construction, not a silent REMAIN at run time).  The
-renderers depend on this module only, never on :mod:`.predicate`: that keeps the import graph free of
-cycles (``predicate`` uses the renderers for ``to_sql`` / ``to_json``; the parsers build trees with
-``predicate``).
+Every consumer that gives an operator a meaning (the SQL and JSON renderers, index evaluation, the
+Arrow and Spark filters, partition pruning) implements :class:`LeafVisitor` (leaves only) or
+:class:`PredicateVisitor` (leaves, AND and OR).  Every method is abstract, so a visitor that forgets an
+operator cannot be instantiated: a ``TypeError`` at construction (and a type error for mypy), never a
+silent REMAIN at run time.  Adding an operator means adding a leaf class in :mod:`.leaves` and a method
+here; every visitor then fails until it says what the operator means (``tests/test_expressions_visitor.py``
+checks both directions).
+
+The renderers depend on this module only, never on :mod:`.predicate`: that keeps the import graph free
+of cycles (``predicate`` uses the renderers for ``to_sql`` / ``to_json``; the parsers build trees).
 """
 
 from __future__ import annotations
@@ -16,9 +20,26 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from ..errors import InvalidPredicateError
 
 if TYPE_CHECKING:
-    from .predicate import And, Leaf, Or
+    from .leaves import (
+        Between,
+        Contains,
+        EndsWith,
+        EqualTo,
+        GreaterThan,
+        GreaterThanOrEqual,
+        In,
+        IsNotNull,
+        IsNull,
+        LessThan,
+        LessThanOrEqual,
+        Like,
+        NotEqualTo,
+        NotIn,
+        StartsWith,
+    )
+    from .predicate import And, Or
 
-__all__ = ["MAX_NESTING", "PredicateVisitor", "visit", "node_kind"]
+__all__ = ["MAX_NESTING", "LeafVisitor", "PredicateVisitor", "visit", "node_kind"]
 
 #: Deepest nesting of parentheses / NOT accepted (deeper input is rejected, never a RecursionError).
 MAX_NESTING = 200
@@ -26,12 +47,72 @@ MAX_NESTING = 200
 T = TypeVar("T")
 
 
-class PredicateVisitor(ABC, Generic[T]):
-    """One method per node kind of a predicate tree (:class:`~.predicate.Leaf`, ``And``, ``Or``)."""
+class LeafVisitor(ABC, Generic[T]):
+    """One method per leaf operator (the classes of :mod:`.leaves`)."""
 
     @abstractmethod
-    def visit_leaf(self, leaf: Leaf) -> T:
-        """A leaf: one column, one operator, its literals."""
+    def visit_equal_to(self, leaf: EqualTo) -> T:
+        """``column = literal``."""
+
+    @abstractmethod
+    def visit_not_equal_to(self, leaf: NotEqualTo) -> T:
+        """``column <> literal``."""
+
+    @abstractmethod
+    def visit_less_than(self, leaf: LessThan) -> T:
+        """``column < literal``."""
+
+    @abstractmethod
+    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> T:
+        """``column <= literal``."""
+
+    @abstractmethod
+    def visit_greater_than(self, leaf: GreaterThan) -> T:
+        """``column > literal``."""
+
+    @abstractmethod
+    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> T:
+        """``column >= literal``."""
+
+    @abstractmethod
+    def visit_between(self, leaf: Between) -> T:
+        """``column BETWEEN low AND high`` (both bounds inclusive)."""
+
+    @abstractmethod
+    def visit_in(self, leaf: In) -> T:
+        """``column IN (literals)``."""
+
+    @abstractmethod
+    def visit_not_in(self, leaf: NotIn) -> T:
+        """``column NOT IN (literals)`` (never true when a literal is NULL)."""
+
+    @abstractmethod
+    def visit_is_null(self, leaf: IsNull) -> T:
+        """``column IS NULL``."""
+
+    @abstractmethod
+    def visit_is_not_null(self, leaf: IsNotNull) -> T:
+        """``column IS NOT NULL``."""
+
+    @abstractmethod
+    def visit_starts_with(self, leaf: StartsWith) -> T:
+        """``column LIKE 'prefix%'``."""
+
+    @abstractmethod
+    def visit_ends_with(self, leaf: EndsWith) -> T:
+        """The string column ends with the literal."""
+
+    @abstractmethod
+    def visit_contains(self, leaf: Contains) -> T:
+        """The string column contains the literal."""
+
+    @abstractmethod
+    def visit_like(self, leaf: Like) -> T:
+        """``column LIKE pattern`` (``%`` and ``_`` wildcards)."""
+
+
+class PredicateVisitor(LeafVisitor[T]):
+    """A :class:`LeafVisitor` that also visits the compound nodes."""
 
     @abstractmethod
     def visit_and(self, node: And) -> T:
@@ -50,20 +131,9 @@ def visit(pred: Any, visitor: PredicateVisitor[T]) -> T:
     return accept(visitor)
 
 
-class _Kind(PredicateVisitor[str]):
-    def visit_leaf(self, leaf: Leaf) -> str:
-        return "leaf"
-
-    def visit_and(self, node: And) -> str:
-        return "and"
-
-    def visit_or(self, node: Or) -> str:
-        return "or"
-
-
-_KIND = _Kind()
-
-
 def node_kind(pred: Any) -> str:
-    """``"leaf"``, ``"and"`` or ``"or"``."""
-    return visit(pred, _KIND)
+    """``"leaf"``, ``"and"`` or ``"or"`` (structure only: what a node combines, not what it means)."""
+    kind = getattr(pred, "kind", None)
+    if kind not in ("leaf", "and", "or"):
+        raise InvalidPredicateError(f"not a predicate: {pred!r}")
+    return kind

@@ -19,8 +19,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from ..expressions import And, Column, Leaf, Or, Predicate, and_all, col, or_all
 from ..expressions.json_form import predicate_from_json, predicate_to_json
-from ..expressions.predicate import And, Column, Leaf, Or, Predicate, and_all, col, or_all
 from ..expressions.sql import parse_where, to_sql
 from .evaluate import apply_deletion_vector, evaluate, evaluate_single
 from .reader import EmptyFileIndexReader, FileIndexReader

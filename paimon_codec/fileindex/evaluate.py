@@ -6,14 +6,7 @@ deletion-vector step of ``FileIndexEvaluator`` (FORMATS.md §9), made sound.
 * AND folds its children with AND, stopping early when not remaining; OR folds with OR.  The
   result algebra (:mod:`.result`) is the sound one, so an OR whose sides are of different kinds
   never drops a matching row (Java 0.9's ``BitmapIndexResultLazy.or`` could).
-* FLOAT / DOUBLE leaves are widened first (:mod:`.float_keys`): indexes key floats by their bits,
-  while the engines filtering afterwards treat ``-0.0 = 0.0`` (Spark) or ``NaN <> NaN`` (IEEE).
-* Timestamp keys are millis (p <= 3) or micros (p > 3): a literal (or a TIMESTAMP(7..9) column
-  value) finer than the key collapses onto its neighbours.  Java then answers ``<>`` / ``NOT IN``
-  with the complement of the collapsed key's rows, dropping rows that differ below the key's
-  precision.  Here such a leaf asks the reader for ``<> v`` OR ``= v`` instead (all rows whose key
-  cannot rule them out), and ``<`` / ``>`` become ``<=`` / ``>=`` - sound, and identical to Java
-  whenever the collapsed key is absent.
+* One leaf on one reader (float widening, collapsed timestamp keys) is :mod:`.ask_reader`.
 """
 
 from __future__ import annotations
@@ -27,8 +20,7 @@ from ..errors import InvalidPredicateError
 from ..expressions.bind import _types_by_name, column_type
 from ..expressions.predicate import And, Leaf, Or, Predicate
 from ..types import DataType, RowType
-from ..values import Timestamp
-from .float_keys import FLOAT_ROOTS, widen_float_leaf
+from .ask_reader import visit_leaf
 from .reader import FileIndexReader
 from .result import REMAIN, SKIP, BitmapResult, FileIndexResult
 
@@ -52,114 +44,6 @@ class ContainerReader(Protocol):
     def columns(self) -> Any: ...
 
     def readers_for(self, column: str, dtype: DataType, options: Any = None) -> list[FileIndexReader]: ...
-
-
-# ---------------------------------------------------------------------------------------------
-# one leaf on one reader
-
-
-_TIMESTAMP_ROOTS = frozenset(("TIMESTAMP_WITHOUT_TIME_ZONE", "TIMESTAMP_WITH_LOCAL_TIME_ZONE"))  # DataType.is_timestamp
-
-
-def _key_precision_nanos(dtype: DataType) -> int:
-    """Nanoseconds per unit of a timestamp column's index key (millis for p <= 3, else micros)."""
-    return 1_000_000 if (dtype.precision if dtype.precision is not None else 6) <= 3 else 1_000
-
-
-def _collapses(dtype: DataType | None, literals: Sequence[Any]) -> bool:
-    """True when an index key of ``dtype`` cannot tell a literal apart from other values."""
-    if dtype is None or not dtype.is_timestamp:
-        return False
-    p = dtype.precision if dtype.precision is not None else 6
-    if p > 6:
-        return True  # column values themselves lose sub-microsecond digits in the key
-    unit = _key_precision_nanos(dtype)
-    for v in literals:
-        if isinstance(v, Timestamp) and v.to_nanos() % unit:
-            return True
-    return False
-
-
-def _all_rows(reader: FileIndexReader) -> FileIndexResult:
-    """Every row, nulls included, as a bitmap when the reader can say so (IS NULL OR IS NOT NULL)."""
-    return reader.visit_is_null().or_(reader.visit_is_not_null())
-
-
-def _includes_nulls_in_negation(reader: FileIndexReader) -> bool:
-    """Bitmap indexes answer <> / NOT IN with the complement over all rows, nulls included (§12.8)."""
-    try:
-        from .bitmap import BitmapIndexReader
-    except ImportError:  # pragma: no cover - bitmap module missing from a partial build
-        return False
-    return isinstance(reader, BitmapIndexReader)
-
-
-def _collapsed_negation(reader: FileIndexReader, op: str, lits: tuple) -> FileIndexResult:
-    """``<>`` / ``NOT IN`` when the index key cannot tell the literal(s) from neighbouring values.
-
-    If no row holds a collapsed key, nothing can be mistaken for a literal and the reader's
-    complement is exact (Java's answer; rebuilt from IS [NOT] NULL for bitmap readers that
-    conservatively said REMAIN).  Otherwise the rows holding the key stay in: ``<> v OR = v``.
-    """
-    values = list(lits)
-    eq = reader.visit_equal(values[0]) if op == "neq" else reader.visit_in(values)
-    neq = reader.visit_not_equal(values[0]) if op == "neq" else reader.visit_not_in(values)
-    if isinstance(eq, BitmapResult) and not eq.remain():
-        if neq is REMAIN and _includes_nulls_in_negation(reader):
-            return _all_rows(reader)
-        return neq
-    return neq.or_(eq)
-
-
-def visit_leaf(reader: FileIndexReader, leaf: Leaf, dtype: DataType | None = None) -> FileIndexResult:
-    """Ask one reader about one (bound) leaf, soundly for collapsed timestamp keys."""
-    op, lits = leaf.op, leaf.literals
-    if dtype is None:
-        dtype = getattr(reader, "dtype", None)
-        dtype = dtype if isinstance(dtype, DataType) else None
-    if dtype is not None and dtype.root in FLOAT_ROOTS:
-        widened = widen_float_leaf(op, lits)
-        if widened is None:
-            return REMAIN
-        op, lits = widened
-    if dtype is not None and dtype.root in _TIMESTAMP_ROOTS and _collapses(dtype, lits):
-        if op in ("neq", "not_in"):
-            return _collapsed_negation(reader, op, lits)
-        if op == "lt":
-            return reader.visit_lte(lits[0])
-        if op == "gt":
-            return reader.visit_gte(lits[0])
-    if op == "eq":
-        return reader.visit_equal(lits[0])
-    if op == "neq":
-        return reader.visit_not_equal(lits[0])
-    if op == "in":
-        return reader.visit_in(list(lits))
-    if op == "not_in":
-        return reader.visit_not_in(list(lits))
-    if op == "is_null":
-        return reader.visit_is_null()
-    if op == "is_not_null":
-        return reader.visit_is_not_null()
-    if op == "lt":
-        return reader.visit_lt(lits[0])
-    if op == "lte":
-        return reader.visit_lte(lits[0])
-    if op == "gt":
-        return reader.visit_gt(lits[0])
-    if op == "gte":
-        return reader.visit_gte(lits[0])
-    if op == "between":
-        return reader.visit_between(lits[0], lits[1])
-    if op == "starts_with":
-        return reader.visit_starts_with(lits[0])
-    if op == "ends_with":
-        return reader.visit_ends_with(lits[0])
-    if op == "contains":
-        return reader.visit_contains(lits[0])
-    if op == "like":
-        return reader.visit_like(lits[0])
-    return REMAIN
 
 
 # ---------------------------------------------------------------------------------------------

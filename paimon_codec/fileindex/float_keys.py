@@ -27,6 +27,26 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..expressions.leaves import (
+    Between,
+    Contains,
+    EndsWith,
+    EqualTo,
+    GreaterThan,
+    GreaterThanOrEqual,
+    In,
+    IsNotNull,
+    IsNull,
+    LessThan,
+    LessThanOrEqual,
+    Like,
+    NotEqualTo,
+    NotIn,
+    StartsWith,
+)
+from ..expressions.predicate import Leaf
+from ..expressions.visitor import LeafVisitor
+
 __all__ = ["FLOAT_ROOTS", "widen_float_leaf"]
 
 FLOAT_ROOTS = frozenset(("FLOAT", "DOUBLE"))
@@ -51,22 +71,62 @@ def _both_zeros(values: list) -> list:
     return out
 
 
-def widen_float_leaf(op: str, literals: tuple) -> tuple[str, tuple] | None:
-    """``(op, literals)`` to ask a float-keyed index instead, or ``None`` when every row must stay."""
-    if op == "eq" and _is_zero(literals[0]):
-        return "in", (0.0, -0.0)
-    if op == "in":
-        return op, tuple(_both_zeros(list(literals)))
-    if op == "neq" and _is_nan(literals[0]):
-        return KEEP_ALL
-    if op == "not_in":
-        kept = tuple(v for v in literals if not _is_nan(v))
-        return (op, kept) if kept else KEEP_ALL
-    if op == "lte" and _is_zero(literals[0]):
-        return op, (0.0,)
-    if op == "gte" and _is_zero(literals[0]):
-        return op, (-0.0,)
-    if op == "between":
-        low, high = literals
-        return op, (-0.0 if _is_zero(low) else low, 0.0 if _is_zero(high) else high)
-    return op, literals
+class _Widen(LeafVisitor["Leaf | None"]):
+    """The leaf to ask a float-keyed index instead of ``leaf``, or ``None`` when every row must stay."""
+
+    def visit_equal_to(self, leaf: EqualTo) -> Leaf | None:
+        return In._of(leaf.column, (0.0, -0.0)) if _is_zero(leaf.literal) else leaf
+
+    def visit_in(self, leaf: In) -> Leaf | None:
+        return In._of(leaf.column, tuple(_both_zeros(list(leaf.literals))))
+
+    def visit_not_equal_to(self, leaf: NotEqualTo) -> Leaf | None:
+        return KEEP_ALL if _is_nan(leaf.literal) else leaf
+
+    def visit_not_in(self, leaf: NotIn) -> Leaf | None:
+        kept = tuple(v for v in leaf.literals if not _is_nan(v))
+        return NotIn._of(leaf.column, kept) if kept else KEEP_ALL
+
+    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> Leaf | None:
+        return LessThanOrEqual._of(leaf.column, (0.0,)) if _is_zero(leaf.literal) else leaf
+
+    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> Leaf | None:
+        return GreaterThanOrEqual._of(leaf.column, (-0.0,)) if _is_zero(leaf.literal) else leaf
+
+    def visit_between(self, leaf: Between) -> Leaf | None:
+        low, high = leaf.literals
+        return Between._of(leaf.column, (-0.0 if _is_zero(low) else low, 0.0 if _is_zero(high) else high))
+
+    # the bit-keyed answer already holds every engine's rows: asked as written
+    def visit_less_than(self, leaf: LessThan) -> Leaf | None:
+        return leaf
+
+    def visit_greater_than(self, leaf: GreaterThan) -> Leaf | None:
+        return leaf
+
+    def visit_is_null(self, leaf: IsNull) -> Leaf | None:
+        return leaf
+
+    def visit_is_not_null(self, leaf: IsNotNull) -> Leaf | None:
+        return leaf
+
+    # string matches: no float index answers them (REMAIN)
+    def visit_starts_with(self, leaf: StartsWith) -> Leaf | None:
+        return leaf
+
+    def visit_ends_with(self, leaf: EndsWith) -> Leaf | None:
+        return leaf
+
+    def visit_contains(self, leaf: Contains) -> Leaf | None:
+        return leaf
+
+    def visit_like(self, leaf: Like) -> Leaf | None:
+        return leaf
+
+
+_WIDEN = _Widen()
+
+
+def widen_float_leaf(leaf: Leaf) -> Leaf | None:
+    """The leaf to ask a float-keyed index instead of ``leaf``, or ``None`` when every row must stay."""
+    return leaf.accept(_WIDEN)

@@ -6,6 +6,25 @@ import datetime as _dt
 from typing import Any
 
 from ..errors import InvalidPredicateError
+from ..expressions.leaves import (
+    Between,
+    Contains,
+    EndsWith,
+    EqualTo,
+    GreaterThan,
+    GreaterThanOrEqual,
+    In,
+    IsNotNull,
+    IsNull,
+    LessThan,
+    LessThanOrEqual,
+    Like,
+    NotEqualTo,
+    NotIn,
+    StartsWith,
+)
+from ..expressions.predicate import And, Leaf, Or
+from ..expressions.visitor import PredicateVisitor, visit
 from ..types import RowType
 from ..values import Timestamp
 
@@ -33,55 +52,98 @@ def _lit(value: Any, root: str | None):
     return F.lit(v)
 
 
-def to_spark_column(pred: Any, row_type: RowType):
-    """The Spark Column for a predicate tree (``And`` / ``Or`` / ``Leaf``), SQL three-valued logic."""
-    from pyspark.sql import functions as F
+class _SparkFilter(PredicateVisitor[Any]):
+    """The Spark Column of each operator (Spark applies SQL's three-valued logic itself)."""
 
-    children = getattr(pred, "children", None)
-    if children is not None:
-        cols = [to_spark_column(c, row_type) for c in children]
-        is_and = type(pred).__name__ == "And"
+    def __init__(self, row_type: RowType) -> None:
+        self.row_type = row_type
+
+    def _column(self, leaf: Leaf) -> tuple[Any, list]:
+        """(the Spark column, the literals as Spark literals of its type)."""
+        from pyspark.sql import functions as F
+
+        name = leaf.column
+        if name is None:
+            raise InvalidPredicateError("a table predicate needs column names")
+        root = self.row_type.field(name).type.root
+        return F.col("`" + name.replace("`", "``") + "`"), [_lit(v, root) for v in leaf.literals]
+
+    def visit_equal_to(self, leaf: EqualTo) -> Any:
+        c, lits = self._column(leaf)
+        return c == lits[0]
+
+    def visit_not_equal_to(self, leaf: NotEqualTo) -> Any:
+        c, lits = self._column(leaf)
+        return c != lits[0]
+
+    def visit_less_than(self, leaf: LessThan) -> Any:
+        c, lits = self._column(leaf)
+        return c < lits[0]
+
+    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> Any:
+        c, lits = self._column(leaf)
+        return c <= lits[0]
+
+    def visit_greater_than(self, leaf: GreaterThan) -> Any:
+        c, lits = self._column(leaf)
+        return c > lits[0]
+
+    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> Any:
+        c, lits = self._column(leaf)
+        return c >= lits[0]
+
+    def visit_between(self, leaf: Between) -> Any:
+        c, lits = self._column(leaf)
+        return (c >= lits[0]) & (c <= lits[1])
+
+    def visit_in(self, leaf: In) -> Any:
+        c, lits = self._column(leaf)
+        return c.isin(*lits)
+
+    def visit_not_in(self, leaf: NotIn) -> Any:
+        c, lits = self._column(leaf)
+        return ~c.isin(*lits)
+
+    def visit_is_null(self, leaf: IsNull) -> Any:
+        return self._column(leaf)[0].isNull()
+
+    def visit_is_not_null(self, leaf: IsNotNull) -> Any:
+        return self._column(leaf)[0].isNotNull()
+
+    def visit_starts_with(self, leaf: StartsWith) -> Any:
+        c, lits = self._column(leaf)
+        return c.startswith(lits[0])
+
+    def visit_ends_with(self, leaf: EndsWith) -> Any:
+        c, lits = self._column(leaf)
+        return c.endswith(lits[0])
+
+    def visit_contains(self, leaf: Contains) -> Any:
+        c, lits = self._column(leaf)
+        return c.contains(lits[0])
+
+    def visit_like(self, leaf: Like) -> Any:
+        c, _ = self._column(leaf)
+        return c.like(leaf.literal)
+
+    def _compound(self, node: And | Or, is_and: bool) -> Any:
+        from pyspark.sql import functions as F
+
+        cols = [c.accept(self) for c in node.children]
         if not cols:
             return F.lit(True)
         out = cols[0]
         for c in cols[1:]:
             out = (out & c) if is_and else (out | c)
         return out
-    name = pred.column
-    if name is None:
-        raise InvalidPredicateError("a table predicate needs column names")
-    root = row_type.field(name).type.root
-    c = F.col("`" + name.replace("`", "``") + "`")
-    lits = [_lit(v, root) for v in pred.literals]
-    op = pred.op
-    if op == "eq":
-        return c == lits[0]
-    if op == "neq":
-        return c != lits[0]
-    if op == "lt":
-        return c < lits[0]
-    if op == "lte":
-        return c <= lits[0]
-    if op == "gt":
-        return c > lits[0]
-    if op == "gte":
-        return c >= lits[0]
-    if op == "between":
-        return (c >= lits[0]) & (c <= lits[1])
-    if op == "in":
-        return c.isin(*lits)
-    if op == "not_in":
-        return ~c.isin(*lits)
-    if op == "is_null":
-        return c.isNull()
-    if op == "is_not_null":
-        return c.isNotNull()
-    if op == "starts_with":
-        return c.startswith(lits[0])
-    if op == "ends_with":
-        return c.endswith(lits[0])
-    if op == "contains":
-        return c.contains(lits[0])
-    if op == "like":
-        return c.like(pred.literals[0])
-    raise InvalidPredicateError(f"operator {op!r} has no Spark form")
+
+    def visit_and(self, node: And) -> Any:
+        return self._compound(node, True)
+
+    def visit_or(self, node: Or) -> Any:
+        return self._compound(node, False)
+
+
+def to_spark_column(pred: Any, row_type: RowType):
+    """The Spark Column for a predicate tree (``And`` / ``Or`` / leaves), SQL three-valued logic."""
+    return visit(pred, _SparkFilter(row_type))

@@ -19,6 +19,25 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InvalidPredicateError
+from ..expressions.leaves import (
+    Between,
+    Contains,
+    EndsWith,
+    EqualTo,
+    GreaterThan,
+    GreaterThanOrEqual,
+    In,
+    IsNotNull,
+    IsNull,
+    LessThan,
+    LessThanOrEqual,
+    Like,
+    NotEqualTo,
+    NotIn,
+    StartsWith,
+)
+from ..expressions.predicate import And, Leaf, Or
+from ..expressions.visitor import PredicateVisitor, visit
 from ..types import DataType, RowType
 from ..values import Timestamp
 
@@ -54,25 +73,62 @@ def _float_compare(op: str, c: pc.Expression, lit: float) -> pc.Expression:
     return plain
 
 
-def _leaf(pred: Any, row_type: RowType) -> pc.Expression:
-    from .read import arrow_type
+class _ArrowFilter(PredicateVisitor[pc.Expression]):
+    """The Arrow expression of each operator, under SQL's three-valued logic and Spark's float order."""
 
-    name = pred.column
-    if name is None or name not in row_type.names:
-        raise InvalidPredicateError(f"predicate names unknown column {name!r}")
-    dtype = row_type.field(name).type
-    atype = arrow_type(dtype)
-    c = pc.field(name)
-    op = pred.op
-    if op == "is_null":
-        return c.is_null()
-    if op == "is_not_null":
-        return c.is_valid()
-    lits = list(pred.literals)
-    floats = dtype.root in _FLOATS
-    if op in ("in", "not_in"):
-        values = [v for v in lits if v is not None]
-        if floats:
+    def __init__(self, row_type: RowType) -> None:
+        self.row_type = row_type
+
+    def _column(self, leaf: Leaf) -> tuple[pc.Expression, DataType, pa.DataType]:
+        from .read import arrow_type
+
+        name = leaf.column
+        if name is None or name not in self.row_type.names:
+            raise InvalidPredicateError(f"predicate names unknown column {name!r}")
+        dtype = self.row_type.field(name).type
+        return pc.field(name), dtype, arrow_type(dtype)
+
+    def _compare(self, leaf: Leaf, op: str) -> pc.Expression:
+        c, dtype, atype = self._column(leaf)
+        lit = leaf.literal
+        if lit is None:
+            return pc.scalar(False) & c.is_valid()  # comparison with NULL: unknown, never selected
+        if dtype.root in _FLOATS:
+            return _float_compare(op, c, float(lit))
+        s = _scalar(lit, dtype, atype)
+        return {"eq": c == s, "neq": c != s, "lt": c < s, "lte": c <= s, "gt": c > s, "gte": c >= s}[op]
+
+    def visit_equal_to(self, leaf: EqualTo) -> pc.Expression:
+        return self._compare(leaf, "eq")
+
+    def visit_not_equal_to(self, leaf: NotEqualTo) -> pc.Expression:
+        return self._compare(leaf, "neq")
+
+    def visit_less_than(self, leaf: LessThan) -> pc.Expression:
+        return self._compare(leaf, "lt")
+
+    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> pc.Expression:
+        return self._compare(leaf, "lte")
+
+    def visit_greater_than(self, leaf: GreaterThan) -> pc.Expression:
+        return self._compare(leaf, "gt")
+
+    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> pc.Expression:
+        return self._compare(leaf, "gte")
+
+    def visit_between(self, leaf: Between) -> pc.Expression:
+        c, _, _ = self._column(leaf)
+        lo, hi = leaf.literals
+        if lo is None or hi is None:
+            return pc.scalar(False) & c.is_valid()
+        return (self._compare(GreaterThanOrEqual(leaf.column, lo), "gte")
+                & self._compare(LessThanOrEqual(leaf.column, hi), "lte"))
+
+    def _any_hit(self, leaf: Leaf) -> tuple[pc.Expression, pc.Expression, bool]:
+        """(the column, whether it equals one of the non-NULL literals, whether a literal is NULL)."""
+        c, dtype, atype = self._column(leaf)
+        values = [v for v in leaf.literals if v is not None]
+        if dtype.root in _FLOATS:
             hits = [_float_compare("eq", c, float(v)) for v in values]
             any_hit = hits[0] if hits else pc.scalar(False)
             for h in hits[1:]:
@@ -81,42 +137,61 @@ def _leaf(pred: Any, row_type: RowType) -> pc.Expression:
             arr = pa.array([_scalar(v, dtype, atype).as_py() for v in values], atype) if values \
                 else pa.array([], atype)
             any_hit = pc.is_in(c, value_set=arr)
-        if op == "in":
-            return any_hit & c.is_valid()
-        if len(values) != len(lits):  # NOT IN with a NULL literal is never true
+        return c, any_hit, len(values) != len(leaf.literals)
+
+    def visit_in(self, leaf: In) -> pc.Expression:
+        c, any_hit, _ = self._any_hit(leaf)
+        return any_hit & c.is_valid()
+
+    def visit_not_in(self, leaf: NotIn) -> pc.Expression:
+        c, any_hit, has_null = self._any_hit(leaf)
+        if has_null:  # NOT IN with a NULL literal is never true
             return pc.scalar(False) & c.is_valid()
         return ~any_hit & c.is_valid()
-    if any(v is None for v in lits):
-        return pc.scalar(False) & c.is_valid()  # comparison with NULL: unknown, never selected
-    if op == "between":
-        lo, hi = lits
-        return _leaf(type(pred)("gte", name, (lo,)), row_type) & _leaf(type(pred)("lte", name, (hi,)), row_type)
-    if op in ("eq", "neq", "lt", "lte", "gt", "gte"):
-        if floats:
-            return _float_compare(op, c, float(lits[0]))
-        s = _scalar(lits[0], dtype, atype)
-        return {"eq": c == s, "neq": c != s, "lt": c < s, "lte": c <= s, "gt": c > s, "gte": c >= s}[op]
-    if op in ("starts_with", "ends_with", "contains"):
-        fn = {"starts_with": "starts_with", "ends_with": "ends_with", "contains": "match_substring"}[op]
-        return pc.Expression._call(fn, [c], pc.MatchSubstringOptions(str(lits[0])))
-    if op == "like":
-        return pc.Expression._call("match_like", [c], pc.MatchSubstringOptions(str(lits[0])))
-    raise InvalidPredicateError(f"operator {op!r} has no Arrow form")
+
+    def visit_is_null(self, leaf: IsNull) -> pc.Expression:
+        return self._column(leaf)[0].is_null()
+
+    def visit_is_not_null(self, leaf: IsNotNull) -> pc.Expression:
+        return self._column(leaf)[0].is_valid()
+
+    def _match(self, leaf: Leaf, function: str) -> pc.Expression:
+        c, _, _ = self._column(leaf)
+        if leaf.literal is None:
+            return pc.scalar(False) & c.is_valid()
+        return pc.Expression._call(function, [c], pc.MatchSubstringOptions(str(leaf.literal)))
+
+    def visit_starts_with(self, leaf: StartsWith) -> pc.Expression:
+        return self._match(leaf, "starts_with")
+
+    def visit_ends_with(self, leaf: EndsWith) -> pc.Expression:
+        return self._match(leaf, "ends_with")
+
+    def visit_contains(self, leaf: Contains) -> pc.Expression:
+        return self._match(leaf, "match_substring")
+
+    def visit_like(self, leaf: Like) -> pc.Expression:
+        return self._match(leaf, "match_like")
+
+    def _compound(self, node: And | Or, is_and: bool) -> pc.Expression:
+        exprs = [c.accept(self) for c in node.children]
+        if not exprs:
+            return pc.scalar(is_and)
+        out = exprs[0]
+        for e in exprs[1:]:
+            out = (out & e) if is_and else (out | e)
+        return out
+
+    def visit_and(self, node: And) -> pc.Expression:
+        return self._compound(node, True)
+
+    def visit_or(self, node: Or) -> pc.Expression:
+        return self._compound(node, False)
 
 
 def to_arrow_expression(pred: Any, row_type: RowType) -> pc.Expression:
     """The Arrow expression selecting exactly the rows for which ``pred`` is TRUE."""
-    children = getattr(pred, "children", None)
-    if children is None:
-        return _leaf(pred, row_type)
-    exprs = [to_arrow_expression(c, row_type) for c in children]
-    is_and = type(pred).__name__ == "And"
-    if not exprs:
-        return pc.scalar(is_and)
-    out = exprs[0]
-    for e in exprs[1:]:
-        out = (out & e) if is_and else (out | e)
-    return out
+    return visit(pred, _ArrowFilter(row_type))
 
 
 def filter_table(table: pa.Table, pred: Any, row_type: RowType) -> pa.Table:

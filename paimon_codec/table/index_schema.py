@@ -60,7 +60,7 @@ class FileIndexView:
             name = self.file_column(pred.column)
             if name is None:
                 return _REMAIN
-            return pred if name == pred.column else Leaf(pred.op, name, pred.literals)
+            return pred.with_column(name)
         if isinstance(pred, (And, Or)):
             return type(pred)(tuple(self.translate(c) for c in pred.children))
         return pred

@@ -1,61 +1,113 @@
 """Partition pruning: whether a partition's values alone prove that none of its rows matches a predicate.
 
 Partition values are known per file from the manifest, so this check needs no index and no data read.
-It only ever answers "may match" when unsure (an operator or a comparison it cannot decide).
+It only ever answers "may match" when unsure: a leaf on a column that is not a partition key, a
+comparison Python cannot make (``TypeError``), or an operator not decided here (``LIKE`` patterns,
+suffix and substring matches).  The operators are the methods of a
+:class:`~paimon_codec.expressions.visitor.PredicateVisitor`, so a new one must be decided here too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from ..expressions.leaves import (
+    Between,
+    Contains,
+    EndsWith,
+    EqualTo,
+    GreaterThan,
+    GreaterThanOrEqual,
+    In,
+    IsNotNull,
+    IsNull,
+    LessThan,
+    LessThanOrEqual,
+    Like,
+    NotEqualTo,
+    NotIn,
+    StartsWith,
+)
+from ..expressions.predicate import And, Leaf, Or
+from ..expressions.visitor import PredicateVisitor
 
 __all__ = ["may_match"]
 
 
-def _compare(value: Any, op: str, literals: tuple) -> bool:
-    if op == "is_null":
-        return value is None
-    if op == "is_not_null":
-        return value is not None
-    if value is None:
-        return False
-    try:
-        if op == "eq":
-            return value == literals[0]
-        if op == "neq":
-            return value != literals[0]
-        if op == "lt":
-            return value < literals[0]
-        if op == "lte":
-            return value <= literals[0]
-        if op == "gt":
-            return value > literals[0]
-        if op == "gte":
-            return value >= literals[0]
-        if op == "between":
-            return literals[0] <= value <= literals[1]
-        if op == "in":
-            return value in literals
-        if op == "not_in":
-            return value not in literals and None not in literals
-        if op == "starts_with":
-            return str(value).startswith(str(literals[0]))
-    except TypeError:
+class _MayMatch(PredicateVisitor[bool]):
+    """False only when the values prove that the predicate holds for no row of the partition."""
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self.values = values
+
+    def _test(self, leaf: Leaf, holds: Callable[[Any], bool], *, null_matches: bool = False) -> bool:
+        """``holds(value)`` for the leaf's partition value; a NULL value matches only ``IS NULL``."""
+        column = leaf.column
+        if column is None or column not in self.values:
+            return True
+        value = self.values[column]
+        if value is None:
+            return null_matches
+        try:
+            return bool(holds(value))
+        except TypeError:
+            return True
+
+    def visit_equal_to(self, leaf: EqualTo) -> bool:
+        return self._test(leaf, lambda v: v == leaf.literal)
+
+    def visit_not_equal_to(self, leaf: NotEqualTo) -> bool:
+        return self._test(leaf, lambda v: v != leaf.literal)
+
+    def visit_less_than(self, leaf: LessThan) -> bool:
+        return self._test(leaf, lambda v: v < leaf.literal)
+
+    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> bool:
+        return self._test(leaf, lambda v: v <= leaf.literal)
+
+    def visit_greater_than(self, leaf: GreaterThan) -> bool:
+        return self._test(leaf, lambda v: v > leaf.literal)
+
+    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> bool:
+        return self._test(leaf, lambda v: v >= leaf.literal)
+
+    def visit_between(self, leaf: Between) -> bool:
+        return self._test(leaf, lambda v: leaf.literals[0] <= v <= leaf.literals[1])
+
+    def visit_in(self, leaf: In) -> bool:
+        return self._test(leaf, lambda v: v in leaf.literals)
+
+    def visit_not_in(self, leaf: NotIn) -> bool:
+        return self._test(leaf, lambda v: v not in leaf.literals and None not in leaf.literals)
+
+    def visit_is_null(self, leaf: IsNull) -> bool:
+        return self._test(leaf, lambda v: False, null_matches=True)
+
+    def visit_is_not_null(self, leaf: IsNotNull) -> bool:
+        return self._test(leaf, lambda v: True)
+
+    def visit_starts_with(self, leaf: StartsWith) -> bool:
+        return self._test(leaf, lambda v: str(v).startswith(str(leaf.literal)))
+
+    # not decided from partition values: never prune
+    def visit_ends_with(self, leaf: EndsWith) -> bool:
         return True
-    return True  # operators we do not evaluate here never prune
+
+    def visit_contains(self, leaf: Contains) -> bool:
+        return True
+
+    def visit_like(self, leaf: Like) -> bool:
+        return True
+
+    def visit_and(self, node: And) -> bool:
+        return all([c.accept(self) for c in node.children])
+
+    def visit_or(self, node: Or) -> bool:
+        results = [c.accept(self) for c in node.children]
+        return any(results) if results else True
 
 
 def may_match(pred: Any, values: Mapping[str, Any]) -> bool:
-    """False only when the partition values alone prove that no row of the partition matches."""
-    children = getattr(pred, "children", None)
-    if children is not None:
-        results = [may_match(c, values) for c in children]
-        if type(pred).__name__ == "And":
-            return all(results)
-        return any(results) if results else True
-    column = getattr(pred, "column", None)
-    if column is None or column not in values:
-        return True
-    return _compare(values[column], pred.op, tuple(pred.literals))
-
-
+    """False only when the partition values alone prove that no row of the partition matches ``pred``."""
+    return pred.accept(_MayMatch(values))

@@ -32,6 +32,22 @@ from typing import Any, cast
 from pyroaring import BitMap
 
 from ..errors import InvalidPredicateError
+from ..expressions.json_form import load_predicate_json, predicate_from_json
+from ..expressions.leaves import (
+    Between,
+    EqualTo,
+    GreaterThan,
+    GreaterThanOrEqual,
+    In,
+    IsNotNull,
+    IsNull,
+    LessThan,
+    LessThanOrEqual,
+    NotEqualTo,
+    NotIn,
+)
+from ..expressions.predicate import Leaf
+from ..expressions.sql import parse_where
 from ..fileio import ByteSource
 from ..types import RowType
 from .data_evolution import is_data_evolution_table, plan_row_id_groups
@@ -128,13 +144,10 @@ def as_predicate(where: Any, row_type: RowType):
         if not text:
             return None
         if text[0] in "{[":
-            from ..expressions.json_form import load_predicate_json, predicate_from_json
             pred = predicate_from_json(load_predicate_json(text))
         else:
-            from ..expressions.sql import parse_where
             pred = parse_where(text)
     elif isinstance(where, Mapping):
-        from ..expressions.json_form import predicate_from_json
         pred = predicate_from_json(dict(where))
     else:
         pred = where
@@ -144,8 +157,10 @@ def as_predicate(where: Any, row_type: RowType):
 
 
 # -- top-N pushdown -------------------------------------------------------------------------------------
-_RANGE_EXACT_OPS = {"eq", "neq", "lt", "lte", "gt", "gte", "between", "in", "not_in", "is_null", "is_not_null"}
-_BITMAP_EXACT_OPS = {"eq", "in", "is_null", "is_not_null"}
+#: leaves a range-bitmap / bitmap index answers with exactly the matching rows (others: a superset)
+_RANGE_EXACT: tuple[type[Leaf], ...] = (EqualTo, NotEqualTo, LessThan, LessThanOrEqual, GreaterThan,
+                                        GreaterThanOrEqual, Between, In, NotIn, IsNull, IsNotNull)
+_BITMAP_EXACT: tuple[type[Leaf], ...] = (EqualTo, In, IsNull, IsNotNull)
 _FLOATS = {"FLOAT", "DOUBLE"}
 
 
@@ -167,8 +182,8 @@ def _answered_exactly(pred: Any, index_types_of, row_type: RowType) -> bool:
     if not _keys_exact(row_type.field(column).type):
         return False
     types = index_types_of(column)
-    return ("range-bitmap" in types and pred.op in _RANGE_EXACT_OPS) or \
-        ("bitmap" in types and pred.op in _BITMAP_EXACT_OPS)
+    return ("range-bitmap" in types and isinstance(pred, _RANGE_EXACT)) or \
+        ("bitmap" in types and isinstance(pred, _BITMAP_EXACT))
 
 
 def _index_source(f: LiveDataFile) -> ByteSource | None:

@@ -1,0 +1,279 @@
+"""The leaf operators, one class each (as pyiceberg's expressions): what a predicate can ask of a column.
+
+=====================  ===============  ==========================================
+class                  ``op`` (JSON)    built as
+=====================  ===============  ==========================================
+:class:`EqualTo`       ``eq``           ``EqualTo("a", 1)``, ``col("a") == 1``
+:class:`NotEqualTo`    ``neq``          ``NotEqualTo("a", 1)``, ``col("a") != 1``
+:class:`LessThan`      ``lt``           ``LessThan("a", 1)``, ``col("a") < 1``
+:class:`LessThanOrEqual`  ``lte``       ``col("a") <= 1``
+:class:`GreaterThan`   ``gt``           ``col("a") > 1``
+:class:`GreaterThanOrEqual`  ``gte``    ``col("a") >= 1``
+:class:`Between`       ``between``      ``Between("a", 1, 5)``, ``col("a").between(1, 5)``
+:class:`In`            ``in``           ``In("a", [1, 2])``, ``col("a").isin([1, 2])``
+:class:`NotIn`         ``not_in``       ``NotIn("a", [1, 2])``, ``col("a").notin([1, 2])``
+:class:`IsNull`        ``is_null``      ``IsNull("a")``, ``col("a").is_null()``
+:class:`IsNotNull`     ``is_not_null``  ``IsNotNull("a")``, ``col("a").is_not_null()``
+:class:`StartsWith`    ``starts_with``  ``StartsWith("a", "x")``, ``LIKE 'x%'``
+:class:`EndsWith`      ``ends_with``    ``EndsWith("a", "x")``
+:class:`Contains`      ``contains``     ``Contains("a", "x")``
+:class:`Like`          ``like``         ``Like("a", "x_%y")``, ``LIKE 'x_%y'``
+=====================  ===============  ==========================================
+
+Each class dispatches to its own method of :class:`~.visitor.LeafVisitor`, and knows its negation.
+:func:`make_leaf` builds a leaf from an operator name (the JSON forms, tests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+from ..errors import InvalidPredicateError
+from .predicate import Leaf, Or, Predicate
+from .visitor import LeafVisitor
+
+T = TypeVar("T")
+
+__all__ = [
+    "EqualTo", "NotEqualTo", "LessThan", "LessThanOrEqual", "GreaterThan", "GreaterThanOrEqual", "Between",
+    "In", "NotIn", "IsNull", "IsNotNull", "StartsWith", "EndsWith", "Contains", "Like",
+    "LEAF_CLASSES", "LEAF_OPS", "make_leaf",
+]
+
+
+def _no_predicates(literals: Iterable[Any]) -> tuple:
+    out = tuple(literals)
+    for v in out:
+        if isinstance(v, Predicate):
+            raise InvalidPredicateError("a literal cannot be a column or a predicate")
+    return out
+
+
+class UnaryLeaf(Leaf):
+    """An operator without literals."""
+
+    arity = 0
+
+    def __init__(self, column: str | None = None) -> None:
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "literals", ())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.column!r})"
+
+
+class LiteralLeaf(Leaf):
+    """An operator with one literal."""
+
+    arity = 1
+
+    def __init__(self, column: str | None, literal: Any) -> None:
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "literals", _no_predicates((literal,)))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.column!r}, {self.literals[0]!r})"
+
+
+class SetLeaf(Leaf):
+    """An operator with one or more literals."""
+
+    arity = None
+
+    def __init__(self, column: str | None, literals: Iterable[Any]) -> None:
+        if isinstance(literals, (str, bytes)):
+            raise InvalidPredicateError("IN / NOT IN take a list of literals, not a single string")
+        lits = _no_predicates(literals)
+        if not lits:
+            raise InvalidPredicateError(f"operator {self.op!r} takes one or more literal(s), got 0")
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "literals", lits)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.column!r}, {list(self.literals)!r})"
+
+
+class EqualTo(LiteralLeaf):
+    op = "eq"
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_equal_to(self)
+
+    def negate(self) -> Predicate:
+        return NotEqualTo._of(self.column, self.literals)
+
+
+class NotEqualTo(LiteralLeaf):
+    op = "neq"
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_not_equal_to(self)
+
+    def negate(self) -> Predicate:
+        return EqualTo._of(self.column, self.literals)
+
+
+class LessThan(LiteralLeaf):
+    op = "lt"
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_less_than(self)
+
+    def negate(self) -> Predicate:
+        return GreaterThanOrEqual._of(self.column, self.literals)
+
+
+class LessThanOrEqual(LiteralLeaf):
+    op = "lte"
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_less_than_or_equal(self)
+
+    def negate(self) -> Predicate:
+        return GreaterThan._of(self.column, self.literals)
+
+
+class GreaterThan(LiteralLeaf):
+    op = "gt"
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_greater_than(self)
+
+    def negate(self) -> Predicate:
+        return LessThanOrEqual._of(self.column, self.literals)
+
+
+class GreaterThanOrEqual(LiteralLeaf):
+    op = "gte"
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_greater_than_or_equal(self)
+
+    def negate(self) -> Predicate:
+        return LessThan._of(self.column, self.literals)
+
+
+class Between(Leaf):
+    """``low <= column <= high``."""
+
+    op = "between"
+    arity = 2
+
+    def __init__(self, column: str | None, low: Any, high: Any) -> None:
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "literals", _no_predicates((low, high)))
+
+    @property
+    def low(self) -> Any:
+        return self.literals[0]
+
+    @property
+    def high(self) -> Any:
+        return self.literals[1]
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_between(self)
+
+    def negate(self) -> Predicate:
+        return Or((LessThan._of(self.column, (self.low,)), GreaterThan._of(self.column, (self.high,))))
+
+    def __repr__(self) -> str:
+        return f"Between({self.column!r}, {self.low!r}, {self.high!r})"
+
+
+class In(SetLeaf):
+    op = "in"
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_in(self)
+
+    def negate(self) -> Predicate:
+        return NotIn._of(self.column, self.literals)
+
+
+class NotIn(SetLeaf):
+    op = "not_in"
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_not_in(self)
+
+    def negate(self) -> Predicate:
+        return In._of(self.column, self.literals)
+
+
+class IsNull(UnaryLeaf):
+    op = "is_null"
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_is_null(self)
+
+    def negate(self) -> Predicate:
+        return IsNotNull._of(self.column, ())
+
+
+class IsNotNull(UnaryLeaf):
+    op = "is_not_null"
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_is_not_null(self)
+
+    def negate(self) -> Predicate:
+        return IsNull._of(self.column, ())
+
+
+class _NoNegation(LiteralLeaf):
+    """String matches Paimon's ``Predicate.negate()`` has no negation for."""
+
+    def negate(self) -> Predicate:
+        raise InvalidPredicateError(f"operator {self.op!r} cannot be negated")
+
+
+class StartsWith(_NoNegation):
+    op = "starts_with"
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_starts_with(self)
+
+
+class EndsWith(_NoNegation):
+    op = "ends_with"
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_ends_with(self)
+
+
+class Contains(_NoNegation):
+    op = "contains"
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_contains(self)
+
+
+class Like(_NoNegation):
+    op = "like"
+
+    def accept(self, visitor: LeafVisitor[T]) -> T:
+        return visitor.visit_like(self)
+
+
+#: operator name -> leaf class (the operator vocabulary of both JSON forms)
+LEAF_CLASSES: dict[str, type[Leaf]] = {cls.op: cls for cls in (
+    EqualTo, NotEqualTo, LessThan, LessThanOrEqual, GreaterThan, GreaterThanOrEqual, In, NotIn, Between,
+    IsNull, IsNotNull, StartsWith, EndsWith, Contains, Like)}
+
+#: operator name -> number of literals (None = one or more)
+LEAF_OPS: dict[str, int | None] = {op: cls.arity for op, cls in LEAF_CLASSES.items()}
+
+
+def make_leaf(op: str, column: str | None, literals: Iterable[Any] = ()) -> Leaf:
+    """The leaf of operator ``op`` (``"eq"``, ``"in"``, ...; see :data:`LEAF_CLASSES`)."""
+    cls = LEAF_CLASSES.get(op)
+    if cls is None:
+        raise InvalidPredicateError(f"unknown predicate operator {op!r}", expected="one of " + ", ".join(LEAF_OPS))
+    lits = _no_predicates(literals)
+    n = len(lits)
+    if (cls.arity is None and n == 0) or (cls.arity is not None and n != cls.arity):
+        raise InvalidPredicateError(
+            f"operator {op!r} takes {'one or more' if cls.arity is None else cls.arity} literal(s), got {n}")
+    return cls._of(column, lits)

@@ -1,0 +1,183 @@
+"""One leaf asked of one file-index reader: the operator's question, made sound for float and timestamp keys.
+
+* FLOAT / DOUBLE leaves are widened first (:mod:`.float_keys`): indexes key floats by their bits,
+  while the engines filtering afterwards treat ``-0.0 = 0.0`` (Spark) or ``NaN <> NaN`` (IEEE).
+* Timestamp keys are millis (p <= 3) or micros (p > 3): a literal (or a TIMESTAMP(7..9) column
+  value) finer than the key collapses onto its neighbours.  Java then answers ``<>`` / ``NOT IN``
+  with the complement of the collapsed key's rows, dropping rows that differ below the key's
+  precision.  Here such a leaf asks the reader for ``<> v`` OR ``= v`` instead (all rows whose key
+  cannot rule them out), and ``<`` / ``>`` become ``<=`` / ``>=`` - sound, and identical to Java
+  whenever the collapsed key is absent.
+
+The question of each operator is one method of a :class:`~paimon_codec.expressions.visitor.LeafVisitor`,
+so an operator without one is a ``TypeError``, not a silent REMAIN.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..expressions.leaves import (
+    Between,
+    Contains,
+    EndsWith,
+    EqualTo,
+    GreaterThan,
+    GreaterThanOrEqual,
+    In,
+    IsNotNull,
+    IsNull,
+    LessThan,
+    LessThanOrEqual,
+    Like,
+    NotEqualTo,
+    NotIn,
+    StartsWith,
+)
+from ..expressions.predicate import Leaf
+from ..expressions.visitor import LeafVisitor
+from ..types import DataType
+from ..values import Timestamp
+from .float_keys import FLOAT_ROOTS, widen_float_leaf
+from .reader import FileIndexReader
+from .result import REMAIN, BitmapResult, FileIndexResult
+
+__all__ = ["visit_leaf"]
+
+
+_TIMESTAMP_ROOTS = frozenset(("TIMESTAMP_WITHOUT_TIME_ZONE", "TIMESTAMP_WITH_LOCAL_TIME_ZONE"))  # DataType.is_timestamp
+
+
+def _key_precision_nanos(dtype: DataType) -> int:
+    """Nanoseconds per unit of a timestamp column's index key (millis for p <= 3, else micros)."""
+    return 1_000_000 if (dtype.precision if dtype.precision is not None else 6) <= 3 else 1_000
+
+
+def _collapses(dtype: DataType | None, literals: Sequence[Any]) -> bool:
+    """True when an index key of ``dtype`` cannot tell a literal apart from other values."""
+    if dtype is None or not dtype.is_timestamp:
+        return False
+    p = dtype.precision if dtype.precision is not None else 6
+    if p > 6:
+        return True  # column values themselves lose sub-microsecond digits in the key
+    unit = _key_precision_nanos(dtype)
+    for v in literals:
+        if isinstance(v, Timestamp) and v.to_nanos() % unit:
+            return True
+    return False
+
+
+def _all_rows(reader: FileIndexReader) -> FileIndexResult:
+    """Every row, nulls included, as a bitmap when the reader can say so (IS NULL OR IS NOT NULL)."""
+    return reader.visit_is_null().or_(reader.visit_is_not_null())
+
+
+def _includes_nulls_in_negation(reader: FileIndexReader) -> bool:
+    """Bitmap indexes answer <> / NOT IN with the complement over all rows, nulls included (§12.8)."""
+    try:
+        from .bitmap import BitmapIndexReader
+    except ImportError:  # pragma: no cover - bitmap module missing from a partial build
+        return False
+    return isinstance(reader, BitmapIndexReader)
+
+
+def _collapsed_negation(reader: FileIndexReader, leaf: NotEqualTo | NotIn) -> FileIndexResult:
+    """``<>`` / ``NOT IN`` when the index key cannot tell the literal(s) from neighbouring values.
+
+    If no row holds a collapsed key, nothing can be mistaken for a literal and the reader's
+    complement is exact (Java's answer; rebuilt from IS [NOT] NULL for bitmap readers that
+    conservatively said REMAIN).  Otherwise the rows holding the key stay in: ``<> v OR = v``.
+    """
+    values = list(leaf.literals)
+    if isinstance(leaf, NotEqualTo):
+        eq, neq = reader.visit_equal(values[0]), reader.visit_not_equal(values[0])
+    else:
+        eq, neq = reader.visit_in(values), reader.visit_not_in(values)
+    if isinstance(eq, BitmapResult) and not eq.remain():
+        if neq is REMAIN and _includes_nulls_in_negation(reader):
+            return _all_rows(reader)
+        return neq
+    return neq.or_(eq)
+
+
+class _AskReader(LeafVisitor[FileIndexResult]):
+    """One leaf as the question a :class:`FileIndexReader` answers.
+
+    ``collapsed``: the column is a timestamp whose index key cannot tell a literal from its
+    neighbours (:func:`_collapses`): ``<>`` / ``NOT IN`` keep the collapsed key's rows and ``<`` / ``>``
+    are asked as ``<=`` / ``>=``.
+    """
+
+    __slots__ = ("reader", "collapsed")
+
+    def __init__(self, reader: FileIndexReader, collapsed: bool = False) -> None:
+        self.reader = reader
+        self.collapsed = collapsed
+
+    def visit_equal_to(self, leaf: EqualTo) -> FileIndexResult:
+        return self.reader.visit_equal(leaf.literal)
+
+    def visit_not_equal_to(self, leaf: NotEqualTo) -> FileIndexResult:
+        if self.collapsed:
+            return _collapsed_negation(self.reader, leaf)
+        return self.reader.visit_not_equal(leaf.literal)
+
+    def visit_in(self, leaf: In) -> FileIndexResult:
+        return self.reader.visit_in(list(leaf.literals))
+
+    def visit_not_in(self, leaf: NotIn) -> FileIndexResult:
+        if self.collapsed:
+            return _collapsed_negation(self.reader, leaf)
+        return self.reader.visit_not_in(list(leaf.literals))
+
+    def visit_is_null(self, leaf: IsNull) -> FileIndexResult:
+        return self.reader.visit_is_null()
+
+    def visit_is_not_null(self, leaf: IsNotNull) -> FileIndexResult:
+        return self.reader.visit_is_not_null()
+
+    def visit_less_than(self, leaf: LessThan) -> FileIndexResult:
+        if self.collapsed:
+            return self.reader.visit_lte(leaf.literal)
+        return self.reader.visit_lt(leaf.literal)
+
+    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> FileIndexResult:
+        return self.reader.visit_lte(leaf.literal)
+
+    def visit_greater_than(self, leaf: GreaterThan) -> FileIndexResult:
+        if self.collapsed:
+            return self.reader.visit_gte(leaf.literal)
+        return self.reader.visit_gt(leaf.literal)
+
+    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> FileIndexResult:
+        return self.reader.visit_gte(leaf.literal)
+
+    def visit_between(self, leaf: Between) -> FileIndexResult:
+        return self.reader.visit_between(leaf.literals[0], leaf.literals[1])
+
+    def visit_starts_with(self, leaf: StartsWith) -> FileIndexResult:
+        return self.reader.visit_starts_with(leaf.literal)
+
+    def visit_ends_with(self, leaf: EndsWith) -> FileIndexResult:
+        return self.reader.visit_ends_with(leaf.literal)
+
+    def visit_contains(self, leaf: Contains) -> FileIndexResult:
+        return self.reader.visit_contains(leaf.literal)
+
+    def visit_like(self, leaf: Like) -> FileIndexResult:
+        return self.reader.visit_like(leaf.literal)
+
+
+def visit_leaf(reader: FileIndexReader, leaf: Leaf, dtype: DataType | None = None) -> FileIndexResult:
+    """Ask one reader about one (bound) leaf, soundly for float keys and collapsed timestamp keys."""
+    if dtype is None:
+        dtype = getattr(reader, "dtype", None)
+        dtype = dtype if isinstance(dtype, DataType) else None
+    if dtype is not None and dtype.root in FLOAT_ROOTS:
+        widened = widen_float_leaf(leaf)
+        if widened is None:
+            return REMAIN
+        leaf = widened
+    collapsed = dtype is not None and dtype.root in _TIMESTAMP_ROOTS and _collapses(dtype, leaf.literals)
+    return leaf.accept(_AskReader(reader, collapsed))
