@@ -34,7 +34,7 @@ from paimon_codec.types import parse_row_type
 KNOWN_VISITORS = {
     "paimon_codec.expressions._json_render._JsonRenderer",
     "paimon_codec.expressions._sql_render._SqlRenderer",
-    "paimon_codec.fileindex.ask_reader._AskReader",
+    "paimon_codec.fileindex.ask_reader.ReaderAsker",
     "paimon_codec.fileindex.float_keys._Widen",
     "paimon_codec.table.arrow_filter._ArrowFilter",
     "paimon_codec.table.partition_prune._MayMatch",

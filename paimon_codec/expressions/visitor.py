@@ -50,6 +50,8 @@ T = TypeVar("T")
 class LeafVisitor(ABC, Generic[T]):
     """One method per leaf operator (the classes of :mod:`.leaves`)."""
 
+    __slots__ = ()
+
     @abstractmethod
     def visit_equal_to(self, leaf: EqualTo) -> T:
         """``column = literal``."""
@@ -113,6 +115,8 @@ class LeafVisitor(ABC, Generic[T]):
 
 class PredicateVisitor(LeafVisitor[T]):
     """A :class:`LeafVisitor` that also visits the compound nodes."""
+
+    __slots__ = ()
 
     @abstractmethod
     def visit_and(self, node: And) -> T:

@@ -15,7 +15,7 @@ so an operator without one is a ``TypeError``, not a silent REMAIN.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..expressions.leaves import (
@@ -43,7 +43,7 @@ from .float_keys import FLOAT_ROOTS, widen_float_leaf
 from .reader import FileIndexReader
 from .result import REMAIN, BitmapResult, FileIndexResult
 
-__all__ = ["visit_leaf"]
+__all__ = ["ReaderAsker", "ask", "askers", "visit_leaf"]
 
 
 _TIMESTAMP_ROOTS = frozenset(("TIMESTAMP_WITHOUT_TIME_ZONE", "TIMESTAMP_WITH_LOCAL_TIME_ZONE"))  # DataType.is_timestamp
@@ -101,7 +101,7 @@ def _collapsed_negation(reader: FileIndexReader, leaf: NotEqualTo | NotIn) -> Fi
     return neq.or_(eq)
 
 
-class _AskReader(LeafVisitor[FileIndexResult]):
+class ReaderAsker(LeafVisitor[FileIndexResult]):
     """One leaf as the question a :class:`FileIndexReader` answers.
 
     ``collapsed``: the column is a timestamp whose index key cannot tell a literal from its
@@ -116,12 +116,12 @@ class _AskReader(LeafVisitor[FileIndexResult]):
         self.collapsed = collapsed
 
     def visit_equal_to(self, leaf: EqualTo) -> FileIndexResult:
-        return self.reader.visit_equal(leaf.literal)
+        return self.reader.visit_equal(leaf.literals[0])
 
     def visit_not_equal_to(self, leaf: NotEqualTo) -> FileIndexResult:
         if self.collapsed:
             return _collapsed_negation(self.reader, leaf)
-        return self.reader.visit_not_equal(leaf.literal)
+        return self.reader.visit_not_equal(leaf.literals[0])
 
     def visit_in(self, leaf: In) -> FileIndexResult:
         return self.reader.visit_in(list(leaf.literals))
@@ -139,34 +139,53 @@ class _AskReader(LeafVisitor[FileIndexResult]):
 
     def visit_less_than(self, leaf: LessThan) -> FileIndexResult:
         if self.collapsed:
-            return self.reader.visit_lte(leaf.literal)
-        return self.reader.visit_lt(leaf.literal)
+            return self.reader.visit_lte(leaf.literals[0])
+        return self.reader.visit_lt(leaf.literals[0])
 
     def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> FileIndexResult:
-        return self.reader.visit_lte(leaf.literal)
+        return self.reader.visit_lte(leaf.literals[0])
 
     def visit_greater_than(self, leaf: GreaterThan) -> FileIndexResult:
         if self.collapsed:
-            return self.reader.visit_gte(leaf.literal)
-        return self.reader.visit_gt(leaf.literal)
+            return self.reader.visit_gte(leaf.literals[0])
+        return self.reader.visit_gt(leaf.literals[0])
 
     def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> FileIndexResult:
-        return self.reader.visit_gte(leaf.literal)
+        return self.reader.visit_gte(leaf.literals[0])
 
     def visit_between(self, leaf: Between) -> FileIndexResult:
         return self.reader.visit_between(leaf.literals[0], leaf.literals[1])
 
     def visit_starts_with(self, leaf: StartsWith) -> FileIndexResult:
-        return self.reader.visit_starts_with(leaf.literal)
+        return self.reader.visit_starts_with(leaf.literals[0])
 
     def visit_ends_with(self, leaf: EndsWith) -> FileIndexResult:
-        return self.reader.visit_ends_with(leaf.literal)
+        return self.reader.visit_ends_with(leaf.literals[0])
 
     def visit_contains(self, leaf: Contains) -> FileIndexResult:
-        return self.reader.visit_contains(leaf.literal)
+        return self.reader.visit_contains(leaf.literals[0])
 
     def visit_like(self, leaf: Like) -> FileIndexResult:
-        return self.reader.visit_like(leaf.literal)
+        return self.reader.visit_like(leaf.literals[0])
+
+
+def ask(asker: ReaderAsker, leaf: Leaf, dtype: DataType | None) -> FileIndexResult:
+    """Ask ``asker``'s reader about one (bound) leaf on a column of type ``dtype``."""
+    if dtype is not None:
+        root = dtype.root
+        if root in FLOAT_ROOTS:
+            widened = widen_float_leaf(leaf)
+            if widened is None:
+                return REMAIN
+            leaf = widened
+        elif root in _TIMESTAMP_ROOTS and _collapses(dtype, leaf.literals):
+            return leaf.accept(ReaderAsker(asker.reader, True))
+    return leaf.accept(asker)
+
+
+def askers(readers: Iterable[FileIndexReader]) -> list[ReaderAsker]:
+    """One :class:`ReaderAsker` per reader (built once, kept with the readers a container caches)."""
+    return [ReaderAsker(r) for r in readers]
 
 
 def visit_leaf(reader: FileIndexReader, leaf: Leaf, dtype: DataType | None = None) -> FileIndexResult:
@@ -174,10 +193,4 @@ def visit_leaf(reader: FileIndexReader, leaf: Leaf, dtype: DataType | None = Non
     if dtype is None:
         dtype = getattr(reader, "dtype", None)
         dtype = dtype if isinstance(dtype, DataType) else None
-    if dtype is not None and dtype.root in FLOAT_ROOTS:
-        widened = widen_float_leaf(leaf)
-        if widened is None:
-            return REMAIN
-        leaf = widened
-    collapsed = dtype is not None and dtype.root in _TIMESTAMP_ROOTS and _collapses(dtype, leaf.literals)
-    return leaf.accept(_AskReader(reader, collapsed))
+    return ask(ReaderAsker(reader), leaf, dtype)

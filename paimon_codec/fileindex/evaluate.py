@@ -20,7 +20,7 @@ from ..errors import InvalidPredicateError
 from ..expressions.bind import _types_by_name, column_type
 from ..expressions.predicate import And, Leaf, Or, Predicate
 from ..types import DataType, RowType
-from .ask_reader import visit_leaf
+from .ask_reader import ReaderAsker, ask, askers, visit_leaf
 from .reader import FileIndexReader
 from .result import REMAIN, SKIP, BitmapResult, FileIndexResult
 
@@ -70,10 +70,10 @@ def _fold(pred: Predicate, leaf_result: Callable[[Leaf], FileIndexResult]) -> Fi
     raise InvalidPredicateError(f"not a predicate: {pred!r}")
 
 
-def _combine_readers(readers: Sequence[FileIndexReader], leaf: Leaf, dtype: DataType | None) -> FileIndexResult:
+def _combine_readers(readers: Sequence[ReaderAsker], leaf: Leaf, dtype: DataType | None) -> FileIndexResult:
     result: FileIndexResult = REMAIN
     for reader in readers:
-        result = result.and_(visit_leaf(reader, leaf, dtype))
+        result = result.and_(ask(reader, leaf, dtype))
         if not result.remain():
             break
     return result
@@ -89,11 +89,11 @@ def evaluate_with_readers(
     ``predicate`` is bound to ``schema`` first (when given).
     """
     bound = predicate.bind(schema) if schema is not None else predicate
-    cache: dict[str | None, Sequence[FileIndexReader]] = {}
+    cache: dict[str | None, Sequence[ReaderAsker]] = {}
 
     def leaf_result(leaf: Leaf) -> FileIndexResult:
         if leaf.column not in cache:
-            cache[leaf.column] = list(readers_of(leaf.column))
+            cache[leaf.column] = askers(readers_of(leaf.column))
         dtype = column_type(schema, leaf.column) if schema is not None else None
         return _combine_readers(cache[leaf.column], leaf, dtype)
 
@@ -152,9 +152,9 @@ def _leaf_on_container(leaf: Leaf, container_reader: ContainerReader, indexed: A
                        options: Any, cache: dict, kept: bool) -> FileIndexResult:
     """One bound leaf against the indexes of its column (REMAIN for a column without any).
 
-    ``cache`` holds the readers already built: for one evaluation (``kept`` false) column -> readers;
-    kept on the container reader across evaluations, column -> (type, readers) for the type last
-    used plus (column, type) -> readers.
+    ``cache`` holds the readers already built (each in its :class:`~.ask_reader.ReaderAsker`): for one
+    evaluation (``kept`` false) column -> readers; kept on the container reader across evaluations,
+    column -> (type, readers) for the type last used plus (column, type) -> readers.
     """
     column = leaf.column
     if column is None or column not in indexed:
@@ -166,12 +166,12 @@ def _leaf_on_container(leaf: Leaf, container_reader: ContainerReader, indexed: A
         readers = cache.get(column)
         if readers is None:
             if options is None:
-                readers = list(container_reader.readers_for(column, dtype))
+                readers = askers(container_reader.readers_for(column, dtype))
             else:
-                readers = list(container_reader.readers_for(column, dtype, options))
+                readers = askers(container_reader.readers_for(column, dtype, options))
             cache[column] = readers
         if len(readers) == 1:
-            return visit_leaf(readers[0], leaf, dtype)
+            return ask(readers[0], leaf, dtype)
         return _combine_readers(readers, leaf, dtype)
     # keyed by column, then type (a DataType hashes all its fields: look it up only on a miss)
     hit = cache.get(column)
@@ -181,13 +181,13 @@ def _leaf_on_container(leaf: Leaf, container_reader: ContainerReader, indexed: A
         readers = cache.get((column, dtype))
         if readers is None:
             if options is None:
-                readers = list(container_reader.readers_for(column, dtype))
+                readers = askers(container_reader.readers_for(column, dtype))
             else:
-                readers = list(container_reader.readers_for(column, dtype, options))
+                readers = askers(container_reader.readers_for(column, dtype, options))
             cache[(column, dtype)] = readers
         cache[column] = (dtype, readers)
     if len(readers) == 1:
-        return visit_leaf(readers[0], leaf, dtype)
+        return ask(readers[0], leaf, dtype)
     return _combine_readers(readers, leaf, dtype)
 
 
