@@ -170,9 +170,7 @@ class Leaf(Predicate):
         return type(self)._of(self.column, tuple(literals))
 
     @abstractmethod
-    # a leaf takes any LeafVisitor (a PredicateVisitor is one): wider than Predicate.accept, which mypy
-    # cannot express for an abstract method narrowing nothing
-    def accept(self, visitor: LeafVisitor[T]) -> T:  # type: ignore[override]
+    def accept(self, visitor: LeafVisitor[T]) -> T:  # any LeafVisitor: a PredicateVisitor is one
         """Dispatch to the visitor method of this leaf's operator."""
 
     def leaves(self) -> Iterator[Leaf]:
