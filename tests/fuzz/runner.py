@@ -18,6 +18,7 @@ Findings are written to ``<out>/<target>/<class>-<index>.bin`` (+ ``.txt`` with 
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import random
 import signal
 import time
@@ -141,6 +142,7 @@ def _new_batch(start: int) -> dict:
 def _worker(name: str, seed: int, start: int, stop: int, time_limit: float, memory: str, rlimit: bool,
             out_dir: str, progress, queue) -> None:
     target = TARGETS[name]
+    parent = os.getppid()
     signal.signal(signal.SIGALRM, _alarm)
     tuned = tune_allocator()  # before the warm-up: every allocation from here on follows the same rules
     for s in target.corpus():  # warm up: imports, thread pools, caches - not counted against inputs
@@ -176,6 +178,8 @@ def _worker(name: str, seed: int, start: int, stop: int, time_limit: float, memo
             queue.put(batch)
             batch = _new_batch(i + 1)
             last = time.monotonic()
+            if os.getppid() != parent:  # the run was killed: nobody counts these inputs any more
+                os._exit(3)
     progress.value = stop
     batch["notes"]["trims"] += meter.trims
     queue.put(batch)
