@@ -53,9 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="option of the object store every URI argument lives on (repeatable; anywhere on "
                              "the line): endpoint, access_key, secret_key, session_token, region, path_style, "
                              "or Paimon's s3.* / Hadoop's fs.s3a.* names; AWS_* environment variables apply too")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
-    root = CommandGroup(sub)
+    root = CommandGroup.root(parser)
     for name in COMMAND_MODULES:
         try:
             module = importlib.import_module(name)

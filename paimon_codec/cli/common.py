@@ -55,6 +55,13 @@ class CommandGroup:
         self.name = name
 
     @classmethod
+    def root(cls, parser: argparse.ArgumentParser) -> CommandGroup:
+        """The top-level commands of ``parser`` (``paimon-codec COMMAND``); a COMMAND is required."""
+        commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+        commands.required = True
+        return cls(commands)
+
+    @classmethod
     def of(cls, target: CommandGroup | argparse._SubParsersAction) -> CommandGroup:
         """``target`` as a group (a bare argparse subparsers object is wrapped)."""
         return target if isinstance(target, CommandGroup) else cls(target)
