@@ -2,10 +2,10 @@
 
 The index is split by idea: :mod:`._layout` (generated record dtypes, record packers and walkers),
 :mod:`.writer` (dictionary encoding, Java ``HashMap`` body order, V2 blocks), :mod:`._dictionary`
-(the reader's in-memory dictionaries), :mod:`.reader` (lazy head / dictionary / block / bitmap
-reads), :mod:`._visits` (what each predicate means over key bitmaps) and :mod:`._describe` (the
-decoded structure for tests and ``inspect``).  This module keeps the public names and the registry
-factories.
+(the reader's in-memory dictionaries), :mod:`._v1` (reading and searching the V1 dictionary),
+:mod:`.reader` (lazy head / block / bitmap reads), :mod:`._visits` (what each predicate means over
+key bitmaps) and :mod:`._describe` (the decoded structure for tests and ``inspect``).  This module
+keeps the public names and the registry factories.
 """
 
 from __future__ import annotations

@@ -1,0 +1,151 @@
+"""The bitmap index reader's V1 dictionary: read once on the first lookup, validated, then searched.
+
+Fixed-size keys are viewed with numpy (a small dictionary as plain tuples); string records are walked
+once for their bounds only.  Kept apart from the reader (:mod:`.reader`), which owns the head, the V2
+blocks and the bitmaps; this mixin only needs the reader's head fields and its prefetching ``_read``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...fileio import ByteSource
+from ..keys import KeyCodec
+from ._dictionary import _SmallV1, _V1Dictionary
+from ._layout import (
+    _SMALL_V1,
+    _V1_FIELDS,
+    _corrupt,
+    _NegativeLength,
+    _small_v1_struct,
+    _string_record_bounds,
+    _v1_dtype,
+    _view_at_every_byte,
+)
+
+__all__ = ["V1Reads"]
+
+
+class V1Reads:
+    """Mixin of :class:`~.reader.BitmapIndexReader`: loading and searching the V1 dictionary."""
+
+    source: ByteSource
+    codec: KeyCodec
+    non_null_bitmap_number: int
+    has_null_value: bool
+    null_value_offset: int
+    body_start: int
+    _dict_start: int
+    _v1: _V1Dictionary | _SmallV1 | None
+
+    def _read(self, offset: int, size: int, what: str) -> bytes:
+        raise NotImplementedError
+
+    def _load_v1(self) -> _V1Dictionary | _SmallV1:
+        """The V1 dictionary: read once, validated (every bitmap offset inside the body)."""
+        if self._v1 is not None:
+            return self._v1
+        src, codec, nd = self.source, self.codec, self.non_null_bitmap_number
+        if codec.kind != "string":
+            dt = _v1_dtype(codec)
+            data = self._read(self._dict_start, nd * dt.itemsize, "bitmap dictionary")
+            v1: _V1Dictionary | _SmallV1
+            if nd <= _SMALL_V1:
+                ints = _small_v1_struct(codec, nd).unpack(data)
+                small = v1 = _SmallV1(ints[0::2], ints[1::2])
+                top = max(small.offsets, default=-1)
+            else:
+                raw = np.frombuffer(data, dtype=dt)
+                full = v1 = _V1Dictionary(raw["offset"], raw_keys=raw["key"])  # big-endian views, no copy
+                top = int(full.offsets.max())
+        else:
+            walked = v1 = self._walk_string_dictionary()
+            top = int(walked.offsets.max()) if nd else -1
+        if self.body_start > len(src):
+            raise _corrupt("bitmap dictionary runs past the payload", src, self._dict_start,
+                          f"the dictionary inside the payload ({len(src)} bytes)")
+        body_len = len(src) - self.body_start
+        if self.has_null_value and self.null_value_offset > top:
+            top = self.null_value_offset
+        if top >= body_len:
+            raise _corrupt(f"bitmap offset {top} beyond the body ({body_len} bytes)", src, self.body_start,
+                          f"bitmap offsets below {body_len}")
+        v1.body_len = body_len
+        self._v1 = v1
+        return v1
+
+    def _walk_string_dictionary(self) -> _V1Dictionary:
+        """Walk the V1 string records (``int32 length, key bytes, int32 offset``) once.
+
+        Only the record bounds are collected (:func:`_string_record_bounds`); offsets are then gathered
+        with numpy and keys sliced only if a lookup table or ``describe`` needs them.
+        Reads a guess, and more while the records run past what was read (never past the payload).
+        """
+        src, nd, start = self.source, self.non_null_bitmap_number, self._dict_start
+        avail = len(src) - start
+        size = min(avail, max(4096, nd * 24))
+        data = self._read(start, size, "bitmap dictionary")
+        while True:
+            try:
+                starts = _string_record_bounds(data, nd)
+            except _NegativeLength as exc:
+                raise _corrupt("bitmap dictionary holds a negative key length", src, start + exc.at,
+                               "key length >= 0") from None
+            if starts is not None:
+                break
+            if size == avail:
+                raise _corrupt("bitmap dictionary runs past the payload or holds a negative length", src,
+                               start, f"{nd} records inside the payload ({avail} bytes from here)")
+            size = min(avail, size * 2)  # the records run past what was read: read more and walk again
+            data = data + src.read(start + len(data), size - len(data), "bitmap dictionary")
+        self.body_start = start + int(starts[-1])
+        if nd:
+            off = _V1_FIELDS[0]
+            offsets = _view_at_every_byte(data, off)[starts[1:] - off.itemsize].astype(np.int64)
+        else:
+            offsets = np.zeros(0, np.int64)
+        return _V1Dictionary(offsets, data=data, starts=starts)
+
+    def _v1_extent(self, off: int) -> int:
+        """Bytes from body offset ``off`` to the next bitmap (or the end of the payload)."""
+        v1 = self._load_v1()
+        if isinstance(v1, _SmallV1):
+            return v1.extent(off, self.null_value_offset if self.has_null_value and self.null_value_offset >= 0
+                             else None)
+        if v1.sorted_starts is None and not v1.extents_asked:
+            v1.extents_asked = True  # one bitmap: a masked minimum, no sort
+            later = v1.offsets[v1.offsets > off]
+            nxt = int(later.min()) if len(later) else v1.body_len
+        else:
+            if v1.sorted_starts is None:
+                starts = v1.offsets[v1.offsets >= 0]
+                if self.has_null_value and self.null_value_offset >= 0:
+                    starts = np.append(starts, self.null_value_offset)
+                v1.sorted_starts = np.sort(starts)
+            starts = v1.sorted_starts
+            i = int(np.searchsorted(starts, off, side="right"))
+            return (int(starts[i]) if i < len(starts) else v1.body_len) - off
+        if self.has_null_value and off < self.null_value_offset < nxt:
+            nxt = self.null_value_offset
+        return nxt - off
+
+    def _find_v1(self, key: int | bytes) -> tuple[int, int] | None:
+        v1 = self._load_v1()
+        if isinstance(v1, _SmallV1):
+            i = v1.find(key) if isinstance(key, int) else -1  # small dictionaries hold fixed keys only
+            return None if i < 0 else (v1.offsets[i], -1)
+        v1.lookups += 1
+        if self.codec.kind == "string":
+            if v1.lookups == 1:
+                # kind "string": the codec maps literals to bytes (KeyCodec's int | bytes is split by kind)
+                i = v1.find_string_once(key)  # type: ignore[arg-type]
+            else:
+                i = v1.string_table().get(key, -1)
+            return None if i < 0 else (int(v1.offsets[i]), -1)
+        if v1.lookups == 1:
+            # a fixed kind: the codec maps literals to ints
+            i = v1.find_fixed_once(key)  # type: ignore[arg-type]
+        else:
+            sk = self.codec.sort_key(key)  # a fixed kind: an int (bytes only for strings)
+            i = -1 if isinstance(sk, bytes) else v1.fixed_table(self.codec).find(sk)
+        return None if i < 0 else (int(v1.offsets[i]), -1)
