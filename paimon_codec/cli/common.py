@@ -26,7 +26,7 @@ from ..errors import CorruptDataError, InvalidOptionError, PaimonCodecError
 __all__ = [
     "EXIT_OK", "EXIT_FINDINGS", "EXIT_BAD_INPUT", "EXIT_USAGE", "JSON_LINE", "Handler", "Parser", "CommandGroup", "run",
     "add_table_arg", "add_predicate_args", "predicate_arg", "add_snapshot_args", "add_master_arg",
-    "split_storage_options", "as_of_ms", "emit", "read_json_file",
+    "split_storage_options", "as_of_ms", "emit", "print_json", "read_json_file",
 ]
 
 #: exit statuses of every subcommand
@@ -177,11 +177,22 @@ def split_storage_options(argv: list[str]) -> tuple[list[str], dict[str, str]]:
 
 
 # -------------------------------------------------------------------------------------------- input and output
+def print_json(obj: Any) -> None:
+    """The one ``--json`` style of every command: ``obj`` as one compact line on stdout.
+
+    Keys are snake_case and keep their order (no sorting); a value JSON has no type for (a Decimal or a
+    timestamp in scanned rows) is written as its ``str``.  Errors never go here: with or without ``--json``
+    they are one ``paimon-codec: error: ...`` line on stderr and exit status 2 (:func:`run`).
+    """
+    json.dump(obj, sys.stdout, separators=(",", ":"), default=str)
+    sys.stdout.write("\n")
+    sys.stdout.flush()
+
+
 def emit(obj: Any, as_json: bool, text: str) -> None:
-    """Print ``obj`` as one compact JSON line with ``--json``, else the human-readable ``text``."""
+    """Print ``obj`` with :func:`print_json` for ``--json``, else the human-readable ``text``."""
     if as_json:
-        json.dump(obj, sys.stdout, separators=(",", ":"))
-        sys.stdout.write("\n")
+        print_json(obj)
     else:
         print(text)
 

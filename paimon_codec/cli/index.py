@@ -29,7 +29,7 @@ from ..fileio import ByteSource, atomic_write_bytes
 from ..positions import positions_from_json
 from ..types import DataType, RowType, parse_row_type, parse_type
 from ..values import from_json, parse_literal_text
-from .common import CommandGroup, add_predicate_args
+from .common import JSON_LINE, CommandGroup, add_predicate_args, print_json
 from .index_topn import register_topn
 
 __all__ = ["register", "read_input_table", "run_queries", "result_to_json"]
@@ -42,7 +42,7 @@ def register(root: CommandGroup) -> None:
                        description="Build and query Paimon file-index containers and payloads.", metavar="SUBCOMMAND")
 
     b = index.command("build", _build_command, "build a file-index container from rows and table options",
-                      json="print a JSON summary")
+                      json=JSON_LINE + ": the summary")
     b.add_argument("--schema", required=True, help='row schema: "a INT, b STRING" or a JSON list of {"name","type"}')
     b.add_argument("--input", required=True, help="rows: .parquet, .jsonl (one JSON object per line) or .csv")
     b.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -50,7 +50,7 @@ def register(root: CommandGroup) -> None:
     b.add_argument("--output", required=True, help="container file to write (atomically)")
 
     q = index.command("query", _query_command, "evaluate predicates against a container or one index payload",
-                      json="print JSON")
+                      json=JSON_LINE + ": one result, or a list for --predicates-json")
     q.add_argument("file", help="file-index container (.index) or, with --index-type, one index payload")
     q.add_argument("--schema", help='row schema of the data file: "a INT, b STRING" or a JSON list')
     q.add_argument("--index-type", choices=SINGLE_INDEX_TYPES,
@@ -182,7 +182,7 @@ def _build_command(args: argparse.Namespace) -> int:
         "indexes": [{"column": s.column, "index_type": s.index_type} for s in writer.specs],
     }
     if args.json:
-        print(json.dumps(summary))
+        print_json(summary)
     else:
         idx = ", ".join(f"{s['column']}:{s['index_type']}" for s in summary["indexes"])
         print(f"wrote {summary['bytes']} bytes to {summary['output']} ({summary['rows']} rows; {idx})")
@@ -327,7 +327,7 @@ def _query_command(args: argparse.Namespace) -> int:
         except PaimonCodecError as exc:
             raise exc.with_path(str(args.file)) from None
     if args.json:
-        print(json.dumps(results))
+        print_json(results)
     else:
         for obj in results if isinstance(results, list) else [results]:
             print(_result_text(obj))

@@ -14,7 +14,7 @@ from ..fileindex.topn import found_set_from_json, top_n_rows
 from ..fileio import ByteSource
 from ..positions import positions_to_json
 from ..types import parse_type
-from .common import CommandGroup
+from .common import JSON_LINE, CommandGroup, print_json
 
 __all__ = ["register_topn"]
 
@@ -23,7 +23,7 @@ def register_topn(index: CommandGroup | argparse._SubParsersAction) -> argparse.
     """Add ``topn`` to the ``index`` command group."""
     p = CommandGroup.of(index).command(
         "topn", _topn_command, "rows of ORDER BY col [DESC] LIMIT k, answered by a range-bitmap or BSI index payload",
-        json="print JSON")
+        json=JSON_LINE + ": the position set")
     p.add_argument("file", help="index payload file (one range-bitmap or bsi slice)")
     p.add_argument("--index-type", required=True, choices=["range-bitmap", "bsi"])
     p.add_argument("--type", required=True, dest="type_", metavar="TYPE", help="column type, e.g. BIGINT")
@@ -62,7 +62,7 @@ def _topn_command(args: argparse.Namespace) -> int:
             raise exc.with_path(args.file) from None
     out = {"kind": "BITMAP", **positions_to_json(rows)}
     if args.json:
-        print(json.dumps(out))
+        print_json(out)
     else:
         print(f"{out['cardinality']} rows: " + ", ".join(f"[{a}, {b})" for a, b in out["ranges"]))
     sys.stdout.flush()

@@ -17,7 +17,6 @@ into ``paimon-codec: error: ...``).
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from typing import Any
@@ -25,7 +24,7 @@ from typing import Any
 from .. import formats as F
 from ..errors import InvalidOptionError, PaimonCodecError, UnsupportedTypeError
 from ..types import DataType, RowType, parse_row_type
-from .common import CommandGroup
+from .common import JSON_LINE, CommandGroup, print_json
 
 __all__ = ["register", "cmd_formats", "cmd_inspect", "decode_container", "render_text", "SLICE_FORMATS"]
 
@@ -35,11 +34,11 @@ SLICE_FORMATS = {"bitmap": "bitmap", "bloom-filter": "bloom-filter", "range-bitm
 
 def register(root: CommandGroup) -> None:
     p = root.command("formats", cmd_formats, "list the on-disk formats (schemas) this tool knows",
-                     json="machine-readable output")
+                     json=JSON_LINE + ": one object per format")
     p.add_argument("--schema", metavar="NAME", help="print one format's schema (.ksy, the single source of its "
                    "layout); NAME is a format name or a schema id")
 
-    p = root.command("inspect", cmd_inspect, "decode an index file and print its structure", json="print JSON")
+    p = root.command("inspect", cmd_inspect, "decode an index file and print its structure", json=JSON_LINE + ": path, format, size, structure")
     p.add_argument("path", help="file to decode")
     p.add_argument("--format", choices=sorted(F.FORMATS), help="format (detected from the bytes when possible)")
     p.add_argument("--key-kind", choices=F.KEY_KINDS, help="key kind of bitmap / range-bitmap payloads")
@@ -60,7 +59,7 @@ def cmd_formats(args: argparse.Namespace) -> int:
         for s in F.FORMATS.values()
     ]
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print_json(rows)
         return 0
     width = max(len(s.name) for s in F.FORMATS.values())
     for r in rows:
@@ -109,9 +108,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         key_kind = args.key_kind or (F.key_kind_for(args.data_type) if args.data_type else None)
         decoded = F.plain(spec.decode(data, str(path), key_kind), hex_prefix=args.hex_bytes)
     if args.json:
-        json.dump({"path": str(path), "format": name, "size": len(data), "structure": decoded}, sys.stdout,
-                  indent=1)
-        sys.stdout.write("\n")
+        print_json({"path": str(path), "format": name, "size": len(data), "structure": decoded})
     else:
         print(f"{path}: {name} ({len(data)} bytes)")
         for line in render_text(decoded, max_items=args.max_items):

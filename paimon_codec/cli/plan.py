@@ -8,11 +8,18 @@ metadata in milliseconds, so hostile metadata is found here as in any reader: on
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
-from .common import CommandGroup, add_predicate_args, add_snapshot_args, add_table_arg, predicate_arg
+from .common import (
+    JSON_LINE,
+    CommandGroup,
+    add_predicate_args,
+    add_snapshot_args,
+    add_table_arg,
+    predicate_arg,
+    print_json,
+)
 
 __all__ = ["register", "plan_json"]
 
@@ -55,8 +62,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     plan = plan_scan(args.table, predicate_arg(args), args.snapshot, branch=args.branch, tag=args.tag)
     obj = plan_json(plan)
     if args.json:
-        json.dump(obj, sys.stdout, default=str)
-        print()
+        print_json(obj)
     else:
         _print(obj)
     return 0
@@ -64,7 +70,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 def register(root: CommandGroup) -> None:
     p = root.command("plan", cmd_plan, "a scan's plan without Spark: files, index answers, deletion vectors",
-                     json="print the plan as JSON")
+                     json=JSON_LINE + ": the plan")
     add_table_arg(p)
     add_predicate_args(p, example="status = 'PAID' AND amount > 10")
     add_snapshot_args(p)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import decimal
-import json
 import sys
 import tempfile
 from typing import Any
@@ -12,12 +11,14 @@ from typing import Any
 from .common import (
     EXIT_FINDINGS,
     EXIT_OK,
+    JSON_LINE,
     CommandGroup,
     add_master_arg,
     add_predicate_args,
     add_snapshot_args,
     add_table_arg,
     predicate_arg,
+    print_json,
 )
 
 __all__ = ["register"]
@@ -100,8 +101,7 @@ def cmd_scan(args) -> int:
     rows = _rows(df)
     rep = report.to_json()
     if args.json:
-        json.dump({"rows": rows, "report": rep}, sys.stdout, default=str)
-        print()
+        print_json({"rows": rows, "report": rep})
     else:
         _print_rows(rows, args.limit)
         _print_report(rep)
@@ -125,10 +125,8 @@ def cmd_audit(args) -> int:
     spark = get_spark(args.master)
     results, summary = audit_results(spark, args.warehouse)
     if args.json:
-        json.dump({"tables": summary["tables"], "findings": summary["findings"],
-                   "files": [{k: v for k, v in r.items() if k != "findings"} for r in results]},
-                  sys.stdout, default=str)
-        print()
+        print_json({"tables": summary["tables"], "findings": summary["findings"],
+                    "files": [{k: v for k, v in r.items() if k != "findings"} for r in results]})
     else:
         _print_audit(summary)
     return EXIT_OK if not summary["findings"] else EXIT_FINDINGS
@@ -174,7 +172,7 @@ def cmd_demo(args) -> int:
 
 def register(root: CommandGroup) -> None:
     p = root.command("scan", cmd_scan, "index-aware scan of a Paimon table on Spark",
-                     json='print {"rows": [...], "report": {...}}')
+                     json=JSON_LINE + ': {"rows": [...], "report": {...}}')
     add_table_arg(p)
     add_predicate_args(p)
     add_snapshot_args(p, as_of=True)
@@ -190,7 +188,7 @@ def register(root: CommandGroup) -> None:
                    help="judge file indexes and deletion vectors in Spark tasks from N files on (default 256)")
 
     p = root.command("audit", cmd_audit, "decode and verify every index file of a warehouse on Spark",
-                     json='print {"tables": ..., "findings": [...]}')
+                     json=JSON_LINE + ': {"tables": ..., "findings": [...], "files": [...]}')
     p.add_argument("warehouse", help="warehouse, database or table directory")
     add_master_arg(p)
 

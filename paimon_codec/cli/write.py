@@ -7,16 +7,19 @@ report of what was written on stdout.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 
 from ..errors import InvalidOptionError
-from .common import CommandGroup, add_master_arg, add_table_arg
+from .common import JSON_LINE, CommandGroup, add_master_arg, add_table_arg, print_json
 
 __all__ = ["register", "register_rewrite", "parse_option_args"]
 
-REPORT_JSON = "print the report as JSON"
+REPORT_JSON = JSON_LINE + ": the report"
+
+#: input formats known by file extension -> the Spark reader's format
+_INPUT_FORMATS = {"parquet": "parquet", "orc": "orc", "csv": "csv", "json": "json", "jsonl": "json",
+                  "ndjson": "json"}
 
 
 def parse_option_args(items: list[str], removals: list[str] | None = None) -> dict[str, str | None]:
@@ -45,7 +48,7 @@ def _progress_logging(quiet: bool) -> None:
 
 def _print(report: dict, as_json: bool) -> None:
     if as_json:
-        print(json.dumps(report, indent=2, sort_keys=True))
+        print_json(report)
         return
     for key, value in report.items():
         if not isinstance(value, list):
@@ -68,6 +71,20 @@ def cmd_rewrite(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_input(spark, path: str, fmt: str):
+    """The input DataFrame; a path Spark cannot read is bad input (one line), not a Java stack trace."""
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors import AnalysisException
+
+    reader = spark.read.option("header", "true").option("inferSchema", "true") if fmt == "csv" else spark.read
+    try:
+        return reader.format(fmt).load(path)
+    except (AnalysisException, Py4JJavaError) as exc:  # no such path; an unknown --format (a Java error)
+        text = str(exc.java_exception.toString()) if isinstance(exc, Py4JJavaError) else str(exc)
+        first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+        raise InvalidOptionError(f"cannot read --input as {fmt}: {first}", path=path) from None
+
+
 def cmd_write(args: argparse.Namespace) -> int:
     from ..spark.session import get_spark
     from ..spark.write import write
@@ -75,8 +92,10 @@ def cmd_write(args: argparse.Namespace) -> int:
     _progress_logging(args.quiet)
     spark = get_spark(args.master)
     fmt = args.format or args.input.rsplit(".", 1)[-1].lower()
-    reader = spark.read.option("header", "true").option("inferSchema", "true") if fmt == "csv" else spark.read
-    df = reader.format({"jsonl": "json", "ndjson": "json"}.get(fmt, fmt)).load(args.input)
+    if not args.format and fmt not in _INPUT_FORMATS:
+        raise InvalidOptionError(f"cannot tell the format of --input {args.input!r} from its name",
+                                 expected="--format " + "|".join(_INPUT_FORMATS))
+    df = _read_input(spark, args.input, _INPUT_FORMATS.get(fmt, fmt))
     report = write(df, args.table, mode=args.mode)
     _print(report.to_json(), args.json)
     return 0

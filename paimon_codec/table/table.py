@@ -50,7 +50,7 @@ def list_tables(warehouse: str | os.PathLike) -> list[str]:
         warehouse = warehouse.rstrip("/")
     if is_table_dir(warehouse):
         return [warehouse]
-    if not storage.is_local(warehouse) and not storage.is_dir(warehouse):
+    if not storage.is_dir(warehouse):  # a missing warehouse is an error, not one without tables
         raise FileNotFoundError(2, "no such directory", warehouse)
     out = []
     for name in storage.list_dir(warehouse):
