@@ -181,10 +181,16 @@ class NumpyArray(Construct):
         dt = self.dtype(context) if callable(self.dtype) else self.dtype
         return None if dt is None else np.dtype(dt)
 
+    def _variable(self, path) -> Construct:
+        """The Construct for an element that is not fixed-size for these parameters."""
+        if self.fallback is None:  # the generator pairs every parametric dtype with a fallback
+            raise CodecError(f"{self.fname}: element is not fixed-size and has no fallback codec", path=path)
+        return self.fallback
+
     def _parse(self, stream, context, path):
         dt = self._dt(context)
         if dt is None:
-            return self.fallback._parsereport(stream, context, path)
+            return self._variable(path)._parsereport(stream, context, path)
         left = remaining(stream)
         if self.count is None:
             if left % dt.itemsize:
@@ -207,7 +213,7 @@ class NumpyArray(Construct):
     def _build(self, obj, stream, context, path):
         dt = self._dt(context)
         if dt is None:
-            return self.fallback._build(obj, stream, context, path)
+            return self._variable(path)._build(obj, stream, context, path)
         arr = to_array(obj, dt)
         if self.count is not None:
             n = _ev(self.count, context)
@@ -216,7 +222,7 @@ class NumpyArray(Construct):
                                  expected=str(len(arr)), kind="corrupt", path=path)
         if not arr.flags.c_contiguous:
             arr = np.ascontiguousarray(arr)
-        stream.write(memoryview(arr).cast("B"))  # no intermediate bytes copy
+        stream.write(arr.data.cast("B"))  # no intermediate bytes copy
         return arr
 
 
