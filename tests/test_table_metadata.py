@@ -236,3 +236,19 @@ def test_malformed_snapshot_and_schema_files_are_corrupt_data(tmp_path, text):
         fh.write(text)
     with pytest.raises(CorruptDataError, match="schema file"):
         PaimonTable(path)
+
+
+def test_avro_metadata_whose_values_are_not_records_is_corrupt(tmp_path):
+    """A manifest written as an Avro file of plain ints (not records) is refused as corrupt, naming the file
+    (the ints used to come back as if they were records)."""
+    import fastavro
+
+    from paimon_codec.errors import CorruptDataError
+    from paimon_codec.table.metadata_records import read_metadata_records
+
+    path = tmp_path / "manifest-ints"
+    with open(path, "wb") as fh:
+        fastavro.writer(fh, "int", [1, 2, 3])
+    with pytest.raises(CorruptDataError, match="not records") as exc:
+        read_metadata_records(str(path), "manifest")
+    assert exc.value.path and "manifest-ints" in exc.value.path

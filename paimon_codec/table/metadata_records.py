@@ -19,7 +19,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, cast
+from typing import Any
 
 import fastavro
 
@@ -52,9 +52,17 @@ _EXPECTED_ENCODING = {
 }
 
 
-def _read_avro(fh) -> list[dict]:
-    # fastavro types a record as any Avro value; a metadata file's schema is a record, so each is a dict
-    return cast("list[dict]", list(fastavro.reader(fh)))
+def avro_records(fh) -> list[dict]:
+    """Every record of an Avro file whose schema is a record (Paimon's metadata and data files).
+
+    fastavro yields any Avro value; a file whose top-level values are not records is refused here
+    (ValueError: the callers turn it into a :class:`CorruptDataError` naming the file)."""
+    out: list[dict] = []
+    for value in fastavro.reader(fh):
+        if not isinstance(value, dict):
+            raise ValueError(f"its values are {type(value).__name__}s, not records (the schema is not a record)")
+        out.append(value)
+    return out
 
 
 def _micros(t):
@@ -106,7 +114,7 @@ def _decode(data: bytes, path: str, what: str) -> list[dict]:
     fh = io.BytesIO(data)
     try:
         if encoding == "avro":
-            return _read_avro(fh)
+            return avro_records(fh)
         return _read_columnar(data, encoding)
     except Exception as exc:  # fastavro / pyarrow raise many kinds for corrupt input
         # fastavro reads sequentially: where it stopped is where the bad bytes are (or just past them)

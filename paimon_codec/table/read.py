@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as dt
 import io
 from collections.abc import Sequence
-from typing import cast
 
 import numpy as np
 import pyarrow as pa
@@ -23,6 +22,7 @@ from pyroaring import BitMap
 from .. import storage
 from ..errors import CorruptDataError, UnsupportedTypeError
 from .evolution import Conversion, FileEvolution, arrow_schema, arrow_type, as_arrow, convert_array
+from .metadata_records import avro_records
 
 __all__ = ["arrow_type", "arrow_schema", "read_file_rows", "read_plan_locally", "read_tasks_locally",
            "VALUE_KIND_COLUMN"]
@@ -99,8 +99,7 @@ def _read_avro(path: str, fields: list[pa.Field], positions: np.ndarray | None) 
     try:
         # read whole anyway: one GET on a store instead of a window at a time
         with storage.open_input(path) if storage.is_local(path) else io.BytesIO(storage.read_bytes(path)) as fo:
-            # fastavro types a record as any Avro value; a data file's schema is a record: each is a dict
-            records = cast("list[dict]", list(fastavro.reader(fo)))
+            records = avro_records(fo)
     except (ValueError, EOFError, fastavro.read.SchemaResolutionError) as exc:
         raise CorruptDataError(f"cannot read Avro data file: {exc}", path=path) from None
     if positions is not None:
