@@ -15,13 +15,18 @@ from the driver); the commit is the job's (:func:`~paimon_codec.table.index_rewr
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..table.file_index_rewrite import IndexOutcome, IndexTask
 from ..table.index_rewrite_job import Progress, RewriteReport
 from ..table.index_rewrite_job import rewrite_file_index as _rewrite_job
 from .polled_job import Pair, pair_accumulator, run_polled
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+    from ..table.index_rewrite_job import Runner
 
 __all__ = ["rewrite_file_index", "spark_runner", "group_tasks"]
 
@@ -50,7 +55,7 @@ def group_tasks(tasks: Sequence[IndexTask], target_bytes: int = DEFAULT_GROUP_BY
     return groups
 
 
-def _run_group(storage_state: Any, accumulator: Any):
+def _run_group(storage_state: Any, accumulator: Any) -> Callable[[list[IndexTask]], list[IndexOutcome]]:
     def run(group: list[IndexTask]) -> list[IndexOutcome]:
         from .. import storage
         from ..table.file_index_rewrite import run_index_task
@@ -66,7 +71,7 @@ def _run_group(storage_state: Any, accumulator: Any):
     return run
 
 
-def spark_runner(spark, target_bytes: int = DEFAULT_GROUP_BYTES, poll_s: float = 2.0):
+def spark_runner(spark: SparkSession, target_bytes: int = DEFAULT_GROUP_BYTES, poll_s: float = 2.0) -> Runner:
     """A :data:`~paimon_codec.table.index_rewrite_job.Runner` running the tasks as one Spark job."""
 
     def run(tasks: Sequence[IndexTask], progress: Progress) -> list[IndexOutcome]:
@@ -94,7 +99,7 @@ def spark_runner(spark, target_bytes: int = DEFAULT_GROUP_BYTES, poll_s: float =
     return run
 
 
-def rewrite_file_index(spark, table: Any, options: Mapping[str, str | None] | None = None, partitions: Any = None,
+def rewrite_file_index(spark: SparkSession, table: Any, options: Mapping[str, str | None] | None = None, partitions: Any = None,
                        *, target_bytes: int = DEFAULT_GROUP_BYTES, max_attempts: int = 5,
                        paimon_version: str | None = None) -> RewriteReport:
     """Persist ``options`` (if any) to the table's schema, rebuild the file indexes of every live data file

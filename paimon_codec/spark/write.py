@@ -20,12 +20,19 @@ import dataclasses
 import logging
 import pickle
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidOptionError
 from ..report import JsonReport
 from .polled_job import Pair, pair_accumulator, run_polled
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from pyspark.sql import DataFrame
+
+    from ..table import PaimonTable
 
 __all__ = ["write", "WriteReport"]
 
@@ -52,8 +59,9 @@ class WriteReport(JsonReport):
     file_names: list[str] = field(default_factory=list)
 
 
-def _write_task(table_path: str, storage_state: Any, accumulator: Any):
-    def run(batches):
+def _write_task(table_path: str, storage_state: Any,
+                accumulator: Any) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         import pyarrow as pa
 
         from .. import storage
@@ -61,17 +69,17 @@ def _write_task(table_path: str, storage_state: Any, accumulator: Any):
 
         if storage_state is not None:
             storage.restore_storage_state(storage_state)
-        batches = list(batches)
-        if not batches or sum(b.num_rows for b in batches) == 0:
+        received = list(batches)
+        if not received or sum(b.num_rows for b in received) == 0:
             return
-        data = pa.Table.from_batches(batches)
+        data = pa.Table.from_batches(received)
         changes = write_data_files(table_path, data)
         accumulator.add((data.num_rows, sum(c.file.file_size for c in changes)))
         yield pa.RecordBatch.from_pydict({"changes": [pickle.dumps(changes)]})
     return run
 
 
-def _renumber(changes: list, table) -> list:
+def _renumber(changes: list, table: PaimonTable) -> list:
     """Fixed-bucket files written by several tasks: sequence numbers contiguous per (partition, bucket),
     continuing after the bucket's highest, in task order."""
     if table.schema.bucket <= 0:
@@ -95,7 +103,7 @@ def _renumber(changes: list, table) -> list:
     return out
 
 
-def write(df, table: Any, mode: str = "append", *, commit_user: str | None = None, poll_s: float = 2.0) -> WriteReport:
+def write(df: DataFrame, table: Any, mode: str = "append", *, commit_user: str | None = None, poll_s: float = 2.0) -> WriteReport:
     """Write ``df`` into the append table at ``table`` (path / URI / ``PaimonTable``) and commit once.
 
     ``mode="overwrite"`` replaces the partitions the DataFrame writes to (the whole table when it is not
