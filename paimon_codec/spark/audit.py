@@ -12,7 +12,8 @@ runs unchanged on a cluster whose executors see the warehouse.
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..storage import storage_state
 from ..table import list_tables
@@ -20,13 +21,16 @@ from ..table.inventory import check_index_task, table_inventory
 from ..table.table import register_storage_options
 from .session import is_spark_connect
 
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
 __all__ = ["audit", "audit_results", "AUDIT_SCHEMA"]
 
 AUDIT_SCHEMA = ("table string, path string, kind string, index_type string, status string, entries long, "
                 "finding string, message string")
 
 
-def _checker(state: dict):
+def _checker(state: dict) -> Callable[[dict], dict]:
     """``check_index_task`` for executors: the driver's storage options (:func:`storage_state`) travel in
     the closure, the task rebuilds its filesystem from the file's URI."""
 
@@ -39,7 +43,7 @@ def _checker(state: dict):
     return check
 
 
-def _run_tasks(spark, rows: list[dict]) -> list[dict]:
+def _run_tasks(spark: SparkSession, rows: list[dict]) -> list[dict]:
     if not rows:
         return []
     if is_spark_connect(spark):  # no RDDs: decode on the driver instead
@@ -47,7 +51,7 @@ def _run_tasks(spark, rows: list[dict]) -> list[dict]:
     return spark.sparkContext.parallelize(rows, len(rows)).map(_checker(storage_state())).collect()
 
 
-def audit_results(spark, warehouse: str | os.PathLike,
+def audit_results(spark: SparkSession, warehouse: str | os.PathLike,
                   storage_options: dict[str, str] | None = None) -> tuple[list[dict], dict]:
     """Per-file results and the summary ``{"tables": {...}, "findings": [...]}`` (``storage_options``: those
     of the warehouse's object store, see :mod:`paimon_codec.storage`)."""
@@ -88,7 +92,8 @@ def audit_results(spark, warehouse: str | os.PathLike,
     return results, summary
 
 
-def audit(spark, warehouse: str | os.PathLike, storage_options: dict[str, str] | None = None) -> tuple[Any, dict]:
+def audit(spark: SparkSession, warehouse: str | os.PathLike,
+          storage_options: dict[str, str] | None = None) -> tuple[DataFrame, dict]:
     """Audit every table of ``warehouse``; returns ``(DataFrame of per-file results, summary)``.
 
     The DataFrame has one row per index file and finding (``finding`` is null for a clean file);
