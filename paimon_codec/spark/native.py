@@ -15,7 +15,7 @@ field id.  TIME columns (which Spark has no type for), nested types, TIMESTAMP(7
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -54,9 +54,11 @@ def _file_schema(path: str, file_format: str) -> pa.Schema | None:
     return None
 
 
-def selected_bytes(path: str, file_format: str, selection: Any) -> tuple[int, int] | None:
+def selected_bytes(path: str, file_format: str, selection: Any,
+                   columns: Collection[str] | None = None) -> tuple[int, int] | None:
     """``(bytes of the Parquet row groups holding a selected row, bytes of every row group)`` of a local
-    Parquet file (compressed column chunks), or ``None`` when that cannot be told (other formats, a store).
+    Parquet file (compressed column chunks; of the top-level ``columns`` only, when given), or ``None``
+    when that cannot be told (other formats, a store).
 
     A row selection saves reading only the row groups it leaves out: when it touches (nearly) all of them,
     Spark's vectorised reader in the JVM reads the whole file faster than pyarrow picks the rows.
@@ -72,7 +74,8 @@ def selected_bytes(path: str, file_format: str, selection: Any) -> tuple[int, in
     touched = total = start = 0
     for g in range(meta.num_row_groups):
         rg = meta.row_group(g)
-        size = sum(rg.column(c).total_compressed_size for c in range(rg.num_columns))
+        size = sum(rg.column(c).total_compressed_size for c in range(rg.num_columns)
+                   if columns is None or rg.column(c).path_in_schema.split(".", 1)[0] in columns)
         total += size
         if rg.num_rows and selection.range_cardinality(start, start + rg.num_rows):
             touched += size

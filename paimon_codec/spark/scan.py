@@ -23,8 +23,10 @@ file system.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
+from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -34,9 +36,12 @@ from ..table import PaimonTable
 from ..table.plan import ScanPlan, SortKey, plan_scan
 from ..table.read import arrow_schema
 from ..table.tasks import FileTask, PlanReport
+from ..types import RowType
+from .deletions import selection_dataframe
 from .distributed_plan import DEFAULT_THRESHOLD, SparkFileJudge
 from .filters import to_spark_column
-from .native import native_dataframe, native_readable, selected_bytes
+from .native import native_dataframe
+from .routes import DRIVER_READ_ROWS, route_plan
 from .session import is_spark_connect
 from .types import spark_schema, to_spark_micros
 
@@ -146,73 +151,50 @@ def group_dataframe(spark, plan: ScanPlan):
                               spark_schema(plan.row_type))
 
 
-# selections holding at most this many rows in total, in row groups of at most this many bytes, are read
-# on the driver (see plan_dataframe)
-DRIVER_READ_ROWS = 65_536
-DRIVER_READ_BYTES = 32 << 20
-
-
 def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
     """Few selected rows (top-N candidates, selective index answers): read them right here with
-    pyarrow and hand Spark one local Arrow relation - no Python worker round trip at all."""
-    from ..table.read import read_tasks_locally
+    pyarrow (files in parallel threads: pyarrow decodes without the GIL) and hand Spark one local Arrow
+    relation - no Spark job to start, no Python worker round trip at all."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..table.read import read_file_rows
 
     tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
-    table = read_tasks_locally(tasks, _with_timezone(arrow_schema(plan.row_type), tz))
+    schema = _with_timezone(arrow_schema(plan.row_type), tz)
+
+    def read(t: FileTask) -> pa.Table:
+        return read_file_rows(t.path, t.file_format, schema, t.selection, t.primary_key_file, t.evolution)
+
+    with ThreadPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1, len(tasks)))) as pool:
+        parts = list(pool.map(read, tasks))
+    table = pa.concat_tables(parts) if parts else schema.empty_table()
     return spark.createDataFrame(to_spark_micros(table), schema=spark_schema(plan.row_type))
 
 
-# a row selection whose row groups hold at least this share of a file's bytes is read as the whole file
-WHOLE_FILE_SHARE = 0.5
-
-
-def _read_whole(t: FileTask, touched: dict[str, int]) -> bool:
-    """Whether Spark's own reader may read all of ``t``: every row kept, or a selection that saves little I/O
-    and is not needed for the right rows - it came from the file index or top-N pushdown (a superset the
-    residual filter, sort and limit narrow anyway), not from a deletion vector."""
-    if t.selection is None:
-        return True
-    if t.has_deletions:
-        return False
-    sizes = selected_bytes(t.path, t.file_format, t.selection)
-    touched[t.path] = t.file_size if sizes is None else sizes[0]
-    return sizes is not None and sizes[0] >= WHOLE_FILE_SHARE * sizes[1]
-
-
 def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER_READ_ROWS):
-    """A DataFrame of the plan's selected rows (no residual filter).
+    """A DataFrame of the plan's selected rows (no residual filter), of the columns of ``plan.row_type``.
 
-    With ``native`` (default) files read whole go through Spark's own reader where it gives the same
-    rows (:func:`.native.native_readable`); so do files whose row selection came from the file index or
-    top-N alone (no deleted rows) and touches at least half of the file's Parquet bytes
-    (:func:`_read_whole`: a selection spread over every row group saves no I/O).  Other files with a row
-    selection (and files Spark's reader cannot take) are read by pyarrow: on the driver when their
-    selected rows number at most ``driver_rows`` in total and the row groups holding them at most
-    ``DRIVER_READ_BYTES`` (measured: a local Arrow relation beats starting Python workers for top-N
-    candidates and selective bitmaps), otherwise in ``mapInArrow`` tasks of several files each.
+    Each file goes the way :func:`.routes.route_plan` chooses (pyarrow on the driver for small selections,
+    Spark's own reader for whole files and - filtering ``_metadata.row_index`` - for Parquet files with
+    deleted rows, pyarrow in ``mapInArrow`` tasks otherwise); ``native=False`` keeps every file off
+    Spark's reader; ``plan.report.read_paths`` counts the files of each path.
     """
     sschema = spark_schema(plan.row_type)
     if not plan.tasks and not plan.groups:
+        plan.report.read_paths = {}
         return spark.createDataFrame([], sschema)
-    groups: dict[tuple[str, bool], list[str]] = {}
-    arrow_tasks: list[FileTask] = []
-    touched: dict[str, int] = {}  # bytes of the row groups a selection needs, per file
-    for t in plan.tasks:
-        if native and _read_whole(t, touched) and native_readable(t.path, t.file_format, plan.row_type,
-                                                               t.primary_key_file, t.evolution):
-            groups.setdefault((t.file_format, t.primary_key_file), []).append(t.path)
-        else:
-            arrow_tasks.append(t)
-    parts = [native_dataframe(spark, plan.row_type, paths, fmt, pk) for (fmt, pk), paths in groups.items()]
+    routes = route_plan(plan, native=native, driver_rows=driver_rows)
+    plan.report.read_paths = routes.counts(len(plan.groups))
+    parts = []
+    if routes.driver:
+        parts.append(_driver_dataframe(spark, plan, routes.driver))
+    parts.extend(native_dataframe(spark, plan.row_type, paths, fmt, pk) for (fmt, pk), paths in routes.whole.items())
+    residual = None if plan.predicate is None or not routes.jvm else to_spark_column(plan.predicate, plan.row_type)
+    parts.extend(selection_dataframe(spark, plan.row_type, sel, pk, residual) for pk, sel in routes.jvm)
     if plan.groups:
         parts.append(group_dataframe(spark, plan))
-    if arrow_tasks:
-        selected = sum(t.selected_rows for t in arrow_tasks)
-        to_read = sum(touched.get(t.path, t.file_size) for t in arrow_tasks)
-        if selected <= driver_rows and to_read <= DRIVER_READ_BYTES:
-            parts.append(_driver_dataframe(spark, plan, arrow_tasks))
-        else:
-            parts.append(_arrow_dataframe(spark, plan, arrow_tasks))
+    if routes.tasks:
+        parts.append(_arrow_dataframe(spark, plan, routes.tasks))
     df = parts[0]
     for part in parts[1:]:
         df = df.unionByName(part)
@@ -220,11 +202,10 @@ def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: i
 
 
 def _sort_columns(keys: list[SortKey]) -> list:
-    from pyspark.sql import functions as F
 
     out = []
     for k in keys:
-        c = F.col("`" + k.column.replace("`", "``") + "`")
+        c = _quoted(k.column)
         if k.descending:
             out.append(c.desc_nulls_first() if k.nulls_come_first else c.desc_nulls_last())
         else:
@@ -237,8 +218,8 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
          nulls_first: bool | None = None, native: bool = True,
          driver_rows: int = DRIVER_READ_ROWS, branch: str | None = None, tag: str | None = None,
          timestamp_ms: int | None = None, distributed_planning: int | str = DEFAULT_THRESHOLD,
-         files_per_task: int | None = None, storage_options: dict[str, str] | None = None
-         ) -> tuple[Any, PlanReport]:
+         files_per_task: int | None = None, storage_options: dict[str, str] | None = None,
+         columns: str | Sequence[str] | None = None) -> tuple[Any, PlanReport]:
     """Rows of ``table_path`` (latest snapshot, or ``snapshot_id``) satisfying ``where``.
 
     ``where``: SQL-like text (``"cat = 'A' AND code IN (1, 2)"``), a predicate object
@@ -254,6 +235,9 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
     runs in Spark tasks, ``files_per_task`` files each (:mod:`.distributed_plan`; ``0`` or ``"never"``:
     on the driver, ``"always"``); ``report.planning`` says which.  ``storage_options`` (endpoint, keys,
     region, ... of an object store; see :mod:`paimon_codec.storage`) reach the driver and every task.
+    ``columns``: the columns to return (``SELECT columns``; default every column): only they and the
+    columns the predicate and sort need are read (a pyarrow read of a selection decodes whole column
+    chunks, so this is what keeps small answers cheap; Spark's reader prunes columns by itself).
     Returns ``(DataFrame, PlanReport)``.
     """
     table = table_path if isinstance(table_path, PaimonTable) else PaimonTable(table_path,
@@ -261,6 +245,10 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
     plan = plan_scan(table, where, snapshot_id, use_indexes=use_indexes, order_by=order_by, limit=limit,
                      nulls_first=nulls_first, branch=branch, tag=tag, timestamp_ms=timestamp_ms,
                      judge=SparkFileJudge(spark, distributed_planning, files_per_task))
+    keep = None
+    if columns is not None:
+        keep = [columns] if isinstance(columns, str) else list(columns)
+        plan = _projected(plan, keep)
     df = plan_dataframe(spark, plan, native=native, driver_rows=driver_rows)
     if plan.predicate is not None:
         df = df.filter(to_spark_column(plan.predicate, plan.row_type))
@@ -268,4 +256,25 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
         df = df.orderBy(*_sort_columns(plan.order_by))
     if plan.limit is not None:
         df = df.limit(plan.limit)
+    if keep is not None:
+        df = df.select(*[_quoted(c) for c in keep])
     return df, plan.report
+
+
+def _quoted(name: str):
+    from pyspark.sql import functions as F
+
+    return F.col("`" + name.replace("`", "``") + "`")
+
+
+def _projected(plan: ScanPlan, keep: list[str]) -> ScanPlan:
+    """``plan`` reading only ``keep`` and the columns its predicate and sort need (group tasks - merges by
+    key - read every column)."""
+    for name in keep:
+        plan.row_type.field(name)  # an unknown column fails here, named
+    needed = set(keep) | {k.column for k in plan.order_by}
+    if plan.predicate is not None:
+        needed.update(plan.predicate.columns())
+    if plan.groups:
+        return plan
+    return dataclasses.replace(plan, row_type=RowType(tuple(f for f in plan.row_type.fields if f.name in needed)))

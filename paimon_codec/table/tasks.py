@@ -118,6 +118,8 @@ class PlanReport:
     planning_tasks: int = 0
     planning_ms: float = 0.0
     files_judged: int = 0
+    # how the files were read, filled in by the reader (e.g. the Spark scan): path -> number of files
+    read_paths: dict[str, int] = field(default_factory=dict)
 
     def to_json(self, with_files: bool = True) -> dict:
         out = {k: v for k, v in self.__dict__.items() if k != "files"}

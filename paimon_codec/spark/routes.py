@@ -1,0 +1,109 @@
+"""Which reader takes each file of a scan plan (the decision only; :mod:`.scan` builds the DataFrames).
+
+* **pyarrow on the driver** - files with a row selection (file index, top-N candidates, deletion
+  vector) when their selected rows number at most ``driver_rows`` in total, in row groups of at most
+  :data:`DRIVER_READ_BYTES` of the columns read: a small answer needs no Spark job (measured: a local
+  Arrow relation beats Spark's reader and Python workers for top-N candidates and selective bitmaps, even
+  spread over every file, once only the columns asked for are decoded);
+* **Spark's reader, whole files** - files every row of which is kept, and files whose selection came from
+  the file index or top-N alone (a superset the residual filter narrows anyway) and touches at least
+  :data:`WHOLE_FILE_SHARE` of the file's bytes (a selection spread over every row group saves no I/O),
+  where Spark gives the table's rows (:func:`.native.native_readable`);
+* **Spark's reader, selection on ``_metadata.row_index``** - Parquet files with deleted rows
+  (:mod:`.deletions`: the deletion vector applied in the JVM);
+* **pyarrow** for the rest: on the driver under the limits above, else in ``mapInArrow`` tasks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..table.plan import ScanPlan
+from ..table.tasks import FileTask
+from .deletions import JvmSelection, jvm_selection
+from .native import native_readable, selected_bytes
+
+__all__ = ["ReadRoutes", "route_plan", "DRIVER_READ_ROWS", "DRIVER_READ_BYTES", "WHOLE_FILE_SHARE"]
+
+# selections holding at most this many rows in total, in row groups of at most this many bytes (of the
+# columns read), are read on the driver
+DRIVER_READ_ROWS = 65_536
+DRIVER_READ_BYTES = 32 << 20
+# a row selection whose row groups hold at least this share of a file's bytes is read as the whole file
+WHOLE_FILE_SHARE = 0.5
+
+
+@dataclass
+class ReadRoutes:
+    driver: list[FileTask] = field(default_factory=list)  # pyarrow, in this process
+    whole: dict[tuple[str, bool], list[str]] = field(default_factory=dict)  # (format, pk) -> paths, Spark
+    jvm: list[tuple[bool, JvmSelection]] = field(default_factory=list)  # (pk, files), Spark + row_index
+    tasks: list[FileTask] = field(default_factory=list)  # pyarrow in mapInArrow tasks
+
+    def counts(self, groups: int = 0) -> dict[str, int]:
+        """Files per path, for :attr:`~paimon_codec.table.plan.PlanReport.read_paths`."""
+        out = {"pyarrow on the driver": len(self.driver),
+               "spark reader, whole files": sum(len(p) for p in self.whole.values()),
+               "pyarrow in Spark tasks (mapInArrow)": len(self.tasks), "group tasks (mapInArrow)": groups}
+        for _, sel in self.jvm:
+            key = f"spark reader, deleted rows dropped in the JVM ({sel.mode} on _metadata.row_index)"
+            out[key] = out.get(key, 0) + len(sel.tasks)
+        return {k: v for k, v in out.items() if v}
+
+    def pyarrow_files(self) -> list[FileTask]:
+        return [*self.driver, *self.tasks]
+
+
+def _touched(t: FileTask, columns: set[str]) -> int:
+    """Bytes of the row groups holding selected rows, of the columns read only (every column for a file of
+    an older schema, whose columns may be named otherwise)."""
+    sizes = selected_bytes(t.path, t.file_format, t.selection, None if t.evolution is not None else columns)
+    return t.file_size if sizes is None else sizes[0]
+
+
+def read_whole(t: FileTask, columns: set[str] | None = None) -> bool:
+    """Whether Spark's own reader may read all of ``t``: every row kept, or a selection that saves little I/O
+    and is not needed for the right rows - it came from the file index or top-N pushdown (a superset the
+    residual filter, sort and limit narrow anyway), not from a deletion vector."""
+    if t.selection is None:
+        return True
+    if t.has_deletions:
+        return False
+    sizes = selected_bytes(t.path, t.file_format, t.selection,
+                           None if columns is None or t.evolution is not None else columns)
+    return sizes is not None and sizes[0] >= WHOLE_FILE_SHARE * sizes[1]
+
+
+def _small(tasks: list[FileTask], columns: set[str], driver_rows: int) -> bool:
+    return driver_rows > 0 and sum(t.selected_rows for t in tasks) <= driver_rows \
+        and sum(_touched(t, columns) if t.selection is not None else t.file_size for t in tasks) <= DRIVER_READ_BYTES
+
+
+def route_plan(plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER_READ_ROWS) -> ReadRoutes:
+    """The reader of every file task of ``plan`` (group tasks always run in ``mapInArrow``)."""
+    routes = ReadRoutes()
+    columns = set(plan.row_type.names)
+    tasks = plan.tasks
+    selective = [t for t in tasks if t.selection is not None]
+    if selective and _small(selective, columns, driver_rows):
+        routes.driver.extend(selective)
+        tasks = [t for t in tasks if t.selection is None]
+    rest: list[FileTask] = []
+    deleted: dict[bool, list[FileTask]] = {}  # files with deleted rows Spark's reader can take, per pk flag
+    for t in tasks:
+        if native and read_whole(t, columns) and native_readable(t.path, t.file_format, plan.row_type,
+                                                                  t.primary_key_file, t.evolution):
+            routes.whole.setdefault((t.file_format, t.primary_key_file), []).append(t.path)
+        elif native and t.has_deletions and t.file_format == "parquet" and "_metadata" not in columns \
+                and native_readable(t.path, t.file_format, plan.row_type, t.primary_key_file, t.evolution):
+            deleted.setdefault(t.primary_key_file, []).append(t)
+        else:
+            rest.append(t)
+    for pk, dv_tasks in deleted.items():
+        sel, fallback = jvm_selection(dv_tasks)
+        rest.extend(fallback)
+        if sel is not None:
+            routes.jvm.append((pk, sel))
+    if rest:
+        (routes.driver if _small(rest, columns, driver_rows) else routes.tasks).extend(rest)
+    return routes
