@@ -155,6 +155,28 @@ def test_key_codec_mapping_and_order():
         KeyCodec("ARRAY<INT>")
 
 
+def test_one_key_codec_per_index_rules():
+    """Bitmap, bloom, range bitmap and BSI share ``KeyCodec``; their differences are named ``KeyRules``."""
+    nan = np.frombuffer(bytes.fromhex("7fc00001")[::-1], np.float32)
+    assert KeyCodec("FLOAT", index="bitmap").map_array(nan)[0].tolist() == [0x7FC00000]
+    assert KeyCodec("FLOAT", index="bloom-filter").map_array(nan)[0].tolist() == [0x7FC00000]
+    rb = KeyCodec("FLOAT", index="range-bitmap")
+    valid, sortable, raw = rb.column(np.concatenate([nan, np.array([np.nan, 1.0], np.float32)]))
+    assert raw.tolist()[:2] == [0x7FC00001, 0x7FC00000]  # raw bits kept, as ByteBuffer.putFloat writes
+    assert sortable[0] == sortable[1] > sortable[2]  # every NaN one value, above every number
+    for t in ("FLOAT", "DOUBLE", "BOOLEAN", "STRING"):
+        with pytest.raises(UnsupportedTypeError, match="not supported by this index"):
+            KeyCodec(t, index="bsi")
+        assert KeyCodec(t, index="range-bitmap").kind == KeyCodec(t).kind
+    with pytest.raises(UnsupportedTypeError, match="precision > 6"):
+        KeyCodec("TIMESTAMP(9)", index="range-bitmap")
+    assert KeyCodec("TIMESTAMP(9)", index="bsi").scalar(Timestamp(1, 1_999)) == 1001  # floored micros
+    assert KeyCodec("TIMESTAMP(9)").kind == "int64"  # the bitmap keys it like any timestamp
+    with pytest.raises(UnsupportedTypeError, match="DECIMAL precision > 18"):
+        KeyCodec("DECIMAL(20, 2)", index="bsi")
+    assert KeyCodec("SMALLINT", index="bsi").encode_fixed(np.array([-2])) == KeyCodec("SMALLINT").serialize(-2)
+
+
 @given(st.lists(st.integers(-(2**63), 2**63 - 1), max_size=30))
 def test_long_hash_codes_vector_equals_scalar(values):
     c = KeyCodec("BIGINT")

@@ -175,6 +175,8 @@ def test_one_key_kind_vocabulary():
 
     cases = {c.strip('"') for c in yaml_cases(REPO / "paimon_codec" / "schemas" / "paimon_key.ksy")}
     assert set(KEY_KINDS) == set(formats.KEY_KINDS) == cases
+    assert formats.KEY_KINDS is paimon_key.KEY_KINDS  # generated from those cases (``-values-name``)
+    assert set(formats.KEY_KIND_BY_TYPE_ROOT.values()) == cases
     for t in ("TINYINT", "SMALLINT", "INT", "DATE", "BIGINT", "TIMESTAMP(3)", "DECIMAL(10, 2)", "FLOAT", "DOUBLE",
               "BOOLEAN", "STRING"):
         assert KeyCodec(t).kind == formats.key_kind_for(t), t

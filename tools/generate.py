@@ -38,7 +38,9 @@ Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
 
 Constants: every member of a schema's Kaitai ``enums`` becomes ``ENUM_MEMBER`` and every
 ``contents`` field ``TYPE_FIELD`` (bytes) in ``paimon_codec/generated/construct/constants.py`` (no imports, so the
-runtime can use them too), re-exported by the schema's module; ``enum::member`` (``.to_i``) in
+runtime can use them too), re-exported by the schema's module; ``-values-name: NAME`` on a root parameter
+exports ``NAME``, the tuple of the case labels of the root field that switches on it (a vocabulary such as
+paimon_key's key kinds); ``enum::member`` (``.to_i``) in
 expressions, ``valid`` lists and switch cases is translated to that name.
 """
 
@@ -150,6 +152,15 @@ def schema_constants(sid: str, d: dict) -> dict[str, tuple[object, str]]:
                 c = f["contents"]
                 data = bytes(c) if isinstance(c, list) else str(c).encode()
                 out[f"{tname}_{f['id']}".upper()] = (data, str(f.get("doc", "")).strip() or f"{tname}.{f['id']}")
+    for p in d.get("params") or []:
+        name = p.get("-values-name")
+        if name:
+            cases = [f["type"]["cases"] for f in d.get("seq") or []
+                     if isinstance(f.get("type"), dict) and f["type"].get("switch-on") == p["id"]]
+            if len(cases) != 1:
+                raise ValueError(f"{sid}: -values-name on {p['id']} needs one root field switching on it")
+            values = tuple(str(k).strip('"') for k in cases[0])
+            out[name] = (values, f"{sid}: the values of the ``{p['id']}`` parameter (its switch cases)")
     return out
 
 

@@ -17,6 +17,7 @@ from construct import (
     stream_read,
 )
 
+from ..generated.construct.constants import KEY_KINDS as _KEY_KINDS
 from .streams import CodecError, SubStream, ViewStream, _ev, abs_pos, io_size, remaining
 
 # --------------------------------------------------------------------------------------------
@@ -265,8 +266,9 @@ def record_dtype(fields: list) -> np.dtype | None:
     return np.dtype([(n, f) for n, f in fields if not (isinstance(f, str) and f == ABSENT)])
 
 
-#: Key kinds of the key-typed formats (the values of their ``key_kind`` parameter).
-KEY_KINDS = ("int8", "int16", "int32", "int64", "float32", "float64", "bool", "string")
+#: Key kinds of the key-typed formats (the values of their ``key_kind`` parameter): generated from the
+#: switch cases of schemas/paimon_key.ksy's ``kind`` - the one key-kind vocabulary.
+KEY_KINDS: tuple[str, ...] = _KEY_KINDS
 
 
 def per_key_kind(dtype_of: Callable[[Any], Any]) -> dict[str, np.dtype | None]:

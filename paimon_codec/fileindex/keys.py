@@ -1,8 +1,14 @@
 """Index keys: the value mapper, key bytes, ordering and Java hashCode of each column type.
 
 Every file index first maps a column value to a *key* (FORMATS.md §2.1) and then stores, orders or
-hashes that key.  :class:`KeyCodec` owns those rules for one column type so that the bitmap, range
-bitmap and BSI modules share them.
+hashes that key.  This is the one key model of the package: one vocabulary of key kinds (the ``kind``
+parameter of ``schemas/paimon_key.ksy``, :data:`KEY_KINDS`; the column type -> kind mapping is
+``formats.KEY_KIND_BY_TYPE_ROOT``) and one codec, :class:`KeyCodec`, used by the bitmap, bloom-filter,
+range-bitmap and BSI indexes.  What an index does differently is a named :class:`KeyRules` entry of
+:data:`INDEX_KEY_RULES` (which types it accepts, whether float keys keep NaN payloads); the
+range-bitmap / BSI ordering of stored values (``column`` / ``sortable`` / ``literal``, every NaN one
+value) comes from :class:`~paimon_codec.fileindex._key_order.KeyOrdering`, the bitmap ordering
+(``sort_keys``, NaN payloads apart) is defined here.
 
 Internal representation of mapped keys (what :meth:`KeyCodec.map_value` returns):
 
@@ -28,6 +34,7 @@ import decimal
 import math
 import struct
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -40,8 +47,9 @@ from ..generated.construct import paimon_key as _paimon_key
 from ..javahash import murmur_bytes
 from ..types import DataType, parse_type
 from ..values import Timestamp, decimal_unscaled
+from ._key_order import KeyOrdering
 
-__all__ = ["KeyCodec", "key_codec", "KEY_KINDS"]
+__all__ = ["INDEX_KEY_RULES", "KEY_KINDS", "KeyCodec", "KeyRules", "key_codec"]
 
 # key kind (the ``kind`` parameter of schemas/paimon_key.ksy, ``formats.KEY_KINDS``) -> (fixed byte
 # size or None, big-endian numpy dtype of the key as this codec holds it: FLOAT/DOUBLE as their IEEE bits,
@@ -55,26 +63,78 @@ _F32_NAN, _F64_NAN = 0x7FC00000, 0x7FF8000000000000
 _MASK32, _MASK64 = 0x7FFFFFFF, 0x7FFFFFFFFFFFFFFF
 
 
+@dataclass(frozen=True)
+class KeyRules:
+    """What one index does differently with the shared key model (every field a named difference)."""
+
+    #: keep NaN payloads of float keys (range bitmap: ``ByteBuffer.putFloat``) instead of Java's
+    #: canonical NaN (bitmap / BSI: ``DataOutput.writeFloat``, bloom: ``Float.floatToIntBits``)
+    raw_float_bits: bool = False
+    floats: bool = True  # FLOAT / DOUBLE columns accepted
+    strings: bool = True  # CHAR / VARCHAR columns accepted
+    booleans: bool = True  # BOOLEAN columns accepted
+    #: refuse what the index cannot key: DECIMAL precision > 18, TIMESTAMP precision > 6 (unless
+    #: ``micros_for_nanos``); an unsupported type is reported as "not supported by this index"
+    bounded: bool = False
+    #: TIMESTAMP(7..9) keyed by floored micros (Java's BSI, checked on Java 1.4.2 files)
+    micros_for_nanos: bool = False
+
+
+#: index type -> its key rules (the bloom filter keys binary columns itself, see bloom.hashing)
+INDEX_KEY_RULES: dict[str, KeyRules] = {
+    "bitmap": KeyRules(),
+    "bloom-filter": KeyRules(),
+    "range-bitmap": KeyRules(raw_float_bits=True, bounded=True),
+    "bsi": KeyRules(raw_float_bits=True, floats=False, strings=False, booleans=False, bounded=True,
+                    micros_for_nanos=True),
+}
+
+
+def _check_rules(dtype: DataType, rules: KeyRules) -> None:
+    """Refuse a column type the index cannot key (the range-bitmap / BSI checks, in their order)."""
+    root = dtype.root
+    if root in ("FLOAT", "DOUBLE") and not rules.floats or dtype.is_string and not rules.strings or (
+            root == "BOOLEAN" and not rules.booleans):
+        raise UnsupportedTypeError(f"type {dtype} is not supported by this index")
+    if not rules.bounded:
+        return
+    if dtype.is_timestamp and (dtype.precision if dtype.precision is not None else 6) > 6 and \
+            not rules.micros_for_nanos:
+        raise UnsupportedTypeError(f"{dtype}: timestamp precision > 6 is not supported by this index")
+    if root == "DECIMAL" and (dtype.precision or 10) > 18:
+        raise UnsupportedTypeError(f"{dtype}: DECIMAL precision > 18 is not supported by this index")
+    if root not in KEY_KIND_BY_TYPE_ROOT:
+        raise UnsupportedTypeError(f"type {dtype} is not supported by this index")
+
+
 def _signed(v: int, bits: int) -> int:
     v &= (1 << bits) - 1
     return v - (1 << bits) if v >> (bits - 1) else v
 
 
-class KeyCodec:
+class KeyCodec(KeyOrdering):
     """Mapper, serializer, comparator and hashCode of the keys of one column type.
 
-    ``raw_float_bits``: keep NaN payloads (range bitmap writes keys with ``ByteBuffer.putFloat``);
-    the bitmap and BSI indexes canonicalise (``DataOutput.writeFloat``).
+    ``rules`` (or ``index``, a key of :data:`INDEX_KEY_RULES`) says what the index differs in;
+    ``raw_float_bits`` alone overrides the rules' float convention (default: the bitmap rules).
     """
 
-    def __init__(self, dtype: DataType | str, *, raw_float_bits: bool = False) -> None:
+    def __init__(self, dtype: DataType | str, *, raw_float_bits: bool | None = None, index: str = "bitmap",
+                 rules: KeyRules | None = None) -> None:
         self.dtype = parse_type(dtype)
+        self.rules = INDEX_KEY_RULES[index] if rules is None else rules
+        _check_rules(self.dtype, self.rules)
         root = self.dtype.root
         if root not in KEY_KIND_BY_TYPE_ROOT:
             raise UnsupportedTypeError(f"type {self.dtype} cannot be an index key")
+        self.root = root
         self.kind = KEY_KIND_BY_TYPE_ROOT[root]
         self.fixed_size, self.be_dtype = KEY_KINDS[self.kind]
-        self.raw_float_bits = raw_float_bits
+        self.width = self.fixed_size  # stored bytes of a fixed key (None: strings)
+        self.is_float = self.kind in ("float32", "float64")
+        self.is_string = self.kind == "string"
+        self.is_bool = self.kind == "bool"
+        self.raw_float_bits = self.rules.raw_float_bits if raw_float_bits is None else raw_float_bits
         self.precision = self.dtype.precision if self.dtype.is_timestamp else None
         self.scale = self.dtype.scale if root == "DECIMAL" else None
 
@@ -276,5 +336,6 @@ class KeyCodec:
         return key
 
 
-def key_codec(dtype: DataType | str, *, raw_float_bits: bool = False) -> KeyCodec:
-    return KeyCodec(dtype, raw_float_bits=raw_float_bits)
+def key_codec(dtype: DataType | str, index: str = "bitmap") -> KeyCodec:
+    """The key codec of ``index`` (a key of :data:`INDEX_KEY_RULES`) for a column type."""
+    return KeyCodec(dtype, index=index)

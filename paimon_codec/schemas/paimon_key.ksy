@@ -21,6 +21,7 @@ params:
   - id: kind
     type: str
     doc: key kind (int8, int16, int32, int64, float32, float64, bool, string)
+    -values-name: KEY_KINDS
 seq:
   - id: value
     doc: the key value, big-endian; its layout is chosen by the key kind

@@ -172,7 +172,7 @@ def _reader_codec(dtype: DataType | str) -> tuple[DataType, KeyCodec]:
         check_index_type("bitmap", parsed)
     except InvalidOptionError as exc:  # pragma: no cover - bitmap is always known
         raise UnsupportedTypeError(str(exc)) from exc
-    codec = KeyCodec(parsed)
+    codec = KeyCodec(parsed, index="bitmap")
     if len(_CODECS) > 256:
         _CODECS.clear()
     _CODECS[key] = (dtype, parsed, codec)  # holds ``dtype``: its id cannot be reused while cached

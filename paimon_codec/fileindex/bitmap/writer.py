@@ -108,7 +108,7 @@ class BitmapIndexWriter:
     def __init__(self, dtype: DataType | str, options: Mapping[str, Any] | None = None) -> None:
         self.dtype = parse_type(dtype)
         check_index_type("bitmap", self.dtype)
-        self.codec = KeyCodec(self.dtype)
+        self.codec = KeyCodec(self.dtype, index="bitmap")
         self.version, self.block_size = _parse_options(options)
         self._chunks: list[tuple[np.ndarray | pa.Array, np.ndarray]] = []
         self._pending: list[Any] = []

@@ -87,7 +87,7 @@ class _Hasher:
         _check_type(dtype)
         self.dtype = dtype
         self.binary = dtype.is_string or dtype.is_binary
-        self.codec = None if dtype.is_binary else KeyCodec(dtype)
+        self.codec = None if dtype.is_binary else KeyCodec(dtype, index="bloom-filter")
 
     def hash_value(self, v: Any) -> int:
         if self.binary:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...generated.construct import bsi as _generated_bsi
 from ...types import DataType
-from .._range_keys import RangeKeyCodec
+from ..keys import KeyCodec
 
 __all__ = ["VERSION", "PART_VERSION", "LONG_MIN", "key_codec"]
 
@@ -14,10 +14,10 @@ PART_VERSION = _generated_bsi.BSI_PART_VERSION_V1
 LONG_MIN = -(1 << 63)
 
 
-def key_codec(dtype: DataType) -> RangeKeyCodec:
+def key_codec(dtype: DataType) -> KeyCodec:
     """The long keys of a BSI column.
 
     TIMESTAMP(7..9): Java's BSI keys them by micros (Timestamp.toMicros); the evaluator widens
     < / > / <> for keys coarser than the values (evaluate._collapses).
     """
-    return RangeKeyCodec(dtype, allow_float=False, allow_string=False, allow_boolean=False, micros_for_nanos=True)
+    return KeyCodec(dtype, index="bsi")

@@ -15,7 +15,7 @@ from ...errors import CorruptDataError, UnsupportedVersionError
 from ...fileio import ByteSource
 from ...generated.construct import range_bitmap as _codec
 from ...generated.construct.paimon_key import STRING_LENGTH_DTYPE as _STRING_LENGTH
-from .._range_keys import RangeKeyCodec
+from ..keys import KeyCodec
 from ._layout import _DICT_HEADER_LENGTH, _chunk_dtype
 
 
@@ -32,7 +32,7 @@ class _RangeDictionary:
     """Mixin of :class:`~.reader.RangeBitmapReader`: key decoding and the dictionary."""
 
     src: ByteSource
-    codec: RangeKeyCodec
+    codec: KeyCodec
     key_kind: str
     cardinality: int
     dictionary_offset: int

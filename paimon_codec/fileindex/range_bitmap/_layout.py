@@ -7,11 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import InvalidOptionError
-from ...formats import key_kind_for
 from ...generated.construct import range_bitmap as _codec
 from ...memory_size import parse_memory_size
 from ...types import DataType, parse_type
-from .._range_keys import RangeKeyCodec
+from ..keys import KeyCodec
 
 VERSION = _codec.RANGE_BITMAP_VERSION_V1
 DEFAULT_CHUNK_SIZE = 16 * 1024
@@ -44,10 +43,10 @@ def _as_type(dtype: DataType | str) -> DataType:
     return parse_type(dtype) if isinstance(dtype, str) else dtype
 
 
-def _chunk_dtype(codec: RangeKeyCodec) -> np.dtype:
+def _chunk_dtype(codec: KeyCodec) -> np.dtype:
     """The generated fixed-length chunk header record, with a float key read as its raw IEEE bits
     (u4 / i8: how range keys of FLOAT / DOUBLE columns are ordered and stored here)."""
-    dt = _codec.CHUNK_DTYPES[key_kind_for(codec.dtype)]
+    dt = _codec.CHUNK_DTYPES[codec.kind]
     assert dt is not None and dt.names is not None and dt.fields is not None  # fixed-size keys only
     if not codec.is_float:
         return dt

@@ -17,12 +17,12 @@ from pyroaring import BitMap
 
 from ...errors import CorruptDataError, UnsupportedVersionError
 from ...fileio import ByteSource
-from ...formats import key_kind_for, translate_error
+from ...formats import translate_error
 from ...generated.construct import range_bitmap as _codec
 from ...roaring import read_bitmap
 from ...types import DataType
-from .._range_keys import RangeKeyCodec
 from ..bit_slices import BitSlices, null_rows
+from ..keys import KeyCodec
 from ..reader import FileIndexReader
 from ..result import REMAIN, BitmapResult, FileIndexResult
 from ._dictionary import _RangeDictionary
@@ -43,8 +43,8 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader):
     def __init__(self, source: ByteSource | bytes, dtype: DataType | str, options: dict | None = None) -> None:
         self.src = source if isinstance(source, ByteSource) else ByteSource(source)
         self.dtype = _as_type(dtype)
-        self.codec = RangeKeyCodec(self.dtype)
-        self.key_kind = key_kind_for(self.dtype)
+        self.codec = KeyCodec(self.dtype, index="range-bitmap")
+        self.key_kind = self.codec.kind
         self._chunk_cache: dict[int, Any] = {}
         self._slice_cache: dict[int, BitMap] = {}
         self._read_header()

@@ -11,13 +11,13 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ...formats import key_kind_for
 from ...generated.construct import paimon_key as _key
 from ...generated.construct import range_bitmap as _codec
 from ...roaring import bitmap_of, serialize_optimized
 from ...types import DataType
-from .._range_keys import RangeKeyCodec, serialized_strings, sorted_unique_strings
+from .._key_order import serialized_strings, sorted_unique_strings
 from ..bit_slices import ValueBatches, cut_slices
+from ..keys import KeyCodec
 from ._layout import _MAX_SLICES, VERSION, _as_type, _chunk_dtype, chunk_size_of
 
 
@@ -29,9 +29,9 @@ class RangeBitmapWriter(ValueBatches):
     def __init__(self, dtype: DataType | str, options: dict | None = None) -> None:
         super().__init__()
         self.dtype = _as_type(dtype)
-        self.codec = RangeKeyCodec(self.dtype)
+        self.codec = KeyCodec(self.dtype, index="range-bitmap")
         self.chunk_size = chunk_size_of(self.dtype, options)
-        self.codec_kind = key_kind_for(self.dtype)
+        self.codec_kind = self.codec.kind
 
     # -- encoding
     def _encode(self) -> tuple[np.ndarray, np.ndarray, Any]:
@@ -86,7 +86,7 @@ def _dictionary_bytes(chunk_count: int, offsets: np.ndarray, chunks: bytes, keys
     return b"".join((prefix, head, offsets.astype(_codec.DICTIONARY_OFFSETS_DTYPE).tobytes(), chunks, keys))
 
 
-def _fixed_dictionary(codec: RangeKeyCodec, keys: np.ndarray, chunk_size: int) -> bytes:
+def _fixed_dictionary(codec: KeyCodec, keys: np.ndarray, chunk_size: int) -> bytes:
     """Fixed-length chunks: each holds a first key (in its header) + up to chunk_size // width keys."""
     width = codec.width
     assert width is not None

@@ -23,10 +23,10 @@ from construct import *  # noqa: F403
 
 from paimon_codec import codec_runtime as _rt
 from paimon_codec.codec_runtime import _C, _L, _bad, _count, _short, _utf
-from .constants import BITMAP_INDEX_VERSION_V1, BITMAP_INDEX_VERSION_V2
+from .constants import BITMAP_INDEX_VERSION_V1, BITMAP_INDEX_VERSION_V2, KEY_KINDS
 from . import paimon_key as _m_paimon_key
 
-__all__ = ["V1Entry", "V2Entry", "IndexBlock", "BlockHead", "BitmapIndexV2Head", "IndexBlocks", "BitmapIndex", "LAYOUT", "BITMAP_INDEX_VERSION_V1", "BITMAP_INDEX_VERSION_V2", "columns_index_block_entries", "columns_bitmap_index_v2_head_block_heads", "columns_bitmap_index_entries", "fast_parse_bitmap_index_head", "fast_build_bitmap_index_head", "INDEX_BLOCK_ENTRIES_DTYPES", "ENTRIES_DTYPES"]
+__all__ = ["V1Entry", "V2Entry", "IndexBlock", "BlockHead", "BitmapIndexV2Head", "IndexBlocks", "BitmapIndex", "LAYOUT", "BITMAP_INDEX_VERSION_V1", "BITMAP_INDEX_VERSION_V2", "KEY_KINDS", "columns_index_block_entries", "columns_bitmap_index_v2_head_block_heads", "columns_bitmap_index_entries", "fast_parse_bitmap_index_head", "fast_build_bitmap_index_head", "INDEX_BLOCK_ENTRIES_DTYPES", "ENTRIES_DTYPES"]
 
 # --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
 # functions (see tools/fastgen.py)

@@ -5,7 +5,7 @@ No imports, so the hand-written runtime (``paimon_codec.codec_runtime``, ``paimo
 use them as well as the generated codecs; each schema's module re-exports its own.
 """
 
-__all__ = ["BITMAP_INDEX_VERSION_V1", "BITMAP_INDEX_VERSION_V2", "BSI_VERSION_V1", "BSI_PART_VERSION_V1", "DV_MAGIC_BITMAP32", "DV_MAGIC_BITMAP64", "DELETION_VECTORS_VERSION_V1", "FILE_INDEX_VERSION_V1", "FILE_INDEX_MAGIC", "PUFFIN_FOOTER_FLAGS_PAYLOAD_COMPRESSED", "PUFFIN_MAGIC", "PUFFIN_FOOTER_TAIL_MAGIC", "PUFFIN_FOOTER_MAGIC", "RANGE_BITMAP_VERSION_V1", "DICTIONARY_VERSION_V1", "CHUNK_VERSION_V1", "BIT_SLICE_INDEX_VERSION_V1", "ROARING_COOKIE_NO_RUN", "ROARING_COOKIE_RUN", ]
+__all__ = ["BITMAP_INDEX_VERSION_V1", "BITMAP_INDEX_VERSION_V2", "BSI_VERSION_V1", "BSI_PART_VERSION_V1", "DV_MAGIC_BITMAP32", "DV_MAGIC_BITMAP64", "DELETION_VECTORS_VERSION_V1", "FILE_INDEX_VERSION_V1", "FILE_INDEX_MAGIC", "KEY_KINDS", "PUFFIN_FOOTER_FLAGS_PAYLOAD_COMPRESSED", "PUFFIN_MAGIC", "PUFFIN_FOOTER_TAIL_MAGIC", "PUFFIN_FOOTER_MAGIC", "RANGE_BITMAP_VERSION_V1", "DICTIONARY_VERSION_V1", "CHUNK_VERSION_V1", "BIT_SLICE_INDEX_VERSION_V1", "ROARING_COOKIE_NO_RUN", "ROARING_COOKIE_RUN", ]
 
 # paimon_codec/schemas/bitmap_index.ksy
 #: legacy V1 layout (unsorted dictionary, no lengths)
@@ -42,6 +42,11 @@ FILE_INDEX_VERSION_V1 = 1
 
 #: int64 magic 1493475289347502
 FILE_INDEX_MAGIC = b'\x00\x05NN\xd0\x1a5\xae'
+
+
+# paimon_codec/schemas/paimon_key.ksy
+#: paimon_key: the values of the ``kind`` parameter (its switch cases)
+KEY_KINDS = ('int8', 'int16', 'int32', 'int64', 'float32', 'float64', 'bool', 'string')
 
 
 # paimon_codec/schemas/puffin.ksy

@@ -1,4 +1,4 @@
-"""Keys of the range-bitmap dictionary and of the BSI index, vectorised.
+"""Key order of the range-bitmap dictionary and of the BSI index, vectorised (part of the one key model).
 
 Range-bitmap keys (FORMATS §4): big-endian fixed-width integers (TINYINT 1 B, SMALLINT 2 B,
 INT/DATE/TIME 4 B, BIGINT/timestamps/DECIMAL 8 B), FLOAT/DOUBLE as their *raw* IEEE bits, BOOLEAN
@@ -23,18 +23,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import InvalidPredicateError, UnsupportedTypeError
+from ..errors import InvalidPredicateError
 from ..generated.construct.paimon_key import STRING_LENGTH_DTYPE as _STRING_LENGTH
 from ..types import DataType
 from ..values import Timestamp, decimal_unscaled, from_json, timestamp_key
-from .keys import KeyCodec
 
-__all__ = ["RangeKeyCodec", "range_key_codec"]
+__all__ = ["KeyOrdering", "serialized_strings", "sorted_unique_strings"]
 
-_INT_WIDTH = {
-    "TINYINT": 1, "SMALLINT": 2, "INTEGER": 4, "DATE": 4, "TIME_WITHOUT_TIME_ZONE": 4, "BIGINT": 8,
-    "TIMESTAMP_WITHOUT_TIME_ZONE": 8, "TIMESTAMP_WITH_LOCAL_TIME_ZONE": 8, "DECIMAL": 8,
-}
 _BE_INT = {1: ">i1", 2: ">i2", 4: ">i4", 8: ">i8"}
 
 
@@ -51,52 +46,36 @@ def _float_sortable(bits: np.ndarray, double: bool) -> np.ndarray:
     return np.where(b < 0, b ^ np.int64(0x7FFFFFFF), b)
 
 
-class RangeKeyCodec:
-    """Key handling of one column type: mapping values, ordering, (de)serialising keys.
+class KeyOrdering:
+    """The range-bitmap / BSI half of :class:`paimon_codec.fileindex.keys.KeyCodec` (a mixin).
 
-    ``micros_for_nanos``: TIMESTAMP(7..9) columns are keyed by their (floored) micros, as Paimon's
-    BSI stores them (checked on Java 1.4.2 files); the range bitmap refuses such columns (Java and
-    paimon-cpp do not build it), so its codec keeps refusing them.
+    These methods work on *stored* values as int64 (FLOAT raw bits unsigned) and their *sortable*
+    images, where every NaN is one value (``Float.compare``).  The bitmap half (``sort_keys``) keeps
+    NaN payloads apart instead, as Java's bitmap HashMap does.  The attributes below are set by
+    ``KeyCodec.__init__``.
     """
 
-    def __init__(self, dtype: DataType, *, allow_float: bool = True, allow_string: bool = True,
-                 allow_boolean: bool = True, micros_for_nanos: bool = False) -> None:
-        self.dtype = dtype
-        root = dtype.root
-        self.root = root
-        self.is_float = root in ("FLOAT", "DOUBLE")
-        self.is_string = dtype.is_string
-        self.is_bool = root == "BOOLEAN"
-        if self.is_float and not allow_float or self.is_string and not allow_string or (
-                self.is_bool and not allow_boolean):
-            raise UnsupportedTypeError(f"type {dtype} is not supported by this index")
-        if dtype.is_timestamp and (dtype.precision if dtype.precision is not None else 6) > 6 and \
-                not micros_for_nanos:
-            raise UnsupportedTypeError(f"{dtype}: timestamp precision > 6 is not supported by this index")
-        if root == "DECIMAL" and (dtype.precision or 10) > 18:
-            raise UnsupportedTypeError(f"{dtype}: DECIMAL precision > 18 is not supported by this index")
-        if self.is_string:
-            self.width: int | None = None
-        elif self.is_float:
-            self.width = 4 if root == "FLOAT" else 8
-        elif self.is_bool:
-            self.width = 1
-        elif root in _INT_WIDTH:
-            self.width = _INT_WIDTH[root]
-        else:
-            raise UnsupportedTypeError(f"type {dtype} is not supported by this index")
-        self._mapper = KeyCodec(dtype, raw_float_bits=True)  # every root accepted above has a mapping
+    dtype: DataType
+    root: str
+    kind: str
+    is_float: bool
+    is_string: bool
+    is_bool: bool
+    width: int | None
+
+    def map_array(self, values: Any) -> tuple[np.ndarray | pa.Array, np.ndarray]:
+        raise NotImplementedError  # KeyCodec's
 
     # ----------------------------------------------------------------- values -> keys (bulk)
     def column(self, values: Any) -> tuple[np.ndarray, Any, Any]:
         """Map a column to ``(valid_mask, sortable, raw)``.
 
-        The value mapping itself is the shared :class:`paimon_codec.fileindex.keys.KeyCodec`
-        (``raw_float_bits=True``: the range bitmap keeps NaN payloads).  Fixed keys: ``sortable`` is
+        The value mapping is :meth:`KeyCodec.map_array` (the range-bitmap and BSI rules keep NaN
+        payloads: ``raw_float_bits``).  Fixed keys: ``sortable`` is
         an int64 array (order image, every NaN equal), ``raw`` the int64 stored value (raw bits for
         floats).  Strings: ``sortable`` is a pyarrow binary array (nulls kept), ``raw`` None.
         """
-        keys, valid = self._mapper.map_array(values)
+        keys, valid = self.map_array(values)
         valid = np.asarray(valid, dtype=bool)
         if self.is_string:
             skeys = cast("pa.Array | pa.ChunkedArray", keys)  # KeyCodec maps strings to pyarrow binary
@@ -190,10 +169,6 @@ class RangeKeyCodec:
         if self.is_bool:
             return bool(key)
         return int(key)
-
-
-def range_key_codec(dtype: DataType) -> RangeKeyCodec:
-    return RangeKeyCodec(dtype)
 
 
 def sorted_unique_strings(arr: pa.Array) -> tuple[list[bytes], np.ndarray]:
