@@ -47,6 +47,7 @@ _LAZY = {
     "create_writer": "registry",
     "parse_index_options": "options",
     "parse_memory_size": "options",
+    "read_input_table": "input_table",
 }
 
 __all__ = [
