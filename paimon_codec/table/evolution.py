@@ -15,6 +15,7 @@ under a schema with the same ids, names and types (read columns by name, as they
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -300,17 +301,21 @@ def file_evolution(file_schema: TableSchema, table_schema: TableSchema) -> FileE
 
 
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# files are judged by several threads (judge.JUDGE_THREADS): a WeakKeyDictionary is not safe to mutate
+# concurrently; reentrant in case a ``build`` asks for another pair
+_CACHE_LOCK = threading.RLock()
 
 
 def per_schema_pair(table: Any, what: str, table_schema: TableSchema, file_schema_id: int,
                     build: Callable[[TableSchema], Any]) -> Any:
     """``build(file schema)`` for files of ``table`` written under ``file_schema_id`` and read as
     ``table_schema``, computed once per table (every file of a schema shares it)."""
-    per_table = _CACHE.setdefault(table, {})
     key = (what, table_schema.id, file_schema_id)
-    if key not in per_table:
-        per_table[key] = build(table.schema_by_id(file_schema_id))
-    return per_table[key]
+    with _CACHE_LOCK:
+        per_table = _CACHE.setdefault(table, {})
+        if key not in per_table:
+            per_table[key] = build(table.schema_by_id(file_schema_id))
+        return per_table[key]
 
 
 def evolution_for(table: Any, table_schema: TableSchema, file_schema_id: int | None) -> FileEvolution | None:

@@ -9,6 +9,7 @@ nothing read yet) and a picklable :class:`JudgeContext`, reads only index bytes,
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,8 +26,8 @@ from .index_schema import file_index_view
 from .schema import TableSchema
 from .table import LiveDataFile
 
-__all__ = ["FileJudge", "FileProbe", "FileVerdict", "JudgeContext", "judge_file", "judge_files", "judge_on_driver",
-           "needs_judging"]
+__all__ = ["JUDGE_THREADS", "FileJudge", "FileProbe", "FileVerdict", "JudgeContext", "judge_file", "judge_files",
+           "judge_on_driver", "needs_judging"]
 
 # a judge: (context, files) -> (one verdict per file, "driver" | "distributed", Spark tasks started)
 FileJudge = Callable[["JudgeContext", list["FileProbe"]], tuple[list["FileVerdict"], str, int]]
@@ -146,27 +147,117 @@ def needs_judging(ctx: JudgeContext, f: FileProbe) -> bool:
                                       and bool(f.embedded_index or f.index_path))
 
 
-def judge_files(ctx: JudgeContext, files: list[FileProbe]) -> list[FileVerdict]:
-    """:func:`judge_file` for each file; every deletion-vector index file is opened once for all its vectors
-    (a table's vectors sit in a few index files: one open per data file would dominate planning)."""
+#: Threads that judge files at once.  Judging is I/O latency, not CPU: on an object store each file costs
+#: two ranged GETs (index head, then the block the predicate needs) and maybe one for its deletion vector,
+#: ~10-50 ms each, so one file after another makes planning a sum of round trips.  16 requests in flight
+#: cut that ~16x while staying far below a store's per-connection limits and costing little on local disk.
+JUDGE_THREADS = 16
+
+#: Fewer files than this are judged on the calling thread (a pool would cost more than it saves).
+MIN_FILES_FOR_THREADS = 4
+
+
+def judge_files(ctx: JudgeContext, files: list[FileProbe], threads: int | None = None) -> list[FileVerdict]:
+    """:func:`judge_file` for each file, in ``files`` order, by up to ``threads`` (default
+    :data:`JUDGE_THREADS`) threads at once; the same verdicts as one after the other.
+
+    Every deletion-vector index file is opened once for all its vectors (a table's vectors sit in a few
+    index files: one open per data file would dominate planning); threads share it through
+    :class:`_SharedSource`, whose seek-then-read is one locked step.  A failure raises the error of the
+    first failing file in ``files`` order, as a sequential run would: files are handed out in order and a
+    thread finishes the file it took, so every earlier file has been judged when the others stop.
+    """
+    n = len(files)
+    if threads is None:
+        threads = JUDGE_THREADS if n >= MIN_FILES_FOR_THREADS else 1
+    workers = min(max(1, threads), n)
     sources: dict[str, ByteSource] = {}
+    extents: dict[str, tuple[int, int]] = {}
+    for f in files:  # the span of each vector file's entries: fetched in one request on an object store
+        if f.deletion is not None:
+            dv_path, offset, length = f.deletion
+            lo, hi = extents.get(dv_path, (offset, offset))
+            extents[dv_path] = (min(lo, offset), max(hi, offset + length + 8))
     try:
-        out = []
-        for f in files:
-            source = None
-            if f.deletion is not None:
-                source = sources.get(f.deletion[0])
-                if source is None:
-                    source = sources[f.deletion[0]] = ByteSource(f.deletion[0])
-            out.append(judge_file(ctx, f, source))
-        return out
+        if workers <= 1:
+            return [judge_file(ctx, f, _dv_source(f, sources, extents, ByteSource)) for f in files]
+        return _judge_in_threads(ctx, files, workers, sources, extents)
     finally:
         for source in sources.values():
             source.close()
 
 
+def _judge_in_threads(ctx: JudgeContext, files: list[FileProbe], workers: int, sources: dict[str, ByteSource],
+                      extents: dict[str, tuple[int, int]]) -> list[FileVerdict]:
+    out: list[FileVerdict | None] = [None] * len(files)
+    errors: dict[int, BaseException] = {}
+    lock = threading.Lock()
+    next_index = iter(range(len(files)))
+
+    def work() -> None:
+        while True:
+            with lock:
+                i = -1 if errors else next(next_index, -1)
+            if i < 0:
+                return
+            try:
+                with lock:  # opening a vector file once for all threads (a few per table)
+                    source = _dv_source(files[i], sources, extents, _SharedSource)
+                out[i] = judge_file(ctx, files[i], source)
+            except BaseException as exc:  # re-raised on the calling thread, unchanged
+                with lock:
+                    errors[i] = exc
+
+    pool = [threading.Thread(target=work, name=f"paimon-codec-judge-{k}", daemon=True) for k in range(workers)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    if errors:
+        raise errors[min(errors)]
+    return out  # type: ignore[return-value]  # every slot filled when no file failed
+
+
+class _SharedSource(ByteSource):
+    """A ByteSource several judging threads read through: reading is seek-then-read on one file
+    handle, so each read (and prefetch) holds a lock.  Only :meth:`read`/:meth:`prefetch` are used on
+    deletion-vector files; windows (:meth:`sub`) would bypass the lock and are refused."""
+
+    def __init__(self, data: str) -> None:
+        super().__init__(data)
+        self._lock = threading.Lock()
+
+    def read(self, offset: int, size: int, what: str = "bytes") -> bytes:
+        with self._lock:
+            return super().read(offset, size, what)
+
+    def prefetch(self, offset: int, length: int) -> None:
+        with self._lock:
+            super().prefetch(offset, length)
+
+    def sub(self, offset: int, length: int) -> ByteSource:
+        raise NotImplementedError("a shared deletion-vector source is read whole-entry, never windowed")
+
+
+def _dv_source(f: FileProbe, sources: dict[str, ByteSource], extents: dict[str, tuple[int, int]],
+               kind: Callable[[str], ByteSource]) -> ByteSource | None:
+    """The open deletion-vector index file of ``f`` from ``sources``, or None.
+
+    Opened on first use, with the span of all its entries the files need announced (``extents``): on an
+    object store one GET then serves every vector, in whatever order the threads ask for them."""
+    if f.deletion is None:
+        return None
+    source = sources.get(f.deletion[0])
+    if source is None:
+        source = sources[f.deletion[0]] = kind(f.deletion[0])
+        lo, hi = extents.get(f.deletion[0], (0, 0))
+        if 0 <= lo < min(hi, source.length):
+            source.prefetch(lo, min(hi, source.length) - lo)
+    return source
+
+
 def judge_on_driver(ctx: JudgeContext, files: list[FileProbe]) -> tuple[list[FileVerdict], str, int]:
-    """The default judge: every file here, one after the other -> ``(verdicts, "driver", 0 tasks)``."""
+    """The default judge: every file here (:data:`JUDGE_THREADS` at once) -> ``(verdicts, "driver", 0 tasks)``."""
     return judge_files(ctx, files), "driver", 0
 
 

@@ -1,0 +1,152 @@
+"""Files judged by several threads (``judge_files`` / ``judge_on_driver``) get exactly the verdicts of one
+file after the other, in the same order, and a broken file raises the same error as a sequential run.
+
+Tables: the golden warehouse (written by Java Paimon: an indexed append table, primary-key tables with
+deletion vectors), on local disk and copied to the S3 server, and a partitioned table written here by Java
+Paimon 1.4.2 with file indexes in their own files (several files per commit) plus a primary-key table with
+deletion vectors.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+
+import pyarrow as pa
+import pytest
+from golden_warehouse import WAREHOUSE_JSON, table_at, tables
+
+from paimon_codec.errors import PaimonCodecError
+from paimon_codec.table import judge as judge_module
+from paimon_codec.table.judge import judge_files
+from paimon_codec.table.plan import plan_scan
+
+SCHEMA = "id INT NOT NULL, p STRING NOT NULL, cat STRING, code INT, name STRING"
+ARROW = pa.schema([("id", pa.int32()), ("p", pa.string()), ("cat", pa.string()), ("code", pa.int32()),
+                   ("name", pa.string())])
+PREDICATES = [None, "cat = 'c3'", "code > 90", "name = 'n42'", "cat IN ('c1', 'c5') AND p = 'x'",
+              "code BETWEEN 10 AND 12 OR cat = 'c0'", "name = 'absent'"]
+
+
+class _Comparing:
+    """A judge that judges every file list one by one and with ``threads`` threads and checks they agree."""
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+        self.calls = 0
+        self.files = 0
+        self.thread_names: set[str] = set()
+
+    def __call__(self, ctx, files):
+        sequential = judge_files(ctx, files, threads=1)
+        real = judge_module.judge_file
+        names = self.thread_names
+
+        def recording(*args, **kwargs):
+            names.add(threading.current_thread().name)
+            return real(*args, **kwargs)
+
+        judge_module.judge_file = recording
+        try:
+            threaded = judge_files(ctx, files, threads=self.threads)
+        finally:
+            judge_module.judge_file = real
+        assert threaded == sequential  # verdicts in file order: decision, selection bitmap, bytes, notes
+        self.calls += 1
+        self.files += len(files)
+        return threaded, "driver", 0
+
+
+def _same_plans(path: str, where, judge: _Comparing):
+    default = plan_scan(path, where)
+    compared = plan_scan(path, where, judge=judge)
+    drop = {"planning_ms"}
+    assert {k: v for k, v in default.report.to_json().items() if k not in drop} == \
+        {k: v for k, v in compared.report.to_json().items() if k not in drop}, where
+    assert [(t.path, t.selection_bytes()) for t in default.tasks] == \
+        [(t.path, t.selection_bytes()) for t in compared.tasks], where
+    return default.report
+
+
+@pytest.mark.skipif(not WAREHOUSE_JSON.exists(), reason="golden warehouse not available")
+@pytest.mark.parametrize("spec", tables(), ids=lambda t: t["table"])
+def test_golden_tables_judged_by_threads_as_one_by_one(spec, table_location):
+    path = table_at(table_location, spec["table"])
+    judge = _Comparing(threads=8)
+    deleted = 0
+    for q in spec["queries"]:
+        deleted = max(deleted, _same_plans(path, q["pred"], judge).rows_deleted)
+    assert judge.calls > 0
+    if judge.files > len(judge.thread_names) > 0:
+        assert any(n.startswith("paimon-codec-judge-") for n in judge.thread_names)
+    assert deleted > 0 or "dv" not in spec["kind"]
+
+
+def _rows(start: int, n: int, salt: int = 0) -> pa.Table:
+    rows = [{"id": i, "p": "xy"[i % 2], "cat": f"c{(i * 7 + salt) % 9}", "code": (i * 13 + salt) % 100,
+             "name": f"n{i}"} for i in range(start, start + n)]
+    return pa.Table.from_pylist(rows, schema=ARROW)
+
+
+@pytest.fixture(scope="module")
+def java_tables(tmp_path_factory, java_newest):
+    warehouse = tmp_path_factory.mktemp("judge_threads")
+    indexes = {"file-index.bitmap.columns": "cat", "file-index.bloom-filter.columns": "name",
+               "file-index.range-bitmap.columns": "code", "file-index.in-manifest-threshold": "1 b"}
+    append = java_newest.create_table(warehouse, "db.append", SCHEMA, partition_keys=["p"],
+                                      options={"bucket": "-1", **indexes})
+    for k in range(5):
+        java_newest.write(append, _rows(k * 50, 50))
+    pk = java_newest.create_table(warehouse, "db.pk_dv", SCHEMA, primary_keys=["id", "p"], partition_keys=["p"],
+                                  options={"bucket": "2", "deletion-vectors.enabled": "true", **indexes})
+    java_newest.write(pk, _rows(0, 240))
+    java_newest.compact(pk, full=True)
+    java_newest.write(pk, _rows(0, 240).filter(pa.compute.equal(pa.compute.bit_wise_and(
+        pa.compute.field("id"), 3), 0)).set_column(2, "cat", pa.array(["c8"] * 60)))
+    java_newest.compact(pk, full=False)
+    return {"append": str(append), "pk_dv": str(pk)}
+
+
+@pytest.mark.parametrize("name", ["append", "pk_dv"])
+def test_java_written_tables_judged_by_threads_as_one_by_one(java_tables, name):
+    judge = _Comparing(threads=4)
+    skipped = deleted = 0
+    for where in PREDICATES:
+        report = _same_plans(java_tables[name], where, judge)
+        skipped += report.files_skipped_by_index
+        deleted = max(deleted, report.rows_deleted)
+    assert judge.files > judge.calls, "no file list long enough for several threads"
+    assert len(judge.thread_names) > 1
+    assert skipped > 0, "the Java-written indexes pruned nothing"
+    assert name != "pk_dv" or deleted > 0, "the primary-key table has no deletion vector"
+
+
+def test_first_failing_file_raises_the_same_error(java_tables, tmp_path):
+    """Two broken index files: every run raises the sequential run's error, the earlier file's."""
+    path = str(tmp_path / "append")
+    shutil.copytree(java_tables["append"], path)
+    seen = []
+
+    def capture(ctx, files):
+        seen.append((ctx, files))
+        return judge_files(ctx, files, threads=1), "driver", 0
+
+    plan_scan(path, "code > 90", judge=capture)
+    ctx, files = seen[0]
+    with_index = [f for f in files if f.index_path]
+    assert len(with_index) >= 4
+    os.remove(with_index[1].index_path)  # missing: a CorruptDataError naming it
+    with open(with_index[-1].index_path, "r+b") as fh:  # truncated: a different error
+        fh.truncate(3)
+    with pytest.raises(PaimonCodecError) as first:
+        judge_files(ctx, files, threads=1)
+    assert with_index[1].index_path in str(first.value)
+    for threads in (2, 4, 16):
+        for _ in range(3):
+            with pytest.raises(PaimonCodecError) as again:
+                judge_files(ctx, files, threads=threads)
+            assert type(again.value) is type(first.value) and str(again.value) == str(first.value)
+    with pytest.raises(PaimonCodecError) as planned:
+        plan_scan(path, "code > 90")
+    assert str(planned.value) == str(first.value)
