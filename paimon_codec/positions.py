@@ -140,6 +140,7 @@ def run_arrays(positions: Any) -> tuple[np.ndarray, np.ndarray]:
         starts = parts[0][0] if len(parts[0]) == 1 else np.concatenate(parts[0])
         parts[0].clear()
         ends = parts[1][0] if len(parts[1]) == 1 else np.concatenate(parts[1])
+        parts[1].clear()
     else:
         arr = as_array(positions)
         breaks = np.flatnonzero(np.diff(arr) != 1)
@@ -150,7 +151,9 @@ def run_arrays(positions: Any) -> tuple[np.ndarray, np.ndarray]:
         if touching.any():
             keep = np.concatenate(([True], ~touching))
             last = np.concatenate((~touching, [True]))
-            starts, ends = starts[keep], ends[last]
+            del touching
+            starts = starts[keep]  # one array copied at a time: the old one is freed before the next copy
+            ends = ends[last]
     return starts, ends
 
 

@@ -274,11 +274,16 @@ class DeletionVector:
         for key in sorted(self._parts):
             bm = self._parts[key]
             if len(bm):
-                a, b = run_arrays(bm)
-                starts.append(a + (key << 32))
-                ends.append(b + (key << 32))
+                a, b = run_arrays(bm)  # fresh arrays: shifted in place, no copy per part
+                if key:
+                    a += key << 32
+                    b += key << 32
+                starts.append(a)
+                ends.append(b)
         if not starts:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        if len(starts) == 1:  # the usual 32-bit vector: no concatenated copy (a declared size costs once)
+            return starts[0], ends[0]
         return np.concatenate(starts), np.concatenate(ends)
 
     def ranges(self) -> list[list[int]]:
