@@ -60,8 +60,12 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
                 mod = ".".join(base + ([node.module] if node.module else []))
             else:
                 mod = node.module or ""
-            targets.add(mod)
-            targets.update(f"{mod}.{a.name}" for a in node.names)  # ``from pkg import submodule``
+            subs = {f"{mod}.{a.name}" for a in node.names}  # ``from pkg import submodule``
+            targets.update(subs)
+            # ``from . import sibling`` inside package ``mod`` runs no more of ``mod/__init__.py`` than being
+            # inside it does (as for the packages on the way below); importing a name it defines does
+            if not (name.startswith(mod + ".") and subs <= modules.keys()):
+                targets.add(mod)
     edges = set()
     for t in targets:
         if t not in modules or t == name:

@@ -15,6 +15,7 @@ import pyarrow as pa
 import pytest
 from golden_warehouse import WAREHOUSE_JSON, expected_query_rows, normalize_rows, table_at, tables
 from oracles.compare import assert_same_rows
+from plan_compare import JAVA_ARROW, assert_same_plans, write_java_tables
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import InvalidOptionError
@@ -30,11 +31,7 @@ def _same_plan(path, where, judge) -> tuple:
     driver = plan_scan(path, where)
     spread = plan_scan(path, where, judge=judge)
     assert driver.report.planning == "driver" and driver.report.planning_tasks == 0
-    a = {k: v for k, v in driver.report.to_json().items() if k not in PLANNING_FIELDS}
-    b = {k: v for k, v in spread.report.to_json().items() if k not in PLANNING_FIELDS}
-    assert a == b, where
-    assert [(t.path, t.selection_bytes()) for t in driver.tasks] == \
-        [(t.path, t.selection_bytes()) for t in spread.tasks], where
+    assert_same_plans(driver, spread, where, ignore=PLANNING_FIELDS)
     return driver.report, spread.report
 
 
@@ -101,37 +98,14 @@ def test_bad_planning_options_are_refused(spark):  # noqa: F811
         SparkFileJudge(spark, 4, files_per_task=0)
 
 
-JAVA_SCHEMA = "id INT NOT NULL, p STRING NOT NULL, cat STRING, code INT, name STRING"
-JAVA_ARROW = pa.schema([("id", pa.int32()), ("p", pa.string()), ("cat", pa.string()), ("code", pa.int32()),
-                        ("name", pa.string())])
 JAVA_PREDICATES = [None, "cat = 'c3'", "code = 17", "code > 90", "name = 'n42'", "cat IN ('c1', 'c5') AND p = 'x'",
                    "code BETWEEN 10 AND 12 OR cat = 'c0'", "name = 'absent'", "p = 'y' AND code < 5"]
 
 
-def _java_rows(start: int, n: int, salt: int = 0) -> pa.Table:
-    rows = [{"id": i, "p": "xy"[i % 2], "cat": f"c{(i * 7 + salt) % 9}", "code": (i * 13 + salt) % 100,
-             "name": f"n{i}"} for i in range(start, start + n)]
-    return pa.Table.from_pylist(rows, schema=JAVA_ARROW)
-
-
 @pytest.fixture(scope="module")
 def java_tables(tmp_path_factory, java_newest):
-    warehouse = tmp_path_factory.mktemp("distributed_plan")
-    indexes = {"file-index.bitmap.columns": "cat", "file-index.bloom-filter.columns": "name",
-               "file-index.range-bitmap.columns": "code", "file-index.in-manifest-threshold": "1 b"}
-    append = java_newest.create_table(warehouse, "db.append", JAVA_SCHEMA, partition_keys=["p"],
-                                      options={"bucket": "-1", **indexes})
-    for k in range(4):
-        java_newest.write(append, _java_rows(k * 60, 60))
-    pk = java_newest.create_table(warehouse, "db.pk_dv", JAVA_SCHEMA, primary_keys=["id", "p"],
-                                  partition_keys=["p"],
-                                  options={"bucket": "2", "deletion-vectors.enabled": "true", **indexes})
-    java_newest.write(pk, _java_rows(0, 240))
-    java_newest.compact(pk, full=True)
-    java_newest.write(pk, _java_rows(0, 240).filter(pa.compute.equal(pa.compute.bit_wise_and(
-        pa.compute.field("id"), 3), 0)).set_column(2, "cat", pa.array(["c8"] * 60)))
-    java_newest.compact(pk, full=False)
-    tables = {"append": append, "pk_dv": pk}
+    tables = write_java_tables(java_newest, tmp_path_factory.mktemp("distributed_plan"), commits=4,
+                               rows_per_commit=60)
     reads = {name: {str(w): java_newest.read(path, where=w) for w in JAVA_PREDICATES}
              for name, path in tables.items()}
     return tables, reads

@@ -13,18 +13,15 @@ import os
 import shutil
 import threading
 
-import pyarrow as pa
 import pytest
 from golden_warehouse import WAREHOUSE_JSON, table_at, tables
+from plan_compare import assert_same_plans, write_java_tables
 
 from paimon_codec.errors import PaimonCodecError
 from paimon_codec.table import judge as judge_module
 from paimon_codec.table.judge import judge_files
 from paimon_codec.table.plan import plan_scan
 
-SCHEMA = "id INT NOT NULL, p STRING NOT NULL, cat STRING, code INT, name STRING"
-ARROW = pa.schema([("id", pa.int32()), ("p", pa.string()), ("cat", pa.string()), ("code", pa.int32()),
-                   ("name", pa.string())])
 PREDICATES = [None, "cat = 'c3'", "code > 90", "name = 'n42'", "cat IN ('c1', 'c5') AND p = 'x'",
               "code BETWEEN 10 AND 12 OR cat = 'c0'", "name = 'absent'"]
 
@@ -60,12 +57,7 @@ class _Comparing:
 
 def _same_plans(path: str, where, judge: _Comparing):
     default = plan_scan(path, where)
-    compared = plan_scan(path, where, judge=judge)
-    drop = {"planning_ms"}
-    assert {k: v for k, v in default.report.to_json().items() if k not in drop} == \
-        {k: v for k, v in compared.report.to_json().items() if k not in drop}, where
-    assert [(t.path, t.selection_bytes()) for t in default.tasks] == \
-        [(t.path, t.selection_bytes()) for t in compared.tasks], where
+    assert_same_plans(default, plan_scan(path, where, judge=judge), where, ignore={"planning_ms"})
     return default.report
 
 
@@ -83,29 +75,9 @@ def test_golden_tables_judged_by_threads_as_one_by_one(spec, table_location):
     assert deleted > 0 or "dv" not in spec["kind"]
 
 
-def _rows(start: int, n: int, salt: int = 0) -> pa.Table:
-    rows = [{"id": i, "p": "xy"[i % 2], "cat": f"c{(i * 7 + salt) % 9}", "code": (i * 13 + salt) % 100,
-             "name": f"n{i}"} for i in range(start, start + n)]
-    return pa.Table.from_pylist(rows, schema=ARROW)
-
-
 @pytest.fixture(scope="module")
 def java_tables(tmp_path_factory, java_newest):
-    warehouse = tmp_path_factory.mktemp("judge_threads")
-    indexes = {"file-index.bitmap.columns": "cat", "file-index.bloom-filter.columns": "name",
-               "file-index.range-bitmap.columns": "code", "file-index.in-manifest-threshold": "1 b"}
-    append = java_newest.create_table(warehouse, "db.append", SCHEMA, partition_keys=["p"],
-                                      options={"bucket": "-1", **indexes})
-    for k in range(5):
-        java_newest.write(append, _rows(k * 50, 50))
-    pk = java_newest.create_table(warehouse, "db.pk_dv", SCHEMA, primary_keys=["id", "p"], partition_keys=["p"],
-                                  options={"bucket": "2", "deletion-vectors.enabled": "true", **indexes})
-    java_newest.write(pk, _rows(0, 240))
-    java_newest.compact(pk, full=True)
-    java_newest.write(pk, _rows(0, 240).filter(pa.compute.equal(pa.compute.bit_wise_and(
-        pa.compute.field("id"), 3), 0)).set_column(2, "cat", pa.array(["c8"] * 60)))
-    java_newest.compact(pk, full=False)
-    return {"append": str(append), "pk_dv": str(pk)}
+    return write_java_tables(java_newest, tmp_path_factory.mktemp("judge_threads"), commits=5, rows_per_commit=50)
 
 
 @pytest.mark.parametrize("name", ["append", "pk_dv"])

@@ -15,38 +15,18 @@ Nothing here knows about index formats: :mod:`paimon_codec.fileindex.evaluate` a
 
 from __future__ import annotations
 
+from . import leaves
 from .bind import coerce_literal, column_type
 from .builder import Column, col
 from .json_form import load_predicate_json, predicate_from_json, predicate_to_json
-from .leaves import (
-    LEAF_CLASSES,
-    LEAF_OPS,
-    Between,
-    Contains,
-    EndsWith,
-    EqualTo,
-    GreaterThan,
-    GreaterThanOrEqual,
-    In,
-    IsNotNull,
-    IsNull,
-    LessThan,
-    LessThanOrEqual,
-    Like,
-    NotEqualTo,
-    NotIn,
-    StartsWith,
-    make_leaf,
-)
+from .leaves import *  # noqa: F403 - the leaf classes are this package's API: exactly leaves.__all__
 from .predicate import And, Leaf, Or, Predicate, and_all, or_all
 from .sql import parse_where, to_sql
 from .visitor import LeafVisitor, PredicateVisitor, visit
 
 __all__ = [
     "col", "Column", "Predicate", "Leaf", "And", "Or", "and_all", "or_all",
-    "EqualTo", "NotEqualTo", "LessThan", "LessThanOrEqual", "GreaterThan", "GreaterThanOrEqual", "Between",
-    "In", "NotIn", "IsNull", "IsNotNull", "StartsWith", "EndsWith", "Contains", "Like",
-    "LEAF_CLASSES", "LEAF_OPS", "make_leaf",
     "parse_where", "to_sql", "predicate_from_json", "predicate_to_json", "load_predicate_json",
     "coerce_literal", "column_type", "LeafVisitor", "PredicateVisitor", "visit",
 ]
+__all__ += leaves.__all__

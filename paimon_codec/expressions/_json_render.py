@@ -18,23 +18,7 @@ from .bind import column_type
 from .visitor import PredicateVisitor, visit
 
 if TYPE_CHECKING:
-    from .leaves import (
-        Between,
-        Contains,
-        EndsWith,
-        EqualTo,
-        GreaterThan,
-        GreaterThanOrEqual,
-        In,
-        IsNotNull,
-        IsNull,
-        LessThan,
-        LessThanOrEqual,
-        Like,
-        NotEqualTo,
-        NotIn,
-        StartsWith,
-    )
+    from . import leaves
     from .predicate import And, Leaf, Or, Predicate
 
 __all__ = ["predicate_to_json", "TO_09"]
@@ -133,43 +117,43 @@ class _JsonRenderer(PredicateVisitor[dict]):
                 out[f"literals_{extra}"] = [x.get(extra) for _, x in encoded]
         return out
 
-    def visit_equal_to(self, leaf: EqualTo) -> dict:
+    def visit_equal_to(self, leaf: leaves.EqualTo) -> dict:
         return self._one(leaf)
 
-    def visit_not_equal_to(self, leaf: NotEqualTo) -> dict:
+    def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> dict:
         return self._one(leaf)
 
-    def visit_less_than(self, leaf: LessThan) -> dict:
+    def visit_less_than(self, leaf: leaves.LessThan) -> dict:
         return self._one(leaf)
 
-    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> dict:
+    def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> dict:
         return self._one(leaf)
 
-    def visit_greater_than(self, leaf: GreaterThan) -> dict:
+    def visit_greater_than(self, leaf: leaves.GreaterThan) -> dict:
         return self._one(leaf)
 
-    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> dict:
+    def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> dict:
         return self._one(leaf)
 
-    def visit_starts_with(self, leaf: StartsWith) -> dict:
+    def visit_starts_with(self, leaf: leaves.StartsWith) -> dict:
         return self._one(leaf)
 
-    def visit_ends_with(self, leaf: EndsWith) -> dict:
+    def visit_ends_with(self, leaf: leaves.EndsWith) -> dict:
         return self._one(leaf)
 
-    def visit_contains(self, leaf: Contains) -> dict:
+    def visit_contains(self, leaf: leaves.Contains) -> dict:
         return self._one(leaf)
 
-    def visit_like(self, leaf: Like) -> dict:
+    def visit_like(self, leaf: leaves.Like) -> dict:
         return self._one(leaf)
 
-    def visit_in(self, leaf: In) -> dict:
+    def visit_in(self, leaf: leaves.In) -> dict:
         return self._list(leaf)
 
-    def visit_not_in(self, leaf: NotIn) -> dict:
+    def visit_not_in(self, leaf: leaves.NotIn) -> dict:
         return self._list(leaf)
 
-    def visit_between(self, leaf: Between) -> dict:
+    def visit_between(self, leaf: leaves.Between) -> dict:
         if self.style == "paimon-0.9":  # Java's Between leaf: a list of two literals
             return self._list(leaf)
         out, dtype = self._head(leaf)
@@ -180,10 +164,10 @@ class _JsonRenderer(PredicateVisitor[dict]):
                 out[f"{name}_{extra}"] = xv
         return out
 
-    def visit_is_null(self, leaf: IsNull) -> dict:
+    def visit_is_null(self, leaf: leaves.IsNull) -> dict:
         return self._head(leaf)[0]
 
-    def visit_is_not_null(self, leaf: IsNotNull) -> dict:
+    def visit_is_not_null(self, leaf: leaves.IsNotNull) -> dict:
         return self._head(leaf)[0]
 
 

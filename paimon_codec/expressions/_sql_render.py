@@ -16,23 +16,7 @@ from ..values import Timestamp
 from .visitor import PredicateVisitor, node_kind, visit
 
 if TYPE_CHECKING:
-    from .leaves import (
-        Between,
-        Contains,
-        EndsWith,
-        EqualTo,
-        GreaterThan,
-        GreaterThanOrEqual,
-        In,
-        IsNotNull,
-        IsNull,
-        LessThan,
-        LessThanOrEqual,
-        Like,
-        NotEqualTo,
-        NotIn,
-        StartsWith,
-    )
+    from . import leaves
     from .predicate import And, Leaf, Or, Predicate
 
 __all__ = ["to_sql", "quote_identifier", "literal_to_sql", "KEYWORDS"]
@@ -110,22 +94,22 @@ class _SqlRenderer(PredicateVisitor[str]):
     def _cmp(leaf: Leaf, sign: str) -> str:
         return f"{quote_identifier(leaf.column)} {sign} {literal_to_sql(leaf.literal)}"
 
-    def visit_equal_to(self, leaf: EqualTo) -> str:
+    def visit_equal_to(self, leaf: leaves.EqualTo) -> str:
         return self._cmp(leaf, "=")
 
-    def visit_not_equal_to(self, leaf: NotEqualTo) -> str:
+    def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> str:
         return self._cmp(leaf, "<>")
 
-    def visit_less_than(self, leaf: LessThan) -> str:
+    def visit_less_than(self, leaf: leaves.LessThan) -> str:
         return self._cmp(leaf, "<")
 
-    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> str:
+    def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> str:
         return self._cmp(leaf, "<=")
 
-    def visit_greater_than(self, leaf: GreaterThan) -> str:
+    def visit_greater_than(self, leaf: leaves.GreaterThan) -> str:
         return self._cmp(leaf, ">")
 
-    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> str:
+    def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> str:
         return self._cmp(leaf, ">=")
 
     @staticmethod
@@ -133,32 +117,32 @@ class _SqlRenderer(PredicateVisitor[str]):
         body = ", ".join(literal_to_sql(v) for v in leaf.literals)
         return f"{quote_identifier(leaf.column)} {word} ({body})"
 
-    def visit_in(self, leaf: In) -> str:
+    def visit_in(self, leaf: leaves.In) -> str:
         return self._set(leaf, "IN")
 
-    def visit_not_in(self, leaf: NotIn) -> str:
+    def visit_not_in(self, leaf: leaves.NotIn) -> str:
         return self._set(leaf, "NOT IN")
 
-    def visit_between(self, leaf: Between) -> str:
+    def visit_between(self, leaf: leaves.Between) -> str:
         return (f"{quote_identifier(leaf.column)} BETWEEN {literal_to_sql(leaf.literals[0])} "
                 f"AND {literal_to_sql(leaf.literals[1])}")
 
-    def visit_is_null(self, leaf: IsNull) -> str:
+    def visit_is_null(self, leaf: leaves.IsNull) -> str:
         return f"{quote_identifier(leaf.column)} IS NULL"
 
-    def visit_is_not_null(self, leaf: IsNotNull) -> str:
+    def visit_is_not_null(self, leaf: leaves.IsNotNull) -> str:
         return f"{quote_identifier(leaf.column)} IS NOT NULL"
 
-    def visit_starts_with(self, leaf: StartsWith) -> str:
+    def visit_starts_with(self, leaf: leaves.StartsWith) -> str:
         return f"{quote_identifier(leaf.column)} LIKE {literal_to_sql(str(leaf.literal) + '%')}"
 
-    def visit_like(self, leaf: Like) -> str:
+    def visit_like(self, leaf: leaves.Like) -> str:
         return f"{quote_identifier(leaf.column)} LIKE {literal_to_sql(leaf.literal)}"
 
-    def visit_ends_with(self, leaf: EndsWith) -> str:
+    def visit_ends_with(self, leaf: leaves.EndsWith) -> str:
         raise InvalidPredicateError(f"operator {leaf.op!r} has no SQL form")
 
-    def visit_contains(self, leaf: Contains) -> str:
+    def visit_contains(self, leaf: leaves.Contains) -> str:
         raise InvalidPredicateError(f"operator {leaf.op!r} has no SQL form")
 
     def visit_and(self, node: And) -> str:

@@ -6,20 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import InvalidPredicateError
-from .leaves import (
-    Between,
-    EqualTo,
-    GreaterThan,
-    GreaterThanOrEqual,
-    In,
-    IsNotNull,
-    IsNull,
-    LessThan,
-    LessThanOrEqual,
-    NotEqualTo,
-    NotIn,
-    StartsWith,
-)
+from . import leaves
 from .predicate import Predicate
 
 __all__ = ["Column", "col"]
@@ -40,49 +27,49 @@ class Column:
         self.name = name
 
     # ``col == 3`` builds a predicate (as in pyiceberg / PySpark), so these return a leaf, not a bool
-    def __eq__(self, other: Any) -> EqualTo:  # type: ignore[override]
-        return EqualTo(self.name, _literal(other))
+    def __eq__(self, other: Any) -> leaves.EqualTo:  # type: ignore[override]
+        return leaves.EqualTo(self.name, _literal(other))
 
-    def __ne__(self, other: Any) -> NotEqualTo:  # type: ignore[override]  # a predicate, as __eq__
-        return NotEqualTo(self.name, _literal(other))
+    def __ne__(self, other: Any) -> leaves.NotEqualTo:  # type: ignore[override]  # a predicate, as __eq__
+        return leaves.NotEqualTo(self.name, _literal(other))
 
-    def __lt__(self, other: Any) -> LessThan:
-        return LessThan(self.name, _literal(other))
+    def __lt__(self, other: Any) -> leaves.LessThan:
+        return leaves.LessThan(self.name, _literal(other))
 
-    def __le__(self, other: Any) -> LessThanOrEqual:
-        return LessThanOrEqual(self.name, _literal(other))
+    def __le__(self, other: Any) -> leaves.LessThanOrEqual:
+        return leaves.LessThanOrEqual(self.name, _literal(other))
 
-    def __gt__(self, other: Any) -> GreaterThan:
-        return GreaterThan(self.name, _literal(other))
+    def __gt__(self, other: Any) -> leaves.GreaterThan:
+        return leaves.GreaterThan(self.name, _literal(other))
 
-    def __ge__(self, other: Any) -> GreaterThanOrEqual:
-        return GreaterThanOrEqual(self.name, _literal(other))
+    def __ge__(self, other: Any) -> leaves.GreaterThanOrEqual:
+        return leaves.GreaterThanOrEqual(self.name, _literal(other))
 
     __hash__ = None  # type: ignore[assignment]  # unhashable: __eq__ builds predicates
 
-    def between(self, low: Any, high: Any) -> Between:
-        return Between(self.name, _literal(low), _literal(high))
+    def between(self, low: Any, high: Any) -> leaves.Between:
+        return leaves.Between(self.name, _literal(low), _literal(high))
 
-    def isin(self, values: Iterable[Any]) -> In:
+    def isin(self, values: Iterable[Any]) -> leaves.In:
         vals = _as_list(values)
         if not vals:
             raise InvalidPredicateError("IN needs at least one literal")
-        return In(self.name, [_literal(v) for v in vals])
+        return leaves.In(self.name, [_literal(v) for v in vals])
 
-    def notin(self, values: Iterable[Any]) -> NotIn:
+    def notin(self, values: Iterable[Any]) -> leaves.NotIn:
         vals = _as_list(values)
         if not vals:
             raise InvalidPredicateError("NOT IN needs at least one literal")
-        return NotIn(self.name, [_literal(v) for v in vals])
+        return leaves.NotIn(self.name, [_literal(v) for v in vals])
 
-    def is_null(self) -> IsNull:
-        return IsNull(self.name)
+    def is_null(self) -> leaves.IsNull:
+        return leaves.IsNull(self.name)
 
-    def is_not_null(self) -> IsNotNull:
-        return IsNotNull(self.name)
+    def is_not_null(self) -> leaves.IsNotNull:
+        return leaves.IsNotNull(self.name)
 
-    def starts_with(self, prefix: str) -> StartsWith:
-        return StartsWith(self.name, _literal(prefix))
+    def starts_with(self, prefix: str) -> leaves.StartsWith:
+        return leaves.StartsWith(self.name, _literal(prefix))
 
     def __repr__(self) -> str:
         return f"col({self.name!r})"

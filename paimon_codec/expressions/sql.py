@@ -31,35 +31,22 @@ from typing import Any
 from ..errors import InvalidPredicateError, PaimonCodecError
 from ..types import parse_type
 from ..values import parse_literal_text
+from . import leaves
 from ._sql_render import KEYWORDS, literal_to_sql, quote_identifier, to_sql
-from .leaves import (
-    Between,
-    EqualTo,
-    GreaterThan,
-    GreaterThanOrEqual,
-    In,
-    IsNotNull,
-    IsNull,
-    LessThan,
-    LessThanOrEqual,
-    Like,
-    LiteralLeaf,
-    NotEqualTo,
-    NotIn,
-    StartsWith,
-)
 from .predicate import And, Or, Predicate
 from .visitor import MAX_NESTING
 
 __all__ = ["parse_where", "to_sql", "quote_identifier", "literal_to_sql", "MAX_NESTING"]
 
 _KEYWORDS = KEYWORDS
-_CMP: dict[str, type[LiteralLeaf]] = {"=": EqualTo, "==": EqualTo, "<>": NotEqualTo, "!=": NotEqualTo, "<": LessThan,
-                                       "<=": LessThanOrEqual, ">": GreaterThan, ">=": GreaterThanOrEqual}
+_CMP: dict[str, type[leaves.LiteralLeaf]] = {
+    "=": leaves.EqualTo, "==": leaves.EqualTo, "<>": leaves.NotEqualTo, "!=": leaves.NotEqualTo,
+    "<": leaves.LessThan, "<=": leaves.LessThanOrEqual, ">": leaves.GreaterThan, ">=": leaves.GreaterThanOrEqual}
 #: ``literal OP column`` read as ``column FLIP(OP) literal``
-_FLIP: dict[type[LiteralLeaf], type[LiteralLeaf]] = {
-    EqualTo: EqualTo, NotEqualTo: NotEqualTo, LessThan: GreaterThan, LessThanOrEqual: GreaterThanOrEqual,
-    GreaterThan: LessThan, GreaterThanOrEqual: LessThanOrEqual}
+_FLIP: dict[type[leaves.LiteralLeaf], type[leaves.LiteralLeaf]] = {
+    leaves.EqualTo: leaves.EqualTo, leaves.NotEqualTo: leaves.NotEqualTo,
+    leaves.LessThan: leaves.GreaterThan, leaves.LessThanOrEqual: leaves.GreaterThanOrEqual,
+    leaves.GreaterThan: leaves.LessThan, leaves.GreaterThanOrEqual: leaves.LessThanOrEqual}
 _TS9 = parse_type("TIMESTAMP(9)")
 _DATE = parse_type("DATE")
 
@@ -240,7 +227,7 @@ class _Parser:
         if self.accept_kw("IS"):
             negated = self.accept_kw("NOT")
             self.expect_kw("NULL")
-            return IsNotNull(name) if negated else IsNull(name)
+            return leaves.IsNotNull(name) if negated else leaves.IsNull(name)
         negated = self.accept_kw("NOT")
         if self.accept_kw("IN"):
             self.expect_op("(")
@@ -249,12 +236,12 @@ class _Parser:
                 self.i += 1
                 lits.append(self.literal())
             self.expect_op(")")
-            return NotIn(name, lits) if negated else In(name, lits)
+            return leaves.NotIn(name, lits) if negated else leaves.In(name, lits)
         if self.accept_kw("BETWEEN"):
             lo = self.literal()
             self.expect_kw("AND")
             hi = self.literal()
-            leaf = Between(name, lo, hi)
+            leaf = leaves.Between(name, lo, hi)
             return leaf.negate() if negated else leaf
         if self.accept_kw("LIKE"):
             pt = self.peek()
@@ -263,9 +250,9 @@ class _Parser:
                 self.fail("LIKE needs a string pattern", pt)
             body = pattern[:-1]
             if pattern.endswith("%") and "%" not in body and "_" not in body:
-                match: Predicate = StartsWith(name, body)
+                match: Predicate = leaves.StartsWith(name, body)
             else:
-                match = Like(name, pattern)
+                match = leaves.Like(name, pattern)
             if negated:
                 self.fail("NOT LIKE is not supported", pt)
             return match

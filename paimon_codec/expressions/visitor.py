@@ -20,23 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from ..errors import InvalidPredicateError
 
 if TYPE_CHECKING:
-    from .leaves import (
-        Between,
-        Contains,
-        EndsWith,
-        EqualTo,
-        GreaterThan,
-        GreaterThanOrEqual,
-        In,
-        IsNotNull,
-        IsNull,
-        LessThan,
-        LessThanOrEqual,
-        Like,
-        NotEqualTo,
-        NotIn,
-        StartsWith,
-    )
+    from . import leaves
     from .predicate import And, Or
 
 __all__ = ["MAX_NESTING", "LeafVisitor", "PredicateVisitor", "visit", "node_kind"]
@@ -53,63 +37,63 @@ class LeafVisitor(ABC, Generic[T]):
     __slots__ = ()
 
     @abstractmethod
-    def visit_equal_to(self, leaf: EqualTo) -> T:
+    def visit_equal_to(self, leaf: leaves.EqualTo) -> T:
         """``column = literal``."""
 
     @abstractmethod
-    def visit_not_equal_to(self, leaf: NotEqualTo) -> T:
+    def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> T:
         """``column <> literal``."""
 
     @abstractmethod
-    def visit_less_than(self, leaf: LessThan) -> T:
+    def visit_less_than(self, leaf: leaves.LessThan) -> T:
         """``column < literal``."""
 
     @abstractmethod
-    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> T:
+    def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> T:
         """``column <= literal``."""
 
     @abstractmethod
-    def visit_greater_than(self, leaf: GreaterThan) -> T:
+    def visit_greater_than(self, leaf: leaves.GreaterThan) -> T:
         """``column > literal``."""
 
     @abstractmethod
-    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> T:
+    def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> T:
         """``column >= literal``."""
 
     @abstractmethod
-    def visit_between(self, leaf: Between) -> T:
+    def visit_between(self, leaf: leaves.Between) -> T:
         """``column BETWEEN low AND high`` (both bounds inclusive)."""
 
     @abstractmethod
-    def visit_in(self, leaf: In) -> T:
+    def visit_in(self, leaf: leaves.In) -> T:
         """``column IN (literals)``."""
 
     @abstractmethod
-    def visit_not_in(self, leaf: NotIn) -> T:
+    def visit_not_in(self, leaf: leaves.NotIn) -> T:
         """``column NOT IN (literals)`` (never true when a literal is NULL)."""
 
     @abstractmethod
-    def visit_is_null(self, leaf: IsNull) -> T:
+    def visit_is_null(self, leaf: leaves.IsNull) -> T:
         """``column IS NULL``."""
 
     @abstractmethod
-    def visit_is_not_null(self, leaf: IsNotNull) -> T:
+    def visit_is_not_null(self, leaf: leaves.IsNotNull) -> T:
         """``column IS NOT NULL``."""
 
     @abstractmethod
-    def visit_starts_with(self, leaf: StartsWith) -> T:
+    def visit_starts_with(self, leaf: leaves.StartsWith) -> T:
         """``column LIKE 'prefix%'``."""
 
     @abstractmethod
-    def visit_ends_with(self, leaf: EndsWith) -> T:
+    def visit_ends_with(self, leaf: leaves.EndsWith) -> T:
         """The string column ends with the literal."""
 
     @abstractmethod
-    def visit_contains(self, leaf: Contains) -> T:
+    def visit_contains(self, leaf: leaves.Contains) -> T:
         """The string column contains the literal."""
 
     @abstractmethod
-    def visit_like(self, leaf: Like) -> T:
+    def visit_like(self, leaf: leaves.Like) -> T:
         """``column LIKE pattern`` (``%`` and ``_`` wildcards)."""
 
 

@@ -18,23 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..expressions.leaves import (
-    Between,
-    Contains,
-    EndsWith,
-    EqualTo,
-    GreaterThan,
-    GreaterThanOrEqual,
-    In,
-    IsNotNull,
-    IsNull,
-    LessThan,
-    LessThanOrEqual,
-    Like,
-    NotEqualTo,
-    NotIn,
-    StartsWith,
-)
+from ..expressions import leaves
 from ..expressions.predicate import Leaf
 from ..expressions.visitor import LeafVisitor
 from ..types import DataType
@@ -82,7 +66,7 @@ def _includes_nulls_in_negation(reader: FileIndexReader) -> bool:
     return isinstance(reader, BitmapIndexReader)
 
 
-def _collapsed_negation(reader: FileIndexReader, leaf: NotEqualTo | NotIn) -> FileIndexResult:
+def _collapsed_negation(reader: FileIndexReader, leaf: leaves.NotEqualTo | leaves.NotIn) -> FileIndexResult:
     """``<>`` / ``NOT IN`` when the index key cannot tell the literal(s) from neighbouring values.
 
     If no row holds a collapsed key, nothing can be mistaken for a literal and the reader's
@@ -90,7 +74,7 @@ def _collapsed_negation(reader: FileIndexReader, leaf: NotEqualTo | NotIn) -> Fi
     conservatively said REMAIN).  Otherwise the rows holding the key stay in: ``<> v OR = v``.
     """
     values = list(leaf.literals)
-    if isinstance(leaf, NotEqualTo):
+    if isinstance(leaf, leaves.NotEqualTo):
         eq, neq = reader.visit_equal(values[0]), reader.visit_not_equal(values[0])
     else:
         eq, neq = reader.visit_in(values), reader.visit_not_in(values)
@@ -115,57 +99,57 @@ class ReaderAsker(LeafVisitor[FileIndexResult]):
         self.reader = reader
         self.collapsed = collapsed
 
-    def visit_equal_to(self, leaf: EqualTo) -> FileIndexResult:
+    def visit_equal_to(self, leaf: leaves.EqualTo) -> FileIndexResult:
         return self.reader.visit_equal(leaf.literals[0])
 
-    def visit_not_equal_to(self, leaf: NotEqualTo) -> FileIndexResult:
+    def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> FileIndexResult:
         if self.collapsed:
             return _collapsed_negation(self.reader, leaf)
         return self.reader.visit_not_equal(leaf.literals[0])
 
-    def visit_in(self, leaf: In) -> FileIndexResult:
+    def visit_in(self, leaf: leaves.In) -> FileIndexResult:
         return self.reader.visit_in(list(leaf.literals))
 
-    def visit_not_in(self, leaf: NotIn) -> FileIndexResult:
+    def visit_not_in(self, leaf: leaves.NotIn) -> FileIndexResult:
         if self.collapsed:
             return _collapsed_negation(self.reader, leaf)
         return self.reader.visit_not_in(list(leaf.literals))
 
-    def visit_is_null(self, leaf: IsNull) -> FileIndexResult:
+    def visit_is_null(self, leaf: leaves.IsNull) -> FileIndexResult:
         return self.reader.visit_is_null()
 
-    def visit_is_not_null(self, leaf: IsNotNull) -> FileIndexResult:
+    def visit_is_not_null(self, leaf: leaves.IsNotNull) -> FileIndexResult:
         return self.reader.visit_is_not_null()
 
-    def visit_less_than(self, leaf: LessThan) -> FileIndexResult:
+    def visit_less_than(self, leaf: leaves.LessThan) -> FileIndexResult:
         if self.collapsed:
             return self.reader.visit_lte(leaf.literals[0])
         return self.reader.visit_lt(leaf.literals[0])
 
-    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> FileIndexResult:
+    def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> FileIndexResult:
         return self.reader.visit_lte(leaf.literals[0])
 
-    def visit_greater_than(self, leaf: GreaterThan) -> FileIndexResult:
+    def visit_greater_than(self, leaf: leaves.GreaterThan) -> FileIndexResult:
         if self.collapsed:
             return self.reader.visit_gte(leaf.literals[0])
         return self.reader.visit_gt(leaf.literals[0])
 
-    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> FileIndexResult:
+    def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> FileIndexResult:
         return self.reader.visit_gte(leaf.literals[0])
 
-    def visit_between(self, leaf: Between) -> FileIndexResult:
+    def visit_between(self, leaf: leaves.Between) -> FileIndexResult:
         return self.reader.visit_between(leaf.literals[0], leaf.literals[1])
 
-    def visit_starts_with(self, leaf: StartsWith) -> FileIndexResult:
+    def visit_starts_with(self, leaf: leaves.StartsWith) -> FileIndexResult:
         return self.reader.visit_starts_with(leaf.literals[0])
 
-    def visit_ends_with(self, leaf: EndsWith) -> FileIndexResult:
+    def visit_ends_with(self, leaf: leaves.EndsWith) -> FileIndexResult:
         return self.reader.visit_ends_with(leaf.literals[0])
 
-    def visit_contains(self, leaf: Contains) -> FileIndexResult:
+    def visit_contains(self, leaf: leaves.Contains) -> FileIndexResult:
         return self.reader.visit_contains(leaf.literals[0])
 
-    def visit_like(self, leaf: Like) -> FileIndexResult:
+    def visit_like(self, leaf: leaves.Like) -> FileIndexResult:
         return self.reader.visit_like(leaf.literals[0])
 
 

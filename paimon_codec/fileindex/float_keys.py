@@ -27,23 +27,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..expressions.leaves import (
-    Between,
-    Contains,
-    EndsWith,
-    EqualTo,
-    GreaterThan,
-    GreaterThanOrEqual,
-    In,
-    IsNotNull,
-    IsNull,
-    LessThan,
-    LessThanOrEqual,
-    Like,
-    NotEqualTo,
-    NotIn,
-    StartsWith,
-)
+from ..expressions import leaves
 from ..expressions.predicate import Leaf
 from ..expressions.visitor import LeafVisitor
 
@@ -74,53 +58,54 @@ def _both_zeros(values: list) -> list:
 class _Widen(LeafVisitor["Leaf | None"]):
     """The leaf to ask a float-keyed index instead of ``leaf``, or ``None`` when every row must stay."""
 
-    def visit_equal_to(self, leaf: EqualTo) -> Leaf | None:
-        return In._of(leaf.column, (0.0, -0.0)) if _is_zero(leaf.literal) else leaf
+    def visit_equal_to(self, leaf: leaves.EqualTo) -> Leaf | None:
+        return leaves.In._of(leaf.column, (0.0, -0.0)) if _is_zero(leaf.literal) else leaf
 
-    def visit_in(self, leaf: In) -> Leaf | None:
-        return In._of(leaf.column, tuple(_both_zeros(list(leaf.literals))))
+    def visit_in(self, leaf: leaves.In) -> Leaf | None:
+        return leaves.In._of(leaf.column, tuple(_both_zeros(list(leaf.literals))))
 
-    def visit_not_equal_to(self, leaf: NotEqualTo) -> Leaf | None:
+    def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> Leaf | None:
         return KEEP_ALL if _is_nan(leaf.literal) else leaf
 
-    def visit_not_in(self, leaf: NotIn) -> Leaf | None:
+    def visit_not_in(self, leaf: leaves.NotIn) -> Leaf | None:
         kept = tuple(v for v in leaf.literals if not _is_nan(v))
-        return NotIn._of(leaf.column, kept) if kept else KEEP_ALL
+        return leaves.NotIn._of(leaf.column, kept) if kept else KEEP_ALL
 
-    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> Leaf | None:
-        return LessThanOrEqual._of(leaf.column, (0.0,)) if _is_zero(leaf.literal) else leaf
+    def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> Leaf | None:
+        return leaves.LessThanOrEqual._of(leaf.column, (0.0,)) if _is_zero(leaf.literal) else leaf
 
-    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> Leaf | None:
-        return GreaterThanOrEqual._of(leaf.column, (-0.0,)) if _is_zero(leaf.literal) else leaf
+    def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> Leaf | None:
+        return leaves.GreaterThanOrEqual._of(leaf.column, (-0.0,)) if _is_zero(leaf.literal) else leaf
 
-    def visit_between(self, leaf: Between) -> Leaf | None:
+    def visit_between(self, leaf: leaves.Between) -> Leaf | None:
         low, high = leaf.literals
-        return Between._of(leaf.column, (-0.0 if _is_zero(low) else low, 0.0 if _is_zero(high) else high))
+        return leaves.Between._of(leaf.column,
+                                  (-0.0 if _is_zero(low) else low, 0.0 if _is_zero(high) else high))
 
     # the bit-keyed answer already holds every engine's rows: asked as written
-    def visit_less_than(self, leaf: LessThan) -> Leaf | None:
+    def visit_less_than(self, leaf: leaves.LessThan) -> Leaf | None:
         return leaf
 
-    def visit_greater_than(self, leaf: GreaterThan) -> Leaf | None:
+    def visit_greater_than(self, leaf: leaves.GreaterThan) -> Leaf | None:
         return leaf
 
-    def visit_is_null(self, leaf: IsNull) -> Leaf | None:
+    def visit_is_null(self, leaf: leaves.IsNull) -> Leaf | None:
         return leaf
 
-    def visit_is_not_null(self, leaf: IsNotNull) -> Leaf | None:
+    def visit_is_not_null(self, leaf: leaves.IsNotNull) -> Leaf | None:
         return leaf
 
     # string matches: no float index answers them (REMAIN)
-    def visit_starts_with(self, leaf: StartsWith) -> Leaf | None:
+    def visit_starts_with(self, leaf: leaves.StartsWith) -> Leaf | None:
         return leaf
 
-    def visit_ends_with(self, leaf: EndsWith) -> Leaf | None:
+    def visit_ends_with(self, leaf: leaves.EndsWith) -> Leaf | None:
         return leaf
 
-    def visit_contains(self, leaf: Contains) -> Leaf | None:
+    def visit_contains(self, leaf: leaves.Contains) -> Leaf | None:
         return leaf
 
-    def visit_like(self, leaf: Like) -> Leaf | None:
+    def visit_like(self, leaf: leaves.Like) -> Leaf | None:
         return leaf
 
 

@@ -6,23 +6,7 @@ import datetime as _dt
 from typing import Any
 
 from ..errors import InvalidPredicateError
-from ..expressions.leaves import (
-    Between,
-    Contains,
-    EndsWith,
-    EqualTo,
-    GreaterThan,
-    GreaterThanOrEqual,
-    In,
-    IsNotNull,
-    IsNull,
-    LessThan,
-    LessThanOrEqual,
-    Like,
-    NotEqualTo,
-    NotIn,
-    StartsWith,
-)
+from ..expressions import leaves
 from ..expressions.predicate import And, Leaf, Or
 from ..expressions.visitor import PredicateVisitor, visit
 from ..types import RowType
@@ -68,61 +52,61 @@ class _SparkFilter(PredicateVisitor[Any]):
         root = self.row_type.field(name).type.root
         return F.col("`" + name.replace("`", "``") + "`"), [_lit(v, root) for v in leaf.literals]
 
-    def visit_equal_to(self, leaf: EqualTo) -> Any:
+    def visit_equal_to(self, leaf: leaves.EqualTo) -> Any:
         c, lits = self._column(leaf)
         return c == lits[0]
 
-    def visit_not_equal_to(self, leaf: NotEqualTo) -> Any:
+    def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> Any:
         c, lits = self._column(leaf)
         return c != lits[0]
 
-    def visit_less_than(self, leaf: LessThan) -> Any:
+    def visit_less_than(self, leaf: leaves.LessThan) -> Any:
         c, lits = self._column(leaf)
         return c < lits[0]
 
-    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> Any:
+    def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> Any:
         c, lits = self._column(leaf)
         return c <= lits[0]
 
-    def visit_greater_than(self, leaf: GreaterThan) -> Any:
+    def visit_greater_than(self, leaf: leaves.GreaterThan) -> Any:
         c, lits = self._column(leaf)
         return c > lits[0]
 
-    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> Any:
+    def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> Any:
         c, lits = self._column(leaf)
         return c >= lits[0]
 
-    def visit_between(self, leaf: Between) -> Any:
+    def visit_between(self, leaf: leaves.Between) -> Any:
         c, lits = self._column(leaf)
         return (c >= lits[0]) & (c <= lits[1])
 
-    def visit_in(self, leaf: In) -> Any:
+    def visit_in(self, leaf: leaves.In) -> Any:
         c, lits = self._column(leaf)
         return c.isin(*lits)
 
-    def visit_not_in(self, leaf: NotIn) -> Any:
+    def visit_not_in(self, leaf: leaves.NotIn) -> Any:
         c, lits = self._column(leaf)
         return ~c.isin(*lits)
 
-    def visit_is_null(self, leaf: IsNull) -> Any:
+    def visit_is_null(self, leaf: leaves.IsNull) -> Any:
         return self._column(leaf)[0].isNull()
 
-    def visit_is_not_null(self, leaf: IsNotNull) -> Any:
+    def visit_is_not_null(self, leaf: leaves.IsNotNull) -> Any:
         return self._column(leaf)[0].isNotNull()
 
-    def visit_starts_with(self, leaf: StartsWith) -> Any:
+    def visit_starts_with(self, leaf: leaves.StartsWith) -> Any:
         c, lits = self._column(leaf)
         return c.startswith(lits[0])
 
-    def visit_ends_with(self, leaf: EndsWith) -> Any:
+    def visit_ends_with(self, leaf: leaves.EndsWith) -> Any:
         c, lits = self._column(leaf)
         return c.endswith(lits[0])
 
-    def visit_contains(self, leaf: Contains) -> Any:
+    def visit_contains(self, leaf: leaves.Contains) -> Any:
         c, lits = self._column(leaf)
         return c.contains(lits[0])
 
-    def visit_like(self, leaf: Like) -> Any:
+    def visit_like(self, leaf: leaves.Like) -> Any:
         c, _ = self._column(leaf)
         return c.like(leaf.literal)
 

@@ -19,23 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InvalidPredicateError
-from ..expressions.leaves import (
-    Between,
-    Contains,
-    EndsWith,
-    EqualTo,
-    GreaterThan,
-    GreaterThanOrEqual,
-    In,
-    IsNotNull,
-    IsNull,
-    LessThan,
-    LessThanOrEqual,
-    Like,
-    NotEqualTo,
-    NotIn,
-    StartsWith,
-)
+from ..expressions import leaves
 from ..expressions.predicate import And, Leaf, Or
 from ..expressions.visitor import PredicateVisitor, visit
 from ..types import DataType, RowType
@@ -98,31 +82,31 @@ class _ArrowFilter(PredicateVisitor[pc.Expression]):
         s = _scalar(lit, dtype, atype)
         return {"eq": c == s, "neq": c != s, "lt": c < s, "lte": c <= s, "gt": c > s, "gte": c >= s}[op]
 
-    def visit_equal_to(self, leaf: EqualTo) -> pc.Expression:
+    def visit_equal_to(self, leaf: leaves.EqualTo) -> pc.Expression:
         return self._compare(leaf, "eq")
 
-    def visit_not_equal_to(self, leaf: NotEqualTo) -> pc.Expression:
+    def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> pc.Expression:
         return self._compare(leaf, "neq")
 
-    def visit_less_than(self, leaf: LessThan) -> pc.Expression:
+    def visit_less_than(self, leaf: leaves.LessThan) -> pc.Expression:
         return self._compare(leaf, "lt")
 
-    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> pc.Expression:
+    def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> pc.Expression:
         return self._compare(leaf, "lte")
 
-    def visit_greater_than(self, leaf: GreaterThan) -> pc.Expression:
+    def visit_greater_than(self, leaf: leaves.GreaterThan) -> pc.Expression:
         return self._compare(leaf, "gt")
 
-    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> pc.Expression:
+    def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> pc.Expression:
         return self._compare(leaf, "gte")
 
-    def visit_between(self, leaf: Between) -> pc.Expression:
+    def visit_between(self, leaf: leaves.Between) -> pc.Expression:
         c, _, _ = self._column(leaf)
         lo, hi = leaf.literals
         if lo is None or hi is None:
             return pc.scalar(False) & c.is_valid()
-        return (self._compare(GreaterThanOrEqual(leaf.column, lo), "gte")
-                & self._compare(LessThanOrEqual(leaf.column, hi), "lte"))
+        return (self._compare(leaves.GreaterThanOrEqual(leaf.column, lo), "gte")
+                & self._compare(leaves.LessThanOrEqual(leaf.column, hi), "lte"))
 
     def _any_hit(self, leaf: Leaf) -> tuple[pc.Expression, pc.Expression, bool]:
         """(the column, whether it equals one of the non-NULL literals, whether a literal is NULL)."""
@@ -139,20 +123,20 @@ class _ArrowFilter(PredicateVisitor[pc.Expression]):
             any_hit = pc.is_in(c, value_set=arr)
         return c, any_hit, len(values) != len(leaf.literals)
 
-    def visit_in(self, leaf: In) -> pc.Expression:
+    def visit_in(self, leaf: leaves.In) -> pc.Expression:
         c, any_hit, _ = self._any_hit(leaf)
         return any_hit & c.is_valid()
 
-    def visit_not_in(self, leaf: NotIn) -> pc.Expression:
+    def visit_not_in(self, leaf: leaves.NotIn) -> pc.Expression:
         c, any_hit, has_null = self._any_hit(leaf)
         if has_null:  # NOT IN with a NULL literal is never true
             return pc.scalar(False) & c.is_valid()
         return ~any_hit & c.is_valid()
 
-    def visit_is_null(self, leaf: IsNull) -> pc.Expression:
+    def visit_is_null(self, leaf: leaves.IsNull) -> pc.Expression:
         return self._column(leaf)[0].is_null()
 
-    def visit_is_not_null(self, leaf: IsNotNull) -> pc.Expression:
+    def visit_is_not_null(self, leaf: leaves.IsNotNull) -> pc.Expression:
         return self._column(leaf)[0].is_valid()
 
     def _match(self, leaf: Leaf, function: str) -> pc.Expression:
@@ -161,16 +145,16 @@ class _ArrowFilter(PredicateVisitor[pc.Expression]):
             return pc.scalar(False) & c.is_valid()
         return pc.Expression._call(function, [c], pc.MatchSubstringOptions(str(leaf.literal)))
 
-    def visit_starts_with(self, leaf: StartsWith) -> pc.Expression:
+    def visit_starts_with(self, leaf: leaves.StartsWith) -> pc.Expression:
         return self._match(leaf, "starts_with")
 
-    def visit_ends_with(self, leaf: EndsWith) -> pc.Expression:
+    def visit_ends_with(self, leaf: leaves.EndsWith) -> pc.Expression:
         return self._match(leaf, "ends_with")
 
-    def visit_contains(self, leaf: Contains) -> pc.Expression:
+    def visit_contains(self, leaf: leaves.Contains) -> pc.Expression:
         return self._match(leaf, "match_substring")
 
-    def visit_like(self, leaf: Like) -> pc.Expression:
+    def visit_like(self, leaf: leaves.Like) -> pc.Expression:
         return self._match(leaf, "match_like")
 
     def _compound(self, node: And | Or, is_and: bool) -> pc.Expression:

@@ -12,23 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..expressions.leaves import (
-    Between,
-    Contains,
-    EndsWith,
-    EqualTo,
-    GreaterThan,
-    GreaterThanOrEqual,
-    In,
-    IsNotNull,
-    IsNull,
-    LessThan,
-    LessThanOrEqual,
-    Like,
-    NotEqualTo,
-    NotIn,
-    StartsWith,
-)
+from ..expressions import leaves
 from ..expressions.predicate import And, Leaf, Or
 from ..expressions.visitor import PredicateVisitor
 
@@ -54,50 +38,50 @@ class _MayMatch(PredicateVisitor[bool]):
         except TypeError:
             return True
 
-    def visit_equal_to(self, leaf: EqualTo) -> bool:
+    def visit_equal_to(self, leaf: leaves.EqualTo) -> bool:
         return self._test(leaf, lambda v: v == leaf.literal)
 
-    def visit_not_equal_to(self, leaf: NotEqualTo) -> bool:
+    def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> bool:
         return self._test(leaf, lambda v: v != leaf.literal)
 
-    def visit_less_than(self, leaf: LessThan) -> bool:
+    def visit_less_than(self, leaf: leaves.LessThan) -> bool:
         return self._test(leaf, lambda v: v < leaf.literal)
 
-    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> bool:
+    def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> bool:
         return self._test(leaf, lambda v: v <= leaf.literal)
 
-    def visit_greater_than(self, leaf: GreaterThan) -> bool:
+    def visit_greater_than(self, leaf: leaves.GreaterThan) -> bool:
         return self._test(leaf, lambda v: v > leaf.literal)
 
-    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> bool:
+    def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> bool:
         return self._test(leaf, lambda v: v >= leaf.literal)
 
-    def visit_between(self, leaf: Between) -> bool:
+    def visit_between(self, leaf: leaves.Between) -> bool:
         return self._test(leaf, lambda v: leaf.literals[0] <= v <= leaf.literals[1])
 
-    def visit_in(self, leaf: In) -> bool:
+    def visit_in(self, leaf: leaves.In) -> bool:
         return self._test(leaf, lambda v: v in leaf.literals)
 
-    def visit_not_in(self, leaf: NotIn) -> bool:
+    def visit_not_in(self, leaf: leaves.NotIn) -> bool:
         return self._test(leaf, lambda v: v not in leaf.literals and None not in leaf.literals)
 
-    def visit_is_null(self, leaf: IsNull) -> bool:
+    def visit_is_null(self, leaf: leaves.IsNull) -> bool:
         return self._test(leaf, lambda v: False, null_matches=True)
 
-    def visit_is_not_null(self, leaf: IsNotNull) -> bool:
+    def visit_is_not_null(self, leaf: leaves.IsNotNull) -> bool:
         return self._test(leaf, lambda v: True)
 
-    def visit_starts_with(self, leaf: StartsWith) -> bool:
+    def visit_starts_with(self, leaf: leaves.StartsWith) -> bool:
         return self._test(leaf, lambda v: str(v).startswith(str(leaf.literal)))
 
     # not decided from partition values: never prune
-    def visit_ends_with(self, leaf: EndsWith) -> bool:
+    def visit_ends_with(self, leaf: leaves.EndsWith) -> bool:
         return True
 
-    def visit_contains(self, leaf: Contains) -> bool:
+    def visit_contains(self, leaf: leaves.Contains) -> bool:
         return True
 
-    def visit_like(self, leaf: Like) -> bool:
+    def visit_like(self, leaf: leaves.Like) -> bool:
         return True
 
     def visit_and(self, node: And) -> bool:
