@@ -23,32 +23,14 @@ sort has a single key), whose union holds the global answer; the reader still so
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
-
-from pyroaring import BitMap
+from typing import Any
 
 from ..errors import InvalidPredicateError
 from ..expressions.json_form import load_predicate_json, predicate_from_json
-from ..expressions.leaves import (
-    Between,
-    EqualTo,
-    GreaterThan,
-    GreaterThanOrEqual,
-    In,
-    IsNotNull,
-    IsNull,
-    LessThan,
-    LessThanOrEqual,
-    NotEqualTo,
-    NotIn,
-)
-from ..expressions.predicate import Leaf
 from ..expressions.sql import parse_where
-from ..fileio import ByteSource
 from ..types import RowType
 from .data_evolution import is_data_evolution_table, plan_row_id_groups
 from .evolution import evolution_for
@@ -57,16 +39,15 @@ from .judge import (
     FileProbe,
     FileVerdict,
     JudgeContext,
-    _index_view,
     judge_file,
     judge_on_driver,
     needs_judging,
 )
 from .merge import declarations as _merge_declarations  # noqa: F401  (merge options the merge read honours)
 from .read_options import check_read_options
-from .schema import TableSchema
 from .table import LiveDataFile, PaimonTable
 from .tasks import FileTask, GroupTask, PlanReport, admit_file, read_group_task
+from .topn_push import push_topn
 
 __all__ = ["FileJudge", "FileProbe", "FileTask", "FileVerdict", "GroupTask", "JudgeContext", "PlanReport",
            "ScanPlan", "SortKey", "admit_file", "plan_scan", "as_predicate", "judge_file", "judge_on_driver",
@@ -154,101 +135,6 @@ def as_predicate(where: Any, row_type: RowType):
     if not hasattr(pred, "bind"):
         raise InvalidPredicateError(f"cannot use {type(where).__name__} as a predicate")
     return pred.bind(row_type)
-
-
-# -- top-N pushdown -------------------------------------------------------------------------------------
-#: leaves a range-bitmap / bitmap index answers with exactly the matching rows (others: a superset)
-_RANGE_EXACT: tuple[type[Leaf], ...] = (EqualTo, NotEqualTo, LessThan, LessThanOrEqual, GreaterThan,
-                                        GreaterThanOrEqual, Between, In, NotIn, IsNull, IsNotNull)
-_BITMAP_EXACT: tuple[type[Leaf], ...] = (EqualTo, In, IsNull, IsNotNull)
-_FLOATS = {"FLOAT", "DOUBLE"}
-
-
-def _keys_exact(dtype) -> bool:
-    """Index keys equal SQL values: no float (-0.0 vs 0.0) and no timestamp finer than micros."""
-    if dtype.root in _FLOATS:
-        return False
-    return not (dtype.is_timestamp and (dtype.precision or 6) > 6)
-
-
-def _answered_exactly(pred: Any, index_types_of, row_type: RowType) -> bool:
-    """True when the file's indexes answer ``pred`` with exactly the matching rows (not a superset)."""
-    children = getattr(pred, "children", None)
-    if children is not None:  # an empty AND / OR stands for a leaf no index may answer (index_schema)
-        return bool(children) and all(_answered_exactly(c, index_types_of, row_type) for c in children)
-    column = getattr(pred, "column", None)
-    if column is None or column not in row_type.names or any(v is None for v in pred.literals):
-        return False
-    if not _keys_exact(row_type.field(column).type):
-        return False
-    types = index_types_of(column)
-    return ("range-bitmap" in types and isinstance(pred, _RANGE_EXACT)) or \
-        ("bitmap" in types and isinstance(pred, _BITMAP_EXACT))
-
-
-def _index_source(f: LiveDataFile) -> ByteSource | None:
-    if f.embedded_index:
-        return ByteSource(f.embedded_index, path=f"{f.path} (embedded index)")
-    if f.index_path:
-        try:  # opening is the existence check (one request less on an object store)
-            return ByteSource(f.index_path)
-        except FileNotFoundError:
-            return None
-    return None
-
-
-def _push_topn(items: list[tuple[FileTask, LiveDataFile, bool]], pred: Any, keys: list[SortKey], limit: int,
-               row_type: RowType, report: PlanReport, table: PaimonTable | None = None,
-               schema: TableSchema | None = None) -> str | None:
-    """Shrink every task's selection to its top-``limit`` candidates; a reason string when not pushed.
-
-    ``items``: ``(task, file, whether the file's index answer was a bitmap)``.
-    """
-    from ..fileindex import registry
-    from ..fileindex.container import FileIndexContainerReader
-    from ..fileindex.topn import TopNReader, top_n_rows
-
-    first = keys[0]
-    dtype = row_type.field(first.column).type
-    if dtype.root in _FLOATS and len(keys) > 1:
-        return "FLOAT/DOUBLE indexes order -0.0 before 0.0, which a secondary sort key may tell apart"
-    new: list[BitMap | None] = []
-    index_bytes = 0
-    for task, f, result in items:
-        if task.primary_key_file:
-            return "primary-key files may hold retraction rows"
-        source = _index_source(f)
-        if source is None:
-            return f"{os.path.basename(f.path)} has no file index"
-        file_type, view = _index_view(table, schema, f.meta.schema_id, row_type)
-        column = first.column if view is None else view.file_column(first.column)
-        if column is None:
-            return (f"{os.path.basename(f.path)} was written under an older schema in which {first.column} "
-                    "did not exist or had another type")
-        file_pred = pred if view is None or pred is None else view.translate(pred)
-        with source:
-            container = FileIndexContainerReader(source, path=source.path)
-            if "range-bitmap" not in container.index_types(column):
-                return f"{os.path.basename(f.path)} has no range-bitmap index on {first.column}"
-            if pred is not None and not (result
-                                         and _answered_exactly(file_pred, container.index_types, file_type)):
-                return f"the indexes of {os.path.basename(f.path)} do not answer the predicate exactly"
-            payload = container.slice(column, "range-bitmap")
-            if payload is None:  # empty index (no rows / no values): every selected row stays a candidate
-                new.append(task.selection)
-                continue
-            # a range-bitmap reader answers top-N (the registry types its readers by the common base)
-            reader = cast(TopNReader, registry.create_reader("range-bitmap", payload, dtype))
-            rows = top_n_rows(reader, limit, first.descending, first.nulls_come_first, len(keys) == 1,
-                              task.selection)
-            index_bytes += source.bytes_read
-        new.append(BitMap(rows))
-    report.index_bytes_read += index_bytes
-    for (task, _, _), selection in zip(items, new, strict=True):
-        if selection is not None and len(selection) == task.row_count:
-            selection = None
-        task.selection = selection
-    return None
 
 
 def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | None = None,
@@ -353,7 +239,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         if not use_indexes:
             report.topn_note = "indexes disabled"
         elif topn_items:
-            report.topn_note = _push_topn(topn_items, pred, keys, limit, row_type, report, table, schema)
+            report.topn_note = push_topn(topn_items, pred, keys, limit, row_type, report, table, schema)
             report.topn_pushed = report.topn_note is None
             if report.topn_pushed:  # files without a candidate row need no read at all
                 tasks = [t for t in tasks if t.selection is None or len(t.selection)]

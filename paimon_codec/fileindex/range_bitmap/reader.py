@@ -299,6 +299,21 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader):
             return REMAIN
         return self._range(low, True, high, True)
 
+    def rebind(self, source: ByteSource) -> None:
+        """Read the rest of this payload through ``source``: the same bytes through another handle (a
+        planner closes the handle that read the header of each of many files and reopens only the few
+        whose slices it needs); what was parsed and cached stays."""
+        if source.length != self.src.length:
+            raise self._corrupt(f"payload of {source.length} bytes where {self.src.length} were read", 0,
+                                f"{self.src.length} bytes")
+        self.src = source
+        self._dict_src = source.sub(self.dictionary_offset, self.dictionary_length)
+        self._bsi_src = source.sub(self.bsi_offset, source.length - self.bsi_offset)
+
+    def prefetch_bit_slices(self) -> None:
+        """Announce the BSI (header, EBM, slices) is about to be walked: one request on an object store."""
+        self._bsi_src.prefetch(0, self._bsi_src.length)
+
     # -- top-N
     def top_n_shortcut(self) -> BitMap | None:
         """Paimon quirk: an index without any non-null value answers every top-N query with all its
