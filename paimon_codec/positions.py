@@ -7,7 +7,6 @@ paimon-latest goldens, ``{"cardinality": n, "bitset_len": L, "bitset_hex": "..."
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -15,6 +14,7 @@ import numpy as np
 from pyroaring import BitMap, BitMap64
 
 from .errors import CorruptDataError
+from .runs import Runs, bitmap_runs, runs_of_sorted
 
 __all__ = ["ranges_of", "iter_ranges", "run_arrays", "positions_from_json", "positions_to_json", "bitmap_from_ranges", "as_array"]
 
@@ -29,138 +29,25 @@ def as_array(positions: Any) -> np.ndarray:
     return np.unique(arr.astype(np.int64))
 
 
-_U16 = np.dtype("<u2")
-_COOKIE_RUN, _COOKIE_NO_RUN = 12347, 12346
-
-
-def _container_runs(kind: str, body: memoryview) -> tuple[np.ndarray, np.ndarray]:
-    """``[start, end)`` runs (within 0..65536) of one serialized roaring container, as two int64 arrays."""
-    if kind == "run":
-        pairs = np.frombuffer(body, dtype=_U16).astype(np.int64).reshape(-1, 2)
-        return pairs[:, 0], pairs[:, 0] + pairs[:, 1] + 1
-    if kind == "array":
-        vals = np.frombuffer(body, dtype=_U16).astype(np.int64)
-    else:  # bitmap container: 1024 little-endian words
-        vals = np.flatnonzero(np.unpackbits(np.frombuffer(body, dtype=np.uint8), bitorder="little"))
-    breaks = np.flatnonzero(np.diff(vals) != 1)
-    return np.concatenate((vals[:1], vals[breaks + 1])), np.concatenate((vals[breaks], vals[-1:])) + 1
-
-
-def _roaring32_runs(data: bytes | memoryview, base: int = 0) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Runs of a portable roaring32 bitmap written by pyroaring (trusted bytes: our own ``serialize``),
-    container by container: work and memory proportional to the serialized size, never to the cardinality.
-    Run containers holding one run (what huge computed ranges are made of) are read in one vectorised step
-    through the offset header."""
-    mv = memoryview(data)
-    cookie = struct.unpack_from("<I", mv, 0)[0]
-    if cookie & 0xFFFF == _COOKIE_RUN:
-        n = (cookie >> 16) + 1
-        flags = np.unpackbits(np.frombuffer(mv[4:4 + (n + 7) // 8], dtype=np.uint8), bitorder="little")[:n]
-        pos = 4 + (n + 7) // 8
-        has_offsets = n >= 4
-    else:
-        n = struct.unpack_from("<I", mv, 4)[0]
-        flags, pos, has_offsets = np.zeros(n, np.uint8), 8, True
-    heads = np.frombuffer(mv[pos:pos + 4 * n], dtype=_U16).reshape(-1, 2).astype(np.int64)
-    keys, cards = heads[:, 0], heads[:, 1] + 1
-    pos += 4 * n
-    starts: list[np.ndarray] = []
-    ends: list[np.ndarray] = []
-    rest = np.arange(n)
-    single_taken = False
-    if has_offsets and n:
-        offs = np.frombuffer(mv[pos:pos + 4 * n], dtype="<u4").astype(np.int64)
-        raw = np.frombuffer(mv, dtype=np.uint8)
-        u16 = lambda at: raw[at].astype(np.int64) | (raw[at + 1].astype(np.int64) << 8)  # noqa: E731
-        run_idx = np.flatnonzero(flags)
-        single = run_idx[u16(offs[run_idx]) == 1]
-        if single.size:
-            first, length = u16(offs[single] + 2), u16(offs[single] + 4)
-            starts.append(first + (keys[single] << 16) + base)
-            ends.append(starts[-1] + length + 1)
-            rest = np.setdiff1d(rest, single, assume_unique=True)
-            single_taken = True
-        pos += 4 * n
-    # the other containers, one at a time (positions from the offsets, or walked when there are none)
-    at = pos
-    for i in rest.tolist():
-        if has_offsets:
-            at = int(offs[i])
-        if flags[i]:
-            nruns = struct.unpack_from("<H", mv, at)[0]
-            kind, size, at = "run", 4 * nruns, at + 2
-        elif cards[i] > 4096:
-            kind, size = "bitmap", 8192
-        else:
-            kind, size = "array", 2 * int(cards[i])
-        s_, e_ = _container_runs(kind, mv[at:at + size])
-        high = base + (int(keys[i]) << 16)
-        starts.append(s_ + high)
-        ends.append(e_ + high)
-        at += size
-    if len(starts) > 1 and single_taken and rest.size:  # back in position order (single-run ones came first)
-        s_all, e_all = np.concatenate(starts), np.concatenate(ends)
-        order = np.argsort(s_all, kind="stable")
-        return [s_all[order]], [e_all[order]]
-    return starts, ends
-
-
-def _bitmap_runs(bm: BitMap | BitMap64) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    from .roaring import portable_size  # roaring imports this module's neighbours; keep the import local
-
-    if isinstance(bm, BitMap):
-        return _roaring32_runs(bm.serialize())
-    data = memoryview(bm.serialize())  # portable 64-bit: u64 bucket count, then (u32 high key, roaring32)*
-    pos = 8
-    starts: list[np.ndarray] = []
-    ends: list[np.ndarray] = []
-    for _ in range(struct.unpack_from("<Q", data, 0)[0]):
-        high = struct.unpack_from("<I", data, pos)[0]
-        size = portable_size(data, pos + 4)
-        a, b = _roaring32_runs(data[pos + 4:pos + 4 + size], high << 32)
-        starts += a
-        ends += b
-        pos += 4 + size
-    return starts, ends
-
-
-def run_arrays(positions: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Maximal ``[start, end)`` runs of a position set as two int64 arrays (starts, ends).
+def run_arrays(positions: Any) -> Runs:
+    """Maximal runs of a position set as :class:`~paimon_codec.runs.Runs` (``starts``, inclusive ``lasts``;
+    ``uint32`` for a 32-bit bitmap or deletion vector, ``int64`` otherwise).
 
     For roaring bitmaps (and anything with ``run_arrays``, e.g. a deletion vector) the runs come from the
     serialized containers - run containers as they are, array and bitmap containers one container at a
-    time - so a bitmap of 2**31 positions in a few run containers costs a few runs, not 16 GiB of int64s.
+    time - so a bitmap of 2**31 positions in a few run containers costs a few runs, not 16 GiB of int64s,
+    and the worst case (alternating bits) 8 bytes a run, 32x the container's bytes.
     """
     if hasattr(positions, "run_arrays"):
-        starts, ends = positions.run_arrays()
-    elif isinstance(positions, (BitMap, BitMap64)):
-        parts = _bitmap_runs(positions)
-        if not parts[0]:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        starts = parts[0][0] if len(parts[0]) == 1 else np.concatenate(parts[0])
-        parts[0].clear()
-        ends = parts[1][0] if len(parts[1]) == 1 else np.concatenate(parts[1])
-        parts[1].clear()
-    else:
-        arr = as_array(positions)
-        breaks = np.flatnonzero(np.diff(arr) != 1)
-        starts = np.concatenate((arr[:1], arr[breaks + 1]))
-        ends = np.concatenate((arr[breaks], arr[-1:])) + 1
-    if starts.size > 1:  # runs touching across container / part boundaries become one
-        touching = starts[1:] == ends[:-1]
-        if touching.any():
-            keep = np.concatenate(([True], ~touching))
-            last = np.concatenate((~touching, [True]))
-            del touching
-            starts = starts[keep]  # one array copied at a time: the old one is freed before the next copy
-            ends = ends[last]
-    return starts, ends
+        return positions.run_arrays()
+    if isinstance(positions, (BitMap, BitMap64)):
+        return bitmap_runs(positions)
+    return runs_of_sorted(as_array(positions))
 
 
 def iter_ranges(positions: Any) -> Iterator[tuple[int, int]]:
-    """Maximal ``[start, end)`` runs of a position set, in order (see :func:`run_arrays`)."""
-    starts, ends = run_arrays(positions)
-    return zip(starts.tolist(), ends.tolist(), strict=True)
+    """Maximal ``[start, end)`` runs of a position set, in order, as Python ints (see :func:`run_arrays`)."""
+    return run_arrays(positions).ranges()
 
 
 def ranges_of(positions: Any) -> list[list[int]]:

@@ -26,8 +26,9 @@ from pyroaring import BitMap, BitMap64
 from ..errors import CorruptDataError, PaimonCodecError, TruncatedDataError
 from ..formats import translate_error
 from ..generated.construct.deletion_vector import DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64, DV_MAGIC_DTYPE, DvBin
-from ..positions import ranges_of, run_arrays
+from ..positions import ranges_of
 from ..roaring import EMPTY_PORTABLE, portable_size, read_bitmap, serialize_optimized
+from ..runs import Runs, bitmap_runs, join_parts
 
 __all__ = [
     "DeletionVector",
@@ -52,6 +53,7 @@ MAX_POSITION_32 = 2**31 - 1
 MAX_POSITION_64 = (0x7FFFFFFE << 32) | 0x80000000
 _MAX_KEY_64 = 0x7FFFFFFE
 _LOW = np.int64(0xFFFFFFFF)
+_NO_RUNS32 = np.zeros(0, np.uint32)
 
 
 def bin_kind(magic4: bytes, *, path: str | None = None, offset: int | None = None) -> str:
@@ -267,24 +269,14 @@ class DeletionVector:
                 chunks.append(_part_positions(key, bm))
         return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int64)
 
-    def run_arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """``[start, end)`` runs of deleted positions (starts, ends), part by part from the roaring
-        containers: the cost follows the bitmaps' size, not the number of deleted rows."""
-        starts, ends = [], []
-        for key in sorted(self._parts):
-            bm = self._parts[key]
-            if len(bm):
-                a, b = run_arrays(bm)  # fresh arrays: shifted in place, no copy per part
-                if key:
-                    a += key << 32
-                    b += key << 32
-                starts.append(a)
-                ends.append(b)
-        if not starts:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        if len(starts) == 1:  # the usual 32-bit vector: no concatenated copy (a declared size costs once)
-            return starts[0], ends[0]
-        return np.concatenate(starts), np.concatenate(ends)
+    def run_arrays(self) -> Runs:
+        """Runs of deleted positions (``starts``, inclusive ``lasts``), part by part from the roaring
+        containers: the cost follows the bitmaps' size, not the number of deleted rows.  A 32-bit vector's
+        runs are ``uint32`` (8 bytes a run, at most 32x the bitmap's bytes), a 64-bit vector's ``int64``."""
+        if not self.bitmap64:  # only part 0 (to_bin refuses anything else)
+            part = self._parts.get(0)
+            return bitmap_runs(part) if part is not None and len(part) else Runs(_NO_RUNS32, _NO_RUNS32)
+        return join_parts([(key, bitmap_runs(self._parts[key])) for key in sorted(self._parts)])
 
     def ranges(self) -> list[list[int]]:
         """Maximal ``[start, end)`` runs of deleted positions."""

@@ -53,7 +53,9 @@ _ROW = "_metadata.row_index"
 
 
 def _positions(bm: BitMap) -> np.ndarray:
-    return np.asarray(bm.to_array(), dtype=np.int64)
+    """The bitmap's positions as a view of its ``uint32`` array (no widened int64 copy: Arrow widens the
+    join column itself)."""
+    return np.frombuffer(bm.to_array(), dtype=np.uint32)
 
 
 def _selection(t: FileTask) -> BitMap:

@@ -1,0 +1,194 @@
+"""Maximal runs of a position set, read from roaring containers, in memory bounded by the bitmap's bytes.
+
+A 32-bit set's runs come as two ``uint32`` arrays (8 bytes a run), a 64-bit set's as two ``int64`` arrays.
+The worst case is a bitmap container of alternating bits: 8 KiB of input, 32,768 runs; as ``int64``
+``[start, end)`` pairs that was 512 KiB (64x its bytes, over the fuzz harness's 50x bound), as ``uint32``
+it is 256 KiB (32x).  A run's exclusive end may be 2**32, which no ``uint32`` holds, so runs carry their
+*last* position (inclusive): :class:`Runs` names it ``lasts`` and is deliberately not a tuple, so code
+that expects ``(starts, ends)`` fails loudly instead of being off by one.
+
+The output arrays are allocated once, at a bound read from the container headers (a run container's run
+count, an array container's cardinality ``c``, a bitmap container's ``min(c, 65537 - c)``), never more than
+32 bytes of runs per serialized byte, and filled container by container; runs touching across containers
+merge as they are written (no concatenated copy, no second pass over the whole).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from pyroaring import BitMap, BitMap64
+
+__all__ = ["Runs", "bitmap_runs", "join_parts", "roaring32_runs", "runs_of_sorted"]
+
+_U16 = np.dtype("<u2")
+_COOKIE_RUN, _COOKIE_NO_RUN = 12347, 12346
+_EMPTY32 = np.zeros(0, np.uint32)
+_EMPTY64 = np.zeros(0, np.int64)
+
+
+@dataclass(frozen=True)
+class Runs:
+    """Maximal runs ``starts[i] .. lasts[i]`` (both inclusive, ascending, disjoint, not touching).
+
+    ``uint32`` arrays for a 32-bit set (a run may end at position 2**32 - 1), ``int64`` for a 64-bit one.
+    """
+
+    starts: np.ndarray
+    lasts: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.starts.size)
+
+    def ranges(self) -> Iterator[tuple[int, int]]:
+        """``[start, end)`` pairs as Python ints (no widened array copy)."""
+        for a, b in zip(self.starts.tolist(), self.lasts.tolist(), strict=True):
+            yield a, b + 1
+
+
+def _merge_touching(s: np.ndarray, last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Small per-container arrays: merge runs where one starts right after the previous one's last."""
+    if s.size > 1:
+        touching = s[1:] == last[:-1] + 1
+        if touching.any():
+            return s[np.concatenate(([True], ~touching))], last[np.concatenate((~touching, [True]))]
+    return s, last
+
+
+class _Filler:
+    """Preallocated ``starts`` / ``lasts``, written in order; a run touching the previous one extends it."""
+
+    def __init__(self, capacity: int, dtype: type) -> None:
+        self.starts: np.ndarray = np.empty(capacity, dtype)
+        self.lasts: np.ndarray = np.empty(capacity, dtype)
+        self.w = 0
+
+    def put(self, s: np.ndarray, last: np.ndarray) -> None:
+        """Append ascending runs (``int64``, maximal among themselves) after the ones written."""
+        if not s.size:
+            return
+        k = 0
+        if self.w and int(s[0]) == int(self.lasts[self.w - 1]) + 1:
+            self.lasts[self.w - 1] = last[0]
+            k = 1
+        m = s.size - k
+        self.starts[self.w:self.w + m] = s[k:]
+        self.lasts[self.w:self.w + m] = last[k:]
+        self.w += m
+
+    def done(self) -> Runs:
+        starts, lasts = self.starts[:self.w], self.lasts[:self.w]
+        if self.w * 4 < self.starts.size:  # the bound was far off: keep only what is used
+            starts, lasts = starts.copy(), lasts.copy()
+        return Runs(starts, lasts)
+
+
+def _bitmap_container(body: memoryview) -> tuple[np.ndarray, np.ndarray]:
+    """Runs of a bitmap container (1024 little-endian words): where the bits step up and down."""
+    bits = np.unpackbits(np.frombuffer(body, dtype=np.uint8), bitorder="little").view(np.int8)
+    edges = np.diff(bits, prepend=np.int8(0), append=np.int8(0))  # +1 at a run's first bit, -1 after its last
+    return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1) - 1
+
+
+def _array_container(body: memoryview) -> tuple[np.ndarray, np.ndarray]:
+    vals = np.frombuffer(body, dtype=_U16).astype(np.int64)
+    breaks = np.flatnonzero(np.diff(vals) != 1)
+    return np.concatenate((vals[:1], vals[breaks + 1])), np.concatenate((vals[breaks], vals[-1:]))
+
+
+def _run_container(body: memoryview) -> tuple[np.ndarray, np.ndarray]:
+    pairs = np.frombuffer(body, dtype=_U16).astype(np.int64).reshape(-1, 2)
+    return _merge_touching(pairs[:, 0], pairs[:, 0] + pairs[:, 1])
+
+
+def roaring32_runs(data: bytes | memoryview) -> Runs:
+    """Runs (``uint32``) of a portable roaring32 bitmap written by pyroaring (trusted bytes: our own
+    ``serialize``); work and memory follow the serialized size, never the cardinality.  Runs of
+    consecutive run containers holding one run each (what huge computed ranges are made of) are read in
+    one vectorised step through the offset header."""
+    mv = memoryview(data)
+    raw = np.frombuffer(mv, dtype=np.uint8)
+    cookie = struct.unpack_from("<I", mv, 0)[0]
+    if cookie & 0xFFFF == _COOKIE_RUN:
+        n = (cookie >> 16) + 1
+        flags = np.unpackbits(raw[4:4 + (n + 7) // 8], bitorder="little")[:n].astype(bool)
+        pos = 4 + (n + 7) // 8
+        has_offsets = n >= 4
+    else:
+        n = struct.unpack_from("<I", mv, 4)[0]
+        flags, pos, has_offsets = np.zeros(n, bool), 8, True
+    if not n:
+        return Runs(_EMPTY32, _EMPTY32)
+    heads = np.frombuffer(mv[pos:pos + 4 * n], dtype=_U16).reshape(-1, 2).astype(np.int64)
+    keys, cards = heads[:, 0], heads[:, 1] + 1
+    pos += 4 * n
+    u16 = lambda at: raw[at].astype(np.int64) | (raw[at + 1].astype(np.int64) << 8)  # noqa: E731
+    if has_offsets:
+        at = np.frombuffer(mv[pos:pos + 4 * n], dtype="<u4").astype(np.int64)
+    else:  # a run cookie with fewer than 4 containers: walk them (at most 3)
+        at = np.zeros(n, np.int64)
+        cur = pos
+        for i in range(n):
+            at[i] = cur
+            cur += 2 + 4 * int(u16(cur)) if flags[i] else (8192 if cards[i] > 4096 else 2 * int(cards[i]))
+    nruns = np.where(flags, u16(at * flags), 0)  # a run container's run count (its first u16)
+    bound = np.where(flags, nruns, np.where(cards > 4096, np.minimum(cards, 65537 - cards), cards))
+    out = _Filler(int(bound.sum()), np.uint32)
+    single = flags & (nruns == 1)
+    others = np.flatnonzero(~single).tolist() + [n]
+    i = 0
+    for j in others:
+        if i < j:  # containers i .. j-1 hold one run each: all at once
+            first = (keys[i:j] << 16) + u16(at[i:j] + 2)
+            out.put(*_merge_touching(first, first + u16(at[i:j] + 4)))
+        if j == n:
+            break
+        o, high = int(at[j]), int(keys[j]) << 16
+        if flags[j]:
+            s, last = _run_container(mv[o + 2:o + 2 + 4 * int(nruns[j])])
+        elif cards[j] > 4096:
+            s, last = _bitmap_container(mv[o:o + 8192])
+        else:
+            s, last = _array_container(mv[o:o + 2 * int(cards[j])])
+        out.put(s + high, last + high)
+        i = j + 1
+    return out.done()
+
+
+def join_parts(parts: Sequence[tuple[int, Runs]]) -> Runs:
+    """``int64`` runs of a 64-bit set from its 32-bit parts (``(high 32 bits, runs of the low bits)``,
+    ascending keys); a run that reaches the end of one part and the start of the next is one run."""
+    parts = [(key, r) for key, r in parts if len(r)]
+    if not parts:
+        return Runs(_EMPTY64, _EMPTY64)
+    out = _Filler(sum(len(r) for _, r in parts), np.int64)
+    for key, r in parts:
+        base = np.int64(key) << np.int64(32)
+        out.put(r.starts.astype(np.int64) + base, r.lasts.astype(np.int64) + base)
+    return out.done()
+
+
+def bitmap_runs(bm: BitMap | BitMap64) -> Runs:
+    """Runs of a pyroaring bitmap: ``uint32`` for a BitMap, ``int64`` for a BitMap64."""
+    from .roaring import portable_size  # roaring imports this module's neighbours; keep the import local
+
+    if isinstance(bm, BitMap):
+        return roaring32_runs(bm.serialize())
+    data = memoryview(bm.serialize())  # portable 64-bit: u64 bucket count, then (u32 high key, roaring32)*
+    pos = 8
+    parts: list[tuple[int, Runs]] = []
+    for _ in range(struct.unpack_from("<Q", data, 0)[0]):
+        high = struct.unpack_from("<I", data, pos)[0]
+        size = portable_size(data, pos + 4)
+        parts.append((high, roaring32_runs(data[pos + 4:pos + 4 + size])))
+        pos += 4 + size
+    return join_parts(parts)
+
+
+def runs_of_sorted(arr: np.ndarray) -> Runs:
+    """Runs of sorted unique positions (``int64``)."""
+    breaks = np.flatnonzero(np.diff(arr) != 1)
+    return Runs(np.concatenate((arr[:1], arr[breaks + 1])), np.concatenate((arr[breaks], arr[-1:])))
