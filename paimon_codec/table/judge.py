@@ -9,6 +9,7 @@ nothing read yet) and a picklable :class:`JudgeContext`, reads only index bytes,
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -69,6 +70,10 @@ class FileVerdict:
     deleted_rows: int | None = None
     index_bytes_read: int = 0
     index_notes: list[str] = field(default_factory=list)
+    #: top-N answered here (the context's ``topn``): why not pushable, or the file's candidate rows
+    topn_done: bool = False
+    topn_note: str | None = None
+    topn_rows: BitMap | None = None
 
 
 @dataclass(eq=False)  # hashed by identity: a weak-keyed cache key (per_schema_pair)
@@ -84,6 +89,9 @@ class JudgeContext:
     schema: TableSchema
     use_indexes: bool
     schemas: dict[int, TableSchema] = field(default_factory=dict)
+    #: a :class:`~paimon_codec.table.topn_file.TopNRequest`: each read file's top-N candidates are computed
+    #: while its index is open (a scan with a predicate reads the index anyway)
+    topn: Any = None
 
     def schema_by_id(self, schema_id: int) -> TableSchema:
         return self.schemas[schema_id]
@@ -96,10 +104,20 @@ def judge_file(ctx: JudgeContext, f: FileProbe, dv_source: Any = None) -> FileVe
     ``selection = index answer AND NOT deletion vector``; ``dv_source`` (an open ByteSource of the
     deletion-vector index file) lets a task read many vectors of one index file through one handle.
     """
+    kept: list = []
+    try:
+        return _judge_file(ctx, f, dv_source, kept)
+    finally:
+        for opened in kept:
+            opened[0].close()
+
+
+def _judge_file(ctx: JudgeContext, f: FileProbe, dv_source: Any, kept: list) -> FileVerdict:
     verdict = FileVerdict()
     result = None
     if ctx.pred is not None and ctx.use_indexes:
-        result = _evaluate_index(ctx.pred, f, ctx.row_type, verdict, ctx, ctx.schema)
+        result = _evaluate_index(ctx.pred, f, ctx.row_type, verdict, ctx, ctx.schema,
+                                 kept if ctx.topn is not None else None)
     verdict.index_result = _result_kind(result)
     if result is not None and not result.remain() and (f.deletion is None or f.deleted_rows is not None):
         # no row matches: the deletion vector need not be read (its cardinality is in the index manifest)
@@ -138,7 +156,24 @@ def judge_file(ctx: JudgeContext, f: FileProbe, dv_source: Any = None) -> FileVe
     if selection is not None and len(selection) == f.row_count:
         selection = None
     verdict.selection = selection
+    if kept:
+        _topn_here(ctx, f, verdict, kept[0])
     return verdict
+
+
+def _topn_here(ctx: JudgeContext, f: FileProbe, verdict: FileVerdict, opened: tuple) -> None:
+    """The file's top-N candidates through its still open index (see :mod:`.topn_file`)."""
+    from .topn_file import topn_of_file
+
+    source, container, file_type, view, file_pred = opened
+    req = ctx.topn
+    before = source.bytes_read
+    column = req.column if view is None else view.file_column(req.column)
+    verdict.topn_note, verdict.topn_rows = topn_of_file(
+        req, container, column, ctx.row_type.field(req.column).type, os.path.basename(f.path), ctx.pred,
+        verdict.bitmap_answer, file_pred, file_type, verdict.selection)
+    verdict.topn_done = True
+    verdict.index_bytes_read += source.bytes_read - before
 
 
 def needs_judging(ctx: JudgeContext, f: FileProbe) -> bool:
@@ -273,10 +308,11 @@ def _index_view(table: Any, schema: TableSchema | None, sid: int | None, row_typ
 
 
 def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
-                    table: Any = None, schema: TableSchema | None = None):
+                    table: Any = None, schema: TableSchema | None = None, keep: list | None = None):
     """Index result for one file, or None when the file has no index container (or no evaluator).
 
-    Index bytes read and notes go to ``report`` (the file's verdict).
+    Index bytes read and notes go to ``report`` (the file's verdict).  With ``keep`` the open source
+    stays open: ``(source, container, file row type, view, translated predicate)`` is appended to it.
 
     With ``table`` and the read ``schema`` the file's own schema (``_SCHEMA_ID``) is used: a file written before an
     ``ALTER TABLE`` has its indexes under the old column names and types (see :mod:`.index_schema`).
@@ -290,7 +326,7 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
         source = ByteSource(f.embedded_index, path=f"{f.path} (embedded index)")
     elif f.index_path:
         try:  # opening is the existence check (one request less on an object store)
-            source = ByteSource(f.index_path)
+            source = ByteSource(f.index_path) if keep is None else _held_source(f.index_path)
         except FileNotFoundError:
             raise CorruptDataError("file-index file listed in the manifest does not exist",
                                    path=f.index_path) from None
@@ -299,9 +335,11 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
     file_type, view = _index_view(table, schema, f.schema_id, row_type)
     if view is not None:
         pred = view.translate(pred)
-    with source:
+    kept = False
+    try:
         try:
-            result = evaluate(pred, FileIndexContainerReader(source, path=source.path), file_type)
+            container = FileIndexContainerReader(source, path=source.path)
+            result = evaluate(pred, container, file_type)
         except UnsupportedTypeError as exc:
             # an index kind this build cannot read never prunes (the rows are filtered anyway)
             report.index_notes.append(f"{source.path}: {exc.message}")
@@ -311,7 +349,34 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
         if hasattr(result, "bitmap"):
             _ = result.bitmap
         report.index_bytes_read += source.bytes_read
+        if keep is not None:  # top-N reads the same container later: the caller closes it
+            keep.append((source, container, file_type, view, pred))
+            kept = True
+    finally:
+        if not kept:
+            source.close()
     return result
+
+
+class _HeldSource(ByteSource):
+    """A ByteSource over :class:`~paimon_codec.table.held_ranges.HeldRanges` that closes it: an index read in
+    two steps (predicate, then top-N) keeps what the first fetched, so the second fetches no byte again."""
+
+    def close(self) -> None:
+        super().close()
+        if self._file is not None:
+            self._file.close()
+
+
+def _held_source(path: str) -> ByteSource:
+    from .. import storage
+    from .held_ranges import HeldRanges
+
+    handle = storage.open_input(path, min_get=1)
+    if not hasattr(handle, "prefetch"):  # a local file: nothing is fetched
+        handle.close()
+        return ByteSource(path)
+    return _HeldSource(HeldRanges(handle, storage.DEFAULT_MIN_GET), path=path)
 
 
 def _result_kind(result) -> str:

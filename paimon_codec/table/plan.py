@@ -47,7 +47,7 @@ from .merge import declarations as _merge_declarations  # noqa: F401  (merge opt
 from .read_options import check_read_options
 from .table import LiveDataFile, PaimonTable
 from .tasks import FileTask, GroupTask, PlanReport, admit_file, read_group_task
-from .topn_push import push_topn
+from .topn_push import push_topn, topn_request
 
 __all__ = ["FileJudge", "FileProbe", "FileTask", "FileVerdict", "GroupTask", "JudgeContext", "PlanReport",
            "ScanPlan", "SortKey", "admit_file", "plan_scan", "as_predicate", "judge_file", "judge_on_driver",
@@ -176,7 +176,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     tasks: list[FileTask] = []
     if snapshot is None:
         return ScanPlan(table, None, row_type, pred, tasks, report, keys, limit)
-    topn_items: list[tuple[FileTask, LiveDataFile, bool]] = []
+    topn_items: list[tuple[FileTask, LiveDataFile, FileVerdict]] = []
     pk = schema.is_primary_key_table
     dv_table = schema.deletion_vectors_enabled
     if pk and (not dv_table or schema.option_bool("deletion-vectors.merge-on-read")):
@@ -202,7 +202,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     probes = [FileProbe.of(f) for f, _ in admitted_files]
     ctx = JudgeContext(pred, row_type, schema, use_indexes,
                        {sid: table.schema_by_id(sid) for sid in {p.schema_id for p in probes}
-                        if sid is not None and sid != schema.id})
+                        if sid is not None and sid != schema.id}, topn_request(pred, keys, limit, row_type, pk))
     to_judge = [i for i, p in enumerate(probes) if needs_judging(ctx, p)]
     verdicts: list[FileVerdict | None] = [None] * len(probes)
     if to_judge:
@@ -229,7 +229,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, verdict.selection, pk,
                         f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id), bool(verdict.deleted_rows))
         tasks.append(task)
-        topn_items.append((task, f, verdict.bitmap_answer))
+        topn_items.append((task, f, verdict))
         report.files_read += 1
         report.rows_selected += task.selected_rows
         report.bytes_read += f.meta.file_size

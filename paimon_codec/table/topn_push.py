@@ -43,13 +43,14 @@ from ..fileio import ByteSource
 from ..roaring import first_n
 from ..types import RowType
 from .held_ranges import HeldRanges
-from .judge import JUDGE_THREADS, MIN_FILES_FOR_THREADS, _index_view
+from .judge import JUDGE_THREADS, MIN_FILES_FOR_THREADS, FileVerdict, _index_view
 from .schema import TableSchema
 from .table import LiveDataFile
 from .tasks import FileTask, PlanReport
-from .topn_exact import FLOATS, answered_exactly
+from .topn_exact import FLOATS
+from .topn_file import TopNRequest, file_reason
 
-__all__ = ["push_topn", "PROBE_GET", "MAX_CHUNK_ROUNDS", "REFINE_ROUNDS"]
+__all__ = ["push_topn", "topn_request", "PROBE_GET", "MAX_CHUNK_ROUNDS", "REFINE_ROUNDS"]
 
 #: Minimum bytes per request while probing an index file on an object store: the container head and a
 #: range-bitmap header are a few hundred bytes (the default 64 KiB read-ahead would fetch dictionary
@@ -110,13 +111,25 @@ def _map(fn: Callable[[T], R], items: list[T]) -> list[R]:
         return list(pool.map(fn, items))
 
 
-def push_topn(items: list[tuple[FileTask, LiveDataFile, bool]], pred: Any, keys: list[Any], limit: int,
+def topn_request(pred: Any, keys: list[Any], limit: int | None, row_type: RowType,
+                 primary_key: bool) -> TopNRequest | None:
+    """What the judge computes per file while its index is open: only with a predicate (without one the
+    judge reads no index, and the threshold below reads far less) and when top-N can be pushed at all."""
+    if pred is None or not keys or limit is None or primary_key:
+        return None
+    first = keys[0]
+    if row_type.field(first.column).type.root in FLOATS and len(keys) > 1:
+        return None
+    return TopNRequest(first.column, first.descending, first.nulls_come_first, len(keys) == 1, limit)
+
+
+def push_topn(items: list[tuple[FileTask, LiveDataFile, FileVerdict]], pred: Any, keys: list[Any], limit: int,
               row_type: RowType, report: PlanReport, table: Any = None,
               schema: TableSchema | None = None) -> str | None:
     """Shrink every task's selection to its top-``limit`` candidates; a reason string when not pushed.
 
-    ``items``: ``(task, file, whether the file's index answer was a bitmap)``; ``keys``: the sort keys
-    (:class:`~paimon_codec.table.plan.SortKey`).
+    ``items``: ``(task, file, its verdict)``; ``keys``: the sort keys (:class:`~paimon_codec.table.plan.SortKey`).
+    Files whose judge already answered top-N (``verdict.topn_done``) are taken as answered.
     """
     first = keys[0]
     dtype = row_type.field(first.column).type
@@ -126,10 +139,21 @@ def push_topn(items: list[tuple[FileTask, LiveDataFile, bool]], pred: Any, keys:
         if task.primary_key_file:
             return "primary-key files may hold retraction rows"
 
-    def probe(item: tuple[FileTask, LiveDataFile, bool]) -> _Probe | str:
+    answered: dict[int, BitMap | None] = {}
+    rest = []
+    for item in items:
+        verdict = item[2]
+        if verdict.topn_done:
+            if verdict.topn_note is not None:
+                return verdict.topn_note
+            answered[id(item[0])] = verdict.topn_rows
+        else:
+            rest.append(item)
+
+    def probe(item: tuple[FileTask, LiveDataFile, FileVerdict]) -> _Probe | str:
         return _probe(item, pred, first.column, dtype, row_type, table, schema)
 
-    outcomes = _map(probe, items)
+    outcomes = _map(probe, rest)
     try:
         probes: list[_Probe] = []
         for outcome in outcomes:
@@ -148,23 +172,24 @@ def push_topn(items: list[tuple[FileTask, LiveDataFile, bool]], pred: Any, keys:
             if isinstance(outcome, _Probe):
                 outcome.close()
     report.index_bytes_read += sum(s.bytes_read for p in probes for s in p.sources)
-    for p, selection in zip(probes, new, strict=True):
-        if selection is not None and len(selection) == p.task.row_count:
+    answered.update((id(p.task), selection) for p, selection in zip(probes, new, strict=True))
+    for task, _, _ in items:
+        selection = answered[id(task)]
+        if selection is not None and len(selection) == task.row_count:
             selection = None
-        p.task.selection = selection
+        task.selection = selection
     return None
 
 
-def _probe(item: tuple[FileTask, LiveDataFile, bool], pred: Any, column_name: str, dtype: Any, row_type: RowType,
+def _probe(item: tuple[FileTask, LiveDataFile, FileVerdict], pred: Any, column_name: str, dtype: Any, row_type: RowType,
            table: Any, schema: TableSchema | None) -> _Probe | str:
     """Step 1 for one file: container head and range-bitmap header, or why top-N cannot be pushed."""
-    task, f, bitmap_answer = item
+    task, f, verdict = item
     name = os.path.basename(f.path)
     file_type, view = _index_view(table, schema, f.meta.schema_id, row_type)
     column = column_name if view is None else view.file_column(column_name)
     if column is None:
-        return (f"{name} was written under an older schema in which {column_name} "
-                "did not exist or had another type")
+        return file_reason(None, None, column_name, name, pred, False, None, file_type)
     file_pred = pred if view is None or pred is None else view.translate(pred)
     held: HeldRanges | None = None
     handle: Any = None
@@ -183,10 +208,9 @@ def _probe(item: tuple[FileTask, LiveDataFile, bool], pred: Any, column_name: st
     keep = False
     try:
         container = FileIndexContainerReader(source, path=source.path)
-        if "range-bitmap" not in container.index_types(column):
-            return f"{name} has no range-bitmap index on {column_name}"
-        if pred is not None and not (bitmap_answer and answered_exactly(file_pred, container.index_types, file_type)):
-            return f"the indexes of {name} do not answer the predicate exactly"
+        reason = file_reason(container, column, column_name, name, pred, verdict.bitmap_answer, file_pred, file_type)
+        if reason is not None:
+            return reason
         start, length = container.columns[column]["range-bitmap"]
         p = _Probe(task, None if f.embedded_index else f.index_path,
                    None if start == EMPTY_INDEX_FLAG else (start, length), sources=[source], held=held)
