@@ -19,6 +19,7 @@ import pyarrow.fs as pafs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec import storage
 from paimon_codec.fileindex.container import FileIndexContainerReader
@@ -255,3 +256,35 @@ def test_topn_with_a_predicate_fetches_no_index_byte_twice(wide, counting):
     for where in ("v > 500000", "g = 'a'"):
         plan, fetched = _planned(counting, wide, where, True, False, 10)
         assert fetched <= _all_index_bytes(wide)
+
+
+def _selections(plan) -> list:
+    return sorted((t.path.rsplit("/", 1)[-1], None if t.selection is None else list(t.selection)) for t in plan.tasks)
+
+
+def test_threshold_plans_the_same_on_the_s3_server(wide, table_location):
+    """Through the store's ranged reads (held ranges, threads): the same candidates as on local disk."""
+    path = table_location(wide)
+    for where, order, k in ((None, "v DESC", 5), (None, "v ASC", 30), ("g = 'a'", "v DESC", 4)):
+        local = plan_scan(wide, where, order_by=order, limit=k)
+        remote = plan_scan(path, where, order_by=order, limit=k)
+        assert remote.report.topn_pushed, remote.report.topn_note
+        assert _selections(remote) == _selections(local)
+
+
+@pytest.mark.spark
+def test_topn_with_a_predicate_plans_the_same_in_spark_tasks(spark, tmp_path):  # noqa: F811
+    """The judge answers top-N where it runs: Spark tasks give the driver's candidates."""
+    from paimon_codec.spark.distributed_plan import SparkFileJudge
+    from paimon_codec.spark.sample import write_sample_table
+
+    path = write_sample_table(tmp_path, files=6, rows_per_file=400, seed=3, deleted_every=7, paimon_version="latest")
+    judge = SparkFileJudge(spark, "always", files_per_task=2)
+    for where, order, k in (("amount > 500", "amount DESC", 5), ("status = 'PAID'", "amount ASC", 7),
+                            (None, "amount DESC", 4)):
+        driver = plan_scan(path, where, order_by=order, limit=k)
+        tasks = plan_scan(path, where, order_by=order, limit=k, judge=judge)
+        assert driver.report.topn_pushed and tasks.report.topn_pushed, (driver.report.topn_note, tasks.report.topn_note)
+        assert tasks.report.planning == "distributed"
+        assert _selections(tasks) == _selections(driver)
+        assert tasks.report.index_bytes_read == driver.report.index_bytes_read
