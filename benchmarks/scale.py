@@ -176,6 +176,8 @@ def plot(results: list[dict], path: Path, where: str = "") -> None:
     import matplotlib.pyplot as plt
 
     kinds = [k for k in ("bitmap", "range", "DV + bitmap") if any(r["kind"] == k for r in results)]
+    if not kinds:  # e.g. --kinds top-N: no query with a selectivity to plot
+        return
     fig, axes = plt.subplots(1, len(kinds), figsize=(5 * len(kinds), 4), squeeze=False)
     for ax, kind in zip(axes[0], kinds, strict=True):
         pts = sorted((r for r in results if r["kind"] == kind and r["selectivity"]), key=lambda r: r["selectivity"])

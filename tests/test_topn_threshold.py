@@ -146,6 +146,7 @@ def test_clustered_files_are_pruned(tmp_path):
     path = _make(tmp_path / "t", [list(range(100 * i, 100 * i + 50)) for i in range(6)])
     plan = check(path, None, True, False, 5)
     assert len(plan.tasks) == 1 and plan.report.rows_read == 5
+    assert plan.report.files_read == 1 and plan.report.bytes_read == plan.tasks[0].file_size
     plan = check(path, None, False, True, 5)  # ascending, nulls first: the first file (no nulls anywhere)
     assert len(plan.tasks) == 1
     plan = check(path, None, True, False, 120)  # more than a file holds: dictionary chunks give the bound

@@ -243,6 +243,8 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
             report.topn_pushed = report.topn_note is None
             if report.topn_pushed:  # files without a candidate row need no read at all
                 tasks = [t for t in tasks if t.selection is None or len(t.selection)]
+                report.files_read = len(tasks)
+                report.bytes_read = sum(t.file_size for t in tasks)
     for detail in report.files:
         task = detail.pop("_task", None)
         if task is not None and report.topn_pushed:
