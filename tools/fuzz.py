@@ -89,7 +89,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="continue the record in --json: each entry point from its recorded next input")
     ap.add_argument("--report", metavar="F", help="print the table of record F and exit")
     ap.add_argument("--markdown", action="store_true", help="with --report: the README's Markdown table")
+    ap.add_argument("--recheck", metavar="F", help="run every finding of record F again on this library and "
+                    "keep the outcomes in F (the run's own counts stay as found)")
     args = ap.parse_args(argv)
+
+    if args.recheck:
+        from fuzz.recheck import recheck
+
+        try:
+            rows = recheck(args.recheck, memory=args.memory, out_dir=args.out)
+        except record.ResumeError as exc:
+            print(f"fuzz: {exc}", file=sys.stderr)
+            return 2
+        return 1 if any(r["now"] in record.BAD for r in rows) else 0
 
     if args.report:
         rec = record.load(args.report)
@@ -155,6 +167,7 @@ class _Book:
     def __init__(self, args: argparse.Namespace, names: list[str]) -> None:
         self.path, self.names, self.lock, self.written = args.json_out, names, threading.Lock(), 0.0
         self.rec: dict | None = None
+        self.first = args.start
         if not self.path:
             return
         harness = record.harness_hash()
@@ -179,8 +192,10 @@ class _Book:
         self._write()
 
     def start(self, name: str) -> int:
+        """The first input index of ``name`` in this segment: the record's next index when continuing one,
+        else ``--start`` (reproducing a finding: ``--start 273007 --inputs 1`` runs just that input)."""
         if self.rec is None:
-            return 0
+            return self.first
         base = self.base.get(name)
         return base["next"] if base else 0
 

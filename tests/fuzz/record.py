@@ -148,6 +148,14 @@ def markdown(rec: dict, goal: int | None = None) -> str:
     lines += ["", f"{total:,} inputs in {len(rec['segments'])} segment(s), seed {rec['seed']}, harness "
                   f"{rec['harness']}, library commit(s) {', '.join(commits) or '?'}; other + hang + over-alloc "
                   f"+ crash: {bad:,}."]
+    checks = rec.get("rechecks") or []
+    if checks:
+        still = [c for c in checks if c["now"] in BAD]
+        where = sorted({(c["commit"] or "?")[:10] + ("+local changes" if c.get("dirty") else "") for c in checks})
+        lines.append(f"Every finding re-run on library commit {', '.join(where)} (`--recheck`): {len(still)} of "
+                     f"{len(checks)} still fail; " + "; ".join(
+                         f"{c['target']} #{c['index']:,} {LABELS.get(c['found'], c['found'])} -> "
+                         f"{LABELS.get(c['now'], c['now'])}" for c in checks) + ".")
     if goal:
         from fuzz.targets import TARGETS
 

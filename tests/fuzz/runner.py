@@ -119,10 +119,18 @@ def classify_one(target: Target, data: bytes, meta: dict, time_limit: float, met
 
 def classify_confirmed(target: Target, data: bytes, meta: dict, time_limit: float, meter: Meter,
                        notes: Counter) -> tuple[str, str]:
-    """:func:`classify_one`, with an over-allocation confirmed by a second run after giving free memory back
+    """:func:`classify_one`, with a hang confirmed by a second run under 4x the time bound, and an over-allocation confirmed by a second run after giving free memory back
     (a one-time cache or import must not count): under RLIMIT_AS with 1 GiB more room (an input that still
     cannot get its address space is over; one that can is measured), or, for an RSS peak, the same meter again."""
     outcome, detail = classify_one(target, data, meta, time_limit, meter)
+    if outcome == "hang":
+        # a time bound is a wall-clock bound: on a loaded machine a slow but finite input can cross it, so a
+        # hang counts only if it also runs past 4x the bound (a real loop or blow-up does; a stall does not)
+        again, again_detail = classify_one(target, data, meta, time_limit * 4, meter)
+        if again == "hang":
+            return "hang", f"{detail}; confirmed: {again_detail}"
+        notes["hang_false_alarm"] += 1
+        return again, again_detail
     if outcome != "overalloc":
         return outcome, detail
     meter.trim()

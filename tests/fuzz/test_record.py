@@ -62,3 +62,46 @@ def test_refuses_to_resume_a_changed_harness(tmp_path, capsys):
     path.write_text(json.dumps(rec))
     assert _run(tmp_path, path, 100, "--resume") == 2
     assert "seeds of hash-index changed" in capsys.readouterr().err
+
+
+def test_start_reproduces_one_input(tmp_path, capsys):
+    """``--start N --inputs 1`` (how a finding is reproduced) runs input N alone, not 0..N."""
+    assert fuzz_tool.main(["--targets", "hash-index", "--seed", "5", "--start", "37", "--inputs", "1",
+                           "--out", str(tmp_path / "f")]) == 0
+    out = capsys.readouterr().out
+    assert "hash-index: 1 inputs" in out and "(indexes 37..37)" in out
+
+
+def test_recheck_reruns_each_finding_and_keeps_the_counts(tmp_path):
+    from fuzz.runner import fuzz_target
+
+    path = tmp_path / "r.json"
+    assert _run(tmp_path, path, 60, "--resume") == 0
+    rec = record.load(path)
+    found = rec["targets"]["hash-index"]
+    # a finding as the record keeps one (index, class, detail), for an input the library handles today
+    found["findings"] = [[11, "hang", "over 2.0s"]]
+    found["hang"] = 1
+    record.save(path, rec)
+    assert fuzz_tool.main(["--recheck", str(path), "--out", str(tmp_path / "f")]) == 0
+    after = record.load(path)
+    assert after["targets"] == rec["targets"]  # the run's own counts are never rewritten
+    (row,) = after["rechecks"]
+    alone = fuzz_target("hash-index", 1, seed=5, start=11, out_dir=str(tmp_path / "g"))
+    assert alone.inputs == 1 and alone.counts[row["now"]] == 1
+    assert (row["target"], row["index"], row["found"]) == ("hash-index", 11, "hang")
+    assert len(row["commit"]) == 40
+    assert "0 of 1 still fail; hash-index #11 hang -> " in record.markdown(after)
+
+
+def test_recheck_refuses_changed_seeds(tmp_path, capsys):
+    path = tmp_path / "r.json"
+    assert _run(tmp_path, path, 20, "--resume") == 0
+    rec = record.load(path)
+    rec["targets"]["delete-map"]["findings"] = [[3, "crash", "worker exit code -11"]]
+    rec["targets"]["delete-map"]["corpus"] = "e" * 16
+    record.save(path, rec)
+    capsys.readouterr()
+    assert fuzz_tool.main(["--recheck", str(path), "--out", str(tmp_path / "f")]) == 2
+    assert "seeds of delete-map changed" in capsys.readouterr().err
+    assert "rechecks" not in record.load(path)
