@@ -208,5 +208,7 @@ def mutate_avro(parsed_wide_schema: Any, records: list[dict], rnd: random.Random
     if rnd.random() < 0.2 and records:
         records = records * rnd.choice((2, 50)) if rnd.random() < 0.5 else records[: rnd.randrange(len(records))]
     out = io.BytesIO()
-    fastavro.writer(out, parsed_wide_schema, records, codec=codec)
+    # the sync marker from ``rnd`` too: fastavro's default is os.urandom, and an input must be a function of
+    # (seed, index) alone, or a resumed run, a recheck and a reproduction would see other bytes
+    fastavro.writer(out, parsed_wide_schema, records, codec=codec, sync_marker=rnd.randbytes(16))
     return out.getvalue()

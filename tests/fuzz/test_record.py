@@ -105,3 +105,29 @@ def test_recheck_refuses_changed_seeds(tmp_path, capsys):
     assert fuzz_tool.main(["--recheck", str(path), "--out", str(tmp_path / "f")]) == 2
     assert "seeds of delete-map changed" in capsys.readouterr().err
     assert "rechecks" not in record.load(path)
+
+
+_PROBE = """
+import hashlib, sys
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+from fuzz import record
+from fuzz.runner import input_for
+from fuzz.targets import TARGETS
+for name in ("manifest", "manifest-list", "index-manifest", "table"):
+    t = TARGETS[name]
+    inputs = hashlib.sha256(b"".join(input_for(t, 3, i)[0] for i in range(40))).hexdigest()[:16]
+    print(name, record.corpus_hash(t), inputs)
+"""
+
+
+def test_seeds_and_inputs_are_the_same_in_every_process():
+    """A resumed segment, a recheck and ``--start`` regenerate inputs in a new process: Avro seeds and Avro
+    mutations must not carry fastavro's random sync marker (it made the record refuse to resume)."""
+    import os
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[2]
+    runs = [subprocess.run([sys.executable, "-c", _PROBE, str(repo / "tests"), str(repo)], capture_output=True,
+                           text=True, check=True, env=dict(os.environ)).stdout for _ in range(2)]
+    assert runs[0] == runs[1] and len(runs[0].splitlines()) == 4
