@@ -284,7 +284,11 @@ def _dv_source(f: FileProbe, sources: dict[str, ByteSource], extents: dict[str, 
         return None
     source = sources.get(f.deletion[0])
     if source is None:
-        source = sources[f.deletion[0]] = kind(f.deletion[0])
+        try:  # opening is the existence check, as for file-index files
+            source = sources[f.deletion[0]] = kind(f.deletion[0])
+        except (FileNotFoundError, IsADirectoryError):
+            raise CorruptDataError("deletion-vector index file listed in the index manifest does not exist",
+                                   path=f.deletion[0], expected="a deletion-vector index file") from None
         lo, hi = extents.get(f.deletion[0], (0, 0))
         if 0 <= lo < min(hi, source.length):
             source.prefetch(lo, min(hi, source.length) - lo)
@@ -327,7 +331,7 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
     elif f.index_path:
         try:  # opening is the existence check (one request less on an object store)
             source = ByteSource(f.index_path) if keep is None else _held_source(f.index_path)
-        except FileNotFoundError:
+        except (FileNotFoundError, IsADirectoryError):
             raise CorruptDataError("file-index file listed in the manifest does not exist",
                                    path=f.index_path) from None
     else:
