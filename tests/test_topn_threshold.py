@@ -289,3 +289,29 @@ def test_topn_with_a_predicate_plans_the_same_in_spark_tasks(spark, tmp_path):  
         assert tasks.report.planning == "distributed"
         assert _selections(tasks) == _selections(driver)
         assert tasks.report.index_bytes_read == driver.report.index_bytes_read
+
+
+def test_deletion_vectors_discount_a_files_best_keys(tmp_path):
+    """File 0 holds the earliest ``ts`` and a deletion vector (every 50th row): its bound skips as many of
+    its best keys as it has deleted rows, and still prunes every other file."""
+    from paimon_codec.spark.sample import write_sample_table
+
+    path = write_sample_table(tmp_path, files=6, rows_per_file=400, seed=4, deleted_every=50, paimon_version="latest")
+    everything = read_tasks_locally(plan_scan(path, use_indexes=False).tasks, arrow_schema_of(path))
+    for order, k, files in (("ts ASC", 5, 1), ("ts DESC", 7, 1), ("amount DESC", 9, None), ("amount ASC", 30, None)):
+        column, direction = order.split()
+        plan = plan_scan(path, order_by=order, limit=k)
+        assert plan.report.topn_pushed, plan.report.topn_note
+        got = read_tasks_locally(plan.tasks, arrow_schema_of(path))
+        desc = direction == "DESC"
+        assert _sort_values(got.column(column).to_pylist(), desc, not desc, k) == \
+            _sort_values(everything.column(column).to_pylist(), desc, not desc, k)
+        if files is not None:
+            assert len(plan.tasks) == files
+            assert any(t.has_deletions for t in plan.tasks) == (direction == "ASC")
+
+
+def arrow_schema_of(path: str):
+    from paimon_codec.table.read import arrow_schema
+
+    return arrow_schema(plan_scan(path).row_type)

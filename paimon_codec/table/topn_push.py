@@ -59,7 +59,7 @@ PROBE_GET = 4096
 
 #: Rounds of dictionary-chunk reads at most (each reads the next chunk of the files that can still raise
 #: the bound: those whose worst known key reaches the best bound still possible).
-MAX_CHUNK_ROUNDS = 16
+MAX_CHUNK_ROUNDS = 8
 #: Of those, rounds made only to tighten a bound already found (to prune more of the files reaching it).
 REFINE_ROUNDS = 3
 
@@ -255,6 +255,9 @@ def _bound(probes: list[_Probe], limit: int, desc: bool) -> Any:
                     not any(ranks_worse(s.best, best, desc) for s in reach):
                 break
             refinements += 1
+        # only the files whose unread keys could still reach the best possible bound: with random values
+        # and deletion vectors (each file's best keys discounted) no bound prunes, and reading the next chunk
+        # of every file would cost a fifth of the bit slices it cannot save
         todo = [p for p in probes if p.stream is not None and p.stream.useful and not p.stream.complete
                 and p.stream.frontier is not None and not ranks_worse(p.stream.frontier, best, desc)]
         if not todo:
