@@ -71,6 +71,9 @@ def read_plan_tasks(schema_bytes: bytes, storage: dict | None = None):
 
     ``storage`` is the driver's :func:`paimon_codec.storage.storage_state` (plain options, never a
     filesystem object): the executor rebuilds its filesystems from each task's URI and these options.
+    The files of a task are read several at once when they are on an object store
+    (:func:`paimon_codec.table.read.read_threads`; bounded memory in flight): one after the other, each
+    file's footer and column-chunk GETs would leave the task waiting on the network.
     """
 
     def read(batches):
@@ -80,16 +83,19 @@ def read_plan_tasks(schema_bytes: bytes, storage: dict | None = None):
 
         from paimon_codec.spark.types import to_spark_micros
         from paimon_codec.storage import restore_storage_state
-        from paimon_codec.table.read import read_file_rows
+        from paimon_codec.table.read import map_bounded, read_file_rows, read_threads
 
         restore_storage_state(storage)
         schema = pa.ipc.read_schema(pa.py_buffer(schema_bytes))
-        for batch in batches:
-            for task in batch.to_pylist():
-                evolution = pickle.loads(task["evolution"]) if task["evolution"] is not None else None
-                table = read_file_rows(task["path"], task["file_format"], schema, task["selection"],
-                                       bool(task["primary_key_file"]), evolution)
-                yield from to_spark_micros(table).to_batches(max_chunksize=65536)
+
+        def one(task: dict) -> pa.Table:
+            evolution = pickle.loads(task["evolution"]) if task["evolution"] is not None else None
+            return to_spark_micros(read_file_rows(task["path"], task["file_format"], schema, task["selection"],
+                                                  bool(task["primary_key_file"]), evolution))
+
+        tasks = [task for batch in batches for task in batch.to_pylist()]  # paths and selections: small
+        for table in map_bounded(one, tasks, read_threads([t["path"] for t in tasks])):
+            yield from table.to_batches(max_chunksize=65536)
 
     return read
 
@@ -155,9 +161,7 @@ def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
     """Few selected rows (top-N candidates, selective index answers): read them right here with
     pyarrow (files in parallel threads: pyarrow decodes without the GIL) and hand Spark one local Arrow
     relation - no Spark job to start, no Python worker round trip at all."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from ..table.read import read_file_rows
+    from ..table.read import map_bounded, read_file_rows, read_threads
 
     tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
     schema = _with_timezone(arrow_schema(plan.row_type), tz)
@@ -165,8 +169,7 @@ def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
     def read(t: FileTask) -> pa.Table:
         return read_file_rows(t.path, t.file_format, schema, t.selection, t.primary_key_file, t.evolution)
 
-    with ThreadPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1, len(tasks)))) as pool:
-        parts = list(pool.map(read, tasks))
+    parts = list(map_bounded(read, tasks, min(len(tasks), read_threads([t.path for t in tasks]))))
     table = pa.concat_tables(parts) if parts else schema.empty_table()
     return spark.createDataFrame(to_spark_micros(table), schema=spark_schema(plan.row_type))
 

@@ -10,9 +10,12 @@ reads it.
 
 from __future__ import annotations
 
+import collections
 import datetime as dt
 import io
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -25,12 +28,18 @@ from .evolution import Conversion, FileEvolution, arrow_schema, arrow_type, as_a
 from .metadata_records import avro_records
 
 __all__ = ["arrow_type", "arrow_schema", "read_file_rows", "read_plan_locally", "read_tasks_locally",
-           "VALUE_KIND_COLUMN"]
+           "VALUE_KIND_COLUMN", "map_bounded", "read_threads", "STORE_READ_THREADS"]
 
 VALUE_KIND_COLUMN = "_VALUE_KIND"
 # primary-key files' system columns: a schema passed to read_file_rows may ask for them (merge reads)
 SYSTEM_COLUMNS = ("_SEQUENCE_NUMBER", VALUE_KIND_COLUMN)
 _RETRACT_KINDS = (1, 3)  # RowKind UPDATE_BEFORE, DELETE
+#: files of an object store read at once by one reader (a Spark task, the driver); measured on a loopback
+#: S3 server (benchmarks/scale.py --store s3)
+STORE_READ_THREADS = 8
+LOCAL_READ_THREADS = 8
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def _row_group_ranges(meta) -> np.ndarray:
@@ -168,12 +177,46 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
+def read_threads(paths: Sequence[str]) -> int:
+    """How many files to read at once: :data:`STORE_READ_THREADS` when any is on an object store (each file
+    costs a footer GET and a column-chunk GET there: reads are latency-bound, and pyarrow waits for them
+    without the GIL), else the cores (local reads are bound by decoding)."""
+    if any(not storage.is_local(p) for p in paths):
+        return STORE_READ_THREADS
+    return max(1, min(LOCAL_READ_THREADS, os.cpu_count() or 1))
+
+
+def map_bounded(fn: Callable[[T], R], items: Iterable[T], workers: int) -> Iterator[R]:
+    """``fn`` of every item, in order, run in up to ``workers`` threads, with at most ``2 * workers`` calls
+    started and not yet consumed (memory in flight stays bounded however many items there are)."""
+    if workers <= 1:
+        yield from map(fn, items)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    window: collections.deque = collections.deque()
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        try:
+            for item in items:
+                if len(window) >= 2 * workers:
+                    yield window.popleft().result()
+                window.append(pool.submit(fn, item))
+            while window:
+                yield window.popleft().result()
+        finally:  # a failure or an abandoned generator: start no more of the queued calls
+            for fut in window:
+                fut.cancel()
+
+
 def read_tasks_locally(tasks: Sequence, schema: pa.Schema, groups: Sequence = ()) -> pa.Table:
     """Read every file task and group task of a plan in this process (no Spark) and concatenate."""
     from .tasks import read_group_task
 
-    parts = [read_file_rows(t.path, t.file_format, schema, t.selection, t.primary_key_file,
-                            getattr(t, "evolution", None)) for t in tasks]
+    def read(t) -> pa.Table:
+        return read_file_rows(t.path, t.file_format, schema, t.selection, t.primary_key_file,
+                              getattr(t, "evolution", None))
+
+    parts = list(map_bounded(read, tasks, read_threads([t.path for t in tasks])))
     parts.extend(read_group_task(g, schema) for g in groups)
     return pa.concat_tables(parts) if parts else schema.empty_table()
 
