@@ -315,3 +315,46 @@ def arrow_schema_of(path: str):
     from paimon_codec.table.read import arrow_schema
 
     return arrow_schema(plan_scan(path).row_type)
+
+
+def test_held_ranges_fetch_each_byte_once():
+    import io
+
+    from paimon_codec.errors import TruncatedDataError
+    from paimon_codec.table.held_ranges import HeldRanges
+
+    data = bytes(range(256)) * 40  # 10,240 bytes
+
+    class Exact(io.BytesIO):
+        def __init__(self, payload: bytes) -> None:
+            super().__init__(payload)
+            self.reads: list[tuple[int, int]] = []
+
+        def read(self, size: int = -1) -> bytes:
+            at = self.tell()
+            out = super().read(size)
+            self.reads.append((at, len(out)))
+            return out
+
+    raw = Exact(data)
+    f = HeldRanges(raw, 1000)
+    f.seek(100)
+    assert f.read(10) == data[100:110] and raw.reads == [(100, 1000)]  # a miss reads ahead
+    f.seek(5000)
+    assert f.read(4) == data[5000:5004]
+    f.prefetch(1050, 4000)  # only the gap between the two held windows
+    assert raw.reads[-1] == (1100, 3900)
+    f.seek(0)
+    assert f.read(6000) == data[:6000]  # pieces held + [0, 100) + [6000...): read ahead stops at nothing held
+    f.seek(9000)
+    assert f.read() == data[9000:]
+    spans = sorted(raw.reads)
+    assert all(a + n <= b for (a, n), (b, _) in zip(spans, spans[1:], strict=False))  # no byte twice
+    assert f.fetched == sum(n for _, n in raw.reads)
+
+    class Short(Exact):
+        def read(self, size: int = -1) -> bytes:
+            return super().read(size)[:-1]
+
+    with pytest.raises(TruncatedDataError):
+        HeldRanges(Short(data), 64).read(10)

@@ -15,6 +15,8 @@ import bisect
 import io
 from typing import Any
 
+from ..errors import TruncatedDataError
+
 __all__ = ["HeldRanges"]
 
 
@@ -24,6 +26,7 @@ class HeldRanges(io.RawIOBase):
     def __init__(self, handle: Any, read_ahead: int) -> None:
         super().__init__()
         self._h = handle
+        self.name: str | None = getattr(handle, "name", None)
         self._size = handle.seek(0, io.SEEK_END)
         self._pos = 0
         self._starts: list[int] = []  # held segments: sorted, disjoint
@@ -74,6 +77,9 @@ class HeldRanges(io.RawIOBase):
         self._h.seek(start)
         data = self._h.read(end - start)
         self.fetched += len(data)
+        if len(data) != end - start:  # the object changed under us (or the store cut the answer short)
+            raise TruncatedDataError(f"short read: {len(data)} of {end - start} bytes", path=self.name,
+                                     offset=start, expected=f"{end - start} bytes")
         i = bisect.bisect_left(self._starts, start)
         self._starts.insert(i, start)
         self._data.insert(i, bytes(data))
