@@ -47,7 +47,8 @@ from .types import spark_schema, to_spark_micros
 
 __all__ = ["scan", "plan_dataframe", "read_plan_tasks", "group_dataframe", "read_group_tasks"]
 
-_TASK_COLUMNS = "path string, file_format string, selection binary, primary_key_file boolean, evolution binary"
+_TASK_COLUMNS = ("path string, file_format string, selection binary, primary_key_file boolean, evolution binary, "
+                 "file_size long")
 
 
 def _with_timezone(schema: pa.Schema, tz: str) -> pa.Schema:
@@ -63,7 +64,7 @@ def _with_timezone(schema: pa.Schema, tz: str) -> pa.Schema:
 def _task_row(t: FileTask) -> tuple:
     evolution = getattr(t, "evolution", None)
     return (t.path, t.file_format, t.selection_bytes(), t.primary_key_file,
-            None if evolution is None else pickle.dumps(evolution))
+            None if evolution is None else pickle.dumps(evolution), t.file_size)
 
 
 def read_plan_tasks(schema_bytes: bytes, storage: dict | None = None):
@@ -91,7 +92,7 @@ def read_plan_tasks(schema_bytes: bytes, storage: dict | None = None):
         def one(task: dict) -> pa.Table:
             evolution = pickle.loads(task["evolution"]) if task["evolution"] is not None else None
             return to_spark_micros(read_file_rows(task["path"], task["file_format"], schema, task["selection"],
-                                                  bool(task["primary_key_file"]), evolution))
+                                                  bool(task["primary_key_file"]), evolution, task["file_size"]))
 
         tasks = [task for batch in batches for task in batch.to_pylist()]  # paths and selections: small
         for table in map_bounded(one, tasks, read_threads([t["path"] for t in tasks])):
@@ -167,7 +168,8 @@ def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
     schema = _with_timezone(arrow_schema(plan.row_type), tz)
 
     def read(t: FileTask) -> pa.Table:
-        return read_file_rows(t.path, t.file_format, schema, t.selection, t.primary_key_file, t.evolution)
+        return read_file_rows(t.path, t.file_format, schema, t.selection, t.primary_key_file, t.evolution,
+                              t.file_size)
 
     parts = list(map_bounded(read, tasks, min(len(tasks), read_threads([t.path for t in tasks]))))
     table = pa.concat_tables(parts) if parts else schema.empty_table()

@@ -80,9 +80,10 @@ def _not_found(path: str) -> FileNotFoundError:
     return FileNotFoundError(errno.ENOENT, "no such file", path)
 
 
-def open_input(path: str, *, min_get: int = DEFAULT_MIN_GET) -> BinaryIO:
+def open_input(path: str, *, min_get: int = DEFAULT_MIN_GET, whole_below: int = 0) -> BinaryIO:
     """A seekable, random-access binary file: a plain file locally, a :class:`RangeReader` on a store
-    (each miss one ranged GET of at least ``min_get`` bytes)."""
+    (each miss one ranged GET of at least ``min_get`` bytes; an object of at most ``whole_below`` bytes
+    fetched whole by the first)."""
     if is_local(path):
         return open(split_uri(path)[2], "rb")  # noqa: SIM115 - the caller closes it
     fs, p = filesystem_for(path)
@@ -92,7 +93,8 @@ def open_input(path: str, *, min_get: int = DEFAULT_MIN_GET) -> BinaryIO:
         except FileNotFoundError:
             raise _not_found(path) from None
         # RangeReader has the read / seek / tell / close of a binary file that the readers use
-        return RangeReader(raw, min_get=min_get, name=path)  # type: ignore[return-value]
+        return RangeReader(raw, min_get=min_get, name=path,  # type: ignore[return-value]
+                           whole_below=whole_below)
 
 
 def read_bytes(path: str) -> bytes:

@@ -15,7 +15,7 @@ import datetime as dt
 import io
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -56,11 +56,40 @@ def _open(path: str):
     return fs.open_input_file(p)
 
 
-def _read_parquet(path: str, columns: list[str], positions: np.ndarray | None) -> pa.Table:
+class _StoreParquet:
+    """A Parquet file of an object store opened as a dataset fragment of known size: pyarrow's file opener
+    would first send a HEAD request for the size the manifest already gives (one round trip of three per
+    file: footer, column chunks).  The footer is read once and kept for the row groups read."""
+
+    def __init__(self, path: str, size: int) -> None:
+        import pyarrow.dataset as ds
+
+        fs, p = storage.filesystem_for(path)
+        self._fragment = ds.ParquetFileFormat().make_fragment(p, fs, file_size=size)
+        self._fragment.ensure_complete_metadata()
+        self.metadata = self._fragment.metadata
+        self.names = self._fragment.physical_schema.names
+
+    def read(self, columns: list[str]) -> pa.Table:
+        return self._fragment.to_table(columns=columns)
+
+    def read_row_groups(self, groups: list[int], columns: list[str]) -> pa.Table:
+        if not groups:
+            return self._fragment.physical_schema.empty_table().select(columns)
+        return self._fragment.subset(row_group_ids=groups).to_table(columns=columns)
+
+
+def _read_parquet(path: str, columns: list[str], positions: np.ndarray | None,
+                  file_size: int | None = None) -> pa.Table:
     import pyarrow.parquet as pq
 
-    pf = pq.ParquetFile(_open(path))
-    present = [c for c in columns if c in pf.schema_arrow.names]
+    if file_size and not storage.is_local(path):
+        pf: Any = _StoreParquet(path, file_size)
+        names = pf.names
+    else:
+        pf = pq.ParquetFile(_open(path))
+        names = pf.schema_arrow.names
+    present = [c for c in columns if c in names]
     if positions is None:
         return pf.read(columns=present)
     bounds = _row_group_ranges(pf.metadata)
@@ -127,11 +156,13 @@ _FORMATS = ("parquet", "orc", "avro")
 
 
 def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: bytes | BitMap | None = None,
-                   primary_key_file: bool = False, evolution: FileEvolution | None = None) -> pa.Table:
+                   primary_key_file: bool = False, evolution: FileEvolution | None = None,
+                   file_size: int | None = None) -> pa.Table:
     """The selected rows of one data file as a table of ``schema`` (the table's columns, in file order).
 
     ``evolution`` (from the file's :class:`~paimon_codec.table.tasks.FileTask`) says how a file written
-    under an older schema maps to the table's columns; ``None`` reads the columns by name.
+    under an older schema maps to the table's columns; ``None`` reads the columns by name.  ``file_size``
+    (the manifest's) spares an object store the HEAD request that would ask for it (Parquet).
     """
     if file_format not in _FORMATS:
         raise UnsupportedTypeError(f"cannot read {file_format!r} data files", path=path,
@@ -154,7 +185,7 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
         columns.append(VALUE_KIND_COLUMN)
     with storage.store_errors(path, "data file"):
         if file_format == "parquet":
-            table = _read_parquet(path, columns, positions)
+            table = _read_parquet(path, columns, positions, file_size)
         elif file_format == "orc":
             table = _read_orc(path, columns, positions)
         else:
@@ -214,7 +245,7 @@ def read_tasks_locally(tasks: Sequence, schema: pa.Schema, groups: Sequence = ()
 
     def read(t) -> pa.Table:
         return read_file_rows(t.path, t.file_format, schema, t.selection, t.primary_key_file,
-                              getattr(t, "evolution", None))
+                              getattr(t, "evolution", None), getattr(t, "file_size", None))
 
     parts = list(map_bounded(read, tasks, read_threads([t.path for t in tasks])))
     parts.extend(read_group_task(g, schema) for g in groups)
