@@ -30,7 +30,7 @@ class ByteSource:
 
     def __init__(
         self,
-        data: bytes | bytearray | memoryview | BinaryIO | str | os.PathLike,
+        data: bytes | bytearray | memoryview | BinaryIO | io.RawIOBase | str | os.PathLike,
         *,
         base: int = 0,
         length: int | None = None,
@@ -46,7 +46,7 @@ class ByteSource:
             self._owned = True
         if isinstance(data, (bytes, bytearray, memoryview)):
             self._buf: memoryview | None = memoryview(data).cast("B") if not isinstance(data, bytes) else memoryview(data)
-            self._file: BinaryIO | None = None
+            self._file: BinaryIO | io.RawIOBase | None = None
             total = len(self._buf)
         else:
             self._buf = None

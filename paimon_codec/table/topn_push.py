@@ -189,7 +189,8 @@ def _probe(item: tuple[FileTask, LiveDataFile, FileVerdict], pred: Any, column_n
     file_type, view = _index_view(table, schema, f.meta.schema_id, row_type)
     column = column_name if view is None else view.file_column(column_name)
     if column is None:
-        return file_reason(None, None, column_name, name, pred, False, None, file_type)
+        reason = file_reason(None, None, column_name, name, pred, False, None, file_type)
+        return reason if reason is not None else f"{name} lacks {column_name}"
     file_pred = pred if view is None or pred is None else view.translate(pred)
     held: HeldRanges | None = None
     handle: Any = None
