@@ -121,7 +121,7 @@ def test_cli_scan_json(spark):  # noqa: F811
     assert sorted(r["id"] for r in obj["rows"]) == sorted(spec["query_results"]["q3"]["ids_read_with_executeFilter"])
     for key in ("files_total", "files_skipped_by_index", "files_read", "rows_selected", "bytes_read"):
         assert key in obj["report"]
-    assert obj["report"]["files_skipped_by_index"] == 2
+    assert obj["report"]["files_skipped_by_index"] + obj["report"]["files_pruned_by_stats"] == 2
     status, out = _run_cli(["scan", table_dir(spec["table"]), "--predicate-json",
                             json.dumps(spec["queries"][0]["pred"]), "--json"])
     assert status == 0 and len(json.loads(out)["rows"]) == len(spec["query_results"]["q1"]["ids_read_with_executeFilter"])

@@ -45,7 +45,7 @@ def _print(obj: dict, out=None) -> None:
     rep = obj["report"]
     print(f"plan of {obj['table']} @ snapshot {obj['snapshot_id']}"
           + (f" where {obj['predicate']}" if obj["predicate"] else ""), file=out)
-    for k in ("files_total", "files_skipped_by_partition", "files_skipped_by_index",
+    for k in ("files_total", "files_skipped_by_partition", "files_pruned_by_stats", "files_skipped_by_index",
               "files_skipped_by_deletion_vectors", "files_skipped_level0", "files_read", "rows_total",
               "rows_deleted", "rows_selected", "bytes_total", "bytes_read", "index_bytes_read"):
         print(f"  {k:34s} {rep.get(k)}", file=out)

@@ -48,7 +48,7 @@ def _rows(df) -> list[dict]:
 
 def _print_report(report: dict, out=None) -> None:
     out = out or sys.stdout
-    keys = ["files_total", "files_skipped_by_index", "files_skipped_by_partition",
+    keys = ["files_total", "files_skipped_by_index", "files_skipped_by_partition", "files_pruned_by_stats",
             "files_skipped_by_deletion_vectors", "files_skipped_level0", "files_read", "rows_total",
             "rows_deleted", "rows_selected", "rows_read", "bytes_total", "bytes_read", "index_bytes_read"]
     print("plan report:", file=out)

@@ -224,7 +224,7 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
          driver_rows: int = DRIVER_READ_ROWS, branch: str | None = None, tag: str | None = None,
          timestamp_ms: int | None = None, distributed_planning: int | str = DEFAULT_THRESHOLD,
          files_per_task: int | None = None, storage_options: dict[str, str] | None = None,
-         columns: str | Sequence[str] | None = None) -> tuple[Any, PlanReport]:
+         columns: str | Sequence[str] | None = None, use_stats: bool = True) -> tuple[Any, PlanReport]:
     """Rows of ``table_path`` (latest snapshot, or ``snapshot_id``) satisfying ``where``.
 
     ``where``: SQL-like text (``"cat = 'A' AND code IN (1, 2)"``), a predicate object
@@ -243,13 +243,14 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
     ``columns``: the columns to return (``SELECT columns``; default every column): only they and the
     columns the predicate and sort need are read (a pyarrow read of a selection decodes whole column
     chunks, so this is what keeps small answers cheap; Spark's reader prunes columns by itself).
+    ``use_stats=False``: no file is dropped by its manifest value stats (:mod:`paimon_codec.table.stats_prune`).
     Returns ``(DataFrame, PlanReport)``.
     """
     table = table_path if isinstance(table_path, PaimonTable) else PaimonTable(table_path,
                                                                               storage_options=storage_options)
     plan = plan_scan(table, where, snapshot_id, use_indexes=use_indexes, order_by=order_by, limit=limit,
                      nulls_first=nulls_first, branch=branch, tag=tag, timestamp_ms=timestamp_ms,
-                     judge=SparkFileJudge(spark, distributed_planning, files_per_task))
+                     judge=SparkFileJudge(spark, distributed_planning, files_per_task), use_stats=use_stats)
     keep = None
     if columns is not None:
         keep = [columns] if isinstance(columns, str) else list(columns)

@@ -2,7 +2,9 @@
 
 For every live data file of a snapshot the planner
 
-1. drops the file when its partition values cannot satisfy the predicate;
+1. drops the file when its partition values cannot satisfy the predicate, or (append tables) when its
+   manifest value stats (min / max / null counts) prove that no row of it does
+   (:mod:`paimon_codec.table.stats_prune`), before any index byte is read;
 2. for primary-key tables with deletion vectors, reads only files above level 0 (Paimon's rule:
    level-0 files are not yet merged and are invisible to batch reads of such tables); every other
    primary-key table (and one with ``deletion-vectors.merge-on-read``) is read by merging each bucket's
@@ -45,6 +47,7 @@ from .judge import (
 )
 from .merge import declarations as _merge_declarations  # noqa: F401  (merge options the merge read honours)
 from .read_options import check_read_options
+from .stats_prune import StatsPruner, stats_prunable
 from .table import LiveDataFile, PaimonTable
 from .tasks import FileTask, GroupTask, PlanReport, admit_file, read_group_task
 from .topn_push import push_topn, topn_request
@@ -140,7 +143,8 @@ def as_predicate(where: Any, row_type: RowType):
 def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | None = None,
               *, use_indexes: bool = True, order_by: Any = None, limit: int | None = None,
               nulls_first: bool | None = None, branch: str | None = None, tag: str | None = None,
-              timestamp_ms: int | None = None, judge: FileJudge | None = None) -> ScanPlan:
+              timestamp_ms: int | None = None, judge: FileJudge | None = None,
+              use_stats: bool = True) -> ScanPlan:
     """Plan a scan of ``table`` for predicate ``where``: its latest snapshot, or the one chosen by
     ``snapshot_id``, ``tag`` or ``timestamp_ms`` (time travel), of the table or of ``branch``.
 
@@ -153,6 +157,10 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     ``judge`` evaluates file indexes and deletion vectors of the admitted files (default
     :func:`judge_on_driver`; :class:`paimon_codec.spark.distributed_plan.SparkFileJudge` runs them in
     Spark tasks); ``report.planning`` / ``planning_tasks`` / ``planning_ms`` say how it went.
+
+    Before any index is read, files of append tables whose manifest value stats prove that no row
+    matches are dropped (:mod:`paimon_codec.table.stats_prune`; ``report.files_pruned_by_stats``);
+    ``use_stats=False`` turns that off.
     """
     started = time.perf_counter()
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
@@ -194,11 +202,18 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     if is_data_evolution_table(schema):  # rows merged by row id from several files: data_evolution.py
         live, groups = plan_row_id_groups(table, schema, live, pred, report)
     admitted_files: list[tuple[LiveDataFile, dict]] = []
+    pruner = StatsPruner(pred, schema, table.schema_by_id) \
+        if use_stats and pred is not None and stats_prunable(schema) else None
     for f in live:
         admitted = admit_file(f, table, schema, pred, report,
                               "skipped: level 0 (not yet compacted)" if pk and dv_table else None, read_dv=False)
-        if admitted is not None:
-            admitted_files.append((f, admitted[0]))
+        if admitted is None:
+            continue
+        if pruner is not None and not pruner.may_match(f.meta):
+            report.files_pruned_by_stats += 1
+            admitted[0]["decision"] = "skipped: stats"
+            continue
+        admitted_files.append((f, admitted[0]))
     probes = [FileProbe.of(f) for f, _ in admitted_files]
     ctx = JudgeContext(pred, row_type, schema, use_indexes,
                        {sid: table.schema_by_id(sid) for sid in {p.schema_id for p in probes}

@@ -97,6 +97,7 @@ class PlanReport:
     predicate: str | None
     files_total: int = 0
     files_skipped_by_partition: int = 0
+    files_pruned_by_stats: int = 0
     files_skipped_by_index: int = 0
     files_skipped_by_deletion_vectors: int = 0
     files_skipped_level0: int = 0
@@ -130,6 +131,7 @@ class PlanReport:
     def summary(self) -> str:
         return (f"{self.table} @ snapshot {self.snapshot_id}: {self.files_read}/{self.files_total} files read "
                 f"({self.files_skipped_by_index} skipped by index, {self.files_skipped_by_partition} by partition, "
+                f"{self.files_pruned_by_stats} by stats, "
                 f"{self.files_skipped_by_deletion_vectors} fully deleted, {self.files_skipped_level0} level-0); "
                 f"{self.rows_selected}/{self.rows_total} rows selected; {self.bytes_read}/{self.bytes_total} data "
                 f"bytes, {self.index_bytes_read} index bytes")
