@@ -206,3 +206,17 @@ def test_use_stats_false_prunes_nothing(tables):
     path, _ = tables["java_default"]
     plan = plan_scan(path, "i > 1000", use_stats=False)
     assert plan.report.files_pruned_by_stats == 0 and plan.report.files_read == 5
+
+
+def test_cli_plan_json_reports_stats_pruning(tables, capsys):
+    import json
+
+    from paimon_codec.cli import main
+
+    path, _ = tables["ours_default"]
+    assert main(["plan", path, "--where", "i > 1000", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)["report"]
+    assert report["files_pruned_by_stats"] == report["files_total"] == 5 and report["files_read"] == 0
+    assert {f["decision"] for f in report["files"]} == {"skipped: stats"}
+    assert main(["plan", path, "--where", "i > 1000"]) == 0
+    assert "files_pruned_by_stats" in capsys.readouterr().out

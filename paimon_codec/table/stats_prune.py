@@ -201,11 +201,12 @@ class _MayMatch(PredicateVisitor[bool]):
 class _FileStats:
     """The value stats of one file, resolved lazily per table column (by field id)."""
 
-    def __init__(self, pruner: StatsPruner, meta: DataFileMeta, file_fields: list[Field]) -> None:
+    def __init__(self, pruner: StatsPruner, meta: DataFileMeta, file_fields: list[Field],
+                 by_id: dict[int, int]) -> None:
         self.pruner = pruner
         self.meta = meta
         self.fields = file_fields
-        self.by_id = {f.id: i for i, f in enumerate(file_fields) if f.id is not None}
+        self.by_id = by_id
         self._rows: tuple[tuple, tuple] | None = None
         self._cache: dict[str, ColumnStats | None] = {}
 
@@ -261,6 +262,7 @@ class StatsPruner:
         self._wanted_ids = {self.table_fields[c].id for c in columns if c in self.table_fields}
         self._codecs: dict[tuple, BinaryRowCodec] = {}
         self._layouts: dict[tuple, list[Field] | None] = {}
+        self._ids: dict[tuple, dict[int, int]] = {}
 
     def wanted(self, field_id: int | None) -> bool:
         return field_id is None or field_id in self._wanted_ids
@@ -281,6 +283,7 @@ class StatsPruner:
                 picked = [by_name.get(c) for c in meta.value_stats_cols]
                 fields = None if any(f is None for f in picked) else [f for f in picked if f is not None]
             self._layouts[key] = fields
+            self._ids[key] = {f.id: i for i, f in enumerate(fields or ()) if f.id is not None}
         return self._layouts[key]
 
     def may_match(self, meta: DataFileMeta) -> bool:
@@ -292,13 +295,13 @@ class StatsPruner:
             return True
         nulls = meta.value_stats.null_counts
         if nulls is not None and len(nulls) != len(fields):
-            log.warning("%s: value stats hold %d null counts for %d columns; not pruned by stats",
+            log.debug("%s: value stats hold %d null counts for %d columns; not pruned by stats",
                         meta.file_name, len(nulls), len(fields))
             return True
-        file_stats = _FileStats(self, meta, fields)
+        file_stats = _FileStats(self, meta, fields, self._ids[(meta.schema_id, meta.value_stats_cols)])
         try:
             return bool(self.pred.accept(_MayMatch(file_stats.column)))
         except PaimonCodecError as exc:  # stats rows of another shape: never prune on what cannot be read
-            log.warning("%s: value stats unreadable (%s); not pruned by stats", meta.file_name, exc)
+            log.debug("%s: value stats unreadable (%s); not pruned by stats", meta.file_name, exc)
             return True
 
