@@ -37,23 +37,7 @@ from typing import Any
 
 from ..binary_row import BinaryRowCodec
 from ..errors import PaimonCodecError
-from ..expressions.leaves import (
-    Between,
-    Contains,
-    EndsWith,
-    EqualTo,
-    GreaterThan,
-    GreaterThanOrEqual,
-    In,
-    IsNotNull,
-    IsNull,
-    LessThan,
-    LessThanOrEqual,
-    Like,
-    NotEqualTo,
-    NotIn,
-    StartsWith,
-)
+from ..expressions import leaves
 from ..expressions.predicate import And, Leaf, Or
 from ..expressions.visitor import PredicateVisitor
 from ..types import DataType, Field
@@ -129,44 +113,44 @@ class _MayMatch(PredicateVisitor[bool]):
     def _may_equal(s: ColumnStats, v: Any) -> bool:
         return not ((s.lo is not None and v < s.lo) or (s.hi is not None and v > s.hi))
 
-    def visit_equal_to(self, leaf: EqualTo) -> bool:
+    def visit_equal_to(self, leaf: leaves.EqualTo) -> bool:
         return self._compare(leaf, lambda s: self._may_equal(s, leaf.literal))
 
-    def visit_not_equal_to(self, leaf: NotEqualTo) -> bool:
+    def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> bool:
         # lo == hi bounds every non-null value to that one value
         return self._compare(leaf, lambda s: not (s.lo is not None and s.lo == s.hi and s.lo == leaf.literal))
 
-    def visit_less_than(self, leaf: LessThan) -> bool:
+    def visit_less_than(self, leaf: leaves.LessThan) -> bool:
         return self._compare(leaf, lambda s: s.lo is None or s.lo < leaf.literal)
 
-    def visit_less_than_or_equal(self, leaf: LessThanOrEqual) -> bool:
+    def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> bool:
         return self._compare(leaf, lambda s: s.lo is None or s.lo <= leaf.literal)
 
-    def visit_greater_than(self, leaf: GreaterThan) -> bool:
+    def visit_greater_than(self, leaf: leaves.GreaterThan) -> bool:
         return self._compare(leaf, lambda s: s.hi is None or s.hi > leaf.literal)
 
-    def visit_greater_than_or_equal(self, leaf: GreaterThanOrEqual) -> bool:
+    def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> bool:
         return self._compare(leaf, lambda s: s.hi is None or s.hi >= leaf.literal)
 
-    def visit_between(self, leaf: Between) -> bool:
+    def visit_between(self, leaf: leaves.Between) -> bool:
         low, high = leaf.literals
         return self._compare(leaf, lambda s: (s.hi is None or s.hi >= low) and (s.lo is None or s.lo <= high))
 
-    def visit_in(self, leaf: In) -> bool:
+    def visit_in(self, leaf: leaves.In) -> bool:
         return self._compare(leaf, lambda s: any(self._may_equal(s, v) for v in leaf.literals))
 
-    def visit_not_in(self, leaf: NotIn) -> bool:
+    def visit_not_in(self, leaf: leaves.NotIn) -> bool:
         return self._compare(leaf, lambda s: not (s.lo is not None and s.lo == s.hi and s.lo in leaf.literals))
 
-    def visit_is_null(self, leaf: IsNull) -> bool:
+    def visit_is_null(self, leaf: leaves.IsNull) -> bool:
         s = self._stats(leaf)
         return s is None or s.nulls is None or s.nulls > 0
 
-    def visit_is_not_null(self, leaf: IsNotNull) -> bool:
+    def visit_is_not_null(self, leaf: leaves.IsNotNull) -> bool:
         s = self._stats(leaf)
         return s is None or not s.all_null
 
-    def visit_starts_with(self, leaf: StartsWith) -> bool:
+    def visit_starts_with(self, leaf: leaves.StartsWith) -> bool:
         prefix = leaf.literal
 
         def test(s: ColumnStats) -> bool:
@@ -181,13 +165,13 @@ class _MayMatch(PredicateVisitor[bool]):
         return self._compare(leaf, test)
 
     # substring and pattern matches: only an all-NULL column decides them
-    def visit_ends_with(self, leaf: EndsWith) -> bool:
+    def visit_ends_with(self, leaf: leaves.EndsWith) -> bool:
         return self._compare(leaf, lambda s: True)
 
-    def visit_contains(self, leaf: Contains) -> bool:
+    def visit_contains(self, leaf: leaves.Contains) -> bool:
         return self._compare(leaf, lambda s: True)
 
-    def visit_like(self, leaf: Like) -> bool:
+    def visit_like(self, leaf: leaves.Like) -> bool:
         return self._compare(leaf, lambda s: True)
 
     def visit_and(self, node: And) -> bool:
