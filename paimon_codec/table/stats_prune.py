@@ -261,9 +261,10 @@ class StatsPruner:
         key = (meta.schema_id, meta.value_stats_cols)
         if key not in self._layouts:
             file_schema = self.schema if meta.schema_id == self.schema.id else self.schema_by_id(meta.schema_id)
-            fields = list(file_schema.fields)
+            all_fields = list(file_schema.fields)
+            fields: list[Field] | None = all_fields
             if meta.value_stats_cols is not None:
-                by_name = {f.name: f for f in fields}
+                by_name = {f.name: f for f in all_fields}
                 picked = [by_name.get(c) for c in meta.value_stats_cols]
                 fields = None if any(f is None for f in picked) else [f for f in picked if f is not None]
             self._layouts[key] = fields
