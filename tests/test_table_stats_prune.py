@@ -60,6 +60,7 @@ def _day(n: int) -> dt.date:
 STRINGS = [P, P + "00", P + "03", P + "04", P + "1", P + "13", P[:15] + "q", P[:15], "k2-0", "k2-4", "k2-5",
            "k", "zz", "zzz", "", "\u00e9t\u00e9", ASTRAL, ASTRAL + "a" * 20, "zz" + "z" * 30]
 PREFIXES = [P, P + "1", P + "0", "abc", "k2", "k3", "\u00e9t", ASTRAL + "a", "zz", "zzz", "", "b"]
+LIKES = ["abc%01", "%z%", "k2%1", P + "1_", "zz%", "abc_", "k2-_", ASTRAL + "a%", "k2-4", "_2%"]
 SCALARS = {
     "i": [-5, 0, 4, 50, 100, 104, 150, 204, 400, 404, 1000],
     "d": [_day(n) for n in (-1, 0, 4, 10, 25, 40, 44, 100)],
@@ -80,7 +81,7 @@ def predicates(s: str = "s") -> list:
         out += [L("in", col, *pair) for pair in itertools.islice(itertools.combinations(lits, 2), 0, None, 3)]
         out += [L("not_in", col, *lits[:2]), L("not_in", col, lits[0]), L("is_null", col), L("is_not_null", col)]
         out += [L("between", col, a, b) for a, b in zip(lits, lits[2:], strict=False)]
-    out += [L("starts_with", s, p) for p in PREFIXES] + [L("like", s, "abc%01"), L("like", s, "%z%")]
+    out += [L("starts_with", s, p) for p in PREFIXES] + [L("like", s, pat) for pat in LIKES]
     out += [And([L("gt", "i", 100), L("eq", s, "k2-1")]), Or([L("lt", "i", 0), L("eq", s, "zz")]),
             Or([L("eq", "i", 1000), L("is_null", s)]), And([L("eq", "b", False), L("gte", "d", _day(20))]),
             L("gt", "i", 50).negate(), And([L("eq", s, "k2-1"), L("gt", "i", 100)]).negate(),
@@ -183,6 +184,7 @@ def test_stats_decide_what_they_bound(tables, name):
     # a long value is bounded by the truncated prefix only where the mode truncates
     assert _pruned(path, L("eq", s, P + "13")) >= 3
     assert _pruned(path, L("starts_with", s, "k2")) == 4
+    assert _pruned(path, L("like", s, "k2%1")) == 4  # LIKE: by the characters before its first wildcard
     assert _pruned(path, L("is_not_null", s)) >= 1  # file 3: every s is NULL
     # a file whose every value is NULL matches no comparison
     report = plan_scan(path, L("neq", "i", 7)).report

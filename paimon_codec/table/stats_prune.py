@@ -150,28 +150,34 @@ class _MayMatch(PredicateVisitor[bool]):
         s = self._stats(leaf)
         return s is None or not s.all_null
 
+    @staticmethod
+    def _may_start_with(s: ColumnStats, prefix: Any) -> bool:
+        """Cutting to ``len(prefix)`` keeps the order (``a <= b`` implies ``a[:k] <= b[:k]``), so every
+        value's first ``k`` characters lie within the cut bounds."""
+        if not isinstance(prefix, str):
+            return True
+        k = len(prefix)
+        if s.lo is not None and s.lo[:k] > prefix:
+            return False
+        return not (s.hi is not None and s.hi[:k] < prefix)
+
     def visit_starts_with(self, leaf: leaves.StartsWith) -> bool:
-        prefix = leaf.literal
+        return self._compare(leaf, lambda s: self._may_start_with(s, leaf.literal))
 
-        def test(s: ColumnStats) -> bool:
-            if not isinstance(prefix, str):
-                return True
-            # cutting to len(prefix) keeps the order (a <= b implies a[:k] <= b[:k]), so every value's
-            # first k characters lie within the cut bounds
-            k = len(prefix)
-            if s.lo is not None and s.lo[:k] > prefix:
-                return False
-            return not (s.hi is not None and s.hi[:k] < prefix)
-        return self._compare(leaf, test)
+    def visit_like(self, leaf: leaves.Like) -> bool:
+        """A match starts with the pattern's characters before its first wildcard (patterns with an
+        escape character are left undecided)."""
+        pattern = leaf.literal
+        if not isinstance(pattern, str) or "\\" in pattern:
+            return self._compare(leaf, lambda s: True)
+        cut = min((i for i in (pattern.find("%"), pattern.find("_")) if i >= 0), default=len(pattern))
+        return self._compare(leaf, lambda s: self._may_start_with(s, pattern[:cut]))
 
-    # substring and pattern matches: only an all-NULL column decides them
+    # substring matches: only an all-NULL column decides them
     def visit_ends_with(self, leaf: leaves.EndsWith) -> bool:
         return self._compare(leaf, lambda s: True)
 
     def visit_contains(self, leaf: leaves.Contains) -> bool:
-        return self._compare(leaf, lambda s: True)
-
-    def visit_like(self, leaf: leaves.Like) -> bool:
         return self._compare(leaf, lambda s: True)
 
     def visit_and(self, node: And) -> bool:
