@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from decimal import Decimal
 
 import pyarrow as pa
@@ -25,6 +26,9 @@ from paimon_codec.table.arrow_filter import filter_table
 from paimon_codec.table.plan import plan_scan
 from paimon_codec.table.read import read_plan_locally
 from paimon_codec.table.write import append_arrow, create_table
+
+#: hypothesis examples per property (REVIEW_EXAMPLES=300 for a longer hunt)
+EXAMPLES = int(os.environ.get("REVIEW_EXAMPLES", "40"))
 
 
 def L(op, col, *lits):  # noqa: N802
@@ -140,7 +144,7 @@ def topn_tables(draw):
     return column, files
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(spec=topn_tables(), desc=st.booleans(), nulls_first=st.booleans(), k=st.integers(0, 60),
        keys=st.sampled_from([1, 1, 2]))
@@ -201,3 +205,132 @@ def test_topn_on_a_renamed_or_added_sort_column(sort_evolved, java_newest, colum
         return list(zip(t.column(column).to_pylist(), t.column("id").to_pylist(), strict=True))
     assert _norm(_top(rows(got), desc, nulls_first, k, 1), 1) == _norm(_top(rows(java), desc, nulls_first, k, 1), 1), \
         plan.report.topn_note
+
+
+# -- top-N with deletion vectors and a WHERE predicate: brute force ---------------------------------------------
+DV_SCHEMA = pa.schema([("id", pa.int32()), ("g", pa.string()), ("v", pa.int64())])
+
+
+def _write_with_dvs(path, files: list[list[int | None]], deleted: list[list[int]]) -> str:
+    """One commit of the given files, each with a deletion vector at the given row positions (if any)."""
+    import numpy as np
+
+    from paimon_codec.dv.deletion_vector import DeletionVector
+    from paimon_codec.dv.index_file import write_dv_index
+    from paimon_codec.table.commit import FileChange, IndexChange, commit_changes
+    from paimon_codec.table.index_manifest import DELETION_VECTORS_INDEX, DeletionVectorRange, IndexFileMeta
+    from paimon_codec.table.write import write_data_files
+
+    path = os.fspath(path)
+    create_table(path, DV_SCHEMA, {"bucket": "-1", "deletion-vectors.enabled": "true",
+                                   "file-index.range-bitmap.columns": "v", "file-index.bitmap.columns": "g",
+                                   "file-index.range-bitmap.v.chunk-size": "64b"})
+    changes: list[FileChange | IndexChange] = []
+    dvs = {}
+    start = 0
+    for values, dead in zip(files, deleted, strict=True):
+        n = len(values)
+        data = pa.table({"id": pa.array(range(start, start + n), pa.int32()),
+                         "g": pa.array(["a" if (start + i) % 3 else "b" for i in range(n)]),
+                         "v": pa.array(values, pa.int64())}, schema=DV_SCHEMA)
+        written = write_data_files(path, data, layout="newest")
+        assert len(written) == 1
+        changes.extend(written)
+        positions = sorted({p % n for p in dead})
+        if positions:
+            dvs[written[0].file.file_name] = DeletionVector.from_array(np.array(positions, dtype=np.int64))
+        start += n
+    if dvs:
+        os.makedirs(os.path.join(path, "index"), exist_ok=True)
+        for m in write_dv_index(os.path.join(path, "index"), dvs, name_factory=lambda k: f"index-review-{k}"):
+            ranges = tuple(DeletionVectorRange(r.data_file, r.offset, r.length, r.cardinality) for r in m.ranges)
+            changes.append(IndexChange.of((), 0, IndexFileMeta(DELETION_VECTORS_INDEX, m.file_name, m.file_size,
+                                                               m.row_count, ranges)))
+    commit_changes(path, changes, commit_user="review", layout="newest")
+    return path
+
+
+@st.composite
+def dv_tables(draw):
+    files, deleted = [], []
+    for _ in range(draw(st.integers(1, 5))):
+        n = draw(st.integers(1, 30))
+        values = draw(st.lists(st.one_of(st.none(), st.integers(-20, 20), st.integers(-20, 20)), min_size=n, max_size=n))
+        if draw(st.booleans()):  # delete the file's best rows (either end), or random ones
+            order = sorted((i for i in range(n) if values[i] is not None), key=lambda i: values[i],
+                           reverse=draw(st.booleans()))
+            dead = order[:draw(st.integers(0, n))]
+        else:
+            dead = draw(st.lists(st.integers(0, n - 1), max_size=n))
+        files.append(values)
+        deleted.append(dead)
+    return files, deleted
+
+
+WHERES = {None: None, "v > 0": L("gt", "v", 0), "g = 'a'": L("eq", "g", "a"), "v in (1, 5, 20)": L("in", "v", 1, 5, 20),
+          "v <> 3 or v is null": L("neq", "v", 3) | L("is_null", "v")}
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                  HealthCheck.too_slow])
+@given(spec=dv_tables(), desc=st.booleans(), nulls_first=st.booleans(), k=st.integers(0, 40),
+       keys=st.sampled_from([1, 2]), where=st.sampled_from(sorted(WHERES, key=str)))
+def test_topn_with_deletion_vectors_and_a_predicate(tmp_path_factory, spec, desc, nulls_first, k, keys, where):
+    """Deletion vectors that remove a file's best keys (or any rows) and a predicate's found set: the
+    candidates still hold the top ``k`` of the live matching rows."""
+    files, deleted = spec
+    path = _write_with_dvs(tmp_path_factory.mktemp("dv") / "t", files, deleted)
+    pred = WHERES[where]
+    order = [("v", "desc" if desc else "asc")] + ([("id", "asc")] if keys == 2 else [])
+    plan = plan_scan(path, pred, order_by=order, limit=k, nulls_first=nulls_first)
+    got = filter_table(read_plan_locally(plan), plan.predicate, plan.row_type)
+    base = plan_scan(path, pred, use_indexes=False, use_stats=False)
+    everything = filter_table(read_plan_locally(base), base.predicate, base.row_type)
+    live = sum(len(v) - len({p % len(v) for p in d}) for v, d in zip(files, deleted, strict=True))
+    assert plan_scan(path, use_indexes=False).report.rows_read >= 0 and \
+        read_plan_locally(plan_scan(path, use_indexes=False)).num_rows == live  # the reference applies the DVs
+
+    def rows(t):
+        return list(zip(t.column("v").to_pylist(), t.column("id").to_pylist(), strict=True))
+    assert _norm(_top(rows(got), desc, nulls_first, k, keys), keys) == \
+        _norm(_top(rows(everything), desc, nulls_first, k, keys), keys), plan.report.topn_note
+
+
+# -- read_table sorts as Spark: NaN above every number (Arrow puts it beside the NULLs) -----------------------
+@pytest.mark.parametrize("desc,nulls_first", [(True, False), (True, True), (False, True), (False, False)])
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 9])
+@pytest.mark.parametrize("pushed", [True, False])
+def test_read_table_orders_nan_as_spark(tmp_path, desc, nulls_first, k, pushed):
+    from paimon_codec.table.local_read import read_table
+
+    schema = pa.schema([("id", pa.int32()), ("f", pa.float64())])
+    options = {"bucket": "-1"} | ({"file-index.range-bitmap.columns": "f"} if pushed else {})
+    path = create_table(tmp_path / "t", schema, options)
+    files = [[1.0, math.nan, None, -0.0], [0.0, 5.0, None], [math.nan, -math.inf, 2.5]]
+    start = 0
+    for values in files:
+        append_arrow(path, pa.table({"id": pa.array(range(start, start + len(values)), pa.int32()),
+                                     "f": pa.array(values, pa.float64())}, schema=schema))
+        start += len(values)
+    order = [("f", "desc" if desc else "asc"), ("id", "asc")]
+    got = read_table(path, order_by=order, limit=k, nulls_first=nulls_first)
+    everything = read_plan_locally(plan_scan(path))
+
+    def rows(t):
+        return list(zip(t.column("f").to_pylist(), t.column("id").to_pylist(), strict=True))
+    assert _norm(rows(got), 1) == _norm(_top(rows(everything), desc, nulls_first, k, 1), 1)
+    got = read_table(path, order_by=order[:1], limit=k, nulls_first=nulls_first)
+    assert _norm(rows(got), 1) == _norm(_top(rows(everything), desc, nulls_first, k, 1), 1)
+
+
+@pytest.mark.parametrize("where", [None, "g = 'a'"])
+@pytest.mark.parametrize("nulls_first", [False, True])
+def test_topn_never_brings_back_deleted_rows_of_a_file_of_nulls(tmp_path, where, nulls_first):
+    """Review finding: a file whose sort column is NULL in every row answers top-N with all its rows
+    (the index's ``top_n_shortcut``), deleted ones included; the plan must keep only live rows."""
+    path = _write_with_dvs(tmp_path / "t", [[None, None, None], [None], [None]], [[0, 2], [], []])
+    order = [("v", "asc"), ("id", "asc")]
+    plan = plan_scan(path, WHERES[where], order_by=order, limit=1, nulls_first=nulls_first)
+    got = filter_table(read_plan_locally(plan), plan.predicate, plan.row_type)
+    assert 0 not in got.column("id").to_pylist() and 2 not in got.column("id").to_pylist()
+    assert sorted(got.column("id").to_pylist())[:1] == [1]

@@ -30,9 +30,25 @@ def read_table(table: PaimonTable | str | os.PathLike, where: Any = None, snapsh
                      **plan_options)
     rows = filter_table(read_plan_locally(plan), plan.predicate, plan.row_type)
     if plan.order_by:
-        keys = [(k.column, "descending" if k.descending else "ascending",
-                 "at_start" if k.nulls_come_first else "at_end") for k in plan.order_by]
-        rows = rows.take(pa.compute.sort_indices(rows, sort_keys=keys))
+        rows = rows.take(_spark_order(rows, plan.order_by))
     if plan.limit is not None:
         rows = rows.slice(0, plan.limit)
     return rows
+
+
+def _spark_order(rows: pa.Table, order_by: list[Any]) -> pa.Array:
+    """Row order of Spark's ``ORDER BY``: Arrow sorts NaN next to the NULLs (``at_end``: after every number
+    even descending), Spark orders NaN above every number; so a FLOAT / DOUBLE key is preceded by its rank
+    (NULL for NULL, 0 for a number, 1 for NaN) sorted the same way (-0.0 and 0.0 are equal in both)."""
+    keys: list[tuple[str, str, str]] = []
+    columns: dict[str, Any] = {}
+    for i, k in enumerate(order_by):
+        order = "descending" if k.descending else "ascending"
+        nulls = "at_start" if k.nulls_come_first else "at_end"
+        col = rows.column(k.column)
+        if pa.types.is_floating(col.type):
+            columns[f"rank{i}"] = pa.compute.if_else(pa.compute.is_nan(col), 1, 0)
+            keys.append((f"rank{i}", order, nulls))
+        columns[f"key{i}"] = col
+        keys.append((f"key{i}", order, nulls))
+    return pa.compute.sort_indices(pa.table(columns), sort_keys=keys)

@@ -20,7 +20,7 @@ from ..fileindex.topn import top_n_rows
 from ..types import RowType
 from .topn_exact import answered_exactly
 
-__all__ = ["TopNRequest", "file_reason", "topn_of_file"]
+__all__ = ["TopNRequest", "file_reason", "topn_of_file", "within"]
 
 
 @dataclass(frozen=True)
@@ -61,4 +61,11 @@ def topn_of_file(req: TopNRequest, container: FileIndexContainerReader, column: 
         return None, selection
     reader = RangeBitmapReader(container.source.sub(start, length), dtype)
     reader.prefetch_bit_slices()
-    return None, BitMap(top_n_rows(reader, req.limit, req.descending, req.nulls_first, req.strict, selection))
+    return None, within(top_n_rows(reader, req.limit, req.descending, req.nulls_first, req.strict, selection), selection)
+
+
+def within(rows: BitMap, selection: BitMap | None) -> BitMap:
+    """A file's top-N answer kept within its selection (found set minus deleted rows): the index answers
+    a file of NULLs only with all its rows whatever the found set (Paimon's ``top_n_shortcut``), and a
+    row outside the selection - deleted, or not matching - must never come back."""
+    return BitMap(rows) if selection is None else BitMap(rows) & selection

@@ -48,7 +48,7 @@ from .schema import TableSchema
 from .table import LiveDataFile
 from .tasks import FileTask, PlanReport
 from .topn_exact import FLOATS
-from .topn_file import TopNRequest, file_reason
+from .topn_file import TopNRequest, file_reason, within
 
 __all__ = ["push_topn", "topn_request", "PROBE_GET", "MAX_CHUNK_ROUNDS", "REFINE_ROUNDS"]
 
@@ -280,11 +280,11 @@ def _answer(p: _Probe, bound: Any, limit: int, desc: bool, nulls_first: bool, st
         return BitMap()  # every row ranks after >= limit rows of the table (nulls too: they come last)
     with p.reading() as reader:
         if worse:  # only null rows can rank ahead of the bound
-            if reader.cardinality == 0:  # Paimon's answer for a file of nulls only (top_n_shortcut)
-                return reader.null_rows()
             nulls = reader.null_rows()
             if task.selection is not None:
                 nulls &= task.selection
+            if reader.cardinality == 0:  # Paimon's answer for a file of nulls only (top_n_shortcut)
+                return nulls
             return first_n(nulls, limit) if strict and len(nulls) > limit else nulls
         reader.prefetch_bit_slices()
-        return BitMap(top_n_rows(reader, limit, desc, nulls_first, strict, task.selection))
+        return within(top_n_rows(reader, limit, desc, nulls_first, strict, task.selection), task.selection)
