@@ -12,8 +12,7 @@ from storage_fixtures import on_s3
 from paimon_codec import storage
 from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, evaluate, parse_where
 from paimon_codec.fileio import ByteSource
-from paimon_codec.table import PaimonTable
-from paimon_codec.table import judge as judge_module
+from paimon_codec.table import PaimonTable, judge_sources
 from paimon_codec.table.plan import plan_scan
 from paimon_codec.types import parse_row_type
 
@@ -58,9 +57,9 @@ def test_judge_opens_small_index_files_with_one_get(bucket, n, whole):
     blob = _container(n)
     uri = f"{bucket}/whole/{n}.index"
     storage.write_atomic(uri, blob)
-    assert (len(blob) <= judge_module.INDEX_WHOLE_GET) == whole
+    assert (len(blob) <= judge_sources.INDEX_WHOLE_GET) == whole
     expected = evaluate(parse_where("b = 'k7'"), FileIndexContainerReader(blob), SCHEMA).to_json()
-    with judge_module._index_source(uri) as src:
+    with judge_sources.index_source(uri) as src:
         got = evaluate(parse_where("b = 'k7'"), FileIndexContainerReader(src, path=src.path), SCHEMA).to_json()
         reader = src._file
         gets, fetched = reader.gets, reader.bytes_fetched
@@ -69,7 +68,7 @@ def test_judge_opens_small_index_files_with_one_get(bucket, n, whole):
         assert (gets, fetched) == (1, len(blob))
     else:  # the container head, then the bitmap block
         assert gets == 2 and fetched < len(blob)
-    local = judge_module._index_source(__file__)  # a local path: a plain file, nothing fetched
+    local = judge_sources.index_source(__file__)  # a local path: a plain file, nothing fetched
     assert type(local) is ByteSource
     local.close()
 

@@ -24,6 +24,7 @@ from ..fileio import ByteSource
 from ..types import RowType
 from .evolution import per_schema_pair
 from .index_schema import file_index_view
+from .judge_sources import SharedSource, held_source, index_source, open_dv_source
 from .schema import TableSchema
 from .table import LiveDataFile
 
@@ -198,7 +199,7 @@ def judge_files(ctx: JudgeContext, files: list[FileProbe], threads: int | None =
 
     Every deletion-vector index file is opened once for all its vectors (a table's vectors sit in a few
     index files: one open per data file would dominate planning); threads share it through
-    :class:`_SharedSource`, whose seek-then-read is one locked step.  A failure raises the error of the
+    :class:`SharedSource`, whose seek-then-read is one locked step.  A failure raises the error of the
     first failing file in ``files`` order, as a sequential run would: files are handed out in order and a
     thread finishes the file it took, so every earlier file has been judged when the others stop.
     """
@@ -215,7 +216,7 @@ def judge_files(ctx: JudgeContext, files: list[FileProbe], threads: int | None =
             extents[dv_path] = (min(lo, offset), max(hi, offset + length + 8))
     try:
         if workers <= 1:
-            return [judge_file(ctx, f, _dv_source(f, sources, extents, ByteSource)) for f in files]
+            return [judge_file(ctx, f, open_dv_source(f, sources, extents, ByteSource)) for f in files]
         return _judge_in_threads(ctx, files, workers, sources, extents)
     finally:
         for source in sources.values():
@@ -237,7 +238,7 @@ def _judge_in_threads(ctx: JudgeContext, files: list[FileProbe], workers: int, s
                 return
             try:
                 with lock:  # opening a vector file once for all threads (a few per table)
-                    source = _dv_source(files[i], sources, extents, _SharedSource)
+                    source = open_dv_source(files[i], sources, extents, SharedSource)
                 out[i] = judge_file(ctx, files[i], source)
             except BaseException as exc:  # re-raised on the calling thread, unchanged
                 with lock:
@@ -251,48 +252,6 @@ def _judge_in_threads(ctx: JudgeContext, files: list[FileProbe], workers: int, s
     if errors:
         raise errors[min(errors)]
     return out  # type: ignore[return-value]  # every slot filled when no file failed
-
-
-class _SharedSource(ByteSource):
-    """A ByteSource several judging threads read through: reading is seek-then-read on one file
-    handle, so each read (and prefetch) holds a lock.  Only :meth:`read`/:meth:`prefetch` are used on
-    deletion-vector files; windows (:meth:`sub`) would bypass the lock and are refused."""
-
-    def __init__(self, data: str) -> None:
-        super().__init__(data)
-        self._lock = threading.Lock()
-
-    def read(self, offset: int, size: int, what: str = "bytes") -> bytes:
-        with self._lock:
-            return super().read(offset, size, what)
-
-    def prefetch(self, offset: int, length: int) -> None:
-        with self._lock:
-            super().prefetch(offset, length)
-
-    def sub(self, offset: int, length: int) -> ByteSource:
-        raise NotImplementedError("a shared deletion-vector source is read whole-entry, never windowed")
-
-
-def _dv_source(f: FileProbe, sources: dict[str, ByteSource], extents: dict[str, tuple[int, int]],
-               kind: Callable[[str], ByteSource]) -> ByteSource | None:
-    """The open deletion-vector index file of ``f`` from ``sources``, or None.
-
-    Opened on first use, with the span of all its entries the files need announced (``extents``): on an
-    object store one GET then serves every vector, in whatever order the threads ask for them."""
-    if f.deletion is None:
-        return None
-    source = sources.get(f.deletion[0])
-    if source is None:
-        try:  # opening is the existence check, as for file-index files
-            source = sources[f.deletion[0]] = kind(f.deletion[0])
-        except (FileNotFoundError, IsADirectoryError):
-            raise CorruptDataError("deletion-vector index file listed in the index manifest does not exist",
-                                   path=f.deletion[0], expected="a deletion-vector index file") from None
-        lo, hi = extents.get(f.deletion[0], (0, 0))
-        if 0 <= lo < min(hi, source.length):
-            source.prefetch(lo, min(hi, source.length) - lo)
-    return source
 
 
 def judge_on_driver(ctx: JudgeContext, files: list[FileProbe]) -> tuple[list[FileVerdict], str, int]:
@@ -330,7 +289,7 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
         source = ByteSource(f.embedded_index, path=f"{f.path} (embedded index)")
     elif f.index_path:
         try:  # opening is the existence check (one request less on an object store)
-            source = _index_source(f.index_path) if keep is None else _held_source(f.index_path)
+            source = index_source(f.index_path) if keep is None else held_source(f.index_path)
         except (FileNotFoundError, IsADirectoryError):
             raise CorruptDataError("file-index file listed in the manifest does not exist",
                                    path=f.index_path) from None
@@ -360,44 +319,6 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
         if not kept:
             source.close()
     return result
-
-
-class _HeldSource(ByteSource):
-    """A ByteSource that closes the file it reads: over :class:`~paimon_codec.table.held_ranges.HeldRanges`, an
-    index read in two steps (predicate, then top-N) keeps what the first fetched, so the second fetches no byte
-    again; over a store's reader (:func:`_index_source`)."""
-
-    def close(self) -> None:
-        super().close()
-        if self._file is not None:
-            self._file.close()
-
-
-#: On an object store a file-index file of at most this size is fetched whole by its first GET: the container
-#: head and the block a predicate needs cost one round trip instead of two (measured on the S3 server,
-#: benchmarks/scale.py --store s3, 200 index files of 608 KB: planning 4.7 -> 1.7 s, 411 -> 211 GETs, index
-#: bytes 26 -> 122 MB; latency, not bandwidth, bounds these reads).
-INDEX_WHOLE_GET = 1 << 20
-
-
-def _index_source(path: str) -> ByteSource:
-    """The file-index file at ``path`` (fetched whole by the first GET when small and on a store)."""
-    from .. import storage
-
-    if storage.is_local(path):
-        return ByteSource(path)
-    return _HeldSource(storage.open_input(path, whole_below=INDEX_WHOLE_GET), path=path)
-
-
-def _held_source(path: str) -> ByteSource:
-    from .. import storage
-    from .held_ranges import HeldRanges
-
-    handle = storage.open_input(path, min_get=1)
-    if not hasattr(handle, "prefetch"):  # a local file: nothing is fetched
-        handle.close()
-        return ByteSource(path)
-    return _HeldSource(HeldRanges(handle, storage.DEFAULT_MIN_GET), path=path)
 
 
 def _result_kind(result) -> str:
