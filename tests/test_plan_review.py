@@ -334,3 +334,50 @@ def test_topn_never_brings_back_deleted_rows_of_a_file_of_nulls(tmp_path, where,
     got = filter_table(read_plan_locally(plan), plan.predicate, plan.row_type)
     assert 0 not in got.column("id").to_pylist() and 2 not in got.column("id").to_pylist()
     assert sorted(got.column("id").to_pylist())[:1] == [1]
+
+
+# -- stats pruning of our writer's truncated bounds: brute force ------------------------------------------------
+_CHARS = st.sampled_from(["a", "b", "z", "\u00e9", "\U0001F600", "\uffff", "\U0010FFFF", "\ud7ff", "\ue000"])
+_TEXT = st.lists(_CHARS, max_size=5).map("".join)
+_OPS = ["eq", "neq", "lt", "lte", "gt", "gte", "in", "not_in", "between", "starts_with", "like", "is_null",
+        "is_not_null"]
+
+
+@st.composite
+def stats_cases(draw):
+    files = [draw(st.lists(st.tuples(st.one_of(st.none(), st.integers(-5, 5)), st.one_of(st.none(), _TEXT)),
+                           min_size=1, max_size=6)) for _ in range(draw(st.integers(1, 4)))]
+    op = draw(st.sampled_from(_OPS))
+    column = "s" if op in ("starts_with", "like") else draw(st.sampled_from(["i", "s"]))
+    lit = _TEXT if column == "s" else st.integers(-6, 6)
+    if op in ("in", "not_in"):
+        lits = draw(st.lists(lit, min_size=1, max_size=3))
+    elif op == "between":
+        lits = [draw(lit), draw(lit)]
+    elif op in ("is_null", "is_not_null"):
+        lits = []
+    elif op == "like":
+        lits = [draw(st.lists(st.one_of(_CHARS, st.just("%"), st.just("_")), max_size=4).map("".join))]
+    else:
+        lits = [draw(lit)]
+    return files, L(op, column, *lits), draw(st.sampled_from(["truncate(1)", "truncate(2)", "full"]))
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                        HealthCheck.too_slow])
+@given(case=stats_cases())
+def test_stats_pruning_of_truncated_bounds_keeps_every_matching_row(tmp_path_factory, case):
+    """Strings of astral, U+FFFF, U+10FFFF and surrogate-neighbour code points cut to 1 or 2 code points:
+    our plan's rows are a brute-force filter of the whole table."""
+    files, pred, mode = case
+    schema = pa.schema([("id", pa.int32()), ("i", pa.int64()), ("s", pa.string())])
+    path = create_table(tmp_path_factory.mktemp("st") / "t", schema, {"bucket": "-1", "metadata.stats-mode": mode})
+    start = 0
+    for rows in files:
+        append_arrow(path, pa.table({"id": pa.array(range(start, start + len(rows)), pa.int32()),
+                                     "i": pa.array([r[0] for r in rows], pa.int64()),
+                                     "s": pa.array([r[1] for r in rows], pa.string())}, schema=schema))
+        start += len(rows)
+    base = plan_scan(path, pred, use_stats=False, use_indexes=False)
+    truth = sorted(filter_table(read_plan_locally(base), base.predicate, base.row_type).column("id").to_pylist())
+    assert _ours(path, pred) == truth, str(pred)
