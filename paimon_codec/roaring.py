@@ -27,6 +27,7 @@ from .generated.construct.constants import ROARING_COOKIE_NO_RUN, ROARING_COOKIE
 
 __all__ = [
     "EMPTY_PORTABLE",
+    "all_rows",
     "bitmap_of",
     "serialize_optimized",
     "portable_size",
@@ -181,6 +182,19 @@ def deserialize_exact(buf: bytes | memoryview, start: int = 0, end: int | None =
     size = portable_size(buf, start, end, path=path, base=base)
     bm = read_bitmap(memoryview(buf)[start:start + size], what="roaring bitmap", offset=base + start, path=path)
     return bm, size
+
+
+def all_rows(row_count: int, *, path: str | None = None) -> BitMap:
+    """Positions ``0 .. row_count - 1`` as one run (a few bytes whatever the count: a row count read from
+    metadata is a declared size, never a reason to allocate one slot per row).  A count beyond 32-bit
+    positions is refused, naming ``path``."""
+    if row_count < 0 or row_count > 1 << 32:
+        raise CorruptDataError(f"row count {row_count} is outside 32-bit row positions", path=path,
+                               expected="0 .. 2^32 rows")
+    bm = BitMap()
+    if row_count:
+        bm.add_range(0, row_count)
+    return bm
 
 
 def first_n(bm: BitMap, n: int) -> BitMap:

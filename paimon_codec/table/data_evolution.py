@@ -42,6 +42,7 @@ from pyroaring import BitMap
 
 from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, UnsupportedTypeError
+from ..roaring import all_rows
 from ..types import RowType
 from .evolution import evolution_for
 from .partition_prune import may_match
@@ -234,13 +235,14 @@ def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSche
             if deleted.size and (deleted.min() < 0 or deleted.max() >= row_count):
                 raise CorruptDataError(f"deletion vector of {anchor.file_name} deletes a position outside its "
                                        f"{row_count} rows", path=d.path)
-            keep = np.setdiff1d(np.arange(row_count, dtype=np.int64), deleted, assume_unique=True)
-            if keep.size == 0:
+            keep = all_rows(row_count, path=anchor.path)
+            keep.difference_update(BitMap(deleted.astype(np.uint32)))
+            if not keep:
                 report.files_skipped_by_deletion_vectors += len(group)
                 for det in details:
                     det["decision"] = "skipped: every row deleted"
                 return None
-            selection = BitMap(keep.astype(np.uint32))
+            selection = keep
     columns = _assign_columns(group, schema.fields,
                               lambda sid: schema if sid == schema.id else table.schema_by_id(sid))
     # each file reads as the table's columns through its own schema (renames by field id, casts)

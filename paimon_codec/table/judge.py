@@ -15,12 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 from pyroaring import BitMap
 
 from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, UnsupportedTypeError
 from ..fileio import ByteSource
+from ..roaring import all_rows
 from ..types import RowType
 from .evolution import per_schema_pair
 from .index_schema import file_index_view
@@ -146,7 +146,7 @@ def _judge_file(ctx: JudgeContext, f: FileProbe, dv_source: Any, kept: list) -> 
         deleted = dv.to_bitmap()
         deleted = deleted if isinstance(deleted, BitMap) else BitMap(dv.to_array())
         if selection is None:
-            selection = BitMap(np.arange(f.row_count, dtype=np.uint32)) if f.row_count else BitMap()
+            selection = all_rows(f.row_count, path=f.path)
             selection.difference_update(deleted)
         else:
             selection = selection - deleted

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from pyroaring import BitMap
 
+from ...roaring import all_rows
 from ..evolution import evolution_for
 from ..schema import TableSchema
 from ..table import PaimonTable
@@ -48,7 +48,7 @@ def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: A
         detail, dv = admitted
         selection = None
         if dv is not None and dv.cardinality:
-            selection = BitMap(np.arange(f.row_count, dtype=np.uint32)) if f.row_count else BitMap()
+            selection = all_rows(f.row_count, path=f.path)
             deleted = dv.to_bitmap()
             selection.difference_update(deleted if isinstance(deleted, BitMap) else BitMap(dv.to_array()))
             if not len(selection):
