@@ -320,3 +320,20 @@ def test_declared_row_count_costs_nothing_with_a_deletion_vector(tmp_path):
     assert peak < 64 << 20, peak
     big = [t for t in plan.tasks if t.row_count == 2**31 - 1]
     assert big and all(t.selection is not None and len(t.selection) > 2**31 - 1 - 10**6 for t in big)
+
+
+def test_schema_without_fields_is_refused(tmp_path):
+    """A schema file declaring no columns is refused in one line (fuzz finding table #261,152: planning
+    reached a table of no columns)."""
+    from paimon_codec.errors import CorruptDataError
+    from paimon_codec.table.plan import plan_scan
+
+    path = _copy_table(tmp_path)
+    for name in os.listdir(os.path.join(path, "schema")):
+        f = os.path.join(path, "schema", name)
+        obj = json.load(open(f))
+        obj["fields"] = []
+        json.dump(obj, open(f, "w"))
+    with pytest.raises(CorruptDataError, match="no fields") as exc:
+        plan_scan(path, None)
+    assert "\n" not in str(exc.value) and "schema" in str(exc.value)

@@ -113,6 +113,8 @@ def _fields(obj: dict, path: str | None) -> RowType:
     raw = _member(obj, "fields", "schema", "the fields of a table schema")
     if not isinstance(raw, list):
         raise CorruptDataError(f"schema fields is {type(raw).__name__} {_short(raw)}", expected="a list of fields")
+    if not raw:  # Paimon creates no table without columns; nothing can be read or judged by a column here
+        raise CorruptDataError("schema declares no fields", expected="at least one field")
     out = []
     for i, f in enumerate(raw):
         at = f"fields[{i}]"
