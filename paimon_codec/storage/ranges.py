@@ -16,8 +16,9 @@ round trips, when latency and not bandwidth bounds the read).  :attr:`RangeReade
 
 from __future__ import annotations
 
-import io
 from typing import Any
+
+from .positioned import PositionedReader
 
 __all__ = ["RangeReader", "DEFAULT_MIN_GET"]
 
@@ -26,50 +27,21 @@ DEFAULT_MIN_GET = 64 * 1024
 MAX_PREFETCH = 8 * 1024 * 1024
 
 
-class RangeReader(io.RawIOBase):
+class RangeReader(PositionedReader):
     """A seekable read-only binary file over ``raw`` (a pyarrow ``RandomAccessFile``: ``size()``,
     ``read_at(n, offset)``) that fetches at least ``min_get`` bytes per GET and keeps the last window; an
     object of at most ``whole_below`` bytes is fetched whole by the first GET."""
 
     def __init__(self, raw: Any, *, size: int | None = None, min_get: int = DEFAULT_MIN_GET,
                  name: str | None = None, whole_below: int = 0) -> None:
-        super().__init__()
+        super().__init__(int(raw.size()) if size is None else int(size), name)
         self._raw = raw
-        self._size = int(raw.size()) if size is None else int(size)
         self._min_get = max(1, int(min_get))
         self._whole_below = int(whole_below)
-        self._pos = 0
         self._win_start = 0
         self._win = b""
-        self.name = name
         self.gets = 0
         self.bytes_fetched = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def size(self) -> int:
-        return self._size
-
-    def tell(self) -> int:
-        return self._pos
-
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        if whence == io.SEEK_SET:
-            pos = offset
-        elif whence == io.SEEK_CUR:
-            pos = self._pos + offset
-        elif whence == io.SEEK_END:
-            pos = self._size + offset
-        else:
-            raise ValueError(f"bad whence {whence}")
-        if pos < 0:
-            raise ValueError("negative seek position")
-        self._pos = pos
-        return pos
 
     def _fetch(self, offset: int, size: int) -> None:
         if self.gets == 0 and self._size <= self._whole_below:  # then every later read is in the window
@@ -109,14 +81,6 @@ class RangeReader(io.RawIOBase):
         out = self._win[start - self._win_start:end - self._win_start]
         self._pos = start + len(out)
         return out
-
-    def readinto(self, buffer: Any) -> int:
-        data = self.read(len(buffer))
-        buffer[:len(data)] = data
-        return len(data)
-
-    def readall(self) -> bytes:
-        return self.read(-1)
 
     def close(self) -> None:
         if not self.closed:

@@ -16,39 +16,21 @@ import io
 from typing import Any
 
 from ..errors import TruncatedDataError
+from ..storage.positioned import PositionedReader
 
 __all__ = ["HeldRanges"]
 
 
-class HeldRanges(io.RawIOBase):
+class HeldRanges(PositionedReader):
     """A seekable read-only binary file over ``handle`` (read exactly: a store reader with no read-ahead)."""
 
     def __init__(self, handle: Any, read_ahead: int) -> None:
-        super().__init__()
+        super().__init__(handle.seek(0, io.SEEK_END), getattr(handle, "name", None))
         self._h = handle
-        self.name: str | None = getattr(handle, "name", None)
-        self._size = handle.seek(0, io.SEEK_END)
-        self._pos = 0
         self._starts: list[int] = []  # held segments: sorted, disjoint
         self._data: list[bytes] = []
         self.read_ahead = max(1, read_ahead)
         self.fetched = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def tell(self) -> int:
-        return self._pos
-
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._pos, io.SEEK_END: self._size}[whence]
-        if base + offset < 0:
-            raise ValueError("negative seek position")
-        self._pos = base + offset
-        return self._pos
 
     def _gaps(self, start: int, end: int) -> list[tuple[int, int]]:
         """Parts of ``[start, end)`` not held."""
@@ -105,11 +87,6 @@ class HeldRanges(io.RawIOBase):
             i += 1
         self._pos = end
         return bytes(out)
-
-    def readinto(self, buffer: Any) -> int:
-        data = self.read(len(buffer))
-        buffer[:len(data)] = data
-        return len(data)
 
     def close(self) -> None:
         if not self.closed:
