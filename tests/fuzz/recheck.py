@@ -36,7 +36,8 @@ def recheck(path: str | Path, *, memory: str = "rss", time_limit: float | None =
         stats = fuzz_target(name, 1, seed=rec["seed"], time_limit=limit, memory=memory, out_dir=out_dir,
                             start=index)
         now = next((c for c, n in stats.counts.items() if n), "none")
-        detail = stats.findings[0][2] if stats.findings else ", ".join(stats.errors) or ", ".join(stats.notes)
+        # what a reader needs: the finding, or the documented error it became; nothing for an input now ok
+        detail = stats.findings[0][2] if stats.findings else ", ".join(stats.errors) if now == "error" else ""
         row = {"target": name, "index": index, "found": kind, "now": now, "detail": detail,
                "commit": lib["commit"], "dirty": lib["dirty"], "at": record.now(), "time_limit": limit}
         log(f"{name} #{index}: found {kind}, now {now}" + (f" ({detail})" if detail else ""))

@@ -91,6 +91,8 @@ def test_recheck_reruns_each_finding_and_keeps_the_counts(tmp_path):
     assert alone.inputs == 1 and alone.counts[row["now"]] == 1
     assert (row["target"], row["index"], row["found"]) == ("hash-index", 11, "hang")
     assert len(row["commit"]) == 40
+    # the detail says what still goes wrong (or the documented error); an input now ok has none
+    assert (row["detail"] == "") == (row["now"] == "ok"), row
     assert "0 of 1 still fail; hash-index #11 hang -> " in record.markdown(after)
 
 
