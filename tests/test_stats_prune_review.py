@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import os
 from decimal import Decimal
 
 import pyarrow as pa
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from paimon_codec.expressions import make_leaf
+from paimon_codec.expressions import And, Or, make_leaf
 from paimon_codec.table.arrow_filter import filter_table
 from paimon_codec.table.plan import plan_scan
 from paimon_codec.table.read import read_plan_locally
+from paimon_codec.table.write import append_arrow, create_table
 
 SCHEMA = "id INT, t TINYINT, sm SMALLINT, b BOOLEAN, d DATE, w DECIMAL(20, 3), s STRING, p STRING"
 ARROW = pa.schema([("id", pa.int32()), ("t", pa.int8()), ("sm", pa.int16()), ("b", pa.bool_()), ("d", pa.date32()),
@@ -181,3 +185,77 @@ def test_java_0_9_tables(tmp_path, java09_tables):
         java09_tables.write(path, _commit(k))
     assert _check(java09_tables, path, predicates(), java_filter=False) > 0
     assert _ours(path, L("lt", "t", -5))[1] == 7
+
+
+# -- compound predicates over several types and per-column stats modes: brute force -----------------------------
+_HSCHEMA = pa.schema([("id", pa.int32()), ("t", pa.int8()), ("d", pa.date32()), ("dec", pa.decimal128(5, 2)),
+                      ("b", pa.bool_()), ("s", pa.string())])
+_HVALUES = {
+    "t": st.sampled_from([-128, -1, 0, 1, 127]),
+    "d": st.integers(-3, 3).map(lambda n: _day(1970, 1, 1) + dt.timedelta(days=n)),
+    "dec": st.sampled_from([Decimal(x) for x in ("-999.99", "-1.00", "0.00", "0.01", "1.50", "999.99")]),
+    "b": st.booleans(),
+    "s": st.sampled_from(["", "a", "ab", "abc", "b", "\u00e9", "\U0001F600", "zz"]),
+}
+
+
+_COLS = ("t", "d", "dec", "b", "s")
+
+
+def _hleaf(seen: dict[str, list]):
+    """Leaves whose literals are mostly values the files hold (a file's min or max: the boundary cases)."""
+    @st.composite
+    def leaf(draw):
+        col = draw(st.sampled_from(_COLS))
+        lit = st.sampled_from(seen[col]) | _HVALUES[col] if seen[col] else _HVALUES[col]
+        op = draw(st.sampled_from(["eq", "neq", "lt", "lte", "gt", "gte", "in", "not_in", "between", "is_null",
+                                   "is_not_null"] + (["starts_with", "like"] if col == "s" else [])))
+        if op in ("in", "not_in"):
+            return L(op, col, *draw(st.lists(lit, min_size=1, max_size=3)))
+        if op == "between":
+            return L(op, col, draw(lit), draw(lit))
+        if op in ("is_null", "is_not_null"):
+            return L(op, col)
+        if op == "like":
+            return L(op, col, draw(st.sampled_from(["a%", "_b%", "%", "ab_", "\u00e9%", "zz"])))
+        return L(op, col, draw(lit))
+    return leaf()
+
+
+def _negatable(p) -> bool:
+    return all(leaf.op not in ("starts_with", "like") for leaf in p.leaves())
+
+
+@st.composite
+def _hcases(draw):
+    row = st.tuples(*(st.none() | _HVALUES[c] for c in _COLS))
+    files = draw(st.lists(st.lists(row, min_size=1, max_size=5), min_size=1, max_size=4))
+    seen = {c: sorted({r[i] for f in files for r in f if r[i] is not None}, key=repr) for i, c in enumerate(_COLS)}
+    pred = draw(st.recursive(_hleaf(seen), lambda kids: st.one_of(
+        st.lists(kids, min_size=2, max_size=3).map(lambda c: And(c)),
+        st.lists(kids, min_size=2, max_size=3).map(lambda c: Or(c))), max_leaves=4))
+    if _negatable(pred) and draw(st.booleans()):
+        pred = pred.negate()
+    modes = {f"fields.{c}.stats-mode": draw(st.sampled_from(["full", "counts", "none", "truncate(1)"]))
+             for c in _COLS if draw(st.booleans())}
+    return files, pred, modes
+
+
+@settings(max_examples=int(os.environ.get("REVIEW_EXAMPLES", "60")), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(case=_hcases())
+def test_compound_predicates_over_mixed_stats_modes_keep_every_matching_row(tmp_path_factory, case):
+    """AND / OR trees (and their negation: NOT over columns holding NULLs) over TINYINT, DATE around the epoch,
+    DECIMAL, BOOLEAN and STRING, each column in its own stats mode: our plan's rows are a brute-force filter."""
+    files, pred, modes = case
+    path = create_table(tmp_path_factory.mktemp("hst") / "t", _HSCHEMA, {"bucket": "-1", **modes})
+    start = 0
+    for rows in files:
+        cols = list(zip(*rows, strict=True))
+        append_arrow(path, pa.table([pa.array(range(start, start + len(rows)), pa.int32()),
+                                     *(pa.array(c, f.type) for c, f in zip(cols, list(_HSCHEMA)[1:], strict=True))],
+                                    schema=_HSCHEMA))
+        start += len(rows)
+    base = plan_scan(path, pred, use_stats=False, use_indexes=False)
+    truth = sorted(filter_table(read_plan_locally(base), base.predicate, base.row_type).column("id").to_pylist())
+    assert _ours(path, pred)[0] == truth, str(pred)
