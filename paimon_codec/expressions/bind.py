@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidPredicateError, PaimonCodecError
 from ..types import DataType, RowType
-from ..values import Timestamp, from_json, parse_literal_text
+from ..values import Timestamp, decimal_from_unscaled, decimal_unscaled, from_json, parse_literal_text
 
 if TYPE_CHECKING:
     from .predicate import Leaf, Predicate
@@ -95,7 +95,9 @@ def coerce_literal(dtype: DataType, value: Any, *, where: str = "literal") -> An
     Accepts the natural Python values (``datetime.date`` / ``time`` / ``datetime``,
     :class:`~paimon_codec.values.Timestamp`, ``Decimal``, ...), the golden JSON encodings
     (``[millis, nanos]``, ``{"millis", ...}``, ``{"unscaled": n}``, ``"NaN"``) and text that reads as
-    the type (``'2024-01-01'`` for a DATE).  Raises :class:`InvalidPredicateError` otherwise.
+    the type (``'2024-01-01'`` for a DATE).  A DECIMAL literal is rounded HALF_UP to the column's scale, as
+    Paimon converts it; one the column's precision cannot hold is refused.  Raises
+    :class:`InvalidPredicateError` otherwise.
     """
     if value is None:
         return None
@@ -127,6 +129,20 @@ def _integral(value: Any) -> int | object:
     if isinstance(value, decimal.Decimal):
         return int(value) if value.is_finite() and value == value.to_integral_value() else _BAD
     return _BAD
+
+
+def _decimal_of(dtype: DataType, d: decimal.Decimal) -> decimal.Decimal | object:
+    """``d`` as a value of ``DECIMAL(p, s)``, as Paimon converts a literal (``Decimal.fromBigDecimal``): rounded
+    HALF_UP to the scale; ``_BAD`` when the precision cannot hold it (Java makes such a literal NULL).
+
+    Every consumer then sees one literal: the file indexes' key codecs round it so anyway, while stats
+    pruning, the Arrow filter and Spark's residual filter compare exactly - an unrounded ``1.255`` on a
+    ``DECIMAL(10, 2)`` column meant ``1.26`` to an index and ``1.255`` to the others (rows lost)."""
+    scale = dtype.scale or 0
+    unscaled = decimal_unscaled(d, scale)
+    if len(str(abs(unscaled))) > (dtype.precision if dtype.precision is not None else 10):
+        return _BAD
+    return decimal_from_unscaled(unscaled, scale)
 
 
 def _coerce(dtype: DataType, value: Any) -> Any:
@@ -198,7 +214,7 @@ def _coerce(dtype: DataType, value: Any) -> Any:
             value = decimal.Decimal(repr(value))
         if isinstance(value, (int, decimal.Decimal)):
             d = decimal.Decimal(value)
-            return d if d.is_finite() else _BAD
+            return _decimal_of(dtype, d) if d.is_finite() else _BAD
         return _BAD
     raise InvalidPredicateError(f"predicates on {dtype} columns are not supported")
 
