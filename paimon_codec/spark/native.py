@@ -15,7 +15,9 @@ field id.  TIME columns (which Spark has no type for), nested types, TIMESTAMP(7
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import threading
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import pyarrow as pa
@@ -24,7 +26,10 @@ from ..storage import is_local
 from ..table.read import VALUE_KIND_COLUMN, arrow_type
 from ..types import RowType
 
-__all__ = ["native_readable", "native_dataframe", "selected_bytes"]
+__all__ = ["native_readable", "native_dataframe", "selected_bytes", "listed_on_driver"]
+
+_LISTING_CONF = "spark.sql.sources.parallelPartitionDiscovery.threshold"
+_LISTING_LOCK = threading.Lock()
 
 _GLOB_CHARS = set("*?[]{}\\")
 _NESTED = {"ARRAY", "MAP", "ROW", "MULTISET"}
@@ -116,6 +121,37 @@ def native_readable(path: str, file_format: str, row_type: RowType, primary_key_
     return True
 
 
+@contextmanager
+def listed_on_driver(spark, paths: int) -> Iterator[None]:
+    """While ``spark.read`` of ``paths`` explicit local files builds its file index, list them on the driver.
+
+    Above ``spark.sql.sources.parallelPartitionDiscovery.threshold`` (32) root paths, Spark lists them in a
+    distributed job - a Spark job whose tasks each stat a few files - when the DataFrame is created (measured:
+    200 files of a scan, 2.2 s against 0.23 s listed on the driver).  Our paths are files the plan already
+    named, on local disk (:func:`native_readable`), so a stat each on the driver is the cheap way.  The
+    session's setting is raised only around the (eager) creation of the file index and restored; a lock
+    keeps concurrent scans from restoring each other's value.
+    """
+    conf = spark.conf
+    with _LISTING_LOCK:
+        old = conf.get(_LISTING_CONF, None)
+        try:
+            current = int(old) if old is not None else 32
+        except ValueError:
+            current = 32
+        if paths <= current:
+            yield
+            return
+        conf.set(_LISTING_CONF, str(paths))
+        try:
+            yield
+        finally:
+            if old is None:
+                conf.unset(_LISTING_CONF)
+            else:
+                conf.set(_LISTING_CONF, old)
+
+
 def native_dataframe(spark, row_type: RowType, paths: Sequence[str], file_format: str,
                      primary_key_files: bool = False) -> Any:
     """One DataFrame of every row of ``paths`` (files of one format), with the table's columns.
@@ -133,8 +169,9 @@ def native_dataframe(spark, row_type: RowType, paths: Sequence[str], file_format
     if primary_key_files:
         read_schema = T.StructType([*schema.fields, T.StructField(VALUE_KIND_COLUMN, T.ByteType(), True)])
     reader = spark.read.schema(read_schema)
-    # DataFrameReader.orc(path, mergeSchema=None, ...): several paths must go as one list
-    df = reader.parquet(*paths) if file_format == "parquet" else reader.orc(list(paths))
+    with listed_on_driver(spark, len(paths)):
+        # DataFrameReader.orc(path, mergeSchema=None, ...): several paths must go as one list
+        df = reader.parquet(*paths) if file_format == "parquet" else reader.orc(list(paths))
     if primary_key_files:
         kind = F.col(VALUE_KIND_COLUMN)
         df = df.filter(kind.isNull() | ~kind.isin(1, 3)).drop(VALUE_KIND_COLUMN)
