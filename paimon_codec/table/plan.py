@@ -173,7 +173,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     # Paimon reads the latest snapshot with the table's current schema (an ALTER TABLE takes effect
     # before the next commit) and travels back in time with the schema the snapshot was written with
     time_travel = snapshot_id is not None or tag is not None or timestamp_ms is not None
-    schema = table.schema_of(snapshot) if time_travel else table.schema
+    schema = table.schema_of(snapshot) if time_travel else table.current_schema(snapshot)
     check_read_options(schema, schema.options, table.meta_path)
     row_type = schema.fields
     pred = as_predicate(where, row_type)

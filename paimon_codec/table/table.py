@@ -114,6 +114,7 @@ class PaimonTable:
                                        expected="one of: " + (", ".join(branch_names(self.path)) or "(no branches)"))
         self.schema: TableSchema = load_schema(self.meta_path)
         self._schemas: dict[int, TableSchema] = {self.schema.id: self.schema}
+        self._schema_handed_out = False
         self._manifest_lists: dict[str, list[ManifestFileMeta]] = {}
         self._manifests: dict[str, list[ManifestEntry]] = {}
         self._index_manifests: dict[str, list[IndexManifestEntry]] = {}
@@ -165,6 +166,22 @@ class PaimonTable:
                 raise InvalidOptionError(f"timestamp_ms must be an integer, got {timestamp_ms!r}")
             return snapshot_at_time(self.meta_path, timestamp_ms)
         return self.snapshot(snapshot_id)
+
+    def current_schema(self, snapshot: Snapshot | None = None) -> TableSchema:
+        """The table's current schema, which a read of the latest ``snapshot`` uses (as Paimon reads).
+
+        Reloaded when an ``ALTER TABLE`` wrote a newer one since this object loaded it: a table object kept
+        across reads would otherwise read the new files through the old types and names (``BIGINT`` values
+        cast back to ``INT``).  The first call after opening trusts the schema just loaded; later ones cost
+        one existence check of the next schema file."""
+        stale = snapshot is not None and snapshot.schema_id > self.schema.id
+        if not stale and self._schema_handed_out:
+            stale = storage.exists(os.path.join(self.meta_path, "schema", f"schema-{self.schema.id + 1}"))
+        self._schema_handed_out = True
+        if stale:
+            self.schema = load_schema(self.meta_path)
+            self._schemas[self.schema.id] = self.schema
+        return self.schema
 
     def schema_of(self, snapshot: Snapshot | None) -> TableSchema:
         if snapshot is None:
