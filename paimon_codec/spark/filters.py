@@ -36,6 +36,12 @@ def _lit(value: Any, root: str | None):
     return F.lit(v)
 
 
+def _finer_than_micros(value: Any) -> bool:
+    """A TIMESTAMP literal with nanoseconds: Spark's timestamps are microseconds, so no value equals it and
+    :func:`spark_literal` floors it (``floor < literal < floor + 1 us``)."""
+    return isinstance(value, Timestamp) and value.nanos_of_milli % 1000 != 0
+
+
 class _SparkFilter(PredicateVisitor[Any]):
     """The Spark Column of each operator (Spark applies SQL's three-valued logic itself)."""
 
@@ -52,41 +58,56 @@ class _SparkFilter(PredicateVisitor[Any]):
         root = self.row_type.field(name).type.root
         return F.col("`" + name.replace("`", "``") + "`"), [_lit(v, root) for v in leaf.literals]
 
+    def _compare(self, leaf: Leaf, op: str, literal: Any, lit: Any) -> Any:
+        """``column op literal`` (``lit``: the literal as a Spark literal), exact for a finer timestamp."""
+        from pyspark.sql import functions as F
+
+        c = self._column(leaf)[0]
+        if _finer_than_micros(literal):
+            return {"eq": F.lit(False) & c.isNotNull(), "neq": c.isNotNull(), "lt": c <= lit, "lte": c <= lit,
+                    "gt": c > lit, "gte": c > lit}[op]
+        return {"eq": c == lit, "neq": c != lit, "lt": c < lit, "lte": c <= lit, "gt": c > lit, "gte": c >= lit}[op]
+
+    def _leaf(self, leaf: Leaf, op: str) -> Any:
+        return self._compare(leaf, op, leaf.literal, self._column(leaf)[1][0])
+
     def visit_equal_to(self, leaf: leaves.EqualTo) -> Any:
-        c, lits = self._column(leaf)
-        return c == lits[0]
+        return self._leaf(leaf, "eq")
 
     def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> Any:
-        c, lits = self._column(leaf)
-        return c != lits[0]
+        return self._leaf(leaf, "neq")
 
     def visit_less_than(self, leaf: leaves.LessThan) -> Any:
-        c, lits = self._column(leaf)
-        return c < lits[0]
+        return self._leaf(leaf, "lt")
 
     def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> Any:
-        c, lits = self._column(leaf)
-        return c <= lits[0]
+        return self._leaf(leaf, "lte")
 
     def visit_greater_than(self, leaf: leaves.GreaterThan) -> Any:
-        c, lits = self._column(leaf)
-        return c > lits[0]
+        return self._leaf(leaf, "gt")
 
     def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> Any:
-        c, lits = self._column(leaf)
-        return c >= lits[0]
+        return self._leaf(leaf, "gte")
 
     def visit_between(self, leaf: leaves.Between) -> Any:
+        _, lits = self._column(leaf)
+        return self._compare(leaf, "gte", leaf.literals[0], lits[0]) & \
+            self._compare(leaf, "lte", leaf.literals[1], lits[1])
+
+    def _set(self, leaf: Leaf) -> tuple[Any, list]:
+        """(the column, the Spark literals a value can equal: finer timestamps equal none)."""
         c, lits = self._column(leaf)
-        return (c >= lits[0]) & (c <= lits[1])
+        return c, [lit for v, lit in zip(leaf.literals, lits, strict=True) if not _finer_than_micros(v)]
 
     def visit_in(self, leaf: leaves.In) -> Any:
-        c, lits = self._column(leaf)
-        return c.isin(*lits)
+        from pyspark.sql import functions as F
+
+        c, lits = self._set(leaf)
+        return c.isin(*lits) if lits else F.lit(False) & c.isNotNull()
 
     def visit_not_in(self, leaf: leaves.NotIn) -> Any:
-        c, lits = self._column(leaf)
-        return ~c.isin(*lits)
+        c, lits = self._set(leaf)
+        return ~c.isin(*lits) if lits else c.isNotNull()
 
     def visit_is_null(self, leaf: leaves.IsNull) -> Any:
         return self._column(leaf)[0].isNull()

@@ -7,7 +7,9 @@ same rows:
 * three-valued logic: a comparison with NULL is unknown, and unknown rows are dropped;
   ``x NOT IN (..., NULL)`` is never true;
 * FLOAT / DOUBLE as Spark compares them: ``-0.0 = 0.0``, ``NaN = NaN``, and NaN sorts above every
-  other value (``x > 1`` holds for NaN).
+  other value (``x > 1`` holds for NaN);
+* a TIMESTAMP literal finer than the column's Arrow unit (nanoseconds on a microsecond column) exactly, as
+  Paimon's ``Timestamp`` comparison does: no value equals it, and it lies strictly between two values.
 """
 
 from __future__ import annotations
@@ -41,6 +43,12 @@ def _scalar(value: Any, dtype: DataType, atype: pa.DataType) -> pa.Scalar:
         return pa.scalar(value, atype)
     return pa.scalar(value).cast(atype) if not pa.types.is_string(atype) or isinstance(value, str) \
         else pa.scalar(str(value))
+
+
+def _finer_than_unit(value: Any, atype: pa.DataType) -> bool:
+    """A TIMESTAMP literal with nanoseconds a microsecond column cannot hold (:func:`_scalar` floors it)."""
+    return isinstance(value, Timestamp) and pa.types.is_timestamp(atype) and atype.unit != "ns" \
+        and value.nanos_of_milli % 1000 != 0
 
 
 def _float_compare(op: str, c: pc.Expression, lit: float) -> pc.Expression:
@@ -80,6 +88,9 @@ class _ArrowFilter(PredicateVisitor[pc.Expression]):
         if dtype.root in _FLOATS:
             return _float_compare(op, c, float(lit))
         s = _scalar(lit, dtype, atype)
+        if _finer_than_unit(lit, atype):  # s is the literal floored: floor < literal < floor + 1 unit
+            return {"eq": pc.scalar(False) & c.is_valid(), "neq": c.is_valid(), "lt": c <= s, "lte": c <= s,
+                    "gt": c > s, "gte": c > s}[op]
         return {"eq": c == s, "neq": c != s, "lt": c < s, "lte": c <= s, "gt": c > s, "gte": c >= s}[op]
 
     def visit_equal_to(self, leaf: leaves.EqualTo) -> pc.Expression:
@@ -111,7 +122,7 @@ class _ArrowFilter(PredicateVisitor[pc.Expression]):
     def _any_hit(self, leaf: Leaf) -> tuple[pc.Expression, pc.Expression, bool]:
         """(the column, whether it equals one of the non-NULL literals, whether a literal is NULL)."""
         c, dtype, atype = self._column(leaf)
-        values = [v for v in leaf.literals if v is not None]
+        values = [v for v in leaf.literals if v is not None and not _finer_than_unit(v, atype)]  # those match no row
         if dtype.root in _FLOATS:
             hits = [_float_compare("eq", c, float(v)) for v in values]
             any_hit = hits[0] if hits else pc.scalar(False)
@@ -121,7 +132,7 @@ class _ArrowFilter(PredicateVisitor[pc.Expression]):
             arr = pa.array([_scalar(v, dtype, atype).as_py() for v in values], atype) if values \
                 else pa.array([], atype)
             any_hit = pc.is_in(c, value_set=arr)
-        return c, any_hit, len(values) != len(leaf.literals)
+        return c, any_hit, None in leaf.literals
 
     def visit_in(self, leaf: leaves.In) -> pc.Expression:
         c, any_hit, _ = self._any_hit(leaf)
