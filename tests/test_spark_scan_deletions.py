@@ -2,9 +2,10 @@
 
 Newest Paimon Java (1.4.2) writes a primary-key table with deletion vectors: sorted ids over several
 Parquet row groups a file, a full compaction, then updates and deletes of spread-out keys compacted
-again (deletion vectors on the compacted files).  For each predicate, our ``scan`` through the JVM filter
-(:mod:`paimon_codec.spark.deletions`; also one scan per file), through the broadcast join (the filter's
-size limit forced to zero) and through pyarrow (``native=False``) must give exactly Java's rows; predicates on ``id`` let
+again (deletion vectors on the compacted files).  For each predicate, our ``scan`` through the JVM bitmasks
+(:mod:`paimon_codec.spark.deletions`: a broadcast mask per file tested on ``_metadata.row_index``), through
+the broadcast join of positions (the masks' size limit forced to zero) and through pyarrow (``native=False``)
+must give exactly Java's rows; predicates on ``id`` let
 Spark's reader skip row groups by statistics, where a wrong ``row_index`` would show.  A table of this
 library's own writer with a deletion vector on every file (the scale benchmark's) is checked the same
 way against pyarrow's read of the files minus the vectors' positions.
@@ -53,12 +54,10 @@ def _check(spark, path, where, want: pa.Table, monkeypatch):  # noqa: F811
     from paimon_codec.spark import deletions, scan
 
     paths = {}
-    for mode in ("filter", "chunks", "join", "pyarrow"):
+    for mode in ("mask", "join", "pyarrow"):
         with monkeypatch.context() as m:
             if mode == "join":
-                m.setattr(deletions, "MAX_FILTER_FILES", 0)
-            if mode == "chunks":  # one Parquet scan per file, unioned
-                m.setattr(deletions, "MAX_FILTER_FILES", 1)
+                m.setattr(deletions, "MAX_MASK_BITS", 0)
             df, report = scan(spark, path, where, native=mode != "pyarrow", driver_rows=0)
             mine = pa.Table.from_pylist([r.asDict() for r in df.collect()], schema=want.schema)
         assert_same_rows(mine, want)
@@ -78,7 +77,7 @@ def test_jvm_deletions_match_java(spark, java_dv_table, monkeypatch):  # noqa: F
         want = java.read(path, where=where)
         paths = _check(spark, path, where, want, monkeypatch)
         if where != "cat = 'absent'":  # (every file skipped by the bitmap index)
-            assert f"{JVM}_filter" in paths["filter"], (where, paths)
+            assert f"{JVM}_mask" in paths["mask"], (where, paths)
             assert f"{JVM}_join" in paths["join"], (where, paths)
         assert not any(k.startswith(JVM) for k in paths["pyarrow"])
 
@@ -104,7 +103,7 @@ def test_jvm_deletions_on_our_dv_table(spark, tmp_path, monkeypatch):  # noqa: F
                         ("amount < 100000", lambda t: pc.less(t["amount"], 100000))):
         want = every if mask is None else every.filter(mask(every))
         paths = _check(spark, path, where, want, monkeypatch)
-        assert any(k.startswith(JVM) for k in paths["filter"]), paths
+        assert any(k.startswith(JVM) for k in paths["mask"]), paths
 
 
 def test_columns_and_small_selections_on_the_driver(spark, java_dv_table):  # noqa: F811
@@ -121,3 +120,17 @@ def test_columns_and_small_selections_on_the_driver(spark, java_dv_table):  # no
         assert report.read_paths.get("driver_pyarrow"), report.read_paths
     with pytest.raises(Exception, match="nope"):
         scan(spark, path, None, columns=["nope"])
+
+
+def test_row_of_an_unknown_file_fails(spark, java_dv_table, monkeypatch):  # noqa: F811
+    """A row whose file has no mask (the plan does not hold the file) fails the query instead of being kept
+    or dropped silently."""
+    from paimon_codec.spark import deletions, scan
+
+    java, path = java_dv_table
+    whole = deletions._mask_frame
+    monkeypatch.setattr(deletions, "_mask_frame", lambda spark, tasks: whole(spark, tasks[1:]))
+    df, report = scan(spark, path, None, driver_rows=0)
+    assert report.read_paths.get(f"{JVM}_mask"), report.read_paths
+    with pytest.raises(Exception, match="scan plan does not hold"):
+        df.collect()

@@ -54,12 +54,12 @@ class ReadRoutes:
     def counts(self, groups: int = 0) -> dict[str, int]:
         """Files per path, for :attr:`~paimon_codec.table.plan.PlanReport.read_paths` (snake_case keys, as
         every ``--json`` key): ``driver_pyarrow``, ``spark_whole_files``, ``spark_tasks_pyarrow``,
-        ``group_tasks``, ``spark_jvm_deletions_filter`` / ``spark_jvm_deletions_join``."""
+        ``group_tasks``, ``spark_jvm_deletions_mask`` / ``spark_jvm_deletions_join``."""
         out = {"driver_pyarrow": len(self.driver),
                "spark_whole_files": sum(len(p) for p in self.whole.values()),
                "spark_tasks_pyarrow": len(self.tasks), "group_tasks": groups}
         for _, sel in self.jvm:
-            # deleted rows dropped in the JVM by a filter / a join on _metadata.row_index
+            # deleted rows dropped in the JVM by a bitmask / a join on _metadata.row_index
             key = f"spark_jvm_deletions_{sel.mode}"
             out[key] = out.get(key, 0) + len(sel.tasks)
         return {k: v for k, v in out.items() if v}
