@@ -26,7 +26,16 @@ from ..storage import is_local
 from ..table.read import VALUE_KIND_COLUMN, arrow_type
 from ..types import RowType
 
-__all__ = ["native_readable", "native_dataframe", "selected_bytes", "listed_on_driver"]
+__all__ = ["native_readable", "native_dataframe", "selected_bytes", "listed_on_driver", "PARQUET_READ_OPTIONS"]
+
+# Hadoop options of Spark's Parquet reads (a data source's options reach the reader's Hadoop conf).
+# parquet-mr's dictionary filter prunes a row group when no dictionary value can match a pushed-down filter:
+# it decodes (and boxes into a hash set) the whole dictionary page of the filtered column of every row
+# group first.  Measured on the scale table (200 files, amount < 100,000 over 50k-value dictionaries):
+# 10.4 s with it, 2.5 s without; 'cat = ...' 2.0 -> 2.0 s.  Row groups are still pruned by their min/max
+# statistics, and files the index proves empty are not read at all; the filter only ever prunes (the rows
+# are filtered again in Spark), so this changes no answer.
+PARQUET_READ_OPTIONS = {"parquet.filter.dictionary.enabled": "false"}
 
 _LISTING_CONF = "spark.sql.sources.parallelPartitionDiscovery.threshold"
 _LISTING_LOCK = threading.Lock()
@@ -169,6 +178,8 @@ def native_dataframe(spark, row_type: RowType, paths: Sequence[str], file_format
     if primary_key_files:
         read_schema = T.StructType([*schema.fields, T.StructField(VALUE_KIND_COLUMN, T.ByteType(), True)])
     reader = spark.read.schema(read_schema)
+    if file_format == "parquet":
+        reader = reader.options(**PARQUET_READ_OPTIONS)
     with listed_on_driver(spark, len(paths)):
         # DataFrameReader.orc(path, mergeSchema=None, ...): several paths must go as one list
         df = reader.parquet(*paths) if file_format == "parquet" else reader.orc(list(paths))

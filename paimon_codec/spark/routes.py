@@ -36,8 +36,11 @@ __all__ = ["ReadRoutes", "route_plan", "DRIVER_READ_ROWS", "DRIVER_READ_BYTES", 
 
 # selections holding at most this many rows in total, in row groups of at most this many bytes (of the
 # columns read), are read on the driver
-DRIVER_READ_ROWS = 65_536
-DRIVER_READ_BYTES = 32 << 20
+# (measured on the scale table, 200 local files, 2 cores: 99k selected rows of every file 1.8 s on the driver
+# against 2.8 s in mapInArrow tasks and ~3 s through Spark's reader; 250k rows 5.4 s against 4.3 s in
+# tasks; 949 rows needing 116 MB of column chunks 0.9 s against 2.2 s)
+DRIVER_READ_ROWS = 131_072
+DRIVER_READ_BYTES = 256 << 20
 # the same bound for files on an object store, of estimated bytes (see the module's docstring)
 STORE_DRIVER_READ_BYTES = 256 << 20
 # a row selection whose row groups hold at least this share of a file's bytes is read as the whole file
