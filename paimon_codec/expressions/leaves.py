@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from ..errors import InvalidPredicateError
+from ..types import DataType
 from .predicate import Leaf, Or, Predicate
 from .visitor import LeafVisitor
 
@@ -38,7 +39,7 @@ T = TypeVar("T")
 __all__ = [
     "EqualTo", "NotEqualTo", "LessThan", "LessThanOrEqual", "GreaterThan", "GreaterThanOrEqual", "Between",
     "In", "NotIn", "IsNull", "IsNotNull", "StartsWith", "EndsWith", "Contains", "Like",
-    "LEAF_CLASSES", "LEAF_OPS", "make_leaf",
+    "LEAF_CLASSES", "LEAF_OPS", "make_leaf", "check_like_pattern", "like_regex",
 ]
 
 
@@ -94,6 +95,23 @@ class SetLeaf(Leaf):
         return f"{type(self).__name__}({self.column!r}, {list(self.literals)!r})"
 
 
+def _refuse_binary_order(leaf: Leaf, dtype: DataType) -> None:
+    """Paimon 1.4 orders BINARY / VARBINARY values by *signed* bytes (``X'ff' < X'7f'``), Arrow, Spark and
+    Python by unsigned bytes: an ordering comparison on such a column has no one row set, so it is refused
+    (review finding: ``bin > X'7f'`` returned ``X'80'`` and ``X'ff'``, rows Java 1.4.2 does not return)."""
+    if dtype.is_binary:
+        raise InvalidPredicateError(
+            f"operator {leaf.op!r} on {dtype} column {leaf.column!r} is not supported: Paimon orders bytes signed, "
+            "Arrow and Spark unsigned (use =, <>, IN, NOT IN, IS [NOT] NULL)")
+
+
+class _Ordering(LiteralLeaf):
+    """``<``, ``<=``, ``>``, ``>=``: refused on binary columns (:func:`_refuse_binary_order`)."""
+
+    def _check_column_type(self, dtype: DataType) -> None:
+        _refuse_binary_order(self, dtype)
+
+
 class EqualTo(LiteralLeaf):
     op = "eq"
 
@@ -114,7 +132,7 @@ class NotEqualTo(LiteralLeaf):
         return EqualTo._of(self.column, self.literals)
 
 
-class LessThan(LiteralLeaf):
+class LessThan(_Ordering):
     op = "lt"
 
     def accept(self, visitor: LeafVisitor[T]) -> T:
@@ -124,7 +142,7 @@ class LessThan(LiteralLeaf):
         return GreaterThanOrEqual._of(self.column, self.literals)
 
 
-class LessThanOrEqual(LiteralLeaf):
+class LessThanOrEqual(_Ordering):
     op = "lte"
 
     def accept(self, visitor: LeafVisitor[T]) -> T:
@@ -134,7 +152,7 @@ class LessThanOrEqual(LiteralLeaf):
         return GreaterThan._of(self.column, self.literals)
 
 
-class GreaterThan(LiteralLeaf):
+class GreaterThan(_Ordering):
     op = "gt"
 
     def accept(self, visitor: LeafVisitor[T]) -> T:
@@ -144,7 +162,7 @@ class GreaterThan(LiteralLeaf):
         return LessThanOrEqual._of(self.column, self.literals)
 
 
-class GreaterThanOrEqual(LiteralLeaf):
+class GreaterThanOrEqual(_Ordering):
     op = "gte"
 
     def accept(self, visitor: LeafVisitor[T]) -> T:
@@ -174,6 +192,9 @@ class Between(Leaf):
 
     def accept(self, visitor: LeafVisitor[T]) -> T:
         return visitor.visit_between(self)
+
+    def _check_column_type(self, dtype: DataType) -> None:
+        _refuse_binary_order(self, dtype)
 
     def negate(self) -> Predicate:
         return Or((LessThan._of(self.column, (self.low,)), GreaterThan._of(self.column, (self.high,))))
@@ -223,10 +244,21 @@ class IsNotNull(UnaryLeaf):
 
 
 class _NoNegation(LiteralLeaf):
-    """String matches Paimon's ``Predicate.negate()`` has no negation for."""
+    """String matches Paimon's ``Predicate.negate()`` has no negation for.
+
+    Only on CHAR / VARCHAR columns: Paimon casts the value to a string (``ClassCastException`` on any other
+    type) while the row filters disagreed - review finding: ``starts_with`` on a BINARY column returned no row
+    locally (the literal ``b'a'`` matched as the text ``"b'a'"``) and the rows starting with ``a`` through
+    Spark; on an INT column the Arrow filter raised a bare ``ArrowNotImplementedError`` and Spark matched the
+    decimal digits."""
 
     def negate(self) -> Predicate:
         raise InvalidPredicateError(f"operator {self.op!r} cannot be negated")
+
+    def _check_column_type(self, dtype: DataType) -> None:
+        if not dtype.is_string:
+            raise InvalidPredicateError(f"operator {self.op!r} needs a CHAR / VARCHAR column; "
+                                        f"{self.column!r} is {dtype}")
 
 
 class StartsWith(_NoNegation):
@@ -251,10 +283,47 @@ class Contains(_NoNegation):
 
 
 class Like(_NoNegation):
+    """SQL ``LIKE``: ``%`` any characters, ``_`` one character - but not a line terminator (``\\n``, ``\\r``,
+    U+0085, U+2028, U+2029), as Paimon's regular expression ``.`` does.  A pattern holding a backslash is refused:
+    Paimon 1.4 reads it as an escape character in patterns holding ``_`` and as a plain character in the others
+    (``LIKE 'a\\%'`` is ``starts_with 'a\\'`` there; newer Paimon, Spark and Arrow escape the ``%``)."""
+
     op = "like"
+
+    def _check_column_type(self, dtype: DataType) -> None:
+        super()._check_column_type(dtype)
+        check_like_pattern(self.literal)
 
     def accept(self, visitor: LeafVisitor[T]) -> T:
         return visitor.visit_like(self)
+
+
+def check_like_pattern(pattern: Any) -> None:
+    """Refuse a LIKE pattern whose rows differ between Paimon versions and engines (see :class:`Like`)."""
+    if isinstance(pattern, str) and "\\" in pattern:
+        raise InvalidPredicateError(f"LIKE pattern {pattern!r}: a backslash is not supported (Paimon 1.4 reads it as "
+                                    "an escape only in patterns holding '_', as a plain character in the others)")
+
+
+#: what ``_`` matches: one code point but a line terminator (Java's regex ``.`` without DOTALL, as Paimon compiles it)
+_ONE_CHAR = r"[^\x{A}\x{D}\x{85}\x{2028}\x{2029}]"
+
+
+def like_regex(pattern: str) -> str:
+    """A regular expression, the same in RE2 (Arrow) and ``java.util.regex`` (Spark's ``rlike``), that a
+    *search* finds exactly in the values matching the (backslash-free) LIKE ``pattern`` as Paimon does."""
+    out = [r"\A"]
+    for ch in pattern:
+        if ch == "%":
+            out.append("(?s:.*)")
+        elif ch == "_":
+            out.append(_ONE_CHAR)
+        elif ch.isascii() and ch.isalnum():
+            out.append(ch)
+        else:
+            out.append(f"\\x{{{ord(ch):X}}}")
+    out.append(r"\z")
+    return "".join(out)
 
 
 #: operator name -> leaf class (the operator vocabulary of both JSON forms)

@@ -114,7 +114,10 @@ class Predicate(ABC):
         return predicate_to_json(self, style=style, schema=schema)
 
     def __str__(self) -> str:
-        return self.to_sql()
+        try:
+            return self.to_sql()
+        except InvalidPredicateError:  # an operator without a SQL form (ends_with, contains): never fail a report
+            return repr(self)
 
 
 def _check(p: Any) -> Predicate:
@@ -169,6 +172,10 @@ class Leaf(Predicate):
                                         f"{len(self.literals)}")
         return type(self)._of(self.column, tuple(literals))
 
+    def _check_column_type(self, dtype: DataType) -> None:
+        """Refuse (:class:`InvalidPredicateError`) an operator whose rows on a column of ``dtype`` are not one
+        set across Paimon and the row filters (see the overrides in :mod:`.leaves`)."""
+
     @abstractmethod
     def accept(self, visitor: LeafVisitor[T]) -> T:  # any LeafVisitor: a PredicateVisitor is one
         """Dispatch to the visitor method of this leaf's operator."""
@@ -185,6 +192,7 @@ class Leaf(Predicate):
         dtype = column_type(schema, self.column)
         if dtype is None:
             return self
+        self._check_column_type(dtype)
         out = self
         lits = self.literals
         if len(lits) == 1:  # most operators: skip the generator

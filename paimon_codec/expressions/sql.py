@@ -248,6 +248,8 @@ class _Parser:
             pattern = self.literal()
             if not isinstance(pattern, str):
                 self.fail("LIKE needs a string pattern", pt)
+            if "\\" in pattern:  # Paimon 1.4 reads 'a\%' as starts_with 'a\', SQL as = 'a%': refused
+                self.fail("a backslash in a LIKE pattern is not supported", pt)
             body = pattern[:-1]
             if pattern.endswith("%") and "%" not in body and "_" not in body:
                 match: Predicate = leaves.StartsWith(name, body)

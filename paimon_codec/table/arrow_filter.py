@@ -8,6 +8,7 @@ same rows:
   ``x NOT IN (..., NULL)`` is never true;
 * FLOAT / DOUBLE as Spark compares them: ``-0.0 = 0.0``, ``NaN = NaN``, and NaN sorts above every
   other value (``x > 1`` holds for NaN);
+* LIKE's ``_`` matches no line terminator, as in Paimon (Arrow's own LIKE lets it match ``\\n``);
 * a TIMESTAMP literal finer than the column's Arrow unit (nanoseconds on a microsecond column) exactly, as
   Paimon's ``Timestamp`` comparison does: no value equals it, and it lies strictly between two values.
 """
@@ -166,7 +167,13 @@ class _ArrowFilter(PredicateVisitor[pc.Expression]):
         return self._match(leaf, "match_substring")
 
     def visit_like(self, leaf: leaves.Like) -> pc.Expression:
-        return self._match(leaf, "match_like")
+        pattern = leaf.literal
+        leaves.check_like_pattern(pattern)
+        if not isinstance(pattern, str) or "_" not in pattern:
+            return self._match(leaf, "match_like")  # '%' matches every character in both
+        # Arrow's LIKE lets '_' match a line terminator, Paimon's does not (review finding: 'a_b' kept 'a\nb')
+        c, _, _ = self._column(leaf)
+        return pc.Expression._call("match_substring_regex", [c], pc.MatchSubstringOptions(leaves.like_regex(pattern)))
 
     def _compound(self, node: And | Or, is_and: bool) -> pc.Expression:
         exprs = [c.accept(self) for c in node.children]

@@ -409,7 +409,7 @@ class PaimonOps(RowTrackingOps, FileIndexOps):
             return _PredicateBuilder.and_(kids) if isinstance(p, And) else _PredicateBuilder.or_(kids)
         assert isinstance(p, Leaf)
         idx = int(row_type.getFieldIndex(p.column))
-        conv = to_java(row_type.getTypeAt(idx))
+        conv = nullable(to_java(row_type.getTypeAt(idx)))  # a NULL literal is Java's null, never 'None'
         if p.op == "is_null":
             return pb.isNull(idx)
         if p.op == "is_not_null":
