@@ -28,12 +28,26 @@ def spark_literal(value: Any, root: str | None = None) -> Any:
 
 
 def _lit(value: Any, root: str | None):
+    """The Spark literal of ``value`` on a column of type root ``root``.
+
+    DATE and TIMESTAMP literals are built from their numbers, never from a Python ``date`` / ``datetime``:
+    py4j hands those to Spark through ``java.sql.Date`` / ``Timestamp`` (the Julian calendar before 1582-10-15)
+    - review finding: ``ts = TIMESTAMP '1500-03-01 00:00:00'`` selected nothing and ``= '0001-01-01'`` the row
+    holding 0001-01-03, and a DATE literal before year 1000 failed with a bare ``IllegalArgumentException``."""
     from pyspark.sql import functions as F
 
-    v = spark_literal(value, root)
-    if isinstance(v, _dt.datetime) and root == "TIMESTAMP_WITHOUT_TIME_ZONE":
-        return F.lit(v).cast("timestamp_ntz")
-    return F.lit(v)
+    if isinstance(value, Timestamp):
+        micros = value.to_micros()  # floored: _finer_than_micros callers compare it accordingly
+        if root == "TIMESTAMP_WITH_LOCAL_TIME_ZONE":
+            return F.expr(f"timestamp_micros({micros})")
+        try:
+            text = value.to_datetime().isoformat()  # proleptic Gregorian text, read by Spark as such
+        except (OverflowError, ValueError) as exc:
+            raise InvalidPredicateError(f"TIMESTAMP literal {value!r} is outside years 1-9999") from exc
+        return F.lit(text).cast("timestamp_ntz" if root == "TIMESTAMP_WITHOUT_TIME_ZONE" else "timestamp")
+    if root == "DATE" and isinstance(value, int) and not isinstance(value, bool):
+        return F.expr(f"date_from_unix_date({value})")
+    return F.lit(spark_literal(value, root))
 
 
 def _finer_than_micros(value: Any) -> bool:
