@@ -5,7 +5,8 @@ Parquet row groups a file, a full compaction, then updates and deletes of spread
 again (deletion vectors on the compacted files).  For each predicate, our ``scan`` through the JVM bitmasks
 (:mod:`paimon_codec.spark.deletions`: a broadcast mask per file tested on ``_metadata.row_index``), through
 the broadcast join of positions (the masks' size limit forced to zero) and through pyarrow (``native=False``)
-must give exactly Java's rows; predicates on ``id`` let
+must give exactly Java's rows, and so must the default route (pyarrow in tasks: the JVM route is off by
+default); predicates on ``id`` let
 Spark's reader skip row groups by statistics, where a wrong ``row_index`` would show.  A table of this
 library's own writer with a deletion vector on every file (the scale benchmark's) is checked the same
 way against pyarrow's read of the files minus the vectors' positions.
@@ -54,8 +55,9 @@ def _check(spark, path, where, want: pa.Table, monkeypatch):  # noqa: F811
     from paimon_codec.spark import deletions, scan
 
     paths = {}
-    for mode in ("mask", "join", "pyarrow"):
+    for mode in ("mask", "join", "default", "pyarrow"):
         with monkeypatch.context() as m:
+            m.setattr(deletions, "JVM_SELECTION", mode in ("mask", "join"))
             if mode == "join":
                 m.setattr(deletions, "MAX_MASK_BITS", 0)
             df, report = scan(spark, path, where, native=mode != "pyarrow", driver_rows=0)
@@ -80,6 +82,7 @@ def test_jvm_deletions_match_java(spark, java_dv_table, monkeypatch):  # noqa: F
             assert f"{JVM}_mask" in paths["mask"], (where, paths)
             assert f"{JVM}_join" in paths["join"], (where, paths)
         assert not any(k.startswith(JVM) for k in paths["pyarrow"])
+        assert not any(k.startswith(JVM) for k in paths["default"])  # JVM_SELECTION is off by default
 
 
 def test_jvm_deletions_on_our_dv_table(spark, tmp_path, monkeypatch):  # noqa: F811
@@ -129,6 +132,7 @@ def test_row_of_an_unknown_file_fails(spark, java_dv_table, monkeypatch):  # noq
 
     java, path = java_dv_table
     whole = deletions._mask_frame
+    monkeypatch.setattr(deletions, "JVM_SELECTION", True)
     monkeypatch.setattr(deletions, "_mask_frame", lambda spark, tasks: whole(spark, tasks[1:]))
     df, report = scan(spark, path, None, driver_rows=0)
     assert report.read_paths.get(f"{JVM}_mask"), report.read_paths

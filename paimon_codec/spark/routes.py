@@ -9,8 +9,8 @@
   the file index or top-N alone (a superset the residual filter narrows anyway) and touches at least
   :data:`WHOLE_FILE_SHARE` of the file's bytes (a selection spread over every row group saves no I/O),
   where Spark gives the table's rows (:func:`.native.native_readable`);
-* **Spark's reader, selection on ``_metadata.row_index``** - Parquet files with deleted rows
-  (:mod:`.deletions`: the deletion vector applied in the JVM);
+* **Spark's reader, selection on ``_metadata.row_index``** - Parquet files with deleted rows, when
+  :data:`.deletions.JVM_SELECTION` is on (off by default: pyarrow reads them faster, see :mod:`.deletions`);
 * **pyarrow** for the rest: on the driver under the limits above, else in ``mapInArrow`` tasks.
 
 On an object store the footers that tell the row groups' sizes cost a GET each, so the bytes a selection
@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from ..storage import is_local
 from ..table.plan import ScanPlan
 from ..table.tasks import FileTask
+from . import deletions
 from .deletions import JvmSelection, jvm_selection
 from .native import native_readable, selected_bytes
 
@@ -132,7 +133,8 @@ def route_plan(plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER
         if native and read_whole(t, columns) and native_readable(t.path, t.file_format, plan.row_type,
                                                                   t.primary_key_file, t.evolution):
             routes.whole.setdefault((t.file_format, t.primary_key_file), []).append(t.path)
-        elif native and t.has_deletions and t.file_format == "parquet" and "_metadata" not in columns \
+        elif native and deletions.JVM_SELECTION and t.has_deletions and t.file_format == "parquet" \
+                and "_metadata" not in columns \
                 and native_readable(t.path, t.file_format, plan.row_type, t.primary_key_file, t.evolution):
             deleted.setdefault(t.primary_key_file, []).append(t)
         else:
