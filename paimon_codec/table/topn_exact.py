@@ -10,7 +10,8 @@ from typing import Any
 
 from ..expressions import leaves
 from ..expressions.predicate import Leaf
-from ..types import RowType
+from ..types import DataType, RowType
+from ..values import Timestamp
 
 __all__ = ["FLOATS", "answered_exactly", "keys_exact"]
 
@@ -29,6 +30,17 @@ def keys_exact(dtype) -> bool:
     return not (dtype.is_timestamp and (dtype.precision or 6) > 6)
 
 
+def _finer_than_key(value: Any, dtype: DataType) -> bool:
+    """A TIMESTAMP literal finer than the index key (millis for p <= 3, micros above): the range bitmap answers
+    ``>`` / ``>=`` / ``=`` / ``IN`` / BETWEEN on its floored key, a superset holding rows that do not match -
+    review finding: counted exact, ``ts > t + 0.5 ms ORDER BY ts LIMIT 1`` took each file's best row from that
+    superset (the row at ``t``, dropped later) and returned a row of another file instead of ``t + 1 ms``."""
+    if not isinstance(value, Timestamp):
+        return False
+    unit = 1_000_000 if (dtype.precision if dtype.precision is not None else 6) <= 3 else 1000
+    return value.nanos_of_milli % unit != 0
+
+
 def answered_exactly(pred: Any, index_types_of, row_type: RowType) -> bool:
     """True when the file's indexes answer ``pred`` with exactly the matching rows (not a superset)."""
     children = getattr(pred, "children", None)
@@ -37,7 +49,8 @@ def answered_exactly(pred: Any, index_types_of, row_type: RowType) -> bool:
     column = getattr(pred, "column", None)
     if column is None or column not in row_type.names or any(v is None for v in pred.literals):
         return False
-    if not keys_exact(row_type.field(column).type):
+    dtype = row_type.field(column).type
+    if not keys_exact(dtype) or any(_finer_than_key(v, dtype) for v in pred.literals):
         return False
     types = index_types_of(column)
     return ("range-bitmap" in types and isinstance(pred, _RANGE_EXACT)) or \
