@@ -103,7 +103,8 @@ def test_spark_scan_reads_every_type(spark, java_tables, fmt, native):  # noqa: 
 
     warehouse, reads = java_tables
     path = table_path(warehouse, f"types_{fmt}")
-    df, report = scan(spark, path, native=native)
+    # native: Spark's reader (driver_rows=0: few rows would otherwise be read by pyarrow on the driver)
+    df, report = scan(spark, path, native=native, driver_rows=0 if native else 1 << 30)
     plan = plan_scan(path)
     types = [f.type for f in plan.row_type]
     rows = [r.asDict(recursive=True) for r in df.collect()]
@@ -149,7 +150,8 @@ def test_spark_native_reads_several_orc_files(spark, flat_orc):  # noqa: F811
     assert len(plan.tasks) == 3
     assert all(native_readable(t.path, t.file_format, plan.row_type, t.primary_key_file, t.evolution)
                for t in plan.tasks)
-    df, _ = scan(spark, path)
+    df, report = scan(spark, path, driver_rows=0)
+    assert report.read_paths == {"spark_whole_files": 3}
     types = [f.type for f in plan.row_type]
     ours = _normalized(plan, [r.asDict() for r in df.collect()])
     assert canonical(ours, types) == canonical(reads["flat_orc"][-1], types)

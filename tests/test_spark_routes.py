@@ -5,6 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from golden_warehouse import WAREHOUSE_JSON, expected_all_rows, normalize_rows, table_dir, tables
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.types import parse_row_type
@@ -56,3 +57,21 @@ def test_whole_files_above_the_listing_threshold_are_listed_on_the_driver(spark,
         assert sorted(map(tuple, df.collect())) == [r for r in expected if r[0] < 200]
     finally:
         spark.conf.unset(_CONF)
+
+
+@pytest.mark.skipif(not WAREHOUSE_JSON.exists(), reason="golden warehouse not available")
+def test_few_rows_of_whole_files_are_read_on_the_driver(spark):  # noqa: F811
+    """Whole files (every row kept) holding few rows in all go to pyarrow on the driver - no Spark job for the
+    read - and give the rows Spark's own reader gives; ``driver_rows=0`` keeps them on Spark's reader."""
+    from paimon_codec.spark import scan
+    from paimon_codec.table.plan import plan_scan
+
+    spec = next(s for s in tables() if s["kind"] == "append")
+    path = table_dir(spec["table"])
+    plan = plan_scan(path)
+    assert plan.tasks and all(t.selection is None for t in plan.tasks)
+    driver, report = scan(spark, path)
+    assert report.read_paths == {"driver_pyarrow": len(plan.tasks)}
+    native, report = scan(spark, path, driver_rows=0)
+    assert "spark_whole_files" in report.read_paths and "driver_pyarrow" not in report.read_paths
+    assert normalize_rows(driver.collect()) == normalize_rows(native.collect()) == normalize_rows(expected_all_rows(spec))
