@@ -25,10 +25,9 @@ of ``cat = 's10'`` 39 against 52 s; and a plain Spark read of the same files wit
 faster than the masks: Spark's Parquet decoding is the cost, not the selection.  Small answers go to
 pyarrow on the driver (:mod:`.routes`).  The route stays for a cluster where it measures better.
 
-The scan reads with Parquet's dictionary filter off (:data:`_READ_OPTIONS`): with the residual predicate
-pushed down, parquet-mr decodes every row group's dictionary of each predicate column to test it, which
-on a column of many distinct values (``amount < 10000``) cost more than the read (7.7 -> 3.9 s for 200
-files); the file index already chose the files.  Selections beyond :data:`MAX_JOIN_POSITIONS` stay on
+The scan reads with Parquet's dictionary filter off (:data:`.native.PARQUET_READ_OPTIONS`: on a column of
+many distinct values, ``amount < 10000``, testing every row group's dictionary cost 7.7 against 3.9 s for
+200 files) and lists its files on the driver (:func:`.native.listed_on_driver`).  Selections beyond :data:`MAX_JOIN_POSITIONS` stay on
 the pyarrow path; so do files Spark's reader cannot give the table's rows for
 (:func:`paimon_codec.spark.native.native_readable`), non-Parquet files and file names Spark would
 percent-encode or that repeat within one read.
@@ -47,7 +46,7 @@ from pyroaring import BitMap
 from ..table.read import VALUE_KIND_COLUMN
 from ..table.tasks import FileTask
 from ..types import RowType
-from .native import listed_on_driver
+from .native import PARQUET_READ_OPTIONS, listed_on_driver
 
 __all__ = ["JvmSelection", "jvm_selection", "selection_dataframe", "JVM_SELECTION", "MAX_MASK_BITS",
            "MAX_JOIN_POSITIONS"]
@@ -63,7 +62,6 @@ MAX_JOIN_POSITIONS = 2_000_000
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9._-]+$")  # names Spark reports unchanged in _metadata.file_name
 _FILE = "_metadata.file_name"
 _ROW = "_metadata.row_index"
-_READ_OPTIONS = {"parquet.filter.dictionary.enabled": "false"}  # see the module's docstring
 # kept: the row's bit of its file's mask; an unknown file (no mask) fails the query
 _KEPT = ("CASE WHEN __pc_mask IS NULL THEN raise_error('paimon-codec: a row of a data file the scan plan does "
          "not hold') ELSE coalesce((shiftright(get(__pc_mask, CAST(__pc_row DIV 64 AS INT)), "
@@ -202,7 +200,7 @@ def selection_dataframe(spark, row_type: RowType, sel: JvmSelection, primary_key
         read_schema = T.StructType([*schema.fields, T.StructField(VALUE_KIND_COLUMN, T.ByteType(), True)])
     paths = [t.path for t in sel.tasks]
     with listed_on_driver(spark, len(paths)):
-        df = spark.read.schema(read_schema).options(**_READ_OPTIONS).parquet(*paths)
+        df = spark.read.schema(read_schema).options(**PARQUET_READ_OPTIONS).parquet(*paths)
     if residual is not None:
         df = df.filter(residual)
     df = df.withColumn("__pc_file", F.col(_FILE)).withColumn("__pc_row", F.col(_ROW))
