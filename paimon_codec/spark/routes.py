@@ -126,11 +126,13 @@ def route_plan(plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER
     columns = set(plan.row_type.names)
     tasks = plan.tasks
     selective = [t for t in tasks if t.selection is not None]
-    if selective and _small(plan, selective, columns, driver_rows):
+    selective_small = bool(selective) and _small(plan, selective, columns, driver_rows)
+    if selective_small:
         routes.driver.extend(selective)
         tasks = [t for t in tasks if t.selection is None]
-    if tasks and _small(plan, tasks, columns, driver_rows):
-        # what is left are whole files, few rows in all: no Spark job is cheaper than Spark's reader
+    # what is left are whole files, few rows in all: no Spark job is cheaper than Spark's reader (not tried
+    # when the selective files were refused: the files left include them, so every sum is at least as large)
+    if tasks and (selective_small or not selective) and _small(plan, tasks, columns, driver_rows):
         routes.driver.extend(tasks)
         tasks = []
     rest: list[FileTask] = []
