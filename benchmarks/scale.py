@@ -4,10 +4,10 @@ One indexed append table of ``--files`` x ``--rows`` rows (:mod:`_scale_table`: 
 range-bitmap indexes; a twin with a deletion vector on every file), queries from 0.01 % to 50 %
 selectivity per index kind, top-N, and the deletion-vector table.  For each query, in the same run:
 
-(a) ``paimon_codec.spark.scan`` + collect, in this process's Spark (PySpark 4);
+(a) ``paimon_codec.spark.scan`` + collect as Arrow (``toArrow``), in this process's Spark (PySpark 4);
 (b) ``SELECT ... FROM paimon.bench.<table> WHERE ...`` through Paimon's Spark connector (its runtime jar
     from Maven Central, in the PySpark it was built for: :mod:`_paimon_spark`, a subprocess);
-(c) ``spark.read.parquet(<live data files>).filter(...)`` + collect (it cannot apply deletion vectors: on
+(c) ``spark.read.parquet(<live data files>).filter(...)`` + collect as Arrow (it cannot apply deletion vectors: on
     the DV table its rows are not the table's, and the table says so).
 
 Paimon 0.9 has no range-bitmap index (and fails on a container holding one), so (b) reads the twin tables
@@ -113,6 +113,11 @@ def _median_run(fn, rounds: int):
         out = fn()
         times.append(time.perf_counter() - t0)
     return statistics.median(times), out
+
+
+def _keys(table) -> list:
+    """A collected one-column Arrow table's values, sorted (to compare the systems' rows)."""
+    return sorted(table.column(0).to_pylist())
 
 
 def _sql(where, order_by, limit) -> str:
@@ -341,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
 
             def ours(q=q, path=path, order=order):
                 df, report = scan(spark, path, q["where"], order_by=order, limit=q["limit"], columns=[q["key"]])
-                return sorted(r[0] for r in df.collect()), report
+                return df.toArrow(), report
 
             def plain(q=q, files=files):
                 df = spark.read.parquet(*files)
@@ -350,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
                 if q["order_by"]:
                     col, direction = q["order_by"].split()
                     df = df.orderBy(df[col].desc() if direction == "DESC" else df[col].asc()).limit(q["limit"])
-                return sorted(r[0] for r in df.select(q["key"]).collect())
+                return df.select(q["key"]).toArrow()
 
             measured: dict = {}
             if s3:
@@ -370,6 +375,7 @@ def main(argv: list[str] | None = None) -> int:
                 before = _rchar(jvm_pid)
                 plain(q)
                 measured["plain_bytes"] = _rchar(jvm_pid) - before
+            keys, plain_keys = _keys(keys), _keys(plain_keys)  # sorted after the clock stopped, as (b) does
             conn = connector.get(q["id"])
             if conn is not None and conn["keys"] != keys:
                 raise SystemExit(f"{q['id']} {q['where']}: our {len(keys)} rows differ from the connector's {conn['rows']}")
@@ -404,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
              f"range bitmap on `amount`; `bench.scale_dv`: the same files with a deletion vector on each, 5 % of "
              f"rows deleted); tables built in {build_s:.0f} s; read from {where_read}.  Spark `{args.master}`; "
              f"{f'median of {args.rounds} rounds after a warm-up' if args.rounds else 'one cold run each'}; every "
-             f"side runs `SELECT <key> FROM t WHERE ...` and collects the keys (`id`; `amount` for top-N).  {environment()}.",
+             f"side runs `SELECT <key> FROM t WHERE ...` and collects the keys as Arrow (`id`; `amount` for top-N; `toArrow` in PySpark 4, `_collect_as_arrow` in 3.5: Python `Row` objects would add ~2.5 s a million rows to every side).  {environment()}.",
              "", "Connector: " + (f"`org.apache.paimon:{info['artifact']}:{info['paimon']}` on PySpark "
                                   f"{info['spark']} (not served by Maven Central: {', '.join(info['not_served']) or '-'})"
                                   if info else "not run"), ""]
