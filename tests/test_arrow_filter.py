@@ -56,3 +56,15 @@ def test_filter_matches_spark(spark, seed):  # noqa: F811
         ours = sorted(filter_table(table, pred, ROW_TYPE).column("id").to_pylist())
         theirs = sorted(r["id"] for r in df.filter(to_spark_column(pred, ROW_TYPE)).select("id").collect())
         assert ours == theirs, where
+
+
+def test_a_table_with_other_arrow_types_is_refused_in_one_line() -> None:
+    """TIME reads as int32 millis of day; a time32 column from elsewhere gets the family's error, not Arrow's."""
+    from paimon_codec.errors import InvalidPredicateError
+
+    row_type = parse_row_type("t TIME(3)")
+    ours = pa.table({"t": pa.array([1000, 5000], pa.int32())})
+    assert filter_table(ours, parse_where("t > TIME '00:00:02'").bind(row_type), row_type)["t"].to_pylist() == [5000]
+    other = pa.table({"t": pa.array([1000, 5000], pa.time32("ms"))})
+    with pytest.raises(InvalidPredicateError, match=r"columns \(t: time32\[ms\]\)"):
+        filter_table(other, parse_where("t > TIME '00:00:02'").bind(row_type), row_type)

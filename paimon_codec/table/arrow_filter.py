@@ -200,4 +200,11 @@ def filter_table(table: pa.Table, pred: Any, row_type: RowType) -> pa.Table:
     """Rows of ``table`` for which ``pred`` is TRUE (``None``: every row)."""
     if pred is None:
         return table
-    return table.filter(to_arrow_expression(pred, row_type))
+    try:
+        return table.filter(to_arrow_expression(pred, row_type))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as exc:
+        # a table built elsewhere (say TIME as time32 where this library reads int32 millis of day)
+        columns = ", ".join(f"{f.name}: {f.type}" for f in table.schema if f.name in row_type.names)
+        raise InvalidPredicateError(
+            f"cannot filter an Arrow table with columns ({columns}) by {pred}: expected the Arrow types this "
+            f"library reads for {row_type} ({str(exc).splitlines()[0]})") from exc
