@@ -40,14 +40,14 @@ def _deduplicate(retract, groups: Groups, spec: MergeSpec) -> np.ndarray:
 
 
 def _first_row(retract, groups: Groups, spec: MergeSpec, path: str) -> np.ndarray:
-    if not spec.ignore_delete and groups.any(retract & (groups.size[groups.gid] > 1)).any():
+    if not spec.ignore_delete and groups.any(retract & groups.merged[groups.gid]).any():
         raise UnsupportedTypeError("first-row table holds a DELETE/UPDATE_BEFORE record for a key with several "
                                    "records, which Paimon refuses to merge (set 'ignore-delete')", path=path)
     return groups.first_where(~retract)
 
 
 def _partial_update(table, kinds, retract, groups: Groups, spec: MergeSpec, path: str) -> pa.Table:
-    multi = groups.size[groups.gid] > 1
+    multi = groups.merged[groups.gid]
     if not spec.ignore_delete and not spec.partial_update_remove_on_delete and (retract & multi).any():
         raise UnsupportedTypeError("partial-update table holds a delete record for a key with several records, "
                                    "which Paimon refuses to merge (set 'ignore-delete' or "
@@ -57,7 +57,7 @@ def _partial_update(table, kinds, retract, groups: Groups, spec: MergeSpec, path
     removing = (kinds == DELETE_KIND) & spec.partial_update_remove_on_delete & (not spec.ignore_delete)
     seeds |= removing
     keep = groups.any(add) & ~removing[groups.last]
-    single = groups.size == 1
+    single = ~groups.merged
     keep[single] = add[groups.first[single]]
     columns = []
     for name in table.column_names:
@@ -70,9 +70,9 @@ def _partial_update(table, kinds, retract, groups: Groups, spec: MergeSpec, path
 
 
 def _aggregation(table, retract, groups: Groups, spec: MergeSpec, path: str) -> pa.Table:
-    single = groups.size == 1
+    single = ~groups.merged
     keep = ~(single & retract[groups.first])
-    in_merge = ~single[groups.gid]      # records of keys the merge function sees (retractions matter there)
+    in_merge = groups.merged[groups.gid]  # records of keys the merge function sees (retractions matter there)
     columns = []
     for name in table.column_names:
         col = table.column(name)
@@ -88,13 +88,14 @@ def _aggregation(table, retract, groups: Groups, spec: MergeSpec, path: str) -> 
 
 
 def merge_sorted(table: pa.Table, order: np.ndarray, kinds: np.ndarray, starts: np.ndarray, spec: MergeSpec,
-                 path: str = "") -> pa.Table:
+                 path: str = "", merged: np.ndarray | None = None) -> pa.Table:
     """Merge the records of ``table`` into one row per surviving key.
 
     ``order``: the records' positions in merge order (by key, then sequence); ``kinds`` / ``starts``: the
-    row kind of each record in that order and whether it begins a new key.
+    row kind of each record in that order and whether it begins a new key; ``merged``: per key, whether
+    the merge function sees it (default: keys of several records, see :class:`.groups.Groups`).
     """
-    groups = Groups(starts)
+    groups = Groups(starts, merged)
     retract = np.isin(kinds, RETRACT_KINDS)
     if spec.engine in ("deduplicate", "first-row"):  # one whole record per key: take just those rows
         picked = (_deduplicate(retract, groups, spec) if spec.engine == "deduplicate"

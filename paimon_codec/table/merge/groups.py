@@ -13,9 +13,15 @@ __all__ = ["Groups", "take_or_null"]
 
 @dataclass
 class Groups:
-    """``starts[i]``: record i begins a new key.  ``gid``: key number of each record."""
+    """``starts[i]``: record i begins a new key.  ``gid``: key number of each record.
+
+    ``merged[g]``: key g goes through the merge function.  Paimon's ``ReducerMergeFunctionWrapper`` hands a
+    key's only record on untouched and merges keys of several records; a lookup merge may leave one
+    record of such a key, which is still merged (default: the keys of more than one record).
+    """
 
     starts: np.ndarray
+    merged: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self.gid = np.cumsum(self.starts) - 1
@@ -23,6 +29,8 @@ class Groups:
         self.count = len(self.first)
         self.last = np.append(self.first[1:], len(self.starts)) - 1
         self.size = self.last - self.first + 1
+        if self.merged is None:
+            self.merged = self.size > 1
 
     def _where(self, mask: np.ndarray, last: bool) -> np.ndarray:
         pos = np.flatnonzero(mask)

@@ -40,6 +40,7 @@ def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: A
     skip_level0 = spec.engine == "first-row" and not schema.deletion_vectors_enabled
     params = spec.to_params()
     buckets: dict[tuple[bytes, int], list[FileTask]] = {}
+    levels: dict[tuple[bytes, int], list[int]] = {}  # the LSM level of each file (lookup merges need it)
     for f in table.batch_files(snapshot):
         admitted = admit_file(f, table, schema, pred, report,
                               "skipped: level 0 (first-row table)" if skip_level0 else None)
@@ -58,6 +59,7 @@ def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: A
         task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, True,
                         f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
         buckets.setdefault((f.entry.partition, f.bucket), []).append(task)
+        levels.setdefault((f.entry.partition, f.bucket), []).append(f.level)
         report.files_read += 1
         report.rows_selected += task.selected_rows
         report.bytes_read += f.meta.file_size
@@ -66,5 +68,5 @@ def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: A
     groups = []
     for (partition, bucket), files in buckets.items():
         label = f"{table.name} partition={table.partition_values(partition, schema)} bucket={bucket}"
-        groups.append(GroupTask(MERGE_READER, files, params, label))
+        groups.append(GroupTask(MERGE_READER, files, {**params, "levels": levels[(partition, bucket)]}, label))
     return groups

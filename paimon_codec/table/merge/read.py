@@ -6,6 +6,11 @@ Primary-key data files hold the table's columns plus the system columns ``_SEQUE
 read.  Every record of the group is read (retractions included), sorted by key, then
 ``sequence.field`` (if any), then ``_SEQUENCE_NUMBER``, and each run of equal keys is merged by the
 table's engine (:mod:`.engines`).
+
+Tables that need lookup (:attr:`.spec.MergeSpec.lookup`) merge as Paimon's ``LookupMergeFunction`` does:
+of a key with several records, those of level 0 and the one of the lowest level above 0 are merged, the
+records of higher levels (older states the lookup compaction already folded in) are left out; such a key
+is merged even when one record is left.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import pyarrow.compute as pc
 
 from ..read import read_file_rows
 from .engines import merge_sorted
+from .groups import Groups
 from .spec import MergeSpec
 
 __all__ = ["read_merge_group", "read_key_value_file", "SEQUENCE_COLUMN", "KIND_COLUMN"]
@@ -58,6 +64,19 @@ def _group_starts(table: pa.Table, keys: tuple[str, ...]) -> np.ndarray:
     return starts
 
 
+def _lookup_records(levels: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For records in merge order with their file ``levels``: ``(records kept, starts of the kept records,
+    merged flag per key)`` - a key of several records keeps its level-0 records and its record of the
+    lowest level above 0."""
+    groups = Groups(starts)
+    high = np.where(levels > 0, levels, np.iinfo(np.int64).max)
+    lowest = np.minimum.reduceat(high, groups.first) if len(levels) else high
+    keep = (levels == 0) | (levels == lowest[groups.gid]) | ~groups.merged[groups.gid]
+    kept_gid = groups.gid[keep]
+    kept_starts = np.r_[True, kept_gid[1:] != kept_gid[:-1]] if len(kept_gid) else kept_gid.astype(bool)
+    return keep, kept_starts, groups.merged
+
+
 def read_merge_group(task, schema: pa.Schema) -> pa.Table:
     """The merged rows of one bucket (a :class:`~paimon_codec.table.tasks.GroupTask`), as ``schema``."""
     spec = MergeSpec.from_params(task.params)
@@ -72,5 +91,12 @@ def read_merge_group(task, schema: pa.Schema) -> pa.Table:
     sorted_keys = table.select([*spec.primary_keys, KIND_COLUMN]).take(order)
     starts = _group_starts(sorted_keys, spec.primary_keys)
     kinds = sorted_keys.column(KIND_COLUMN).to_numpy(zero_copy_only=False).astype(np.int8)
-    merged = merge_sorted(table.select(schema.names), order.to_numpy(), kinds, starts, spec, task.label)
+    order = order.to_numpy()
+    merged_keys = None
+    if spec.lookup:
+        file_levels = np.asarray(task.params["levels"], dtype=np.int64)
+        levels = np.repeat(file_levels, [p.num_rows for p in parts])[order]
+        keep, starts, merged_keys = _lookup_records(levels, starts)
+        order, kinds = order[keep], kinds[keep]
+    merged = merge_sorted(table.select(schema.names), order, kinds, starts, spec, task.label, merged_keys)
     return merged.cast(schema) if merged.schema != schema else merged

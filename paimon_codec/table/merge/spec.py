@@ -9,7 +9,12 @@ Facts (checked against Paimon 1.4.2's ``CoreOptions`` and merge functions):
   fields ``fields.<f>.aggregate-function``, else ``fields.default-aggregate-function``, else
   ``last_non_null_value``; ``fields.<f>.ignore-retract`` ignores retractions for that field;
 * a batch read skips level-0 files of tables with deletion vectors and of ``first-row`` tables
-  (``CoreOptions.batchScanSkipLevel0``).  ``deletion-vectors.merge-on-read`` is not a Paimon Java option
+  (``CoreOptions.batchScanSkipLevel0``);
+* tables that "need lookup" (``changelog-producer`` = ``lookup``, ``force-lookup``, deletion vectors;
+  ``CoreOptions.needLookup``) are read through Paimon's ``LookupMergeFunction`` (all engines but
+  ``first-row``): their lookup compaction writes a key's *whole* merged state into the level it
+  compacts to while the older state stays in the higher levels, so of a key's records in levels above 0
+  only the one of the lowest level takes part in the merge (:mod:`.read`).  ``deletion-vectors.merge-on-read`` is not a Paimon Java option
   (1.4.2 ignores it); pypaimon 2.x reads it as "merge level-0 files too, deletion vectors applied to the
   others", which is what :mod:`.plan` does when it is set.
 """
@@ -44,6 +49,8 @@ class MergeSpec:
     aggregates: dict[str, str] = field(default_factory=dict)       # field -> function (aggregation)
     ignore_retract: tuple[str, ...] = ()
     listagg_delimiters: dict[str, str] = field(default_factory=dict)
+    # LookupMergeFunction: of a key's records above level 0 only the lowest level's is merged
+    lookup: bool = False
 
     def to_params(self) -> dict:
         return {"engine": self.engine, "primary_keys": list(self.primary_keys),
@@ -51,14 +58,14 @@ class MergeSpec:
                 "ignore_delete": self.ignore_delete,
                 "partial_update_remove_on_delete": self.partial_update_remove_on_delete,
                 "aggregates": dict(self.aggregates), "ignore_retract": list(self.ignore_retract),
-                "listagg_delimiters": dict(self.listagg_delimiters)}
+                "listagg_delimiters": dict(self.listagg_delimiters), "lookup": self.lookup}
 
     @classmethod
     def from_params(cls, params: dict) -> MergeSpec:
         return cls(params["engine"], tuple(params["primary_keys"]), tuple(params["sequence_fields"]),
                    bool(params["sequence_descending"]), bool(params["ignore_delete"]),
                    bool(params["partial_update_remove_on_delete"]), dict(params["aggregates"]),
-                   tuple(params["ignore_retract"]), dict(params["listagg_delimiters"]))
+                   tuple(params["ignore_retract"]), dict(params["listagg_delimiters"]), bool(params["lookup"]))
 
 
 def _refuse(what: str, path: str | None) -> UnsupportedTypeError:
@@ -67,6 +74,15 @@ def _refuse(what: str, path: str | None) -> UnsupportedTypeError:
 
 def _true(options: dict[str, str], key: str) -> bool:
     return str(options.get(key, "false")).strip().lower() == "true"
+
+
+def _needs_lookup(opts: dict[str, str], engine: str) -> bool:
+    """Paimon's ``CoreOptions.needLookup`` for a non-first-row engine (first-row is never wrapped)."""
+    if engine == "first-row":
+        return False
+    producer = opts.get("changelog-producer", "none")
+    return (producer.upper() == "LOOKUP" or _true(opts, "deletion-vectors.enabled")
+            or _true(opts, "force-lookup"))
 
 
 def merge_spec(schema: TableSchema, path: str | None = None) -> MergeSpec:
@@ -125,4 +141,4 @@ def merge_spec(schema: TableSchema, path: str | None = None) -> MergeSpec:
                                           "partial-update.ignore-delete") if k in opts), "ignore-delete")
     return MergeSpec(engine, tuple(schema.primary_keys), seq, order == "descending", _true(opts, ignore_delete_key),
                      _true(opts, "partial-update.remove-record-on-delete"), aggregates, tuple(ignore_retract),
-                     delimiters)
+                     delimiters, _needs_lookup(opts, engine))
