@@ -6,7 +6,9 @@ Each mirrors Paimon 1.4.2's ``Field*Agg`` fold ``acc = agg(acc, input)`` (``retr
 * ``sum`` / ``product``: null inputs are skipped; a retraction subtracts (``sum`` only: Paimon's product
   retraction divides, which is refused here); integers wrap around as Java's do, floating-point values
   are added in record order (the result is bit-exact);
-* ``min`` / ``max`` / ``bool_and`` / ``bool_or``: over non-null inputs;
+* ``min`` / ``max`` / ``bool_and`` / ``bool_or``: over non-null inputs; Paimon's ``min`` / ``max`` compare
+  numbers, strings, binaries, decimals, dates, times and timestamps only: two non-null values of another
+  type (BOOLEAN, ARRAY, MAP, ROW) make its read fail ("Incomparable type"), so ours refuses them;
 * ``last_value``: the last record's value (null after a retraction); ``last_non_null_value``: the last
   non-null value (null when a retraction carries a non-null value);
 * ``first_value`` / ``first_non_null_value``: the first (non-null) value;
@@ -101,6 +103,24 @@ def _float_min_max(col: pa.Array, rows: np.ndarray, groups: Groups, func: str) -
     return pa.array(bits.view(values.dtype), type=col.type, mask=mask)
 
 
+def _comparable(t: pa.DataType) -> bool:
+    """Types Paimon's ``InternalRowUtils.compare`` orders (what its min / max aggregates need)."""
+    return (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t) or pa.types.is_string(t)
+            or pa.types.is_large_string(t) or pa.types.is_binary(t) or pa.types.is_large_binary(t)
+            or pa.types.is_fixed_size_binary(t) or pa.types.is_temporal(t))
+
+
+def _incomparable_min_max(col: pa.Array, rows: np.ndarray, groups: Groups, func: str, where: str) -> pa.Array:
+    """min / max of a type Paimon cannot compare: a key's only non-null value, or the refusal Paimon's read
+    fails with when two meet."""
+    pos = np.flatnonzero(rows)
+    counts = np.bincount(groups.gid[pos], minlength=groups.count)
+    if (counts > 1).any():
+        raise UnsupportedTypeError(f"aggregate function '{func}' on a {col.type} column met two non-null values "
+                                   "of one key (Paimon fails this read too: incomparable type)", path=where)
+    return take_or_null(col, groups.first_where(rows))
+
+
 def _listagg(col: pa.Array, adds: np.ndarray, valid: np.ndarray, groups: Groups, delimiter: str) -> pa.Array:
     nonempty = valid & (np.asarray(pc.binary_length(col.fill_null("")).to_numpy(zero_copy_only=False)) > 0)
     joined = _hash_aggregate(col, adds & nonempty, groups, "list")
@@ -124,6 +144,8 @@ def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Group
     if func == "product":
         return _fold_numeric(col, valid & adds, retract & False, groups, "product")
     if func in ("min", "max"):
+        if not _comparable(col.type):
+            return _incomparable_min_max(col, valid & adds, groups, func, where)
         if pa.types.is_floating(col.type):
             return _float_min_max(col, valid & adds, groups, func)
         return _hash_aggregate(col, valid & adds, groups, func)
