@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ...errors import UnsupportedTypeError
 from ..read import read_file_rows
 from .engines import merge_sorted
 from .groups import Groups
@@ -77,6 +78,27 @@ def _lookup_records(levels: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray,
     return keep, kept_starts, groups.merged
 
 
+def _refuse_nan_sequence(table: pa.Table, order: pa.Array, starts: np.ndarray, spec: MergeSpec, path: str) -> None:
+    """Paimon's sequence comparator finds NaN equal to every non-null value (``a < b`` and ``a > b`` both
+    false), so records of a key holding NaN and other numbers in a FLOAT/DOUBLE sequence field are not
+    totally ordered and the record its merge ends on follows from its merge tree (checked against Java
+    1.4.2: 2.0, NaN, 1.0 ends on NaN ascending and on 1.0 descending).  Keys whose sequence values are
+    NaN and nulls only are ordered as here (null < NaN = NaN)."""
+    groups = None
+    for name in spec.sequence_fields:
+        col = table.column(name)
+        if not pa.types.is_floating(col.type) or not pc.any(pc.is_nan(col)).as_py():
+            continue
+        values = col.take(order)
+        nan = np.asarray(pc.fill_null(pc.is_nan(values), False).to_numpy(zero_copy_only=False), dtype=bool)
+        number = np.asarray(pc.is_valid(values).to_numpy(zero_copy_only=False), dtype=bool) & ~nan
+        groups = groups or Groups(starts)
+        if (groups.any(nan) & groups.any(number)).any():
+            raise UnsupportedTypeError(
+                f"NaN in the floating-point sequence field {name!r} of a key whose records also hold other "
+                "values: Paimon orders them inconsistently (NaN compares equal to every number)", path=path)
+
+
 def read_merge_group(task, schema: pa.Schema) -> pa.Table:
     """The merged rows of one bucket (a :class:`~paimon_codec.table.tasks.GroupTask`), as ``schema``."""
     spec = MergeSpec.from_params(task.params)
@@ -91,6 +113,7 @@ def read_merge_group(task, schema: pa.Schema) -> pa.Table:
     sorted_keys = table.select([*spec.primary_keys, KIND_COLUMN]).take(order)
     starts = _group_starts(sorted_keys, spec.primary_keys)
     kinds = sorted_keys.column(KIND_COLUMN).to_numpy(zero_copy_only=False).astype(np.int8)
+    _refuse_nan_sequence(table, order, starts, spec, task.label)
     order = order.to_numpy()
     merged_keys = None
     if spec.lookup:
