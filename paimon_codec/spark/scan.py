@@ -40,6 +40,7 @@ from ..types import RowType
 from .deletions import selection_dataframe
 from .distributed_plan import DEFAULT_THRESHOLD, SparkFileJudge
 from .filters import to_spark_column
+from .handoff import arrow_dataframe
 from .native import native_dataframe
 from .routes import DRIVER_READ_ROWS, route_plan
 from .session import is_spark_connect
@@ -165,8 +166,8 @@ def group_dataframe(spark, plan: ScanPlan):
 
 def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
     """Few selected rows (top-N candidates, selective index answers): read them right here with
-    pyarrow (files in parallel threads: pyarrow decodes without the GIL) and hand Spark one local Arrow
-    relation - no Spark job to start, no Python worker round trip at all."""
+    pyarrow (files in parallel threads: pyarrow decodes without the GIL) and hand Spark the Arrow batches
+    (:func:`.handoff.arrow_dataframe`) - no Spark job to read them, no Python worker round trip at all."""
     from ..table.read import map_bounded, read_file_rows, read_threads
 
     tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
@@ -178,7 +179,7 @@ def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
 
     parts = list(map_bounded(read, tasks, min(len(tasks), read_threads([t.path for t in tasks]))))
     table = pa.concat_tables(parts) if parts else schema.empty_table()
-    return spark.createDataFrame(to_spark_micros(table), schema=spark_schema(plan.row_type))
+    return arrow_dataframe(spark, to_spark_micros(table), spark_schema(plan.row_type))
 
 
 def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER_READ_ROWS):
