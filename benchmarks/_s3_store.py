@@ -80,6 +80,23 @@ class Counting:
                 close()
 
 
+def _lighten_moto() -> None:
+    """Two per-request costs of moto's server that are no part of S3, removed for every client alike.
+
+    Profiled (py-spy) under 16 concurrent ranged GETs, a quarter of the server's request time went to
+    werkzeug's access log (a formatted line per request to a discarded stderr, behind the logging lock),
+    and moto's dispatcher listed its own package directory (~200 ``isdir`` calls) per request, inside the
+    dispatcher's global lock, to tell whether a host names a service.  The log is silenced and the
+    directory listed once; requests are answered by the same moto code."""
+    import logging
+
+    import moto.backends
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    modules = frozenset(moto.backends.list_of_moto_modules())
+    moto.backends.list_of_moto_modules = lambda: modules
+
+
 def serve(argv: list[str]) -> None:
     """``python _s3_store.py -H HOST -p PORT``: moto's server, counted."""
     import argparse
@@ -95,6 +112,7 @@ def serve(argv: list[str]) -> None:
     ap.add_argument("-H", "--host", default="127.0.0.1")
     ap.add_argument("-p", "--port", type=int, required=True)
     args = ap.parse_args(argv)
+    _lighten_moto()
     app = DomainDispatcherApplication(create_backend_app)
     run_simple(args.host, args.port, Counting(app), threaded=True, request_handler=MotoRequestHandler)
 
