@@ -174,7 +174,7 @@ def test_refusals_name_the_feature(tmp_path):
     def schema(**options):
         return TableSchema(0, parse_row_type("id INT NOT NULL, v STRING, n BIGINT"), options, ("id",), ())
 
-    for options, needle in (({"merge-engine": "nope"}, "merge-engine 'nope'"),
+    for options, needle in (({"merge-engine": "nope"}, "'merge-engine' = 'nope'"),
                             ({"merge-engine": "partial-update", "fields.n.sequence-group": "v"}, "sequence groups"),
                             ({"merge-engine": "aggregation", "fields.n.aggregate-function": "count"},
                              "aggregate function 'count'"),

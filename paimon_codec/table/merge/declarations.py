@@ -15,4 +15,5 @@ for _key in ("sequence.field", "sequence.field.sort-order", "ignore-delete", "fi
              "fields.default-aggregate-function", "data-file.thin-mode",
              "fields.*.aggregate-function", "fields.*.ignore-retract", "fields.*.list-agg-delimiter"):
     declare_supported(_key)
-declare_supported("merge-engine", lambda schema: schema.options.get("merge-engine", "").strip().lower() in ENGINES)
+declare_supported("merge-engine",  # Paimon's enum parse: any case, not trimmed
+                  lambda schema: schema.options.get("merge-engine", "").upper() in {e.upper() for e in ENGINES})

@@ -72,31 +72,46 @@ def _refuse(what: str, path: str | None) -> UnsupportedTypeError:
     return UnsupportedTypeError(f"primary-key merge read: {what} is not supported", path=path)
 
 
-def _true(options: dict[str, str], key: str) -> bool:
-    return str(options.get(key, "false")).strip().lower() == "true"
+def _true(options: dict[str, str], key: str, path: str | None = None) -> bool:
+    """A boolean option as Paimon parses it (``true`` / ``false`` in any case, nothing else: Paimon refuses
+    ``yes``, ``1`` or `` true``, so a value it does not read is refused here rather than read as false)."""
+    value = options.get(key)
+    if value is None:
+        return False
+    text = str(value).upper()
+    if text not in ("TRUE", "FALSE"):
+        raise _refuse(f"'{key}' = {value!r} (Paimon reads only true / false)", path)
+    return text == "TRUE"
 
 
-def _needs_lookup(opts: dict[str, str], engine: str) -> bool:
+def _choice(options: dict[str, str], key: str, choices: tuple[str, ...], default: str, path: str | None) -> str:
+    """An enum option as Paimon parses it: one of ``choices`` in any case, not trimmed."""
+    value = options.get(key, default)
+    for choice in choices:
+        if str(value).upper() == choice.upper():
+            return choice
+    raise _refuse(f"'{key}' = {value!r}", path)
+
+
+def _needs_lookup(opts: dict[str, str], engine: str, path: str | None) -> bool:
     """Paimon's ``CoreOptions.needLookup`` for a non-first-row engine (first-row is never wrapped)."""
+    producer = _choice(opts, "changelog-producer", ("none", "input", "full-compaction", "lookup"), "none", path)
     if engine == "first-row":
         return False
-    producer = opts.get("changelog-producer", "none")
-    return (producer.upper() == "LOOKUP" or _true(opts, "deletion-vectors.enabled")
-            or _true(opts, "force-lookup"))
+    return (producer == "lookup" or _true(opts, "deletion-vectors.enabled", path)
+            or _true(opts, "force-lookup", path))
 
 
 def merge_spec(schema: TableSchema, path: str | None = None) -> MergeSpec:
     """The merge ``schema`` asks for, or :class:`UnsupportedTypeError` naming what is not reproduced."""
     opts = schema.options
-    engine = opts.get("merge-engine", "deduplicate").strip().lower()
-    if engine not in ENGINES:
-        raise _refuse(f"merge-engine '{engine}'", path)
+    engine = _choice(opts, "merge-engine", ENGINES, "deduplicate", path)
     for key in opts:
         if _SEQUENCE_GROUP.match(key):
             raise _refuse(f"sequence groups ('{key}')", path)
     if opts.get("partial-update.remove-record-on-sequence-group"):
         raise _refuse("'partial-update.remove-record-on-sequence-group'", path)
-    if _true(opts, "aggregation.remove-record-on-delete"):
+    if engine == "aggregation" and _true(opts, "aggregation.remove-record-on-delete", path):
         raise _refuse("'aggregation.remove-record-on-delete'", path)
     if opts.get("record-level.expire-time"):
         raise _refuse("'record-level.expire-time' (records expired by time)", path)
@@ -106,14 +121,15 @@ def merge_spec(schema: TableSchema, path: str | None = None) -> MergeSpec:
         if agg_keys:  # Paimon applies them only inside sequence groups, which are refused above
             raise _refuse(f"partial-update with aggregate functions ('{agg_keys[0]}')", path)
     names = schema.fields.names
-    seq = tuple(s.strip() for s in opts.get("sequence.field", "").split(",") if s.strip())
+    # Paimon splits on commas and trims each name (a trailing comma leaves no empty name: String.split)
+    seq = tuple(s.strip() for s in opts["sequence.field"].rstrip(",").split(",")) if "sequence.field" in opts else ()
+    if len(set(seq)) != len(seq):
+        raise _refuse(f"sequence.field {opts['sequence.field']!r} naming a column twice", path)
     for s in seq:
         if s not in names:
             raise UnsupportedTypeError(f"sequence.field names unknown column {s!r}", path=path,
                                        expected="one of " + ", ".join(names))
-    order = opts.get("sequence.field.sort-order", "ascending").strip().lower()
-    if order not in ("ascending", "descending"):
-        raise _refuse(f"sequence.field.sort-order '{order}'", path)
+    order = _choice(opts, "sequence.field.sort-order", ("ascending", "descending"), "ascending", path)
     aggregates: dict[str, str] = {}
     ignore_retract: list[str] = []
     delimiters: dict[str, str] = {}
@@ -124,21 +140,24 @@ def merge_spec(schema: TableSchema, path: str | None = None) -> MergeSpec:
                 continue
             if name in seq:
                 func = "last_value"
-            else:
-                func = opts.get(f"fields.{name}.aggregate-function") or default or "last_non_null_value"
-            func = func.strip().lower()
+            else:  # an empty name is Paimon's error too; names match exactly (its factories' identifiers)
+                func = opts.get(f"fields.{name}.aggregate-function")
+                func = func if func is not None else default if default is not None else "last_non_null_value"
             if func not in AGGREGATE_FUNCTIONS:
                 raise _refuse(f"aggregate function '{func}' (field {name})", path)
             if func == "listagg":
-                if _true(opts, f"fields.{name}.distinct"):
+                if _true(opts, f"fields.{name}.distinct", path):
                     raise _refuse(f"listagg with 'fields.{name}.distinct'", path)
                 delimiters[name] = opts.get(f"fields.{name}.list-agg-delimiter", ",")
             aggregates[name] = "first_non_null_value" if func == "first_not_null_value" else func
-            if _true(opts, f"fields.{name}.ignore-retract"):
+            if _true(opts, f"fields.{name}.ignore-retract", path):
                 ignore_retract.append(name)
     # 'ignore-delete' falls back to its pre-1.0 engine-specific keys
     ignore_delete_key = next((k for k in ("ignore-delete", "first-row.ignore-delete", "deduplicate.ignore-delete",
                                           "partial-update.ignore-delete") if k in opts), "ignore-delete")
-    return MergeSpec(engine, tuple(schema.primary_keys), seq, order == "descending", _true(opts, ignore_delete_key),
-                     _true(opts, "partial-update.remove-record-on-delete"), aggregates, tuple(ignore_retract),
-                     delimiters, _needs_lookup(opts, engine))
+    # options are parsed where Paimon parses them: an aggregation table never reads 'ignore-delete' (its
+    # writer drops retractions), only partial-update reads 'partial-update.remove-record-on-delete'
+    ignore_delete = engine != "aggregation" and _true(opts, ignore_delete_key, path)
+    remove_on_delete = engine == "partial-update" and _true(opts, "partial-update.remove-record-on-delete", path)
+    return MergeSpec(engine, tuple(schema.primary_keys), seq, order == "descending", ignore_delete, remove_on_delete,
+                     aggregates, tuple(ignore_retract), delimiters, _needs_lookup(opts, engine, path))
