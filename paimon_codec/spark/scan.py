@@ -15,7 +15,9 @@ Group tasks (``plan.groups``: a primary-key bucket whose sorted runs are merged 
 Spark partition in ``mapInArrow``, each task pickled into a binary column (:func:`group_dataframe`).
 
 The parts are unioned and the predicate is applied again in Spark because index answers are
-supersets.  ``order_by`` + ``limit`` push top-N down to range-bitmap indexes (see
+supersets - except to the rows of files read on the driver whose index answer is exact
+(``FileTask.exact``: every leaf answered by a bitmap / range bitmap on exact keys), which need neither
+the filter nor the columns only the predicate reads.  ``order_by`` + ``limit`` push top-N down to range-bitmap indexes (see
 :func:`paimon_codec.table.plan.plan_scan`); Spark then sorts and limits the candidate rows.  Tasks
 carry only paths and bytes, so the same code runs on a cluster whose executors see the table's
 file system.
@@ -164,14 +166,15 @@ def group_dataframe(spark, plan: ScanPlan):
                               spark_schema(plan.row_type))
 
 
-def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
+def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask], row_type: RowType | None = None):
     """Few selected rows (top-N candidates, selective index answers): read them right here with
     pyarrow (files in parallel threads: pyarrow decodes without the GIL) and hand Spark the Arrow batches
     (:func:`.handoff.arrow_dataframe`) - no Spark job to read them, no Python worker round trip at all."""
     from ..table.read import map_bounded, read_file_rows, read_threads
 
+    row_type = plan.row_type if row_type is None else row_type
     tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
-    schema = _with_timezone(arrow_schema(plan.row_type), tz)
+    schema = _with_timezone(arrow_schema(row_type), tz)
 
     def read(t: FileTask) -> pa.Table:
         return read_file_rows(t.path, t.file_format, schema, t.selection, t.primary_key_file, t.evolution,
@@ -179,7 +182,7 @@ def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
 
     parts = list(map_bounded(read, tasks, min(len(tasks), read_threads([t.path for t in tasks]))))
     table = pa.concat_tables(parts) if parts else schema.empty_table()
-    return arrow_dataframe(spark, to_spark_micros(table), spark_schema(plan.row_type))
+    return arrow_dataframe(spark, to_spark_micros(table), spark_schema(row_type))
 
 
 def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER_READ_ROWS):
@@ -190,26 +193,53 @@ def plan_dataframe(spark, plan: ScanPlan, *, native: bool = True, driver_rows: i
     deleted rows, pyarrow in ``mapInArrow`` tasks otherwise); ``native=False`` keeps every file off
     Spark's reader; ``plan.report.read_paths`` counts the files of each path.
     """
-    sschema = spark_schema(plan.row_type)
-    if not plan.tasks and not plan.groups:
-        plan.report.read_paths = {}
-        return spark.createDataFrame([], sschema)
-    routes = route_plan(plan, native=native, driver_rows=driver_rows)
-    plan.report.read_paths = routes.counts(len(plan.groups))
-    parts = []
-    if routes.driver:
-        parts.append(_driver_dataframe(spark, plan, routes.driver))
-    parts.extend(native_dataframe(spark, plan.row_type, paths, fmt, pk) for (fmt, pk), paths in routes.whole.items())
-    residual = None if plan.predicate is None or not routes.jvm else to_spark_column(plan.predicate, plan.row_type)
-    parts.extend(selection_dataframe(spark, plan.row_type, sel, pk, residual) for pk, sel in routes.jvm)
-    if plan.groups:
-        parts.append(group_dataframe(spark, plan))
-    if routes.tasks:
-        parts.append(_arrow_dataframe(spark, plan, routes.tasks))
+    return _union(_plan_parts(spark, plan, native, driver_rows, None)) if plan.tasks or plan.groups \
+        else _no_rows(spark, plan)
+
+
+def _no_rows(spark, plan: ScanPlan):
+    plan.report.read_paths = {}
+    return spark.createDataFrame([], spark_schema(plan.row_type))
+
+
+def _union(parts: list) -> Any:
     df = parts[0]
     for part in parts[1:]:
         df = df.unionByName(part)
     return df
+
+
+def _plan_parts(spark, plan: ScanPlan, native: bool, driver_rows: int, out: RowType | None) -> list:
+    """The DataFrames of the plan's read paths; with ``out`` (the columns a scan returns and sorts by),
+    each filtered by the plan's predicate where its rows need it and cut to ``out``'s columns.
+
+    Files whose selection is exactly the matching rows (``FileTask.exact``) read on the driver need
+    neither the filter nor the columns only the predicate reads: they are read apart, ``out``'s columns
+    only (the scale table's ``cat = 's001'``: the ``cat`` strings of 200 files decoded for nothing).
+    """
+    routes = route_plan(plan, native=native, driver_rows=driver_rows)
+    plan.report.read_paths = routes.counts(len(plan.groups))
+    filtered = out is not None and plan.predicate is not None
+    parts: list[tuple[Any, bool]] = []  # (DataFrame, the predicate must still be applied)
+    exact = [t for t in routes.driver if t.exact] if filtered else []
+    rest = [t for t in routes.driver if t not in exact]
+    if exact:
+        parts.append((_driver_dataframe(spark, plan, exact, out), False))
+    if rest:
+        parts.append((_driver_dataframe(spark, plan, rest), True))
+    parts.extend((native_dataframe(spark, plan.row_type, paths, fmt, pk), True)
+                 for (fmt, pk), paths in routes.whole.items())
+    residual = None if plan.predicate is None or not routes.jvm else to_spark_column(plan.predicate, plan.row_type)
+    parts.extend((selection_dataframe(spark, plan.row_type, sel, pk, residual), True) for pk, sel in routes.jvm)
+    if plan.groups:
+        parts.append((group_dataframe(spark, plan), True))
+    if routes.tasks:
+        parts.append((_arrow_dataframe(spark, plan, routes.tasks), True))
+    if out is None:
+        return [df for df, _ in parts]
+    condition = None if plan.predicate is None else to_spark_column(plan.predicate, plan.row_type)
+    names = [_quoted(f.name) for f in out]
+    return [(df.filter(condition) if condition is not None and needs else df).select(*names) for df, needs in parts]
 
 
 def _sort_columns(keys: list[SortKey]) -> list:
@@ -261,9 +291,11 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
     if columns is not None:
         keep = [columns] if isinstance(columns, str) else list(columns)
         plan = _projected(plan, keep)
-    df = plan_dataframe(spark, plan, native=native, driver_rows=driver_rows)
-    if plan.predicate is not None:
-        df = df.filter(to_spark_column(plan.predicate, plan.row_type))
+    # the columns returned and sorted by: the predicate's own columns go once it is applied
+    needed = set(keep if keep is not None else plan.row_type.names) | {k.column for k in plan.order_by}
+    out = RowType(tuple(f for f in plan.row_type.fields if f.name in needed))
+    df = _union(_plan_parts(spark, plan, native, driver_rows, out)) if plan.tasks or plan.groups \
+        else _no_rows(spark, plan)
     if plan.order_by:
         df = df.orderBy(*_sort_columns(plan.order_by))
     if plan.limit is not None:

@@ -27,6 +27,7 @@ from .index_schema import file_index_view
 from .judge_sources import SharedSource, held_source, index_source, open_dv_source
 from .schema import TableSchema
 from .table import LiveDataFile
+from .topn_exact import answered_exactly
 
 __all__ = ["JUDGE_THREADS", "FileJudge", "FileProbe", "FileVerdict", "JudgeContext", "judge_file", "judge_files",
            "judge_on_driver", "needs_judging"]
@@ -62,12 +63,16 @@ class FileProbe:
 @dataclass
 class FileVerdict:
     """One file's judgement: ``decision`` is ``"read"`` or ``"skipped: ..."``; ``selection`` the rows to
-    read (``None``: every row); ``bitmap_answer`` whether the index answered with a bitmap (top-N needs it)."""
+    read (``None``: every row); ``bitmap_answer`` whether the index answered with a bitmap (top-N needs it);
+    ``exact`` whether that bitmap holds exactly the rows matching the predicate, not a superset (every leaf
+    answered by an index that answers it exactly, :func:`~.topn_exact.answered_exactly`, in a file written
+    under the schema read): a reader of the selection then needs no residual filter."""
 
     index_result: str = "NO_INDEX"
     decision: str = "read"
     selection: BitMap | None = None
     bitmap_answer: bool = False
+    exact: bool = False
     deleted_rows: int | None = None
     index_bytes_read: int = 0
     index_notes: list[str] = field(default_factory=list)
@@ -135,6 +140,7 @@ def _judge_file(ctx: JudgeContext, f: FileProbe, dv_source: Any, kept: list) -> 
             # row positions beyond 32 bits: a 32-bit index row bitmap cannot stand for them - read the file
             result = None
             verdict.index_result = _result_kind(None)
+            verdict.exact = False
     if result is not None and not result.remain():
         verdict.decision = "skipped: index"
         return verdict
@@ -311,6 +317,8 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
             result.remain()  # force lazy bitmaps while the source is open
         if hasattr(result, "bitmap"):
             _ = result.bitmap
+            # exact only where the file's columns are the schema read (no view translating the predicate)
+            report.exact = view is None and answered_exactly(pred, container.index_types, file_type)
         report.index_bytes_read += source.bytes_read
         if keep is not None:  # top-N reads the same container later: the caller closes it
             keep.append((source, container, file_type, view, pred))

@@ -242,7 +242,8 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
             report.files_skipped_by_deletion_vectors += 1
             continue
         task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, verdict.selection, pk,
-                        f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id), bool(verdict.deleted_rows))
+                        f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id), bool(verdict.deleted_rows),
+                        verdict.exact)
         tasks.append(task)
         topn_items.append((task, f, verdict))
         report.files_read += 1

@@ -40,6 +40,9 @@ class FileTask:
     evolution: FileEvolution | None = None
     # a deletion vector removed rows: the selection is needed for the right rows, not only for speed
     has_deletions: bool = False
+    # the selection holds exactly the rows matching the scan's predicate (FileVerdict.exact): no residual
+    # filter needed on its rows (a top-N pushdown only shrinks it to some of them)
+    exact: bool = False
 
     @property
     def selected_rows(self) -> int:
