@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import glob
 import json
+import random
 
 import pytest
 
@@ -64,4 +65,23 @@ def test_options_an_engine_does_not_read_are_not_parsed(java_newest, tmp_path):
     path = _table(java_newest, tmp_path, "ignore-delete", "yes", OPTIONS)
     expected = sorted(java_newest.read(path).to_pylist(), key=lambda r: r["id"])
     assert expected == [{"id": 0, "n": 1, "v": "x"}, {"id": 1, "n": 3, "v": "x"}, {"id": 2, "n": 5, "v": "x"}]
+    assert sorted(read_plan_locally(plan_scan(path)).to_pylist(), key=lambda r: r["id"]) == expected
+
+
+def test_options_paimon_reads_as_no_change_are_not_refused(java_newest, tmp_path):
+    """'aggregation.remove-record-on-delete' / 'fields.<f>.distinct' = false are Paimon's defaults and
+    'ignore-update-before' acts in Paimon's writer only: tables with them read as Java reads them."""
+    rng = random.Random(4)
+    path = java_newest.create_table(tmp_path, "db.t", "id INT NOT NULL, n INT, v STRING", primary_keys=["id"],
+                                    options={"bucket": "1", "merge-engine": "aggregation",
+                                             "fields.n.aggregate-function": "sum",
+                                             "fields.v.aggregate-function": "listagg", "fields.v.distinct": "false",
+                                             "fields.v.ignore-retract": "true", "ignore-update-before": "true",
+                                             "aggregation.remove-record-on-delete": "false"})
+    for _ in range(4):
+        rows = [{"id": rng.randrange(8), "n": rng.randrange(-5, 5), "v": rng.choice(["a", "b", None])}
+                for _ in range(15)]
+        java_newest.write(path, rows, row_kinds=[rng.choice(("+I", "+U", "-U", "-D")) for _ in rows])
+    expected = sorted(java_newest.read(path).to_pylist(), key=lambda r: r["id"])
+    assert expected
     assert sorted(read_plan_locally(plan_scan(path)).to_pylist(), key=lambda r: r["id"]) == expected

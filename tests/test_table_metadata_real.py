@@ -313,10 +313,11 @@ def test_option_classes(java):
                                            "rowkind.field": "op", "ignore-update-before": "true"}})
     check = classify_options(pk_merge)
     # the merge read honours merge-engine (refusing engines/functions it cannot reproduce by name);
-    # ignore-update-before is a merge option it does not implement; rowkind.field only tells a writer
-    # which column holds the row kind (files store _VALUE_KIND), so reads ignore it
+    # ignore-update-before makes Paimon's writer drop -U records (its read never looks at it) and
+    # rowkind.field only tells a writer which column holds the row kind (files store _VALUE_KIND), so
+    # reads honour them by ignoring them
     assert "merge-engine" in check.supported and "changelog-producer" in check.irrelevant
-    assert "ignore-update-before" in check.refused and "rowkind.field" in check.irrelevant
+    assert "ignore-update-before" in check.supported and "rowkind.field" in check.irrelevant
     dv = type(schema)(**{**schema.__dict__, "primary_keys": ("id",),
                          "options": {"merge-engine": "aggregation", "deletion-vectors.enabled": "true"}})
     assert classify_options(dv).refused == {}

@@ -13,7 +13,11 @@ from .spec import ENGINES
 for _key in ("sequence.field", "sequence.field.sort-order", "ignore-delete", "first-row.ignore-delete",
              "deduplicate.ignore-delete", "partial-update.ignore-delete", "partial-update.remove-record-on-delete",
              "fields.default-aggregate-function", "data-file.thin-mode",
-             "fields.*.aggregate-function", "fields.*.ignore-retract", "fields.*.list-agg-delimiter"):
+             "fields.*.aggregate-function", "fields.*.ignore-retract", "fields.*.list-agg-delimiter",
+             # refused by merge_spec when true (false is Paimon's default)
+             "aggregation.remove-record-on-delete", "fields.*.distinct",
+             # Paimon's writer drops -U records with it; its read never looks at it
+             "ignore-update-before"):
     declare_supported(_key)
 declare_supported("merge-engine",  # Paimon's enum parse: any case, not trimmed
                   lambda schema: schema.options.get("merge-engine", "").upper() in {e.upper() for e in ENGINES})
