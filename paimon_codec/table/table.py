@@ -342,6 +342,13 @@ class PaimonTable:
             raise UnsupportedTypeError(f"scan.fallback-branch {branch!r} has a different schema than the table; "
                                        "reading its partitions is not supported", path=other.meta_path)
         changed = [k for k in _READ_DEFINING if mine.options.get(k) != theirs.options.get(k)]
+        if not changed and mine.is_primary_key_table:
+            # the merge read applies one merge to every bucket: the fallback's must be the same (any merge
+            # option: aggregate functions, sequence order, lookup, ...)
+            from .merge.spec import merge_spec
+
+            if merge_spec(mine, self.meta_path) != merge_spec(theirs, other.meta_path):
+                changed = ["its primary-key merge options"]
         if changed:
             raise UnsupportedTypeError(f"scan.fallback-branch {branch!r} differs in {', '.join(changed)}; reading "
                                        "its partitions is not supported", path=other.meta_path)
