@@ -131,13 +131,15 @@ def _arrow_dataframe(spark, plan: ScanPlan, tasks: list[FileTask]):
 # -- group tasks (files read together: primary-key merges, ...) ---------------------------------------------
 def read_group_tasks(schema_bytes: bytes, storage: dict | None = None):
     """The ``mapInArrow`` function running pickled :class:`GroupTask` rows -> data rows (runs on executors;
-    ``storage`` as for :func:`read_plan_tasks`)."""
+    ``storage`` as for :func:`read_plan_tasks`).  A group is merged at full precision, then nanosecond
+    timestamps are cut to Spark's microseconds (as every other read path does)."""
 
     def read(batches):
         import pickle
 
         import pyarrow as pa
 
+        from paimon_codec.spark.types import to_spark_micros
         from paimon_codec.storage import restore_storage_state
         from paimon_codec.table.tasks import read_group_task
 
@@ -145,7 +147,7 @@ def read_group_tasks(schema_bytes: bytes, storage: dict | None = None):
         schema = pa.ipc.read_schema(pa.py_buffer(schema_bytes))
         for batch in batches:
             for blob in batch.column(0).to_pylist():
-                table = read_group_task(pickle.loads(blob), schema)
+                table = to_spark_micros(read_group_task(pickle.loads(blob), schema))
                 yield from table.to_batches(max_chunksize=65536)
 
     return read
