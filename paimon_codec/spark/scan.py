@@ -239,9 +239,11 @@ def _plan_parts(spark, plan: ScanPlan, native: bool, driver_rows: int, out: RowT
         parts.append((_arrow_dataframe(spark, plan, routes.tasks), True))
     if out is None:
         return [df for df, _ in parts]
-    condition = None if plan.predicate is None else to_spark_column(plan.predicate, plan.row_type)
     names = [_quoted(f.name) for f in out]
-    return [(df.filter(condition) if condition is not None and needs else df).select(*names) for df, needs in parts]
+    if plan.predicate is not None and any(needs for _, needs in parts):
+        condition = to_spark_column(plan.predicate, plan.row_type)  # py4j calls: built only when used
+        parts = [(df.filter(condition) if needs else df, False) for df, needs in parts]
+    return [df.select(*names) for df, _ in parts]
 
 
 def _sort_columns(keys: list[SortKey]) -> list:
