@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import InvalidPredicateError
@@ -174,6 +174,10 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     # before the next commit) and travels back in time with the schema the snapshot was written with
     time_travel = snapshot_id is not None or tag is not None or timestamp_ms is not None
     schema = table.schema_of(snapshot) if time_travel else table.current_schema(snapshot)
+    if time_travel and schema is not None:
+        # ... with the table's current options: Paimon copies the snapshot's schema with them
+        # (AbstractFileStoreTable.tryTimeTravel), so an ALTER'd merge option applies to old snapshots too
+        schema = replace(schema, options=dict(table.current_schema().options))
     check_read_options(schema, schema.options, table.meta_path)
     row_type = schema.fields
     pred = as_predicate(where, row_type)

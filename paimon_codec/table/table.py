@@ -320,7 +320,10 @@ class PaimonTable:
           the latest snapshot of the fallback branch (Paimon's ``FallbackReadFileStoreTable``).
         """
         files = [f for f in self.live_files(snapshot) if f.bucket != POSTPONE_BUCKET]
-        fallback = self.read_options(snapshot).get("scan.fallback-branch")
+        # a time travel reads with the current options in Paimon (see plan_scan): a fallback branch named by
+        # either the snapshot's schema or the current one makes it refused below
+        fallback = self.read_options(snapshot).get("scan.fallback-branch") or \
+            self.schema.options.get("scan.fallback-branch")
         if fallback and fallback != (self.branch or "main"):
             if snapshot.id != latest_snapshot_id(self.meta_path):
                 raise UnsupportedTypeError(f"time travel on a table with scan.fallback-branch {fallback!r} is not "
