@@ -97,13 +97,14 @@ def _width(plan: ScanPlan, t: FileTask) -> int:
         return 0
 
 
-def read_whole(t: FileTask, columns: set[str] | None = None) -> bool:
+def read_whole(t: FileTask, columns: set[str] | None = None, filtered: bool = True) -> bool:
     """Whether Spark's own reader may read all of ``t``: every row kept, or a selection that saves little I/O
     and is not needed for the right rows - it came from the file index or top-N pushdown (a superset the
-    residual filter, sort and limit narrow anyway), not from a deletion vector."""
+    residual filter, sort and limit narrow anyway), not from a deletion vector.  ``filtered=False``: no
+    residual filter follows (the selections are exact answers), so every selection is needed."""
     if t.selection is None:
         return True
-    if t.has_deletions:
+    if t.has_deletions or not filtered:
         return False
     sizes = selected_bytes(t.path, t.file_format, t.selection,
                            None if columns is None or t.evolution is not None else columns)
@@ -120,8 +121,11 @@ def _small(plan: ScanPlan, tasks: list[FileTask], columns: set[str], driver_rows
     return sum(_touched(t, columns) if t.selection is not None else t.file_size for t in local) <= DRIVER_READ_BYTES
 
 
-def route_plan(plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER_READ_ROWS) -> ReadRoutes:
-    """The reader of every file task of ``plan`` (group tasks always run in ``mapInArrow``)."""
+def route_plan(plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER_READ_ROWS,
+               exact_apart: bool = False) -> ReadRoutes:
+    """The reader of every file task of ``plan`` (group tasks always run in ``mapInArrow``).  ``exact_apart``:
+    the rows of exact tasks (``FileTask.exact``) are not filtered again, so their selections are never widened
+    to whole files (see :func:`read_whole`): they go to pyarrow, on the driver or in tasks."""
     routes = ReadRoutes()
     columns = set(plan.row_type.names)
     tasks = plan.tasks
@@ -138,7 +142,7 @@ def route_plan(plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER
     rest: list[FileTask] = []
     deleted: dict[bool, list[FileTask]] = {}  # files with deleted rows Spark's reader can take, per pk flag
     for t in tasks:
-        if native and read_whole(t, columns) and native_readable(t.path, t.file_format, plan.row_type,
+        if native and read_whole(t, columns, not (exact_apart and t.exact)) and native_readable(t.path, t.file_format, plan.row_type,
                                                                   t.primary_key_file, t.evolution):
             routes.whole.setdefault((t.file_format, t.primary_key_file), []).append(t.path)
         elif native and deletions.JVM_SELECTION and t.has_deletions and t.file_format == "parquet" \

@@ -27,7 +27,7 @@ from .index_schema import file_index_view
 from .judge_sources import SharedSource, held_source, index_source, open_dv_source
 from .schema import TableSchema
 from .table import LiveDataFile
-from .topn_exact import answered_exactly
+from .topn_exact import exact_answer
 
 __all__ = ["JUDGE_THREADS", "FileJudge", "FileProbe", "FileVerdict", "JudgeContext", "judge_file", "judge_files",
            "judge_on_driver", "needs_judging"]
@@ -318,7 +318,7 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
         if hasattr(result, "bitmap"):
             _ = result.bitmap
             # exact only where the file's columns are the schema read (no view translating the predicate)
-            report.exact = view is None and answered_exactly(pred, container.index_types, file_type)
+            report.exact = view is None and _exact(pred, container, file_type)
         report.index_bytes_read += source.bytes_read
         if keep is not None:  # top-N reads the same container later: the caller closes it
             keep.append((source, container, file_type, view, pred))
@@ -327,6 +327,16 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
         if not kept:
             source.close()
     return result
+
+
+def _exact(pred, container, file_type: RowType) -> bool:
+    """Whether the file's bitmap answer is exactly the matching rows, asked reader by reader
+    (:func:`.topn_exact.exact_answer`: a leaf an index of an exact kind answered REMAIN - an empty index's
+    BETWEEN, say - would otherwise count as exact inside an AND, whose bitmap is then a superset)."""
+    try:
+        return exact_answer(pred, container, file_type)
+    except UnsupportedTypeError:
+        return False
 
 
 def _result_kind(result) -> str:

@@ -251,6 +251,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         tasks.append(task)
         topn_items.append((task, f, verdict))
         report.files_read += 1
+        report.files_exact += task.exact
         report.rows_selected += task.selected_rows
         report.bytes_read += f.meta.file_size
         detail["rows_selected"] = task.selected_rows

@@ -122,6 +122,9 @@ class PlanReport:
     planning_tasks: int = 0
     planning_ms: float = 0.0
     files_judged: int = 0
+    # files read whose indexes answered the predicate exactly (FileTask.exact): the Spark scan reads their
+    # selected rows without filtering them again
+    files_exact: int = 0
     # how the files were read, filled in by the reader (e.g. the Spark scan): path -> number of files
     read_paths: dict[str, int] = field(default_factory=dict)
 

@@ -1,7 +1,9 @@
-"""Which predicates a file's indexes answer exactly: top-N is pushed down only under those.
+"""Which predicates a file's indexes answer exactly: top-N is pushed down only under those, and a scan
+reads such a file's selected rows without filtering them again.
 
 A per-file top-N answer restricted to a predicate's found set is right only when the found set is
 exactly the matching rows (an index answer is otherwise a superset: a bloom filter, a float key).
+:func:`exact_answer` asks it of one evaluated file, reader by reader (see there).
 """
 
 from __future__ import annotations
@@ -9,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..expressions import leaves
-from ..expressions.predicate import Leaf
+from ..expressions.predicate import And, Leaf, Or
 from ..types import DataType, RowType
 from ..values import Timestamp
 
-__all__ = ["FLOATS", "answered_exactly", "keys_exact"]
+__all__ = ["FLOATS", "answered_exactly", "exact_answer", "keys_exact"]
 
 #: leaves a range-bitmap / bitmap index answers with exactly the matching rows (others: a superset)
 _RANGE_EXACT: tuple[type[Leaf], ...] = (
@@ -55,3 +57,51 @@ def answered_exactly(pred: Any, index_types_of, row_type: RowType) -> bool:
     types = index_types_of(column)
     return ("range-bitmap" in types and isinstance(pred, _RANGE_EXACT)) or \
         ("bitmap" in types and isinstance(pred, _BITMAP_EXACT))
+
+
+#: index type -> the leaves whose bitmap answer is exactly the matching rows (from :data:`_RANGE_EXACT` /
+#: :data:`_BITMAP_EXACT`; a bloom filter never answers with a bitmap)
+_EXACT_BY_TYPE: dict[str, tuple[type[Leaf], ...]] = {"range-bitmap": _RANGE_EXACT, "bitmap": _BITMAP_EXACT}
+
+
+def _leaf_exact(leaf: Leaf, container: Any, row_type: RowType) -> bool:
+    """One bound leaf: some index of its column answers it with exactly the matching rows - a reader of an
+    exact kind for the leaf answering with a bitmap, or any reader answering SKIP (no row matches)."""
+    from ..fileindex.ask_reader import visit_leaf
+    from ..fileindex.result import BitmapResult
+
+    column = leaf.column
+    if column is None or column not in row_type.names or any(v is None for v in leaf.literals):
+        return False
+    dtype = row_type.field(column).type
+    if not keys_exact(dtype) or any(_finer_than_key(v, dtype) for v in leaf.literals):
+        return False
+    types = container.index_types(column)
+    if not any(isinstance(leaf, _EXACT_BY_TYPE.get(t, ())) for t in types):
+        return False
+    for index_type, reader in zip(types, container.readers_for(column, dtype), strict=True):
+        answer = visit_leaf(reader, leaf, dtype)
+        if not answer.remain():
+            return True
+        if isinstance(answer, BitmapResult) and isinstance(leaf, _EXACT_BY_TYPE.get(index_type, ())):
+            return True
+    return False
+
+
+def exact_answer(pred: Any, container: Any, row_type: RowType) -> bool:
+    """True when evaluating ``pred`` against this file's index ``container`` (``row_type``: the file's schema,
+    the one it was evaluated with) gave exactly the rows that match, so the rows it selects need no filter.
+
+    Every leaf must be answered exactly by an index of its column (:func:`_leaf_exact`, asked again reader by
+    reader: a leaf a bitmap index answered REMAIN - an unreadable literal, an operator it does not take -
+    would otherwise hide inside an AND as a superset); AND and OR of exact answers are exact.  An empty AND /
+    OR is not (it stands for a leaf no index may answer).
+    """
+    bound = pred.bind(row_type)
+
+    def walk(p: Any) -> bool:
+        if isinstance(p, (And, Or)):
+            return bool(p.children) and all(walk(c) for c in p.children)
+        return isinstance(p, Leaf) and _leaf_exact(p, container, row_type)
+
+    return walk(bound)
