@@ -74,3 +74,30 @@ def test_nan_in_a_float_sequence_field(java_newest, tmp_path, typ, order):
         assert ours == java_rows
     # NaN and nulls only: null < NaN = NaN, a total order the read reproduces
     assert _rows(read_plan_locally(plan_scan(only_nan)), columns) == _rows(java_newest.read(only_nan), columns)
+
+
+def test_product_retractions_divide_like_java(java_newest, tmp_path):
+    """Paimon's ``product`` retracts by dividing (Java's truncating integer division, wrapping at the
+    column's width; IEEE division for floats): ours refused every such read; a retracted zero makes
+    Paimon's read fail and ours refuse."""
+    from oracles.java_newest import JavaError
+
+    rng = random.Random(11)
+    path = java_newest.create_table(tmp_path, "db.product", "id INT NOT NULL, t TINYINT, i INT, b BIGINT, "
+                                    "f FLOAT, d DOUBLE", primary_keys=["id"],
+                                    options={"bucket": "1", "write-only": "true", "merge-engine": "aggregation",
+                                             **{f"fields.{c}.aggregate-function": "product" for c in "tibfd"}})
+    pool = [None, 1, -1, 2, -3, 7, 127, -128]
+    for _ in range(5):
+        rows = [{"id": rng.randrange(10), **{c: rng.choice(pool) for c in "tib"},
+                 "f": rng.choice([None, 0.5, -3.0, 1e30, 7.25]), "d": rng.choice([None, 0.1, -3.0, 1e300, 7.25])}
+                for _ in range(12)]
+        java_newest.write(path, rows, row_kinds=[rng.choice(("+I", "+U", "-U", "-D")) for _ in rows])
+    columns = ["id", "t", "i", "b", "f", "d"]
+    assert _rows(read_plan_locally(plan_scan(path)), columns) == _rows(java_newest.read(path), columns)
+    java_newest.write(path, [{"id": 1, "i": 5}])
+    java_newest.write(path, [{"id": 1, "i": 0}], row_kinds=["-D"])
+    with pytest.raises(JavaError, match="ArithmeticException"):
+        java_newest.read(path)
+    with pytest.raises(UnsupportedTypeError, match="retracts a zero"):
+        read_plan_locally(plan_scan(path))

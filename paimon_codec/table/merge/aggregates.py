@@ -3,9 +3,10 @@
 Each mirrors Paimon 1.4.2's ``Field*Agg`` fold ``acc = agg(acc, input)`` (``retract(acc, input)`` for
 -U/-D records), starting from ``acc = null``:
 
-* ``sum`` / ``product``: null inputs are skipped; a retraction subtracts (``sum`` only: Paimon's product
-  retraction divides, which is refused here); integers wrap around as Java's do, floating-point values
-  are added in record order (the result is bit-exact);
+* ``sum`` / ``product``: null inputs are skipped; a retraction subtracts (``sum``; with a null accumulator
+  it yields the negated input) or divides (``product``: Java's integer division, truncating, a division by
+  zero fails Paimon's read and is refused; a null accumulator stays null); integers wrap around as Java's
+  do, floating-point values are combined in record order (the result is bit-exact);
 * ``min`` / ``max`` / ``bool_and`` / ``bool_or``: over non-null inputs; Paimon's ``min`` / ``max`` compare
   numbers, strings, binaries, decimals, dates, times and timestamps only: two non-null values of another
   type (BOOLEAN, ARRAY, MAP, ROW) make its read fail ("Incomparable type"), so ours refuses them;
@@ -30,7 +31,7 @@ from .groups import Groups, take_or_null
 
 __all__ = ["aggregate_field", "RETRACTABLE"]
 
-RETRACTABLE = ("sum", "last_value", "last_non_null_value")
+RETRACTABLE = ("sum", "product", "last_value", "last_non_null_value")
 
 
 def _valid(col: pa.Array) -> np.ndarray:
@@ -71,6 +72,49 @@ def _fold_numeric(col: pa.Array, rows: np.ndarray, negate: np.ndarray, groups: G
                     at = by_rank[bounds[k]:bounds[k + 1]]
                     acc[g[at]] = ufunc(acc[g[at]], vals[at])
     return pa.array(acc, type=t, mask=~seen)
+
+
+def _wrap(value: int, bits: int) -> int:
+    """``value`` cut to a ``bits``-wide two's complement integer, as a Java narrowing cast / overflow."""
+    half = 1 << (bits - 1)
+    return (value + half) % (1 << bits) - half
+
+
+def _product_with_retractions(col: pa.Array, valid: np.ndarray, retract: np.ndarray, groups: Groups,
+                              where: str) -> pa.Array:
+    """``product`` of keys holding a retraction, one record at a time as Paimon's ``FieldProductAgg``:
+    ``agg`` multiplies, ``retract`` divides (both keep the accumulator when either side is null); the
+    other keys take the vectorised fold."""
+    t = col.type
+    if not (pa.types.is_integer(t) or pa.types.is_floating(t)):
+        raise UnsupportedTypeError(f"aggregate function 'product' on a {t} column is not supported", path=where)
+    out = _fold_numeric(col, valid & ~retract, retract & False, groups, "product").to_pylist()
+    values = col.to_numpy(zero_copy_only=False) if col.null_count == 0 else col.fill_null(0).to_numpy(
+        zero_copy_only=False)
+    bits = t.bit_width
+    for g in np.flatnonzero(groups.any(retract)):
+        acc = None
+        for i in range(groups.first[g], groups.last[g] + 1):
+            if not valid[i]:
+                continue
+            v = values[i]
+            if acc is None:
+                if not retract[i]:
+                    acc = v
+                continue
+            if pa.types.is_floating(t):
+                with np.errstate(all="ignore"):
+                    acc = acc / v if retract[i] else acc * v
+            elif retract[i]:
+                if int(v) == 0:
+                    raise UnsupportedTypeError("aggregate function 'product' retracts a zero (a division by zero: "
+                                               "Paimon fails this read too)", path=where)
+                quotient = abs(int(acc)) // abs(int(v))
+                acc = _wrap(quotient if (int(acc) < 0) == (int(v) < 0) else -quotient, bits)
+            else:
+                acc = _wrap(int(acc) * int(v), bits)
+        out[g] = None if acc is None else (float(acc) if pa.types.is_floating(t) else int(acc))
+    return pa.array(out, type=t)
 
 
 def _hash_aggregate(col: pa.Array, rows: np.ndarray, groups: Groups, func: str, options=None) -> pa.Array:
@@ -142,7 +186,9 @@ def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Group
         rows = valid if not ignore_retract else valid & adds
         return _fold_numeric(col, rows, retract & ~np.bool_(ignore_retract), groups, "sum")
     if func == "product":
-        return _fold_numeric(col, valid & adds, retract & False, groups, "product")
+        if ignore_retract or not retract.any():
+            return _fold_numeric(col, valid & adds, retract & False, groups, "product")
+        return _product_with_retractions(col, valid, retract, groups, where)
     if func in ("min", "max"):
         if not _comparable(col.type):
             return _incomparable_min_max(col, valid & adds, groups, func, where)
