@@ -117,6 +117,33 @@ def _product_with_retractions(col: pa.Array, valid: np.ndarray, retract: np.ndar
     return pa.array(out, type=t)
 
 
+def _decimal_sum(col: pa.Array, rows: np.ndarray, negate: np.ndarray, groups: Groups, where: str) -> pa.Array:
+    """``sum`` of a DECIMAL(p, s) column per key (retractions subtract), as Paimon's ``DecimalUtils.add``:
+    up to 18 digits it adds unscaled longs exactly (a partial sum may grow past p digits), above 18 a partial
+    sum beyond p digits becomes null and the sum starts again.  Keys where that could happen (or a long
+    overflow, or a result beyond p digits) are refused; every other key's sum is exact in any order."""
+    import decimal
+
+    t = col.type
+    pos = np.flatnonzero(rows)
+    values = col.take(pa.array(pos, type=pa.int64()))
+    signed = pc.if_else(pa.array(negate[pos]), pc.negate(values), values)
+    table = pa.table({"g": pa.array(groups.gid[pos], type=pa.int64()), "v": signed, "a": pc.abs(values)})
+    try:
+        result = table.group_by("g", use_threads=False).aggregate([("v", "sum"), ("a", "sum")])
+    except (pa.ArrowInvalid, OverflowError):
+        result = None
+    digits = decimal.Decimal(10) ** (t.precision - t.scale)   # |values| below it fit p digits
+    bound = digits if t.precision > 18 else decimal.Decimal(2 ** 63) / decimal.Decimal(10) ** t.scale
+    if result is None or any(a is not None and a >= bound for a in result.column("a_sum").to_pylist()) or \
+            any(v is not None and abs(v) >= digits for v in result.column("v_sum").to_pylist()):
+        raise UnsupportedTypeError(f"aggregate function 'sum' over {t} values whose sum may exceed "
+                                   f"{t.precision} digits (Paimon does not keep such a sum exactly)", path=where)
+    where_row = np.full(groups.count, -1, dtype=np.int64)
+    where_row[result.column("g").to_numpy()] = np.arange(result.num_rows)
+    return take_or_null(pc.cast(result.column("v_sum"), t), where_row)
+
+
 def _hash_aggregate(col: pa.Array, rows: np.ndarray, groups: Groups, func: str, options=None) -> pa.Array:
     pos = np.flatnonzero(rows)
     table = pa.table({"g": pa.array(groups.gid[pos], type=pa.int64()),
@@ -184,6 +211,8 @@ def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Group
     valid = _valid(col)
     if func == "sum":
         rows = valid if not ignore_retract else valid & adds
+        if pa.types.is_decimal(col.type):
+            return _decimal_sum(col, rows, retract & ~np.bool_(ignore_retract), groups, where)
         return _fold_numeric(col, rows, retract & ~np.bool_(ignore_retract), groups, "sum")
     if func == "product":
         if ignore_retract or not retract.any():
