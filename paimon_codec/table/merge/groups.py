@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass
 
 import numpy as np
 import pyarrow as pa
@@ -21,16 +21,15 @@ class Groups:
     """
 
     starts: np.ndarray
-    merged: np.ndarray | None = None
+    merged_keys: InitVar[np.ndarray | None] = None
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, merged_keys: np.ndarray | None) -> None:
         self.gid = np.cumsum(self.starts) - 1
         self.first = np.flatnonzero(self.starts)
         self.count = len(self.first)
         self.last = np.append(self.first[1:], len(self.starts)) - 1
         self.size = self.last - self.first + 1
-        if self.merged is None:
-            self.merged = self.size > 1
+        self.merged: np.ndarray = self.size > 1 if merged_keys is None else merged_keys
 
     def _where(self, mask: np.ndarray, last: bool) -> np.ndarray:
         pos = np.flatnonzero(mask)

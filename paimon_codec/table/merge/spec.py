@@ -141,8 +141,8 @@ def merge_spec(schema: TableSchema, path: str | None = None) -> MergeSpec:
             if name in seq:
                 func = "last_value"
             else:  # an empty name is Paimon's error too; names match exactly (its factories' identifiers)
-                func = opts.get(f"fields.{name}.aggregate-function")
-                func = func if func is not None else default if default is not None else "last_non_null_value"
+                named = opts.get(f"fields.{name}.aggregate-function")
+                func = named if named is not None else default if default is not None else "last_non_null_value"
             if func not in AGGREGATE_FUNCTIONS:
                 raise _refuse(f"aggregate function '{func}' (field {name})", path)
             if func == "listagg":
