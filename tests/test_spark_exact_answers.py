@@ -157,3 +157,18 @@ def test_deletion_vector_table(spark, java_newest, tmp_path):  # noqa: F811
         for driver_rows in (10**9, 0):
             df, _ = scan(spark, path, where, columns=["id"], driver_rows=driver_rows)
             assert sorted(df.toArrow().column("id").to_pylist()) == sorted(want.column("id").to_pylist()), where
+
+
+@pytest.mark.parametrize("where", ["cat = 'c3'", "amount < 100", "cat = 'c3' AND amount >= 500"])
+def test_the_exactness_check_reads_no_index_byte_again(append_table, monkeypatch, where):
+    """The check asks the readers the evaluation kept on the container: the plan reads each index byte once
+    (it used to build fresh readers and read every index file's bytes a second time)."""
+    from paimon_codec.table import judge
+    from paimon_codec.table.plan import plan_scan
+
+    checked = plan_scan(append_table, where)
+    assert any(t.exact for t in checked.tasks)
+    monkeypatch.setattr(judge, "_exact", lambda *args: False)
+    unchecked = plan_scan(append_table, where)
+    assert not any(t.exact for t in unchecked.tasks)
+    assert checked.report.index_bytes_read == unchecked.report.index_bytes_read > 0

@@ -191,6 +191,21 @@ def _leaf_on_container(leaf: Leaf, container_reader: ContainerReader, indexed: A
     return _combine_readers(readers, leaf, dtype)
 
 
+def kept_askers(container_reader: ContainerReader, column: str, dtype: DataType) -> Sequence[ReaderAsker]:
+    """The askers of ``column``'s readers that :func:`evaluate` keeps on ``container_reader`` (built and kept
+    now if no evaluation built them yet): asking them again reuses the bytes and heads they already read."""
+    cache = _reader_cache(container_reader)
+    if cache is None:
+        return askers(container_reader.readers_for(column, dtype))
+    hit = cache.get(column)
+    if hit is not None and hit[0] is dtype:
+        return hit[1]
+    readers = cache.get((column, dtype))
+    if readers is None:
+        readers = cache[(column, dtype)] = askers(container_reader.readers_for(column, dtype))
+    return readers
+
+
 def evaluate_single(
     predicate: Predicate,
     reader: FileIndexReader,

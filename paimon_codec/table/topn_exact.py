@@ -67,7 +67,8 @@ _EXACT_BY_TYPE: dict[str, tuple[type[Leaf], ...]] = {"range-bitmap": _RANGE_EXAC
 def _leaf_exact(leaf: Leaf, container: Any, row_type: RowType) -> bool:
     """One bound leaf: some index of its column answers it with exactly the matching rows - a reader of an
     exact kind for the leaf answering with a bitmap, or any reader answering SKIP (no row matches)."""
-    from ..fileindex.ask_reader import visit_leaf
+    from ..fileindex.ask_reader import ask
+    from ..fileindex.evaluate import kept_askers
     from ..fileindex.result import BitmapResult
 
     column = leaf.column
@@ -79,8 +80,9 @@ def _leaf_exact(leaf: Leaf, container: Any, row_type: RowType) -> bool:
     types = container.index_types(column)
     if not any(isinstance(leaf, _EXACT_BY_TYPE.get(t, ())) for t in types):
         return False
-    for index_type, reader in zip(types, container.readers_for(column, dtype), strict=True):
-        answer = visit_leaf(reader, leaf, dtype)
+    # the readers the evaluation kept on the container: asking again re-reads no index byte
+    for index_type, asker in zip(types, kept_askers(container, column, dtype), strict=True):
+        answer = ask(asker, leaf, dtype)
         if not answer.remain():
             return True
         if isinstance(answer, BitmapResult) and isinstance(leaf, _EXACT_BY_TYPE.get(index_type, ())):
