@@ -65,7 +65,7 @@ class FileVerdict:
     """One file's judgement: ``decision`` is ``"read"`` or ``"skipped: ..."``; ``selection`` the rows to
     read (``None``: every row); ``bitmap_answer`` whether the index answered with a bitmap (top-N needs it);
     ``exact`` whether that bitmap holds exactly the rows matching the predicate, not a superset (every leaf
-    answered by an index that answers it exactly, :func:`~.topn_exact.answered_exactly`, in a file written
+    answered by an index that answers it exactly, :func:`~.topn_exact.exact_answer`, in a file written
     under the schema read): a reader of the selection then needs no residual filter."""
 
     index_result: str = "NO_INDEX"

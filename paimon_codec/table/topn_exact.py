@@ -72,14 +72,10 @@ def _leaf_exact(leaf: Leaf, container: Any, row_type: RowType) -> bool:
     from ..fileindex.result import BitmapResult
 
     column = leaf.column
-    if column is None or column not in row_type.names or any(v is None for v in leaf.literals):
+    if column is None or not answered_exactly(leaf, container.index_types, row_type):  # by its indexes' kinds
         return False
     dtype = row_type.field(column).type
-    if not keys_exact(dtype) or any(_finer_than_key(v, dtype) for v in leaf.literals):
-        return False
     types = container.index_types(column)
-    if not any(isinstance(leaf, _EXACT_BY_TYPE.get(t, ())) for t in types):
-        return False
     # the readers the evaluation kept on the container: asking again re-reads no index byte
     for index_type, asker in zip(types, kept_askers(container, column, dtype), strict=True):
         answer = ask(asker, leaf, dtype)
