@@ -1,9 +1,10 @@
-"""FLOAT / DOUBLE file-index answers keep every row that Paimon, Spark or IEEE comparison selects.
+"""FLOAT / DOUBLE file-index answers keep every row that the asked semantics' comparison selects.
 
-Indexes key floats by their bits (-0.0 and 0.0 are different keys; NaN is one canonical key), while
-Paimon's own predicates use ``Double.compare`` (-0.0 < 0.0, NaN = NaN, NaN greatest), Spark SQL has
--0.0 = 0.0 (NaN = NaN, NaN greatest) and Arrow compute uses IEEE (NaN <> NaN).  The answer of every
-index type must hold the rows of all three, for every operator.
+Indexes key floats by their bits (-0.0 and 0.0 are different keys; NaN is one canonical key), as
+Paimon's own predicates compare (``Double.compare``: -0.0 < 0.0, NaN = NaN, NaN greatest): asked with
+``semantics="paimon"`` (the index layer's default, Java's answer) every index holds Paimon's rows;
+Spark SQL has -0.0 = 0.0 (NaN = NaN, NaN greatest), and ``semantics="spark"`` widens float leaves so
+that the answer holds Spark's rows.  Checked for every index type and operator.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from paimon_semantics import ieee_compare, paimon_compare, selects, spark_compare
+from paimon_semantics import paimon_compare, selects, spark_compare
 
 from paimon_codec.expressions import make_leaf
 from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter
@@ -32,20 +33,20 @@ INDEX_OPTIONS = {
 }
 
 
-ENGINES = {"paimon": paimon_compare, "spark": spark_compare, "ieee": ieee_compare}
+ENGINES = {"paimon": paimon_compare, "spark": spark_compare}
 
 
 def _as_float32(x: float) -> float:
     return struct.unpack(">f", struct.pack(">f", x))[0]
 
 
-def _index_rows(values: list, ftype: str, kind: str, op: str, lits: tuple) -> set[int]:
+def _index_rows(values: list, ftype: str, kind: str, op: str, lits: tuple, semantics: str = "paimon") -> set[int]:
     schema = parse_row_type(f"f {ftype}")
     writer = FileIndexWriter(schema, INDEX_OPTIONS[kind])
     arrow = pa.float32() if ftype == "FLOAT" else pa.float64()
     writer.write_table(pa.table({"f": pa.array(values, type=arrow)}))
     container = FileIndexContainerReader(writer.serialize())
-    result = evaluate(make_leaf(op, "f", lits), container, schema)
+    result = evaluate(make_leaf(op, "f", lits), container, schema, semantics=semantics)
     if not result.remain():
         return set()
     bitmap = getattr(result, "bitmap", None)
@@ -53,9 +54,9 @@ def _index_rows(values: list, ftype: str, kind: str, op: str, lits: tuple) -> se
 
 
 def _check(values: list, ftype: str, kind: str, op: str, lits: tuple) -> None:
-    got = _index_rows(values, ftype, kind, op, lits)
     pred = make_leaf(op, "f", lits)
     for engine, compare in ENGINES.items():
+        got = _index_rows(values, ftype, kind, op, lits, engine)
         want = {i for i, v in enumerate(values) if selects(pred, {"f": v}, compare) is True}
         missing = want - got
         assert not missing, (f"{kind} on {ftype} dropped rows {sorted(missing)} of {engine}'s "
@@ -99,17 +100,24 @@ def test_every_special_pair(kind, ftype):
 
 
 @pytest.mark.parametrize("ftype", ["FLOAT", "DOUBLE"])
-def test_bloom_over_negative_zeros_does_not_skip_zero(ftype):
-    """A file of only -0.0 rows: ``f = 0.0`` must not be skipped (Spark selects every row)."""
-    assert _index_rows([-0.0, -0.0], ftype, "bloom-filter", "eq", (0.0,)) == {0, 1}
-    assert _index_rows([0.0], ftype, "bloom-filter", "in", (-0.0, 5.0)) == {0}
+def test_bloom_over_negative_zeros(ftype):
+    """A file of only -0.0 rows: ``f = 0.0`` is skipped as Java skips it (Paimon: -0.0 <> 0.0), kept under
+    Spark's semantics (Spark selects every row)."""
+    assert _index_rows([-0.0, -0.0], ftype, "bloom-filter", "eq", (0.0,)) == set()
+    assert _index_rows([-0.0, -0.0], ftype, "bloom-filter", "eq", (0.0,), "spark") == {0, 1}
+    assert _index_rows([0.0], ftype, "bloom-filter", "in", (-0.0, 5.0), "spark") == {0}
 
 
-def test_zero_lookup_still_prunes_other_values():
-    """Widening keeps the index useful: only the zeros come back for ``f = 0.0``."""
+def test_zero_lookups_paimon_exact_spark_widened():
+    """Asked as Paimon asks, a bit-keyed index answers with exactly Paimon's rows; Spark's widening keeps the
+    index useful (only the zeros come back for ``f = 0.0``)."""
     values = [1.0, -0.0, 2.0, 0.0, math.nan]
-    assert _index_rows(values, "DOUBLE", "bitmap-v2", "eq", (0.0,)) == {1, 3}
-    assert _index_rows(values, "DOUBLE", "range-bitmap", "gte", (0.0,)) == {0, 1, 2, 3, 4}
-    assert _index_rows(values, "DOUBLE", "range-bitmap", "lte", (-0.0,)) == {1, 3}
-    assert _index_rows(values, "DOUBLE", "range-bitmap", "lt", (0.0,)) == {1}
-    assert _index_rows(values, "DOUBLE", "range-bitmap", "eq", (math.nan,)) == {4}
+    paimon = {("bitmap-v2", "eq", 0.0): {3}, ("bitmap-v2", "neq", math.nan): {0, 1, 2, 3},
+              ("range-bitmap", "gte", 0.0): {0, 2, 3, 4}, ("range-bitmap", "lte", -0.0): {1},
+              ("range-bitmap", "lt", 0.0): {1}, ("range-bitmap", "eq", math.nan): {4}}
+    spark = {("bitmap-v2", "eq", 0.0): {1, 3}, ("bitmap-v2", "neq", math.nan): {0, 1, 2, 3},
+             ("range-bitmap", "gte", 0.0): {0, 1, 2, 3, 4}, ("range-bitmap", "lte", -0.0): {1, 3},
+             ("range-bitmap", "lt", 0.0): {1}, ("range-bitmap", "eq", math.nan): {4}}
+    for semantics, answers in (("paimon", paimon), ("spark", spark)):
+        for (kind, op, lit), rows in answers.items():
+            assert _index_rows(values, "DOUBLE", kind, op, (lit,), semantics) == rows, (semantics, kind, op, lit)

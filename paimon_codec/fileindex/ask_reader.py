@@ -1,7 +1,8 @@
 """One leaf asked of one file-index reader: the operator's question, made sound for float and timestamp keys.
 
-* FLOAT / DOUBLE leaves are widened first (:mod:`.float_keys`): indexes key floats by their bits,
-  while the engines filtering afterwards treat ``-0.0 = 0.0`` (Spark) or ``NaN <> NaN`` (IEEE).
+* FLOAT / DOUBLE leaves are asked as written under ``semantics="paimon"`` (the default: indexes key
+  floats by their bits, as Paimon's ``Double.compare`` tells them apart - Java's answer), and widened
+  first under ``semantics="spark"`` (:mod:`.float_keys`: Spark has ``-0.0 = 0.0``).
 * Timestamp keys are millis (p <= 3) or micros (p > 3): a literal (or a TIMESTAMP(7..9) column
   value) finer than the key collapses onto its neighbours.  Java then answers ``<>`` / ``NOT IN``
   with the complement of the collapsed key's rows, dropping rows that differ below the key's
@@ -20,6 +21,7 @@ from typing import Any
 
 from ..expressions import leaves
 from ..expressions.predicate import Leaf
+from ..expressions.semantics import Semantics
 from ..expressions.visitor import LeafVisitor
 from ..types import DataType
 from ..values import Timestamp
@@ -153,15 +155,17 @@ class ReaderAsker(LeafVisitor[FileIndexResult]):
         return self.reader.visit_like(leaf.literals[0])
 
 
-def ask(asker: ReaderAsker, leaf: Leaf, dtype: DataType | None) -> FileIndexResult:
-    """Ask ``asker``'s reader about one (bound) leaf on a column of type ``dtype``."""
+def ask(asker: ReaderAsker, leaf: Leaf, dtype: DataType | None,
+        semantics: Semantics = "paimon") -> FileIndexResult:
+    """Ask ``asker``'s reader about one (bound) leaf on a column of type ``dtype``.
+
+    ``semantics``: whose rows the answer must hold (:mod:`paimon_codec.expressions.semantics`) -
+    ``"paimon"`` asks as Java's ``FileIndexPredicate`` does, ``"spark"`` widens float leaves first."""
     if dtype is not None:
         root = dtype.root
         if root in FLOAT_ROOTS:
-            widened = widen_float_leaf(leaf)
-            if widened is None:
-                return REMAIN
-            leaf = widened
+            if semantics == "spark":
+                leaf = widen_float_leaf(leaf)
         elif root in _TIMESTAMP_ROOTS and _collapses(dtype, leaf.literals):
             return leaf.accept(ReaderAsker(asker.reader, True))
     return leaf.accept(asker)
@@ -172,9 +176,10 @@ def askers(readers: Iterable[FileIndexReader]) -> list[ReaderAsker]:
     return [ReaderAsker(r) for r in readers]
 
 
-def visit_leaf(reader: FileIndexReader, leaf: Leaf, dtype: DataType | None = None) -> FileIndexResult:
-    """Ask one reader about one (bound) leaf, soundly for float keys and collapsed timestamp keys."""
+def visit_leaf(reader: FileIndexReader, leaf: Leaf, dtype: DataType | None = None,
+               semantics: Semantics = "paimon") -> FileIndexResult:
+    """Ask one reader about one (bound) leaf, soundly for collapsed timestamp keys (see :func:`ask`)."""
     if dtype is None:
         dtype = getattr(reader, "dtype", None)
         dtype = dtype if isinstance(dtype, DataType) else None
-    return ask(ReaderAsker(reader), leaf, dtype)
+    return ask(ReaderAsker(reader), leaf, dtype, semantics)

@@ -7,6 +7,9 @@ deletion-vector step of ``FileIndexEvaluator`` (FORMATS.md §9), made sound.
   result algebra (:mod:`.result`) is the sound one, so an OR whose sides are of different kinds
   never drops a matching row (Java 0.9's ``BitmapIndexResultLazy.or`` could).
 * One leaf on one reader (float widening, collapsed timestamp keys) is :mod:`.ask_reader`.
+* ``semantics="paimon"`` (the default) answers as Paimon's Java ``FileIndexPredicate`` does, float leaves
+  asked as written; the table layer asks with ``semantics="spark"`` for a Spark read, which widens them
+  (:mod:`.float_keys`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pyroaring import BitMap, BitMap64
 from ..errors import InvalidPredicateError
 from ..expressions.bind import _types_by_name, column_type
 from ..expressions.predicate import And, Leaf, Or, Predicate
+from ..expressions.semantics import Semantics
 from ..types import DataType, RowType
 from .ask_reader import ReaderAsker, ask, askers, visit_leaf
 from .reader import FileIndexReader
@@ -70,10 +74,11 @@ def _fold(pred: Predicate, leaf_result: Callable[[Leaf], FileIndexResult]) -> Fi
     raise InvalidPredicateError(f"not a predicate: {pred!r}")
 
 
-def _combine_readers(readers: Sequence[ReaderAsker], leaf: Leaf, dtype: DataType | None) -> FileIndexResult:
+def _combine_readers(readers: Sequence[ReaderAsker], leaf: Leaf, dtype: DataType | None,
+                     semantics: Semantics = "paimon") -> FileIndexResult:
     result: FileIndexResult = REMAIN
     for reader in readers:
-        result = result.and_(ask(reader, leaf, dtype))
+        result = result.and_(ask(reader, leaf, dtype, semantics))
         if not result.remain():
             break
     return result
@@ -83,10 +88,11 @@ def evaluate_with_readers(
     predicate: Predicate,
     readers_of: Callable[[str | None], Sequence[FileIndexReader]],
     schema: RowType | DataType | None = None,
+    semantics: Semantics = "paimon",
 ) -> FileIndexResult:
     """Evaluate ``predicate`` with ``readers_of(column)`` giving each column's readers.
 
-    ``predicate`` is bound to ``schema`` first (when given).
+    ``predicate`` is bound to ``schema`` first (when given); ``semantics`` as in :func:`evaluate`.
     """
     bound = predicate.bind(schema) if schema is not None else predicate
     cache: dict[str | None, Sequence[ReaderAsker]] = {}
@@ -95,7 +101,7 @@ def evaluate_with_readers(
         if leaf.column not in cache:
             cache[leaf.column] = askers(readers_of(leaf.column))
         dtype = column_type(schema, leaf.column) if schema is not None else None
-        return _combine_readers(cache[leaf.column], leaf, dtype)
+        return _combine_readers(cache[leaf.column], leaf, dtype, semantics)
 
     return _fold(bound, leaf_result)
 
@@ -121,6 +127,7 @@ def evaluate(
     options: Any = None,
     *,
     reuse_readers: bool = True,
+    semantics: Semantics = "paimon",
 ) -> FileIndexResult:
     """Evaluate ``predicate`` against one data file's index container (``FileIndexPredicate``).
 
@@ -130,6 +137,9 @@ def evaluate(
     container reader, so later evaluations against the same container reuse their parsed heads and
     cached bitmaps (Java builds fresh readers for every predicate).  A predicate already bound to
     this ``row_type`` object (``p.bind(row_type)``, or evaluated with it before) is not coerced again.
+
+    ``semantics="paimon"`` (default) gives Java's answer; ``"spark"`` one holding every row Spark SQL's
+    comparison selects (FLOAT / DOUBLE leaves widened: ``-0.0 = 0.0``), for a table read under Spark.
     """
     if not isinstance(row_type, RowType):
         raise InvalidPredicateError("evaluate() needs the data file's RowType (see parse_row_type)")
@@ -143,13 +153,13 @@ def evaluate(
     if cache is None:
         cache = {}  # this evaluation only: one row type, so keyed by column alone
     if isinstance(bound, Leaf):  # the common single-leaf filter: no closure, no fold
-        return _leaf_on_container(bound, container_reader, indexed, row_type, options, cache, kept)
+        return _leaf_on_container(bound, container_reader, indexed, row_type, options, cache, kept, semantics)
     return _fold(bound, lambda leaf: _leaf_on_container(leaf, container_reader, indexed, row_type, options,
-                                                        cache, kept))
+                                                        cache, kept, semantics))
 
 
 def _leaf_on_container(leaf: Leaf, container_reader: ContainerReader, indexed: Any, row_type: RowType,
-                       options: Any, cache: dict, kept: bool) -> FileIndexResult:
+                       options: Any, cache: dict, kept: bool, semantics: Semantics = "paimon") -> FileIndexResult:
     """One bound leaf against the indexes of its column (REMAIN for a column without any).
 
     ``cache`` holds the readers already built (each in its :class:`~.ask_reader.ReaderAsker`): for one
@@ -171,8 +181,8 @@ def _leaf_on_container(leaf: Leaf, container_reader: ContainerReader, indexed: A
                 readers = askers(container_reader.readers_for(column, dtype, options))
             cache[column] = readers
         if len(readers) == 1:
-            return ask(readers[0], leaf, dtype)
-        return _combine_readers(readers, leaf, dtype)
+            return ask(readers[0], leaf, dtype, semantics)
+        return _combine_readers(readers, leaf, dtype, semantics)
     # keyed by column, then type (a DataType hashes all its fields: look it up only on a miss)
     hit = cache.get(column)
     if hit is not None and hit[0] is dtype:
@@ -187,8 +197,8 @@ def _leaf_on_container(leaf: Leaf, container_reader: ContainerReader, indexed: A
             cache[(column, dtype)] = readers
         cache[column] = (dtype, readers)
     if len(readers) == 1:
-        return ask(readers[0], leaf, dtype)
-    return _combine_readers(readers, leaf, dtype)
+        return ask(readers[0], leaf, dtype, semantics)
+    return _combine_readers(readers, leaf, dtype, semantics)
 
 
 def kept_askers(container_reader: ContainerReader, column: str, dtype: DataType) -> Sequence[ReaderAsker]:
@@ -210,12 +220,14 @@ def evaluate_single(
     predicate: Predicate,
     reader: FileIndexReader,
     dtype: DataType | None = None,
+    semantics: Semantics = "paimon",
 ) -> FileIndexResult:
     """Evaluate ``predicate`` against one index payload's reader; every leaf addresses its column.
 
-    With ``dtype`` (the payload's column type) the literals are bound to it first.
+    With ``dtype`` (the payload's column type) the literals are bound to it first; ``semantics`` as in
+    :func:`evaluate`.
     """
-    return evaluate_with_readers(predicate, lambda _column: (reader,), dtype)
+    return evaluate_with_readers(predicate, lambda _column: (reader,), dtype, semantics)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,25 +1,18 @@
-"""FLOAT / DOUBLE leaves made safe for indexes keyed by IEEE bits.
+"""FLOAT / DOUBLE leaves asked of indexes keyed by IEEE bits, under Spark SQL's comparison.
 
-Every file index keys a float by its bits (bitmap and bloom filter: ``Float.equals`` / canonical
-NaN; range bitmap: ``Float.compare`` order), so ``-0.0`` and ``0.0`` are two different keys.  The
-engines that filter the rows afterwards disagree about them:
+Every file index keys a float by its bits (bitmap and bloom filter: ``Float.equals``, one canonical
+NaN; range bitmap: ``Float.compare`` order), so ``-0.0`` and ``0.0`` are two keys - exactly as
+Paimon's ``Predicate.test`` (``Double.compare``) tells them apart.  Asked as written, an index
+therefore answers as Paimon's Java does, and that is what the index layer and ``semantics="paimon"``
+reads ask (:mod:`paimon_codec.expressions.semantics`).
 
-==========================  =======================  ===================================
-question                    Paimon (``Double.compare``)  Spark SQL
-==========================  =======================  ===================================
-``-0.0 = 0.0``              false                    true
-``NaN = NaN``               true                     true
-NaN against other values    greater than all         greater than all
-==========================  =======================  ===================================
-
-(and plain IEEE comparison, as Arrow compute does, has ``NaN <> NaN`` true).  An index answer must
-keep every row that *any* of them selects, so before a leaf reaches a reader this module widens it:
+Spark SQL has ``-0.0 = 0.0`` (NaN equal to itself and above every number, as in Paimon), so a
+``semantics="spark"`` read widens a leaf before it reaches a reader, to keep every row Spark keeps:
 
 * ``= z`` / ``IN (.., z, ..)`` with ``z`` a zero asks for both zeros;
 * ``<= -0.0`` becomes ``<= 0.0`` and ``>= 0.0`` becomes ``>= -0.0`` (so do BETWEEN's bounds);
-* ``<> NaN`` keeps every row and ``NOT IN`` ignores its NaN literals (IEEE keeps NaN rows there);
-* ``<>`` / ``NOT IN`` a zero, ``<`` / ``>`` anything: the bit-keyed answer already holds the other
-  engines' rows (it keeps the other zero; NaN sorts last in every engine that orders it).
+* ``<>`` / ``NOT IN`` a zero, ``<`` / ``>`` anything, NaN literals: the bit-keyed answer already holds
+  Spark's rows (it keeps the other zero; NaN is one key, above every number, in both).
 """
 
 from __future__ import annotations
@@ -35,16 +28,9 @@ __all__ = ["FLOAT_ROOTS", "widen_float_leaf"]
 
 FLOAT_ROOTS = frozenset(("FLOAT", "DOUBLE"))
 
-#: what :func:`widen_float_leaf` returns when the leaf cannot exclude any row
-KEEP_ALL = None
-
 
 def _is_zero(v: Any) -> bool:
     return isinstance(v, float) and v == 0.0
-
-
-def _is_nan(v: Any) -> bool:
-    return isinstance(v, float) and math.isnan(v)
 
 
 def _both_zeros(values: list) -> list:
@@ -55,63 +41,62 @@ def _both_zeros(values: list) -> list:
     return out
 
 
-class _Widen(LeafVisitor["Leaf | None"]):
-    """The leaf to ask a float-keyed index instead of ``leaf``, or ``None`` when every row must stay."""
+class _Widen(LeafVisitor["Leaf"]):
+    """The leaf to ask a float-keyed index instead of ``leaf`` for Spark's rows."""
 
-    def visit_equal_to(self, leaf: leaves.EqualTo) -> Leaf | None:
+    def visit_equal_to(self, leaf: leaves.EqualTo) -> Leaf:
         return leaves.In._of(leaf.column, (0.0, -0.0)) if _is_zero(leaf.literal) else leaf
 
-    def visit_in(self, leaf: leaves.In) -> Leaf | None:
+    def visit_in(self, leaf: leaves.In) -> Leaf:
         return leaves.In._of(leaf.column, tuple(_both_zeros(list(leaf.literals))))
 
-    def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> Leaf | None:
-        return KEEP_ALL if _is_nan(leaf.literal) else leaf
+    def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> Leaf:
+        return leaf
 
-    def visit_not_in(self, leaf: leaves.NotIn) -> Leaf | None:
-        kept = tuple(v for v in leaf.literals if not _is_nan(v))
-        return leaves.NotIn._of(leaf.column, kept) if kept else KEEP_ALL
+    def visit_not_in(self, leaf: leaves.NotIn) -> Leaf:
+        return leaf
 
-    def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> Leaf | None:
+    def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> Leaf:
         return leaves.LessThanOrEqual._of(leaf.column, (0.0,)) if _is_zero(leaf.literal) else leaf
 
-    def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> Leaf | None:
+    def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> Leaf:
         return leaves.GreaterThanOrEqual._of(leaf.column, (-0.0,)) if _is_zero(leaf.literal) else leaf
 
-    def visit_between(self, leaf: leaves.Between) -> Leaf | None:
+    def visit_between(self, leaf: leaves.Between) -> Leaf:
         low, high = leaf.literals
         return leaves.Between._of(leaf.column,
                                   (-0.0 if _is_zero(low) else low, 0.0 if _is_zero(high) else high))
 
     # the bit-keyed answer already holds every engine's rows: asked as written
-    def visit_less_than(self, leaf: leaves.LessThan) -> Leaf | None:
+    def visit_less_than(self, leaf: leaves.LessThan) -> Leaf:
         return leaf
 
-    def visit_greater_than(self, leaf: leaves.GreaterThan) -> Leaf | None:
+    def visit_greater_than(self, leaf: leaves.GreaterThan) -> Leaf:
         return leaf
 
-    def visit_is_null(self, leaf: leaves.IsNull) -> Leaf | None:
+    def visit_is_null(self, leaf: leaves.IsNull) -> Leaf:
         return leaf
 
-    def visit_is_not_null(self, leaf: leaves.IsNotNull) -> Leaf | None:
+    def visit_is_not_null(self, leaf: leaves.IsNotNull) -> Leaf:
         return leaf
 
     # string matches: no float index answers them (REMAIN)
-    def visit_starts_with(self, leaf: leaves.StartsWith) -> Leaf | None:
+    def visit_starts_with(self, leaf: leaves.StartsWith) -> Leaf:
         return leaf
 
-    def visit_ends_with(self, leaf: leaves.EndsWith) -> Leaf | None:
+    def visit_ends_with(self, leaf: leaves.EndsWith) -> Leaf:
         return leaf
 
-    def visit_contains(self, leaf: leaves.Contains) -> Leaf | None:
+    def visit_contains(self, leaf: leaves.Contains) -> Leaf:
         return leaf
 
-    def visit_like(self, leaf: leaves.Like) -> Leaf | None:
+    def visit_like(self, leaf: leaves.Like) -> Leaf:
         return leaf
 
 
 _WIDEN = _Widen()
 
 
-def widen_float_leaf(leaf: Leaf) -> Leaf | None:
-    """The leaf to ask a float-keyed index instead of ``leaf``, or ``None`` when every row must stay."""
+def widen_float_leaf(leaf: Leaf) -> Leaf:
+    """The leaf to ask a float-keyed index instead of ``leaf`` so that its answer holds Spark SQL's rows."""
     return leaf.accept(_WIDEN)

@@ -1,0 +1,54 @@
+"""Which engine's comparison a predicate on FLOAT / DOUBLE columns follows: Paimon's or Spark SQL's.
+
+The two engines agree on every type but floats, and there only on ``±0.0``:
+
+============================  ====================================  =========================
+question                      ``"paimon"`` (``Double.compare``)     ``"spark"`` (Spark SQL)
+============================  ====================================  =========================
+``-0.0 = 0.0``                false (``-0.0 < 0.0``)                true
+``NaN = NaN``                 true                                  true
+NaN against any other value   greater                               greater
+============================  ====================================  =========================
+
+``"paimon"`` is what Paimon's own read returns: its ``LeafFunction``s test a row with ``compareTo``
+(``Float.compare`` / ``Double.compare``), and its file indexes key floats by their bits, so their answers
+agree with it.  ``"spark"`` is what Spark's filter returns (Spark SQL's NaN semantics, and ``0.0 = -0.0``).
+Neither is implicit: the index layer (:mod:`paimon_codec.fileindex`) answers exactly as Paimon's Java
+readers do; the table layer (plan, read, Spark scan) takes a ``semantics`` argument and names it in its
+plan report.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal, cast
+
+from ..errors import InvalidPredicateError
+
+__all__ = ["SEMANTICS", "Semantics", "check_semantics", "float_order_key"]
+
+Semantics = Literal["paimon", "spark"]
+#: every accepted value, the first the default of reads without Spark
+SEMANTICS: tuple[Semantics, ...] = ("paimon", "spark")
+
+
+def check_semantics(value: Any) -> Semantics:
+    """``value`` when it names a semantics, else an :class:`InvalidPredicateError` naming the choices."""
+    if value not in SEMANTICS:
+        raise InvalidPredicateError(f"unknown comparison semantics {value!r}", expected=" or ".join(map(repr, SEMANTICS)))
+    return cast(Semantics, value)
+
+
+def float_order_key(x: Any, semantics: Semantics) -> Any:
+    """``x`` as a key Python compares as ``semantics`` compares floats (other values are returned as is).
+
+    NaN is above every number and equal to itself in both; ``-0.0`` sorts below ``0.0`` under ``"paimon"``
+    and equals it under ``"spark"``.
+    """
+    if not isinstance(x, float):
+        return x
+    if x != x:
+        return (1, 0.0, 0)
+    if semantics == "paimon" and x == 0.0:
+        return (0, 0.0, int(math.copysign(1, x)))
+    return (0, x + 0.0, 0)
