@@ -115,6 +115,15 @@ def add_predicate_args(parser: argparse.ArgumentParser, *, required: bool = Fals
     return g
 
 
+def add_semantics_arg(parser: argparse.ArgumentParser, default: str) -> None:
+    """``--semantics paimon|spark``: whose FLOAT / DOUBLE comparison a table read follows
+    (:mod:`paimon_codec.expressions.semantics`)."""
+    parser.add_argument("--semantics", choices=["paimon", "spark"], default=default,
+                        help="float comparison of every filter: paimon (Double.compare, -0.0 < 0.0: what Paimon's "
+                             "read returns) or spark (-0.0 = 0.0: what Spark's filter keeps); default "
+                             f"{default}; the plan report names it")
+
+
 def predicate_arg(args: argparse.Namespace) -> Any:
     """The predicate of :func:`add_predicate_args`: the ``--where`` text, the JSON value, or None."""
     if args.predicate_json is not None:

@@ -15,6 +15,7 @@ from .common import (
     JSON_LINE,
     CommandGroup,
     add_predicate_args,
+    add_semantics_arg,
     add_snapshot_args,
     add_table_arg,
     predicate_arg,
@@ -44,7 +45,8 @@ def _print(obj: dict, out=None) -> None:
     out = out or sys.stdout
     rep = obj["report"]
     print(f"plan of {obj['table']} @ snapshot {obj['snapshot_id']}"
-          + (f" where {obj['predicate']}" if obj["predicate"] else ""), file=out)
+          + (f" where {obj['predicate']}" if obj["predicate"] else "")
+          + f" ({rep.get('semantics')} semantics)", file=out)
     for k in ("files_total", "files_skipped_by_partition", "files_pruned_by_stats", "files_skipped_by_index",
               "files_skipped_by_deletion_vectors", "files_skipped_level0", "files_read", "rows_total",
               "rows_deleted", "rows_selected", "bytes_total", "bytes_read", "index_bytes_read"):
@@ -59,7 +61,8 @@ def _print(obj: dict, out=None) -> None:
 def cmd_plan(args: argparse.Namespace) -> int:
     from ..table.plan import plan_scan
 
-    plan = plan_scan(args.table, predicate_arg(args), args.snapshot, branch=args.branch, tag=args.tag)
+    plan = plan_scan(args.table, predicate_arg(args), args.snapshot, branch=args.branch, tag=args.tag,
+                     semantics=args.semantics)
     obj = plan_json(plan)
     if args.json:
         print_json(obj)
@@ -74,3 +77,4 @@ def register(root: CommandGroup) -> None:
     add_table_arg(p)
     add_predicate_args(p, example="status = 'PAID' AND amount > 10")
     add_snapshot_args(p)
+    add_semantics_arg(p, "paimon")

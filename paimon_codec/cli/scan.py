@@ -15,6 +15,7 @@ from .common import (
     CommandGroup,
     add_master_arg,
     add_predicate_args,
+    add_semantics_arg,
     add_snapshot_args,
     add_table_arg,
     predicate_arg,
@@ -51,7 +52,7 @@ def _print_report(report: dict, out=None) -> None:
     keys = ["files_total", "files_skipped_by_index", "files_skipped_by_partition", "files_pruned_by_stats",
             "files_skipped_by_deletion_vectors", "files_skipped_level0", "files_read", "rows_total",
             "rows_deleted", "rows_selected", "rows_read", "bytes_total", "bytes_read", "index_bytes_read"]
-    print("plan report:", file=out)
+    print(f"plan report ({report.get('semantics')} semantics):", file=out)
     for k in keys:
         print(f"  {k:34s} {report.get(k)}", file=out)
     if report.get("order_by") and report.get("limit") is not None:
@@ -97,7 +98,7 @@ def cmd_scan(args) -> int:
     df, report = scan(spark, args.table, predicate_arg(args), args.snapshot, order_by=order_by,
                       limit=args.limit if order_by else None, nulls_first=nulls_first,
                       branch=args.branch, tag=args.tag, timestamp_ms=args.as_of,
-                      distributed_planning=_planning_arg(args.distributed_planning))
+                      distributed_planning=_planning_arg(args.distributed_planning), semantics=args.semantics)
     rows = _rows(df)
     rep = report.to_json()
     if args.json:
@@ -186,6 +187,7 @@ def register(root: CommandGroup) -> None:
     add_master_arg(p)
     p.add_argument("--distributed-planning", default="256", metavar="N|always|never",
                    help="judge file indexes and deletion vectors in Spark tasks from N files on (default 256)")
+    add_semantics_arg(p, "spark")
 
     p = root.command("audit", cmd_audit, "decode and verify every index file of a warehouse on Spark",
                      json=JSON_LINE + ': {"tables": ..., "findings": [...], "files": [...]}')

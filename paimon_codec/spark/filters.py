@@ -1,13 +1,20 @@
-"""Paimon predicates as Spark Column expressions (the residual filter of an index-aware scan)."""
+"""Paimon predicates as Spark Column expressions (the residual filter of an index-aware scan).
+
+Spark compares FLOAT / DOUBLE with ``-0.0 = 0.0``; under ``semantics="paimon"`` (``Double.compare``,
+:mod:`paimon_codec.expressions.semantics`) a comparison with a zero literal tells the zeros apart by their
+sign: ``atan2(x, -1.0)`` is ``-pi`` for ``-0.0`` and ``pi`` for ``0.0``.
+"""
 
 from __future__ import annotations
 
 import datetime as _dt
+import math
 from typing import Any
 
 from ..errors import InvalidPredicateError
 from ..expressions import leaves
 from ..expressions.predicate import And, Leaf, Or
+from ..expressions.semantics import Semantics, check_semantics
 from ..expressions.visitor import PredicateVisitor, visit
 from ..types import RowType
 from ..values import Timestamp
@@ -59,8 +66,29 @@ def _finer_than_micros(value: Any) -> bool:
 class _SparkFilter(PredicateVisitor[Any]):
     """The Spark Column of each operator (Spark applies SQL's three-valued logic itself)."""
 
-    def __init__(self, row_type: RowType) -> None:
+    def __init__(self, row_type: RowType, semantics: Semantics = "spark") -> None:
         self.row_type = row_type
+        self.semantics = check_semantics(semantics)
+
+    def _paimon_zero(self, leaf: Leaf, literal: Any) -> bool:
+        """A ±0.0 literal on a FLOAT / DOUBLE column under ``"paimon"``: Spark's own ``=`` would merge the zeros."""
+        return self.semantics == "paimon" and isinstance(literal, float) and literal == 0.0 \
+            and leaf.column is not None and self.row_type.field(leaf.column).type.root in ("FLOAT", "DOUBLE")
+
+    @staticmethod
+    def _signed_zero(c: Any, negative: bool) -> Any:
+        from pyspark.sql import functions as F
+
+        below = F.atan2(c, F.lit(-1.0)) < 0
+        return (c == 0.0) & (below if negative else ~below)
+
+    def _zero_compare(self, c: Any, op: str, literal: float) -> Any:
+        """``c op ±0.0`` in ``Double.compare``'s order (``... < -0.0 < 0.0 < ... < NaN``; Spark has NaN greatest)."""
+        negative = math.copysign(1.0, literal) < 0
+        eq = self._signed_zero(c, negative)
+        lt = (c < 0.0) if negative else ((c < 0.0) | self._signed_zero(c, True))
+        gt = (c > 0.0) | self._signed_zero(c, False) if negative else (c > 0.0)
+        return {"eq": eq, "neq": ~eq, "lt": lt, "lte": lt | eq, "gt": gt, "gte": gt | eq}[op]
 
     def _column(self, leaf: Leaf) -> tuple[Any, list]:
         """(the Spark column, the literals as Spark literals of its type)."""
@@ -77,6 +105,8 @@ class _SparkFilter(PredicateVisitor[Any]):
         from pyspark.sql import functions as F
 
         c = self._column(leaf)[0]
+        if self._paimon_zero(leaf, literal):
+            return self._zero_compare(c, op, literal)
         if _finer_than_micros(literal):
             return {"eq": F.lit(False) & c.isNotNull(), "neq": c.isNotNull(), "lt": c <= lit, "lte": c <= lit,
                     "gt": c > lit, "gte": c > lit}[op]
@@ -113,15 +143,29 @@ class _SparkFilter(PredicateVisitor[Any]):
         c, lits = self._column(leaf)
         return c, [lit for v, lit in zip(leaf.literals, lits, strict=True) if not _finer_than_micros(v)]
 
+    def _any_equal(self, leaf: Leaf) -> Any:
+        """``c IN (...)`` (None: no literal can equal a value), ±0.0 literals apart under ``"paimon"``."""
+        c, lits = self._column(leaf)
+        plain = [lit for v, lit in zip(leaf.literals, lits, strict=True)
+                 if not _finer_than_micros(v) and not self._paimon_zero(leaf, v)]
+        terms = [c.isin(*plain)] if plain else []
+        terms += [self._zero_compare(c, "eq", v) for v in leaf.literals if self._paimon_zero(leaf, v)]
+        if not terms:
+            return None
+        out = terms[0]
+        for t in terms[1:]:
+            out = out | t
+        return out
+
     def visit_in(self, leaf: leaves.In) -> Any:
         from pyspark.sql import functions as F
 
-        c, lits = self._set(leaf)
-        return c.isin(*lits) if lits else F.lit(False) & c.isNotNull()
+        hit = self._any_equal(leaf)
+        return hit if hit is not None else F.lit(False) & self._column(leaf)[0].isNotNull()
 
     def visit_not_in(self, leaf: leaves.NotIn) -> Any:
-        c, lits = self._set(leaf)
-        return ~c.isin(*lits) if lits else c.isNotNull()
+        hit = self._any_equal(leaf)
+        return ~hit if hit is not None else self._column(leaf)[0].isNotNull()
 
     def visit_is_null(self, leaf: leaves.IsNull) -> Any:
         return self._column(leaf)[0].isNull()
@@ -168,6 +212,7 @@ class _SparkFilter(PredicateVisitor[Any]):
         return self._compound(node, False)
 
 
-def to_spark_column(pred: Any, row_type: RowType):
-    """The Spark Column for a predicate tree (``And`` / ``Or`` / leaves), SQL three-valued logic."""
-    return visit(pred, _SparkFilter(row_type))
+def to_spark_column(pred: Any, row_type: RowType, semantics: Semantics = "spark"):
+    """The Spark Column for a predicate tree (``And`` / ``Or`` / leaves), SQL three-valued logic, floats compared
+    under ``semantics`` (the scan names its plan's)."""
+    return visit(pred, _SparkFilter(row_type, semantics))

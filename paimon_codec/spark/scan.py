@@ -34,6 +34,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..expressions.semantics import Semantics
 from ..storage import storage_state
 from ..table import PaimonTable
 from ..table.plan import ScanPlan, SortKey, plan_scan
@@ -197,7 +198,7 @@ def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask], out: RowType
                                t.primary_key_file, t.evolution, t.file_size)
         if exact:
             return table
-        return filter_table(table, predicate, plan.row_type).select(narrow.names)
+        return filter_table(table, predicate, plan.row_type, plan.report.semantics).select(narrow.names)
 
     parts = list(map_bounded(read, tasks, min(len(tasks), read_threads([t.path for t in tasks]))))
     table = pa.concat_tables(parts) if parts else narrow.empty_table()
@@ -249,7 +250,8 @@ def _plan_parts(spark, plan: ScanPlan, native: bool, driver_rows: int, out: RowT
         parts.append((_driver_dataframe(spark, plan, routes.driver, out), False))
     parts.extend((native_dataframe(spark, plan.row_type, paths, fmt, pk), True)
                  for (fmt, pk), paths in routes.whole.items())
-    residual = None if plan.predicate is None or not routes.jvm else to_spark_column(plan.predicate, plan.row_type)
+    residual = None if plan.predicate is None or not routes.jvm \
+        else to_spark_column(plan.predicate, plan.row_type, plan.report.semantics)
     parts.extend((selection_dataframe(spark, plan.row_type, sel, pk, residual), True) for pk, sel in routes.jvm)
     if plan.groups:
         parts.append((group_dataframe(spark, plan), True))
@@ -263,20 +265,29 @@ def _plan_parts(spark, plan: ScanPlan, native: bool, driver_rows: int, out: RowT
         return [df for df, _ in parts]
     names = [_quoted(f.name) for f in out]
     if plan.predicate is not None and any(needs for _, needs in parts):
-        condition = to_spark_column(plan.predicate, plan.row_type)  # py4j calls: built only when used
+        condition = to_spark_column(plan.predicate, plan.row_type, plan.report.semantics)  # built only when used
         parts = [(df.filter(condition) if needs else df, False) for df, needs in parts]
     return [df.select(*names) for df, _ in parts]
 
 
-def _sort_columns(keys: list[SortKey]) -> list:
+def _sort_columns(keys: list[SortKey], row_type: RowType, semantics: str) -> list:
+    """Spark's sort columns of ``keys``; under ``semantics="paimon"`` a FLOAT / DOUBLE key is followed by its
+    sign (``atan2(x, -1.0)``: ``-pi`` for ``-0.0``, ``pi`` for ``0.0``), so ``-0.0`` sorts before ``0.0`` as in
+    ``Double.compare`` (Spark's own order has them equal)."""
+    from pyspark.sql import functions as F
+
+    def order(c: Any, k: SortKey) -> Any:
+        if k.descending:
+            return c.desc_nulls_first() if k.nulls_come_first else c.desc_nulls_last()
+        return c.asc_nulls_first() if k.nulls_come_first else c.asc_nulls_last()
 
     out = []
     for k in keys:
         c = _quoted(k.column)
-        if k.descending:
-            out.append(c.desc_nulls_first() if k.nulls_come_first else c.desc_nulls_last())
-        else:
-            out.append(c.asc_nulls_first() if k.nulls_come_first else c.asc_nulls_last())
+        out.append(order(c, k))
+        if semantics == "paimon" and k.column in row_type.names \
+                and row_type.field(k.column).type.root in ("FLOAT", "DOUBLE"):
+            out.append(order(F.atan2(c, F.lit(-1.0)), k))
     return out
 
 
@@ -286,7 +297,8 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
          driver_rows: int = DRIVER_READ_ROWS, branch: str | None = None, tag: str | None = None,
          timestamp_ms: int | None = None, distributed_planning: int | str = DEFAULT_THRESHOLD,
          files_per_task: int | None = None, storage_options: dict[str, str] | None = None,
-         columns: str | Sequence[str] | None = None, use_stats: bool = True) -> tuple[Any, PlanReport]:
+         columns: str | Sequence[str] | None = None, use_stats: bool = True,
+         semantics: Semantics = "spark") -> tuple[Any, PlanReport]:
     """Rows of ``table_path`` (latest snapshot, or ``snapshot_id``) satisfying ``where``.
 
     ``where``: SQL-like text (``"cat = 'A' AND code IN (1, 2)"``), a predicate object
@@ -306,13 +318,17 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
     columns the predicate and sort need are read (a pyarrow read of a selection decodes whole column
     chunks, so this is what keeps small answers cheap; Spark's reader prunes columns by itself).
     ``use_stats=False``: no file is dropped by its manifest value stats (:mod:`paimon_codec.table.stats_prune`).
+    ``semantics``: whose FLOAT / DOUBLE comparison the rows and their order follow - ``"spark"`` (default: what
+    ``spark.read...filter(...)`` keeps, ``-0.0 = 0.0``) or ``"paimon"`` (what Paimon's own read keeps,
+    ``Double.compare``: ``-0.0 < 0.0``); ``report.semantics`` names it.
     Returns ``(DataFrame, PlanReport)``.
     """
     table = table_path if isinstance(table_path, PaimonTable) else PaimonTable(table_path,
                                                                               storage_options=storage_options)
     plan = plan_scan(table, where, snapshot_id, use_indexes=use_indexes, order_by=order_by, limit=limit,
                      nulls_first=nulls_first, branch=branch, tag=tag, timestamp_ms=timestamp_ms,
-                     judge=SparkFileJudge(spark, distributed_planning, files_per_task), use_stats=use_stats)
+                     judge=SparkFileJudge(spark, distributed_planning, files_per_task), use_stats=use_stats,
+                     semantics=semantics)
     keep = None
     if columns is not None:
         keep = [columns] if isinstance(columns, str) else list(columns)
@@ -323,7 +339,7 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
     df = _union(_plan_parts(spark, plan, native, driver_rows, out)) if plan.tasks or plan.groups \
         else _no_rows(spark, plan)
     if plan.order_by:
-        df = df.orderBy(*_sort_columns(plan.order_by))
+        df = df.orderBy(*_sort_columns(plan.order_by, plan.row_type, plan.report.semantics))
     if plan.limit is not None:
         df = df.limit(plan.limit)
     if keep is not None:

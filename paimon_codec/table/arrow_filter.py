@@ -1,13 +1,14 @@
-"""Predicates as exact row filters over Arrow tables, with the SQL semantics Spark applies.
+"""Predicates as exact row filters over Arrow tables, under Paimon's or Spark's comparison semantics.
 
 Index answers are supersets; whoever reads rows must still apply the predicate.  Spark does that in
-:func:`paimon_codec.spark.scan`; this module does the same for reads without Spark, so both give the
-same rows:
+:func:`paimon_codec.spark.scan`; this module does the same for reads without Spark (and for the rows a
+Spark scan reads with pyarrow), so both give the same rows:
 
 * three-valued logic: a comparison with NULL is unknown, and unknown rows are dropped;
   ``x NOT IN (..., NULL)`` is never true;
-* FLOAT / DOUBLE as Spark compares them: ``-0.0 = 0.0``, ``NaN = NaN``, and NaN sorts above every
-  other value (``x > 1`` holds for NaN);
+* FLOAT / DOUBLE as ``semantics`` compares them (:mod:`paimon_codec.expressions.semantics`): ``NaN = NaN``
+  and NaN above every other value (``x > 1`` holds for NaN) in both; ``-0.0 = 0.0`` under ``"spark"``,
+  ``-0.0 < 0.0`` under ``"paimon"`` (``Double.compare``, what Paimon's ``Predicate.test`` keeps);
 * LIKE's ``_`` matches no line terminator, as in Paimon (Arrow's own LIKE lets it match ``\\n``);
 * a TIMESTAMP literal finer than the column's Arrow unit (nanoseconds on a microsecond column) exactly, as
   Paimon's ``Timestamp`` comparison does: no value equals it, and it lies strictly between two values.
@@ -16,6 +17,7 @@ same rows:
 from __future__ import annotations
 
 import decimal
+import math
 from typing import Any
 
 import pyarrow as pa
@@ -24,6 +26,7 @@ import pyarrow.compute as pc
 from ..errors import InvalidPredicateError
 from ..expressions import leaves
 from ..expressions.predicate import And, Leaf, Or
+from ..expressions.semantics import Semantics, check_semantics
 from ..expressions.visitor import PredicateVisitor, visit
 from ..types import DataType, RowType
 from ..values import Timestamp
@@ -52,12 +55,31 @@ def _finer_than_unit(value: Any, atype: pa.DataType) -> bool:
         and value.nanos_of_milli % 1000 != 0
 
 
-def _float_compare(op: str, c: pc.Expression, lit: float) -> pc.Expression:
-    """Spark's float comparisons: NaN equals NaN and is above everything; -0.0 equals 0.0 (IEEE)."""
+def _signed_zero(c: pc.Expression, negative: bool) -> pc.Expression:
+    """The column holds the zero of that sign (``1 / -0.0`` is ``-inf``, ``1 / 0.0`` is ``inf``)."""
+    below = pc.divide(pc.scalar(1.0), c) < 0
+    return (c == 0.0) & (below if negative else ~below)
+
+
+def _paimon_zero_compare(op: str, c: pc.Expression, negative: bool) -> pc.Expression:
+    """``c op ±0.0`` in ``Double.compare``'s order: ``... < -0.0 < 0.0 < ... < NaN``."""
+    eq = _signed_zero(c, negative)
+    lt = (c < 0.0) if negative else ((c < 0.0) | _signed_zero(c, True))
+    gt = (c > 0.0) | pc.is_nan(c)
+    if negative:
+        gt = gt | _signed_zero(c, False)
+    return {"eq": eq, "neq": ~eq, "lt": lt, "lte": lt | eq, "gt": gt, "gte": gt | eq}[op]
+
+
+def _float_compare(op: str, c: pc.Expression, lit: float, semantics: Semantics) -> pc.Expression:
+    """Float comparisons: NaN equals NaN and is above everything (both semantics); ``-0.0`` equals ``0.0``
+    under ``"spark"`` (IEEE), is below it under ``"paimon"``."""
     nan = pc.is_nan(c)
     if lit != lit:  # NaN literal
         return {"eq": nan, "neq": ~nan, "lt": ~nan, "lte": c.is_valid(), "gt": pc.scalar(False) & c.is_valid(),
                 "gte": nan}[op]
+    if semantics == "paimon" and lit == 0.0:
+        return _paimon_zero_compare(op, c, math.copysign(1.0, lit) < 0)
     plain = {"eq": c == lit, "neq": c != lit, "lt": c < lit, "lte": c <= lit, "gt": c > lit, "gte": c >= lit}[op]
     if op in ("gt", "gte"):
         return plain | nan
@@ -67,10 +89,11 @@ def _float_compare(op: str, c: pc.Expression, lit: float) -> pc.Expression:
 
 
 class _ArrowFilter(PredicateVisitor[pc.Expression]):
-    """The Arrow expression of each operator, under SQL's three-valued logic and Spark's float order."""
+    """The Arrow expression of each operator, under SQL's three-valued logic and ``semantics``' float order."""
 
-    def __init__(self, row_type: RowType) -> None:
+    def __init__(self, row_type: RowType, semantics: Semantics) -> None:
         self.row_type = row_type
+        self.semantics = check_semantics(semantics)
 
     def _column(self, leaf: Leaf) -> tuple[pc.Expression, DataType, pa.DataType]:
         from .read import arrow_type
@@ -87,7 +110,7 @@ class _ArrowFilter(PredicateVisitor[pc.Expression]):
         if lit is None:
             return pc.scalar(False) & c.is_valid()  # comparison with NULL: unknown, never selected
         if dtype.root in _FLOATS:
-            return _float_compare(op, c, float(lit))
+            return _float_compare(op, c, float(lit), self.semantics)
         s = _scalar(lit, dtype, atype)
         if _finer_than_unit(lit, atype):  # s is the literal floored: floor < literal < floor + 1 unit
             return {"eq": pc.scalar(False) & c.is_valid(), "neq": c.is_valid(), "lt": c <= s, "lte": c <= s,
@@ -125,7 +148,7 @@ class _ArrowFilter(PredicateVisitor[pc.Expression]):
         c, dtype, atype = self._column(leaf)
         values = [v for v in leaf.literals if v is not None and not _finer_than_unit(v, atype)]  # those match no row
         if dtype.root in _FLOATS:
-            hits = [_float_compare("eq", c, float(v)) for v in values]
+            hits = [_float_compare("eq", c, float(v), self.semantics) for v in values]
             any_hit = hits[0] if hits else pc.scalar(False)
             for h in hits[1:]:
                 any_hit = any_hit | h
@@ -191,17 +214,20 @@ class _ArrowFilter(PredicateVisitor[pc.Expression]):
         return self._compound(node, False)
 
 
-def to_arrow_expression(pred: Any, row_type: RowType) -> pc.Expression:
-    """The Arrow expression selecting exactly the rows for which ``pred`` is TRUE."""
-    return visit(pred, _ArrowFilter(row_type))
+def to_arrow_expression(pred: Any, row_type: RowType, semantics: Semantics = "spark") -> pc.Expression:
+    """The Arrow expression selecting exactly the rows for which ``pred`` is TRUE under ``semantics``."""
+    return visit(pred, _ArrowFilter(row_type, semantics))
 
 
-def filter_table(table: pa.Table, pred: Any, row_type: RowType) -> pa.Table:
-    """Rows of ``table`` for which ``pred`` is TRUE (``None``: every row)."""
+def filter_table(table: pa.Table, pred: Any, row_type: RowType, semantics: Semantics = "spark") -> pa.Table:
+    """Rows of ``table`` for which ``pred`` is TRUE (``None``: every row) under ``semantics``.
+
+    The table layer always names ``semantics`` (the plan's, :attr:`PlanReport.semantics`); the default is
+    Spark's, the order this filter has always had."""
     if pred is None:
         return table
     try:
-        return table.filter(to_arrow_expression(pred, row_type))
+        return table.filter(to_arrow_expression(pred, row_type, semantics))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as exc:
         # a table built elsewhere (say TIME as time32 where this library reads int32 millis of day)
         columns = ", ".join(f"{f.name}: {f.type}" for f in table.schema if f.name in row_type.names)

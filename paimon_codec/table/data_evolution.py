@@ -169,10 +169,10 @@ def _assign_columns(group: list[LiveDataFile], row_type: RowType,
     return out
 
 
-def _may_match_partition(pred: Any, schema: TableSchema, f: LiveDataFile) -> bool:
+def _may_match_partition(pred: Any, schema: TableSchema, f: LiveDataFile, semantics: Any) -> bool:
     if pred is None or not schema.partition_keys:
         return True
-    return may_match(pred, dict(zip(schema.partition_keys, f.partition, strict=True)))
+    return may_match(pred, dict(zip(schema.partition_keys, f.partition, strict=True)), semantics)
 
 
 def plan_row_id_groups(table: PaimonTable, schema: TableSchema, files: list[LiveDataFile], pred: Any,
@@ -185,7 +185,7 @@ def plan_row_id_groups(table: PaimonTable, schema: TableSchema, files: list[Live
     by_bucket: dict[tuple, list[LiveDataFile]] = {}
     singles: list[LiveDataFile] = []
     for f in files:
-        if not _may_match_partition(pred, schema, f):
+        if not _may_match_partition(pred, schema, f, report.semantics):
             singles.append(f)  # skipped by partition in the planner's own loop, as Paimon never groups it
             continue
         _refuse_special(f)

@@ -19,6 +19,7 @@ from pyroaring import BitMap
 
 from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, UnsupportedTypeError
+from ..expressions.semantics import Semantics
 from ..fileio import ByteSource
 from ..roaring import all_rows
 from ..types import RowType
@@ -98,6 +99,8 @@ class JudgeContext:
     #: a :class:`~paimon_codec.table.topn_file.TopNRequest`: each read file's top-N candidates are computed
     #: while its index is open (a scan with a predicate reads the index anyway)
     topn: Any = None
+    #: whose float comparison the index answers must hold (the plan's, ``PlanReport.semantics``)
+    semantics: Semantics = "paimon"
 
     def schema_by_id(self, schema_id: int) -> TableSchema:
         return self.schemas[schema_id]
@@ -123,7 +126,7 @@ def _judge_file(ctx: JudgeContext, f: FileProbe, dv_source: Any, kept: list) -> 
     result = None
     if ctx.pred is not None and ctx.use_indexes:
         result = _evaluate_index(ctx.pred, f, ctx.row_type, verdict, ctx, ctx.schema,
-                                 kept if ctx.topn is not None else None)
+                                 kept if ctx.topn is not None else None, ctx.semantics)
     verdict.index_result = _result_kind(result)
     if result is not None and not result.remain() and (f.deletion is None or f.deleted_rows is not None):
         # no row matches: the deletion vector need not be read (its cardinality is in the index manifest)
@@ -277,7 +280,8 @@ def _index_view(table: Any, schema: TableSchema | None, sid: int | None, row_typ
 
 
 def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
-                    table: Any = None, schema: TableSchema | None = None, keep: list | None = None):
+                    table: Any = None, schema: TableSchema | None = None, keep: list | None = None,
+                    semantics: Semantics = "paimon"):
     """Index result for one file, or None when the file has no index container (or no evaluator).
 
     Index bytes read and notes go to ``report`` (the file's verdict).  With ``keep`` the open source
@@ -285,6 +289,7 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
 
     With ``table`` and the read ``schema`` the file's own schema (``_SCHEMA_ID``) is used: a file written before an
     ``ALTER TABLE`` has its indexes under the old column names and types (see :mod:`.index_schema`).
+    ``semantics``: whose float comparison the answer must hold (``"spark"`` widens ±0.0 leaves).
     """
     try:
         from ..fileindex.container import FileIndexContainerReader
@@ -308,7 +313,7 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
     try:
         try:
             container = FileIndexContainerReader(source, path=source.path)
-            result = evaluate(pred, container, file_type)
+            result = evaluate(pred, container, file_type, semantics=semantics)
         except UnsupportedTypeError as exc:
             # an index kind this build cannot read never prunes (the rows are filtered anyway)
             report.index_notes.append(f"{source.path}: {exc.message}")

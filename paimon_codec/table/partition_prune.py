@@ -6,9 +6,11 @@ comparison Python cannot make (``TypeError``), or an operator not decided here (
 suffix and substring matches).  The operators are the methods of a
 :class:`~paimon_codec.expressions.visitor.PredicateVisitor`, so a new one must be decided here too.
 
-FLOAT / DOUBLE values compare as the row filter compares them (:mod:`.arrow_filter`, Spark's order): NaN
-equal to itself and above every number (also Java's ``Double.compare``), ``-0.0`` equal to ``0.0``.
-Python's own float comparisons are false for every NaN, which pruned NaN partitions that match.
+FLOAT / DOUBLE values compare as the row filter compares them under the plan's ``semantics``
+(:mod:`paimon_codec.expressions.semantics`): NaN equal to itself and above every number in both, ``-0.0``
+equal to ``0.0`` under ``"spark"`` and below it under ``"paimon"`` (Paimon tests a partition's values with the
+same ``Double.compare`` as its rows).  Python's own float comparisons are false for every NaN, which pruned
+NaN partitions that match.
 """
 
 from __future__ import annotations
@@ -18,27 +20,26 @@ from typing import Any
 
 from ..expressions import leaves
 from ..expressions.predicate import And, Leaf, Or
+from ..expressions.semantics import Semantics, float_order_key
 from ..expressions.visitor import PredicateVisitor
 
 __all__ = ["may_match"]
 
 
-def _ordered(x: Any) -> Any:
-    """A float as a key of the row filter's order (NaN largest and equal to itself, -0.0 == 0.0)."""
-    if isinstance(x, float):
-        return (1, 0.0) if x != x else (0, x + 0.0)
-    return x
-
-
 class _MayMatch(PredicateVisitor[bool]):
     """False only when the values prove that the predicate holds for no row of the partition."""
 
-    def __init__(self, values: Mapping[str, Any]) -> None:
+    def __init__(self, values: Mapping[str, Any], semantics: Semantics) -> None:
         self.values = values
+        self.semantics = semantics
+
+    def _ordered(self, x: Any) -> Any:
+        """A float as a key of the row filter's order (:func:`float_order_key`)."""
+        return float_order_key(x, self.semantics)
 
     def _test(self, leaf: Leaf, holds: Callable[[Any], bool], *, null_matches: bool = False,
               ordered: bool = True) -> bool:
-        """``holds(value)`` for the leaf's partition value (``ordered``: a float as its :func:`_ordered` key); a
+        """``holds(value)`` for the leaf's partition value (``ordered``: a float as its :meth:`_ordered` key); a
         NULL value matches only ``IS NULL``."""
         column = leaf.column
         if column is None or column not in self.values:
@@ -47,36 +48,36 @@ class _MayMatch(PredicateVisitor[bool]):
         if value is None:
             return null_matches
         try:
-            return bool(holds(_ordered(value) if ordered else value))
+            return bool(holds(self._ordered(value) if ordered else value))
         except TypeError:
             return True
 
     def visit_equal_to(self, leaf: leaves.EqualTo) -> bool:
-        return self._test(leaf, lambda v: v == _ordered(leaf.literal))
+        return self._test(leaf, lambda v: v == self._ordered(leaf.literal))
 
     def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> bool:
-        return self._test(leaf, lambda v: v != _ordered(leaf.literal))
+        return self._test(leaf, lambda v: v != self._ordered(leaf.literal))
 
     def visit_less_than(self, leaf: leaves.LessThan) -> bool:
-        return self._test(leaf, lambda v: v < _ordered(leaf.literal))
+        return self._test(leaf, lambda v: v < self._ordered(leaf.literal))
 
     def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> bool:
-        return self._test(leaf, lambda v: v <= _ordered(leaf.literal))
+        return self._test(leaf, lambda v: v <= self._ordered(leaf.literal))
 
     def visit_greater_than(self, leaf: leaves.GreaterThan) -> bool:
-        return self._test(leaf, lambda v: v > _ordered(leaf.literal))
+        return self._test(leaf, lambda v: v > self._ordered(leaf.literal))
 
     def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> bool:
-        return self._test(leaf, lambda v: v >= _ordered(leaf.literal))
+        return self._test(leaf, lambda v: v >= self._ordered(leaf.literal))
 
     def visit_between(self, leaf: leaves.Between) -> bool:
-        return self._test(leaf, lambda v: _ordered(leaf.literals[0]) <= v <= _ordered(leaf.literals[1]))
+        return self._test(leaf, lambda v: self._ordered(leaf.literals[0]) <= v <= self._ordered(leaf.literals[1]))
 
     def visit_in(self, leaf: leaves.In) -> bool:
-        return self._test(leaf, lambda v: v in [_ordered(x) for x in leaf.literals])
+        return self._test(leaf, lambda v: v in [self._ordered(x) for x in leaf.literals])
 
     def visit_not_in(self, leaf: leaves.NotIn) -> bool:
-        return self._test(leaf, lambda v: v not in [_ordered(x) for x in leaf.literals] and None not in leaf.literals)
+        return self._test(leaf, lambda v: v not in [self._ordered(x) for x in leaf.literals] and None not in leaf.literals)
 
     def visit_is_null(self, leaf: leaves.IsNull) -> bool:
         return self._test(leaf, lambda v: False, null_matches=True)
@@ -105,6 +106,7 @@ class _MayMatch(PredicateVisitor[bool]):
         return any(results) if results else True
 
 
-def may_match(pred: Any, values: Mapping[str, Any]) -> bool:
-    """False only when the partition values alone prove that no row of the partition matches ``pred``."""
-    return pred.accept(_MayMatch(values))
+def may_match(pred: Any, values: Mapping[str, Any], semantics: Semantics = "spark") -> bool:
+    """False only when the partition values alone prove that no row of the partition matches ``pred`` under
+    ``semantics`` (the table layer names its plan's)."""
+    return pred.accept(_MayMatch(values, semantics))

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..errors import InvalidPredicateError
 from ..expressions.json_form import load_predicate_json, predicate_from_json
+from ..expressions.semantics import Semantics, check_semantics
 from ..expressions.sql import parse_where
 from ..types import RowType
 from .data_evolution import is_data_evolution_table, plan_row_id_groups
@@ -144,7 +145,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
               *, use_indexes: bool = True, order_by: Any = None, limit: int | None = None,
               nulls_first: bool | None = None, branch: str | None = None, tag: str | None = None,
               timestamp_ms: int | None = None, judge: FileJudge | None = None,
-              use_stats: bool = True) -> ScanPlan:
+              use_stats: bool = True, semantics: Semantics = "paimon") -> ScanPlan:
     """Plan a scan of ``table`` for predicate ``where``: its latest snapshot, or the one chosen by
     ``snapshot_id``, ``tag`` or ``timestamp_ms`` (time travel), of the table or of ``branch``.
 
@@ -161,7 +162,15 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     Before any index is read, files of append tables whose manifest value stats prove that no row
     matches are dropped (:mod:`paimon_codec.table.stats_prune`; ``report.files_pruned_by_stats``);
     ``use_stats=False`` turns that off.
+
+    ``semantics`` says whose comparison of FLOAT / DOUBLE values every filter of the plan follows
+    (:mod:`paimon_codec.expressions.semantics`; ``report.semantics`` names it): ``"paimon"`` (the default:
+    Paimon's own read, ``Double.compare``, ``-0.0 < 0.0``) or ``"spark"`` (Spark SQL, ``-0.0 = 0.0``; the
+    default of :func:`paimon_codec.spark.scan`).  Partition pruning, index evaluation (Java's answer under
+    ``"paimon"``, float leaves widened under ``"spark"``) and the readers' residual filter and sort follow it;
+    stats pruning never uses FLOAT / DOUBLE bounds, so it prunes alike under both.
     """
+    semantics = check_semantics(semantics)
     started = time.perf_counter()
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise InvalidPredicateError(f"limit must be a non-negative integer, got {limit!r}")
@@ -183,6 +192,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     pred = as_predicate(where, row_type)
     keys = parse_order_by(order_by, row_type, nulls_first)
     report = PlanReport(table.name, snapshot.id if snapshot else None, None if pred is None else str(pred))
+    report.semantics = semantics
     report.order_by = ", ".join(str(k) for k in keys) or None
     report.limit = limit
     tasks: list[FileTask] = []
@@ -221,7 +231,8 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     probes = [FileProbe.of(f) for f, _ in admitted_files]
     ctx = JudgeContext(pred, row_type, schema, use_indexes,
                        {sid: table.schema_by_id(sid) for sid in {p.schema_id for p in probes}
-                        if sid is not None and sid != schema.id}, topn_request(pred, keys, limit, row_type, pk))
+                        if sid is not None and sid != schema.id}, topn_request(pred, keys, limit, row_type, pk),
+                       semantics)
     to_judge = [i for i, p in enumerate(probes) if needs_judging(ctx, p)]
     verdicts: list[FileVerdict | None] = [None] * len(probes)
     if to_judge:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pyroaring import BitMap
 
 from ..dv.index_file import read_deletion_vector
+from ..expressions.semantics import Semantics
 from .evolution import FileEvolution
 from .partition_prune import may_match
 
@@ -127,6 +128,9 @@ class PlanReport:
     files_exact: int = 0
     # how the files were read, filled in by the reader (e.g. the Spark scan): path -> number of files
     read_paths: dict[str, int] = field(default_factory=dict)
+    # whose float comparison every filter of the plan follows: "paimon" (Double.compare: -0.0 < 0.0) or
+    # "spark" (-0.0 = 0.0); see paimon_codec.expressions.semantics
+    semantics: Semantics = "paimon"
 
     def to_json(self, with_files: bool = True) -> dict:
         out = {k: v for k, v in self.__dict__.items() if k != "files"}
@@ -163,7 +167,7 @@ def admit_file(f: LiveDataFile, table: PaimonTable, schema, pred: Any, report: P
         return None
     if pred is not None and schema.partition_keys:
         values = dict(zip(schema.partition_keys, f.partition, strict=True))
-        if not may_match(pred, values):
+        if not may_match(pred, values, report.semantics):
             report.files_skipped_by_partition += 1
             detail["decision"] = "skipped: partition"
             return None
