@@ -60,7 +60,10 @@ def _group_starts(table: pa.Table, keys: tuple[str, ...]) -> np.ndarray:
             values = col.to_numpy(zero_copy_only=False)       # key columns hold no NULL
             starts[1:] |= values[1:] != values[:-1]
         else:
-            diff = pc.not_equal(col.slice(1), col.slice(0, n - 1))
+            later, earlier = col.slice(1), col.slice(0, n - 1)
+            diff = pc.not_equal(later, earlier)
+            if pa.types.is_floating(col.type):  # Paimon's key comparator: NaN equals NaN (a NaN partition key)
+                diff = pc.and_(diff, pc.invert(pc.and_(pc.is_nan(later), pc.is_nan(earlier))))
             starts[1:] |= diff.cast(pa.uint8()).to_numpy(zero_copy_only=False).astype(bool)
     return starts
 
