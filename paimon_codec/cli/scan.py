@@ -49,10 +49,10 @@ def _rows(df) -> list[dict]:
 
 def _print_report(report: dict, out=None) -> None:
     out = out or sys.stdout
-    keys = ["files_total", "files_skipped_by_index", "files_skipped_by_partition", "files_pruned_by_stats",
+    keys = ["semantics", "files_total", "files_skipped_by_index", "files_skipped_by_partition", "files_pruned_by_stats",
             "files_skipped_by_deletion_vectors", "files_skipped_level0", "files_read", "rows_total",
             "rows_deleted", "rows_selected", "rows_read", "bytes_total", "bytes_read", "index_bytes_read"]
-    print(f"plan report ({report.get('semantics')} semantics):", file=out)
+    print("plan report:", file=out)
     for k in keys:
         print(f"  {k:34s} {report.get(k)}", file=out)
     if report.get("order_by") and report.get("limit") is not None:
