@@ -2,7 +2,8 @@
 
 Spark compares FLOAT / DOUBLE with ``-0.0 = 0.0``; under ``semantics="paimon"`` (``Double.compare``,
 :mod:`paimon_codec.expressions.semantics`) a comparison with a zero literal tells the zeros apart by their
-sign: ``atan2(x, -1.0)`` is ``-pi`` for ``-0.0`` and ``pi`` for ``0.0``.
+sign, read from the value's text (:func:`negative_sign`: Spark's ``atan2`` and ``signum`` both turn -0.0 into
+0.0 first, and ``1 / x`` is NULL or an error).
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ from ..expressions.visitor import PredicateVisitor, visit
 from ..types import RowType
 from ..values import Timestamp
 
-__all__ = ["to_spark_column", "spark_literal"]
+__all__ = ["negative_sign", "to_spark_column", "spark_literal"]
+
+
+def negative_sign(c: Any) -> Any:
+    """The Spark column: ``c`` (FLOAT / DOUBLE) has its sign bit set - ``-0.0`` included (``'-0.0'``)."""
+    return c.cast("string").startswith("-")
 
 
 def spark_literal(value: Any, root: str | None = None) -> Any:
@@ -77,9 +83,7 @@ class _SparkFilter(PredicateVisitor[Any]):
 
     @staticmethod
     def _signed_zero(c: Any, negative: bool) -> Any:
-        from pyspark.sql import functions as F
-
-        below = F.atan2(c, F.lit(-1.0)) < 0
+        below = negative_sign(c)
         return (c == 0.0) & (below if negative else ~below)
 
     def _zero_compare(self, c: Any, op: str, literal: float) -> Any:

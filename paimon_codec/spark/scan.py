@@ -43,7 +43,7 @@ from ..table.tasks import FileTask, PlanReport
 from ..types import RowType
 from .deletions import selection_dataframe
 from .distributed_plan import DEFAULT_THRESHOLD, SparkFileJudge
-from .filters import to_spark_column
+from .filters import negative_sign, to_spark_column
 from .handoff import arrow_dataframe
 from .native import native_dataframe
 from .routes import DRIVER_READ_ROWS, route_plan
@@ -272,8 +272,8 @@ def _plan_parts(spark, plan: ScanPlan, native: bool, driver_rows: int, out: RowT
 
 def _sort_columns(keys: list[SortKey], row_type: RowType, semantics: str) -> list:
     """Spark's sort columns of ``keys``; under ``semantics="paimon"`` a FLOAT / DOUBLE key is followed by its
-    sign (``atan2(x, -1.0)``: ``-pi`` for ``-0.0``, ``pi`` for ``0.0``), so ``-0.0`` sorts before ``0.0`` as in
-    ``Double.compare`` (Spark's own order has them equal)."""
+    sign (0 for a negative value, ``-0.0`` included, else 1; :func:`.filters.negative_sign`), so ``-0.0`` sorts
+    before ``0.0`` as in ``Double.compare`` (Spark's own order has them equal)."""
     from pyspark.sql import functions as F
 
     def order(c: Any, k: SortKey) -> Any:
@@ -287,7 +287,7 @@ def _sort_columns(keys: list[SortKey], row_type: RowType, semantics: str) -> lis
         out.append(order(c, k))
         if semantics == "paimon" and k.column in row_type.names \
                 and row_type.field(k.column).type.root in ("FLOAT", "DOUBLE"):
-            out.append(order(F.atan2(c, F.lit(-1.0)), k))
+            out.append(order(F.when(negative_sign(c), 0).otherwise(1), k))
     return out
 
 
