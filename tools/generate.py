@@ -22,7 +22,8 @@ Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
 * ``-construct: <python expr>`` on a type: its Construct codec; ``-construct: skip`` on an
   instance: Kaitai-only (e.g. lazily positioned V2 index blocks).
 * ``-plain: mutf8`` on a type / ``-plain-embedded`` + ``-construct-embedded`` in ``meta``: how the
-  type is presented when embedded, for the Kaitai-to-plain normaliser.
+  type is presented when embedded, for the Kaitai-to-plain normaliser; ``-min-size: n`` in such a
+  ``meta``: the fewest bytes one embedded value takes (bounds repeat counts; default 8, a Roaring32).
 * ``-dtype-name: NAME`` on a repeated field: extra alias for the exported numpy dtype; on a single
   number field: export ``NAME``, that field's numpy dtype (for semantic code that packs or reads such
   fields in bulk, e.g. the length prefix of string keys).
@@ -438,8 +439,9 @@ class ConstructGen:
         u = self.m.resolve(t.sid, parse_ref(ty)[0])
         if u is None:
             return 0
-        if u.sid != t.sid and self.m.schemas[u.sid].get("meta", {}).get("-construct-embedded"):
-            return 8  # an embedded Roaring32 bitmap is at least 8 bytes
+        meta = self.m.schemas[u.sid].get("meta", {})
+        if u.sid != t.sid and meta.get("-construct-embedded"):
+            return int(meta.get("-min-size", 8))  # default: an embedded Roaring32 bitmap is at least 8 bytes
         total = 0
         for f in u.seq():
             if "if" in f or "repeat" in f:

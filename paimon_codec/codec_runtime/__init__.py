@@ -9,7 +9,7 @@ Everything the Kaitai-to-Construct translation needs beyond stock Construct live
 bounded substreams that remember their absolute base offset, build-time measurement of sized
 fields (so a length field can be derived from the bytes of a field that follows it), Kaitai
 style parameters, numpy-backed bulk arrays, strict ``repeat: eos`` / ``repeat: until``, Java
-modified UTF-8 strings and a self-delimiting Roaring32 byte field.  Errors raised here are
+modified UTF-8 strings, a self-delimiting Roaring32 byte field and Paimon's varints.  Errors raised here are
 :class:`CodecError` (a Construct ``ConstructError``) carrying ``offset``/``expected``/``kind``;
 ``paimon_codec.formats`` translates them into the ``paimon_codec.errors`` family.
 """
@@ -98,5 +98,6 @@ from .structs import (  # noqa: F401
     byte_string,
     measure,
 )
+from .varint import VarUInt  # noqa: F401
 
 __all__ = ["CodecError", "SubStream", "ViewStream"]

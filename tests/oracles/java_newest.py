@@ -270,11 +270,21 @@ class JavaPaimon:
 
 
     def write_global_index(self, table_path: str | os.PathLike, column: str, index_type: str,
-                           values: Sequence[Any]) -> None:
+                           values: Sequence[Any]) -> list[dict[str, Any]]:
         """Write (not commit) ``index_type`` (``"btree"``, ``"bitmap"``) global-index files of ``column``
-        over ``values`` (row ids 0, 1, ...; ``None`` is NULL) into the table's ``index/`` dir."""
-        self._call("write_global_index", table_path=os.fspath(table_path), column=column, index_type=index_type,
-                   values=list(values))
+        over ``values`` (row ids 0, 1, ...; ``None`` is NULL) into the table's ``index/`` dir; returns the
+        writer's entries ``{"file_name", "row_count", "meta"}`` (meta as hex or ``None``)."""
+        return self._call("write_global_index", table_path=os.fspath(table_path), column=column,
+                          index_type=index_type, values=list(values))
+
+    def global_index_lookup(self, table_path: str | os.PathLike, column: str, index_type: str,
+                            files: Sequence[dict[str, Any]], op: str, literals: Sequence[Any] = ()) -> list[int] | None:
+        """Java's ``GlobalIndexReader`` answer (sorted relative row ids, ``None``: no answer) for ``op``
+        (``equal``, ``not_equal``, ``less_than``, ``less_or_equal``, ``greater_than``, ``greater_or_equal``,
+        ``in``, ``not_in``, ``is_null``, ``is_not_null``) over index ``files``
+        (``{"file_name", "file_size", "meta"}``) of ``column``."""
+        return self._call("global_index_lookup", table_path=os.fspath(table_path), column=column,
+                          index_type=index_type, files=list(files), op=op, literals=list(literals))
 
 
     def file_indexes(self, table_path: str | os.PathLike, *, mode: str = "writer") -> dict[str, dict[str, Any]]:

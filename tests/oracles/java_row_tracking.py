@@ -63,10 +63,12 @@ class RowTrackingOps:
                     files.add(f)
         return messages
 
-    def write_global_index(self, table_path: str, column: str, index_type: str, values: list[Any]) -> None:
+    def write_global_index(self, table_path: str, column: str, index_type: str,
+                           values: list[Any]) -> list[dict[str, Any]]:
         """Write (not commit) global-index files of ``column`` over ``values`` (row ids 0, 1, ...) into the
         table's index dir, through ``GlobalIndexBuilderUtils.createIndexWriter``, what Paimon's
-        ``create_global_index`` procedures use."""
+        ``create_global_index`` procedures use (B-tree keys fed in ascending order, as they sort them).  Returns the writer's result entries
+        (``{"file_name", "row_count", "meta"}``, the meta as hex, ``None`` when absent)."""
         table = self._table(table_path)
         row_type = table.rowType()
         field = row_type.getFields().get(self._index([str(n) for n in row_type.getFieldNames()], column))
@@ -74,9 +76,61 @@ class RowTrackingOps:
         writer = builder.createIndexWriter(table, index_type, field, J("org.apache.paimon.options.Options")())
         conv = nullable(to_java(field.type()))
         by_row_id = "BTree" in str(writer.getClass().getName())  # B-tree writers take (value, row id)
-        for row_id, v in enumerate(values):
-            if by_row_id:
-                writer.write(conv(v), jpype.JLong(row_id))
-            else:
+        if by_row_id:
+            # keys in ascending order, as Paimon's builders sort them before writing (nulls anywhere)
+            order = sorted(range(len(values)), key=lambda i: (values[i] is not None, values[i] if
+                                                              values[i] is not None else 0, i))
+            for row_id in order:
+                writer.write(conv(values[row_id]), jpype.JLong(row_id))
+        else:
+            for v in values:
                 writer.write(conv(v))
-        writer.finish()
+        entries = writer.finish()
+        return [{"file_name": str(e.fileName()), "row_count": int(e.rowCount()),
+                 "meta": None if e.meta() is None else bytes(e.meta()).hex()} for e in entries]
+
+    def global_index_lookup(self, table_path: str, column: str, index_type: str, files: list[dict[str, Any]],
+                            op: str, literals: list[Any]) -> list[int] | None:
+        """Java's own lookup (``GlobalIndexer.createReader`` over the table's index dir, one row-id range):
+        the row ids ``op`` (``FunctionVisitor`` name: ``equal``, ``in``, ``less_than``, ``is_null`` ...)
+        returns for ``literals`` over index ``files`` (``{"file_name", "file_size", "meta"}``, meta hex),
+        relative to the range; ``None`` when the reader gives no answer."""
+        table = self._table(table_path)
+        row_type = table.rowType()
+        names = [str(n) for n in row_type.getFieldNames()]
+        pos = self._index(names, column)
+        field = row_type.getFields().get(pos)
+        indexer = J("org.apache.paimon.globalindex.GlobalIndexer").create(
+            index_type, field, J("org.apache.paimon.options.Options")())
+        factory = table.store().pathFactory().globalIndexFileFactory()
+        rw = J("org.apache.paimon.globalindex.GlobalIndexFileReadWrite")(table.fileIO(), factory)
+        metas = J("java.util.ArrayList")()
+        for f in files:
+            meta = None if f["meta"] is None else jpype.JArray(jpype.JByte)(
+                [b - 256 if b > 127 else b for b in bytes.fromhex(f["meta"])])
+            metas.add(J("org.apache.paimon.globalindex.GlobalIndexIOMeta")(
+                factory.toPath(f["file_name"]), jpype.JLong(f["file_size"]), meta))
+        ref = J("org.apache.paimon.predicate.FieldRef")(pos, column, field.type())
+        conv = nullable(to_java(field.type()))
+        reader = indexer.createReader(rw, metas)
+        try:
+            lits = [conv(v) for v in literals]
+            if op in ("is_null", "is_not_null"):
+                result = getattr(reader, "visitIsNull" if op == "is_null" else "visitIsNotNull")(ref)
+            elif op in ("in", "not_in"):
+                jl = J("java.util.ArrayList")()
+                for v in lits:
+                    jl.add(v)
+                result = getattr(reader, "visitIn" if op == "in" else "visitNotIn")(ref, jl)
+            else:
+                method = "visit" + "".join(p.capitalize() for p in op.split("_"))
+                result = getattr(reader, method)(ref, lits[0])
+            if not result.isPresent():
+                return None
+            it = result.get().results().iterator()
+            out = []
+            while it.hasNext():
+                out.append(int(it.next()))
+            return sorted(out)
+        finally:
+            reader.close()

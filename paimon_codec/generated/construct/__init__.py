@@ -6,9 +6,12 @@ Stable interface
 One module per schema, ``paimon_codec.generated.construct.<schema_id>``, whose top-level Construct
 object is the CamelCase of the id:
 
+* ``bitmap_global_index.BitmapGlobalIndex``
 * ``bitmap_index.BitmapIndex``
 * ``bloom_filter.BloomFilter``
 * ``bsi.Bsi``
+* ``btree_global_index.BtreeGlobalIndex``
+* ``btree_global_index_key.BtreeGlobalIndexKey``
 * ``delete_map.DeleteMap``
 * ``deletion_vector.DeletionVector``
 * ``deletion_vectors.DeletionVectors``
@@ -19,6 +22,8 @@ object is the CamelCase of the id:
 * ``range_bitmap.RangeBitmap``
 * ``roaring32.Roaring32``
 * ``roaring64.Roaring64``
+* ``sorted_index_file_meta.SortedIndexFileMeta``
+* ``varint.Varint``
 
 User types are named by the CamelCase of their schema type id (``IndexBlock``, ``BlockHead``,
 ``V1Entry``, ``V2Entry``, ``BitmapIndexV2Head``, ``DvBin``, ``Dv32Bin``, ``Dv64Bin``, ...).

@@ -5,7 +5,15 @@ No imports, so the hand-written runtime (``paimon_codec.codec_runtime``, ``paimo
 use them as well as the generated codecs; each schema's module re-exports its own.
 """
 
-__all__ = ["BITMAP_INDEX_VERSION_V1", "BITMAP_INDEX_VERSION_V2", "BSI_VERSION_V1", "BSI_PART_VERSION_V1", "DV_MAGIC_BITMAP32", "DV_MAGIC_BITMAP64", "DELETION_VECTORS_VERSION_V1", "FILE_INDEX_VERSION_V1", "FILE_INDEX_MAGIC", "KEY_KINDS", "PUFFIN_FOOTER_FLAGS_PAYLOAD_COMPRESSED", "PUFFIN_MAGIC", "PUFFIN_FOOTER_TAIL_MAGIC", "PUFFIN_FOOTER_MAGIC", "RANGE_BITMAP_VERSION_V1", "DICTIONARY_VERSION_V1", "CHUNK_VERSION_V1", "BIT_SLICE_INDEX_VERSION_V1", "ROARING_COOKIE_NO_RUN", "ROARING_COOKIE_RUN", ]
+__all__ = ["BITMAP_GLOBAL_INDEX_VERSION_V1", "BITMAP_FOOTER_MAGIC", "BITMAP_INDEX_VERSION_V1", "BITMAP_INDEX_VERSION_V2", "BSI_VERSION_V1", "BSI_PART_VERSION_V1", "BTREE_FOOTER_VERSION_V1", "BLOCK_COMPRESSION_NONE", "BLOCK_COMPRESSION_ZSTD", "BLOCK_COMPRESSION_LZ4", "BLOCK_COMPRESSION_LZO", "BLOCK_ALIGNED_TYPE_ALIGNED", "BLOCK_ALIGNED_TYPE_UNALIGNED", "BTREE_FOOTER_MAGIC", "GLOBAL_KEY_KINDS", "DV_MAGIC_BITMAP32", "DV_MAGIC_BITMAP64", "DELETION_VECTORS_VERSION_V1", "FILE_INDEX_VERSION_V1", "FILE_INDEX_MAGIC", "KEY_KINDS", "PUFFIN_FOOTER_FLAGS_PAYLOAD_COMPRESSED", "PUFFIN_MAGIC", "PUFFIN_FOOTER_TAIL_MAGIC", "PUFFIN_FOOTER_MAGIC", "RANGE_BITMAP_VERSION_V1", "DICTIONARY_VERSION_V1", "CHUNK_VERSION_V1", "BIT_SLICE_INDEX_VERSION_V1", "ROARING_COOKIE_NO_RUN", "ROARING_COOKIE_RUN", "SORTED_INDEX_FILE_META_VERSION_WITH_NULL_FLAGS", "NULL_KEY_FLAG_FIRST_KEY_IS_NULL", "NULL_KEY_FLAG_LAST_KEY_IS_NULL", ]
+
+# paimon_codec/schemas/bitmap_global_index.ksy
+#: the only file version
+BITMAP_GLOBAL_INDEX_VERSION_V1 = 1
+
+#: int32 0x42474958 ("BGIX")
+BITMAP_FOOTER_MAGIC = b'BGIX'
+
 
 # paimon_codec/schemas/bitmap_index.ksy
 #: legacy V1 layout (unsorted dictionary, no lengths)
@@ -21,6 +29,45 @@ BSI_VERSION_V1 = 1
 
 #: the only version of one bit-sliced index
 BSI_PART_VERSION_V1 = 1
+
+
+# paimon_codec/schemas/btree_global_index.ksy
+#: the only footer version
+BTREE_FOOTER_VERSION_V1 = 1
+
+#: btree_global_index: block_compression::none
+BLOCK_COMPRESSION_NONE = 0
+
+#: btree_global_index: block_compression::zstd
+BLOCK_COMPRESSION_ZSTD = 1
+
+#: btree_global_index: block_compression::lz4
+BLOCK_COMPRESSION_LZ4 = 2
+
+#: btree_global_index: block_compression::lzo
+BLOCK_COMPRESSION_LZO = 3
+
+#: btree_global_index: block_aligned_type::aligned
+BLOCK_ALIGNED_TYPE_ALIGNED = 0
+
+#: btree_global_index: block_aligned_type::unaligned
+BLOCK_ALIGNED_TYPE_UNALIGNED = 1
+
+#: int32 0x50425449 ("PBTI") little-endian
+BTREE_FOOTER_MAGIC = b'ITBP'
+
+
+# paimon_codec/schemas/btree_global_index_key.ksy
+#: btree_global_index_key: the values of the ``kind`` parameter (its switch cases)
+GLOBAL_KEY_KINDS = ('int8',
+ 'int16',
+ 'int32',
+ 'int64',
+ 'float32',
+ 'float64',
+ 'bool',
+ 'string',
+ 'timestamp_nanos')
 
 
 # paimon_codec/schemas/deletion_vector.ksy
@@ -83,4 +130,15 @@ ROARING_COOKIE_NO_RUN = 12346
 
 #: SERIAL_COOKIE - low 16 bits of a cookie whose high 16 bits are container_count - 1
 ROARING_COOKIE_RUN = 12347
+
+
+# paimon_codec/schemas/sorted_index_file_meta.ksy
+#: null-key flags follow
+SORTED_INDEX_FILE_META_VERSION_WITH_NULL_FLAGS = 1
+
+#: FIRST_KEY_IS_NULL
+NULL_KEY_FLAG_FIRST_KEY_IS_NULL = 1
+
+#: LAST_KEY_IS_NULL
+NULL_KEY_FLAG_LAST_KEY_IS_NULL = 2
 

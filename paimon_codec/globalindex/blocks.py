@@ -1,0 +1,107 @@
+"""Stored blocks of global-index files (``schemas/btree_global_index.ksy`` ``stored_block``): the CRC32
+check, decompression (zstd through ``zstandard``), and the decoded block's entries (aligned or with an
+offset table), read one at a time for binary search."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator
+
+import numpy as np
+
+from ..errors import ChecksumMismatchError, CorruptDataError, UnsupportedTypeError
+from ..fileio import ByteSource
+from ..formats import translate_error
+from ..generated.construct import btree_global_index as _gen
+
+__all__ = ["Block", "read_stored_block"]
+
+TRAILER_SIZE = _gen.BLOCK_TRAILER_SIZE
+_NAMES = {_gen.BLOCK_COMPRESSION_NONE: "none", _gen.BLOCK_COMPRESSION_ZSTD: "zstd",
+          _gen.BLOCK_COMPRESSION_LZ4: "lz4", _gen.BLOCK_COMPRESSION_LZO: "lzo"}
+
+
+def read_stored_block(src: ByteSource, offset: int, size: int, what: str) -> bytes:
+    """The decompressed bytes of the stored block at ``offset`` (``size`` bytes before its trailer)."""
+    raw = src.read(offset, size + TRAILER_SIZE, what)
+    try:
+        trailer, _ = _gen.fast_parse_block_trailer(raw, size)
+    except Exception as e:  # noqa: BLE001
+        raise translate_error(e, src.path, what).with_base_offset(src.base + offset) from None
+    compression = trailer["compression"]
+    actual = zlib.crc32(raw[:size + 1]) & 0xFFFFFFFF  # the block bytes, then the compression byte
+    if actual != trailer["crc32"]:
+        raise ChecksumMismatchError(f"{what}: CRC32 {actual:#010x} != trailer's {trailer['crc32']:#010x}",
+                                    path=src.path, offset=src.base + offset)
+    data = raw[:size]
+    if compression == _gen.BLOCK_COMPRESSION_NONE:
+        return data
+    if compression != _gen.BLOCK_COMPRESSION_ZSTD:
+        name = _NAMES.get(compression)
+        if name is None:
+            raise CorruptDataError(f"{what}: unknown block compression {compression}", path=src.path,
+                                   offset=src.base + offset + size, expected="0 none, 1 zstd, 2 lz4, 3 lzo")
+        raise UnsupportedTypeError(f"{what}: {name}-compressed global-index blocks are not supported",
+                                   path=src.path, offset=src.base + offset + size, expected="none or zstd")
+    import zstandard  # noqa: PLC0415 - only compressed files need it
+
+    try:
+        head = _gen.CompressedBlock.parse(data)
+        out = zstandard.ZstdDecompressor().decompressobj().decompress(bytes(head["payload"]))
+    except Exception as e:  # noqa: BLE001
+        if isinstance(e, zstandard.ZstdError):
+            raise CorruptDataError(f"{what}: zstd: {e}", path=src.path, offset=src.base + offset) from None
+        raise translate_error(e, src.path, what).with_base_offset(src.base + offset) from None
+    if len(out) != head["uncompressed_size"]["value"]:
+        raise CorruptDataError(f"{what}: decompressed to {len(out)} bytes", path=src.path, offset=src.base + offset,
+                               expected=f"{head['uncompressed_size']['value']} bytes")
+    return out
+
+
+class Block:
+    """A decoded block: its entries located through the tail (aligned: one record size; unaligned: the
+    offset table), each parsed with the generated ``entry`` codec when asked for."""
+
+    def __init__(self, data: bytes, what: str, path: str | None = None) -> None:
+        self.what, self.path = what, path
+        if len(data) < _gen.BLOCK_TAIL_SIZE:
+            raise CorruptDataError(f"{what}: {len(data)} bytes, shorter than a block tail", path=path,
+                                   expected=f"at least {_gen.BLOCK_TAIL_SIZE} bytes")
+        tail, _ = _gen.fast_parse_block_tail(data, len(data) - _gen.BLOCK_TAIL_SIZE)
+        body = len(data) - _gen.BLOCK_TAIL_SIZE
+        n_or_size = tail["record_size_or_count"]
+        if tail["aligned_type"] == _gen.BLOCK_ALIGNED_TYPE_ALIGNED:
+            if n_or_size <= 0 or body % n_or_size:
+                raise CorruptDataError(f"{what}: aligned record size {n_or_size} does not divide {body} bytes",
+                                       path=path)
+            self.offsets = np.arange(0, body, n_or_size, dtype=np.int64)
+            self.end = body
+        elif tail["aligned_type"] == _gen.BLOCK_ALIGNED_TYPE_UNALIGNED:
+            table = body - n_or_size * _gen.ENTRY_OFFSET_DTYPE.itemsize
+            if n_or_size < 0 or table < 0:
+                raise CorruptDataError(f"{what}: {n_or_size} entry offsets do not fit {body} bytes", path=path)
+            self.offsets = np.frombuffer(data, _gen.ENTRY_OFFSET_DTYPE, n_or_size, table)["offset"].astype(np.int64)
+            self.end = table
+            if n_or_size and (self.offsets.min() < 0 or self.offsets.max() >= table):
+                raise CorruptDataError(f"{what}: an entry offset points outside the block's {table} entry bytes",
+                                       path=path)
+        else:
+            raise CorruptDataError(f"{what}: aligned type {tail['aligned_type']}", path=path,
+                                   expected="0 aligned or 1 unaligned")
+        self.data = memoryview(data)
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+    def entry(self, i: int) -> tuple[memoryview, memoryview]:
+        """``(key, value)`` of entry ``i``."""
+        start = int(self.offsets[i])
+        try:
+            e = _gen.Entry.parse(self.data[start:self.end])
+        except Exception as exc:  # noqa: BLE001
+            raise translate_error(exc, self.path, f"{self.what} entry {i}") from None
+        return e["key"], e["value"]
+
+    def entries(self, start: int = 0) -> Iterator[tuple[memoryview, memoryview]]:
+        for i in range(start, len(self)):
+            yield self.entry(i)

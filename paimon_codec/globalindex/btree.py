@@ -1,0 +1,161 @@
+"""One B-tree global-index file (``schemas/btree_global_index.ksy``): lookups answered lazily - the
+footer, then the index block, then only the data blocks a key range touches.
+
+Answers are ``BitMap64`` of row ids *relative to the file's row-id range* (what the file stores), the
+same sets Java's ``BTreeIndexReader`` returns: equality / IN by binary search, ranges by a walk from
+the lower bound, ``IS NULL`` from the null bitmap (CRC32-checked), ``IS NOT NULL`` as every key's rows.
+"""
+
+from __future__ import annotations
+
+import bisect
+import zlib
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from pyroaring import BitMap64
+
+from ..errors import ChecksumMismatchError, CorruptDataError, TruncatedDataError
+from ..fileio import ByteSource
+from ..formats import translate_error
+from ..generated.construct import btree_global_index as _gen
+from .blocks import Block, read_stored_block
+from .keys import GlobalKeyCodec
+
+__all__ = ["BTreeGlobalIndexReader", "row_ids_of"]
+
+FOOTER_SIZE = _gen.BTREE_FOOTER_SIZE
+
+
+def row_ids_of(value: bytes | memoryview, path: str | None = None) -> list[int]:
+    """The row ids of a data entry's value (generated ``row_ids``)."""
+    try:
+        parsed = _gen.RowIds.parse(bytes(value))
+    except Exception as e:  # noqa: BLE001
+        raise translate_error(e, path, "B-tree row ids") from None
+    if parsed["count"]["value"] <= 0:
+        raise CorruptDataError(f"B-tree entry with {parsed['count']['value']} row ids", path=path,
+                               expected="at least 1")
+    return [r["value"] for r in parsed["row_ids"]]
+
+
+class BTreeGlobalIndexReader:
+    def __init__(self, source: ByteSource, codec: GlobalKeyCodec) -> None:
+        self.src, self.codec, self.path = source, codec, source.path
+        if len(source) < FOOTER_SIZE:
+            raise TruncatedDataError(f"B-tree global index of {len(source)} bytes has no footer", path=self.path,
+                                     expected=f"at least {FOOTER_SIZE} bytes")
+        at = len(source) - FOOTER_SIZE
+        try:
+            self.footer, _ = _gen.fast_parse_btree_footer(source.read(at, FOOTER_SIZE, "B-tree footer"))
+        except Exception as e:  # noqa: BLE001
+            raise translate_error(e, self.path, "B-tree footer").with_base_offset(source.base + at) from None
+        f = self.footer
+        if f["index_block_offset"] + f["index_block_size"] + _gen.BLOCK_TRAILER_SIZE > at:
+            raise CorruptDataError("B-tree footer's index block runs into the footer", path=self.path,
+                                   offset=source.base + at)
+        self._index: Block | None = None
+        self._index_keys: list[Any] | None = None
+        self._blocks: dict[int, Block] = {}
+
+    # ------------------------------------------------------------------ structure
+    def index_block(self) -> Block:
+        if self._index is None:
+            f = self.footer
+            data = read_stored_block(self.src, f["index_block_offset"], f["index_block_size"], "B-tree index block")
+            self._index = Block(data, "B-tree index block", self.path)
+        return self._index
+
+    def _index_orders(self) -> list[Any]:
+        if self._index_keys is None:
+            index = self.index_block()
+            self._index_keys = [self.codec.raw_order(index.entry(i)[0]) for i in range(len(index))]
+        return self._index_keys
+
+    def data_block(self, i: int) -> Block:
+        """Data block ``i`` (in index order)."""
+        if i not in self._blocks:
+            _, value = self.index_block().entry(i)
+            try:
+                handle = _gen.BlockHandle.parse(bytes(value))
+            except Exception as e:  # noqa: BLE001
+                raise translate_error(e, self.path, "B-tree block handle") from None
+            offset, size = handle["offset"]["value"], handle["size"]["value"]
+            data = read_stored_block(self.src, offset, size, f"B-tree data block {i}")
+            self._blocks[i] = Block(data, f"B-tree data block {i}", self.path)
+        return self._blocks[i]
+
+    def entries_from(self, lower: Any | None) -> Iterator[tuple[Any, memoryview]]:
+        """``(order key, row-ids value)`` of every entry whose key is >= ``lower`` (an order key; ``None``:
+        from the first), ascending."""
+        orders = self._index_orders()
+        first_block = 0 if lower is None else bisect.bisect_left(orders, lower)
+        for b in range(first_block, len(orders)):
+            block = self.data_block(b)
+            start = 0
+            if lower is not None and b == first_block:
+                lo, hi = 0, len(block)
+                while lo < hi:  # first entry with key >= lower
+                    mid = (lo + hi) // 2
+                    if self.codec.raw_order(block.entry(mid)[0]) < lower:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                start = lo
+            for key, value in block.entries(start):
+                yield self.codec.raw_order(key), value
+
+    def null_rows(self) -> BitMap64:
+        f = self.footer
+        if f["null_bitmap_offset"] == 0 and f["null_bitmap_size"] == 0:
+            return BitMap64()
+        size = f["null_bitmap_size"]
+        raw = self.src.read(f["null_bitmap_offset"], size + 4, "B-tree null bitmap")
+        try:
+            parsed = _gen.NullBitmap.parse(raw, size=size)
+        except Exception as e:  # noqa: BLE001
+            raise translate_error(e, self.path, "B-tree null bitmap") from None
+        if zlib.crc32(parsed["bitmap"]) & 0xFFFFFFFF != parsed["crc32"]:
+            raise ChecksumMismatchError("B-tree null bitmap: CRC32 mismatch", path=self.path,
+                                        offset=self.src.base + f["null_bitmap_offset"])
+        try:
+            return BitMap64.deserialize(bytes(parsed["bitmap"]))
+        except ValueError as e:
+            raise CorruptDataError(f"B-tree null bitmap: {e}", path=self.path,
+                                   offset=self.src.base + f["null_bitmap_offset"]) from None
+
+    # ------------------------------------------------------------------ lookups
+    def equal(self, literal: Any) -> BitMap64:
+        target = self.codec.order(literal)
+        for order, value in self.entries_from(target):
+            return BitMap64(row_ids_of(value, self.path)) if order == target else BitMap64()
+        return BitMap64()
+
+    def in_(self, literals: Iterable[Any]) -> BitMap64:
+        out = BitMap64()
+        for lit in literals:
+            if lit is not None:
+                out |= self.equal(lit)
+        return out
+
+    def range(self, lower: Any | None, lower_inclusive: bool, upper: Any | None, upper_inclusive: bool) -> BitMap64:
+        """Rows whose key lies between the literals (``None``: unbounded on that side)."""
+        lo = None if lower is None else self.codec.order(lower)
+        hi = None if upper is None else self.codec.order(upper)
+        out = BitMap64()
+        for order, value in self.entries_from(lo):
+            if lo is not None and not lower_inclusive and order == lo:
+                continue
+            if hi is not None and (order > hi or (order == hi and not upper_inclusive)):
+                break
+            out.update(row_ids_of(value, self.path))
+        return out
+
+    def not_null_rows(self) -> BitMap64:
+        return self.range(None, True, None, True)
+
+    def not_equal(self, literal: Any) -> BitMap64:
+        return self.not_null_rows() - self.equal(literal)
+
+    def not_in(self, literals: Iterable[Any]) -> BitMap64:
+        return self.not_null_rows() - self.in_(literals)

@@ -1,0 +1,78 @@
+"""The global-index files of a table snapshot (``_GLOBAL_INDEX`` entries of its index manifest) and a
+reader per file: which layout a file has, its row-id range, column and key range."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import CorruptDataError, UnsupportedTypeError
+from ..fileio import ByteSource
+from ..generated.construct import bitmap_global_index as _bitmap
+from ..generated.construct import btree_global_index as _btree
+from ..table.table import PaimonTable
+from ..types import DataType
+from .bitmap import BitmapGlobalIndexReader
+from .btree import BTreeGlobalIndexReader
+from .keys import global_key_codec
+from .meta import SortedIndexFileMeta, read_sorted_meta
+
+__all__ = ["GlobalIndexFile", "global_index_files", "open_reader", "layout_of"]
+
+
+@dataclass(frozen=True)
+class GlobalIndexFile:
+    """One live global-index file: ``row_start..row_end`` (inclusive) are the absolute row ids it covers."""
+
+    index_type: str
+    path: str
+    file_name: str
+    file_size: int
+    row_start: int
+    row_end: int
+    field_id: int
+    meta: SortedIndexFileMeta | None
+
+
+def global_index_files(table: PaimonTable, snapshot: Any) -> list[GlobalIndexFile]:
+    out = []
+    for f in table.index_files(snapshot):
+        m = f.entry.index_file
+        g = m.global_index
+        if g is None:
+            continue
+        if g.extra_field_ids:
+            raise UnsupportedTypeError(f"global index {m.file_name} over several columns (extra field ids "
+                                       f"{list(g.extra_field_ids)}) is not supported", path=f.path)
+        if g.row_range_end < g.row_range_start:
+            raise CorruptDataError(f"global index {m.file_name} covers row ids {g.row_range_start}..{g.row_range_end}",
+                                   path=f.path, expected="a range start <= its end")
+        meta = None if g.index_meta is None else read_sorted_meta(bytes(g.index_meta), f.path) \
+            if m.index_type.lower() in ("btree", "bitmap") else None
+        out.append(GlobalIndexFile(m.index_type.lower(), f.path, m.file_name, m.file_size, g.row_range_start,
+                                   g.row_range_end, g.index_field_id, meta))
+    return out
+
+
+def layout_of(tail: bytes) -> str | None:
+    """``"btree"`` / ``"bitmap"`` (pypaimon's BGIX layout) by the footer magic at the end of a file."""
+    if tail.endswith(_btree.BTREE_FOOTER_MAGIC):
+        return "btree"
+    if tail.endswith(_bitmap.BITMAP_FOOTER_MAGIC):
+        return "bitmap"
+    return None
+
+
+def open_reader(f: GlobalIndexFile, data_type: DataType, source: ByteSource | None = None
+                ) -> BTreeGlobalIndexReader | BitmapGlobalIndexReader:
+    """A lazy reader of one file; refuses (UnsupportedTypeError) a layout without lookups here, such as
+    Java 1.4.2's bitmap global index (a bitmap file-index payload)."""
+    src = source if source is not None else ByteSource(f.path, path=f.path)
+    layout = layout_of(src.read(len(src) - 4, 4, "footer magic")) if len(src) >= 4 else None
+    if layout is None or layout != f.index_type:
+        raise UnsupportedTypeError(f"{f.index_type} global index {f.file_name} in a layout without lookups here "
+                                   "(Java 1.4.2's bitmap global index is a bitmap file-index payload)", path=f.path)
+    codec = global_key_codec(data_type)
+    if layout == "btree":
+        return BTreeGlobalIndexReader(src, codec)
+    return BitmapGlobalIndexReader(src, codec)

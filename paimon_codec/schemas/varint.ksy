@@ -1,0 +1,24 @@
+meta:
+  id: varint
+  title: Unsigned variable-length integer (little-endian base-128, Paimon VarLengthIntUtils)
+  license: Apache-2.0
+  -construct-embedded: "_rt.VarUInt()"
+  -min-size: 1
+doc-ref:
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/utils/VarLengthIntUtils.java
+  - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/memory/MemorySliceInput.java
+doc: |
+  Seven value bits per byte, least significant group first; the high bit of a byte says another
+  byte follows (at most 5 bytes for an int, 10 for a long). Paimon's global-index files write
+  lengths, counts, offsets and row ids this way. Embedded in other formats the Construct codecs
+  use the runtime's ``VarUInt`` (Construct's ``VarInt``, the same encoding).
+seq:
+  - id: groups
+    type: u1
+    repeat: until
+    repeat-until: (_ & 0x80) == 0
+    doc: the 7-bit groups, least significant first; the last has its high bit clear
+instances:
+  value:
+    value: '(groups[0] & 0x7f) | (groups.size > 1 ? (groups[1] & 0x7f) << 7 : 0) | (groups.size > 2 ? (groups[2] & 0x7f) << 14 : 0) | (groups.size > 3 ? (groups[3] & 0x7f) << 21 : 0) | (groups.size > 4 ? (groups[4] & 0x7f) << 28 : 0) | (groups.size > 5 ? (groups[5] & 0x7f) << 35 : 0) | (groups.size > 6 ? (groups[6] & 0x7f) << 42 : 0) | (groups.size > 7 ? (groups[7] & 0x7f) << 49 : 0) | (groups.size > 8 ? (groups[8] & 0x7f) << 56 : 0) | (groups.size > 9 ? (groups[9] & 0x7f) << 63 : 0)'
+    doc: the integer (groups beyond the tenth, which no Paimon writer emits, are not summed)
