@@ -1,11 +1,12 @@
 """Recognising Paimon's *global*-index files (``index/<type>-global-index-<uuid>.index``).
 
 Global indexes (data-evolution tables, ``_GLOBAL_INDEX`` entries of the index manifest) are not
-file indexes: no schema of this project describes the B-tree files (a sorted-string table with a
-52-byte footer ending in magic ``0x50425449`` little-endian, as Java 1.4.2 and pypaimon write them)
-nor pypaimon's own bitmap layout (footer ending in ``BGIX``).  Java's bitmap global index, however,
-is a bare bitmap file-index payload (``BitmapFileIndex`` through ``FileIndexWriterWrapper``), which
-the ``bitmap`` format decodes given the column's key kind.
+file indexes: the B-tree files (a sorted-string table with a 52-byte footer ending in magic
+``0x50425449`` little-endian, as Java 1.4.2 and pypaimon write them, ``schemas/btree_global_index.ksy``)
+and pypaimon's own bitmap layout (footer ending in ``BGIX``, ``schemas/bitmap_global_index.ksy``) are
+decoded by :mod:`paimon_codec.globalindex`.  Java 1.4.2's bitmap global index is a bare bitmap
+file-index payload (``BitmapFileIndex`` through ``FileIndexWriterWrapper``), which the ``bitmap``
+format decodes given the column's key kind.
 
 :func:`recognise` tells ``inspect`` what such a file is, so it can decode it or refuse it by name.
 """
@@ -29,19 +30,21 @@ class GlobalIndexFile:
     index_type: str
     layout: str
     format: str | None = None
+    #: ``"btree"`` / ``"bitmap"``: decoded by :func:`paimon_codec.globalindex.describe.describe_global_index`
+    global_layout: str | None = None
 
     def refusal(self) -> str:
-        return (f"a Paimon {self.index_type} global-index file ({self.layout}); global-index files are not "
-                "supported by inspect (no schema describes this layout)")
+        return (f"a Paimon {self.index_type} global-index file ({self.layout}); this global-index layout is not "
+                "supported by inspect (no schema describes it)")
 
 
 def recognise(file_name: str, data: bytes) -> GlobalIndexFile | None:
     """The global-index file ``data`` is (by footer magic, then by file name), else ``None``."""
     named = _NAME.match(file_name)
     if len(data) >= 52 and data[-4:] == _BTREE_FOOTER_MAGIC_LE:
-        return GlobalIndexFile("btree", "B-tree SST file with footer magic 0x50425449")
+        return GlobalIndexFile("btree", "B-tree SST file with footer magic 0x50425449", global_layout="btree")
     if len(data) >= 4 and data[-4:] == _PYPAIMON_BITMAP_MAGIC_BE:
-        return GlobalIndexFile("bitmap", "pypaimon bitmap layout with footer magic BGIX")
+        return GlobalIndexFile("bitmap", "pypaimon bitmap layout with footer magic BGIX", global_layout="bitmap")
     if named is None:
         return None
     kind = named.group("type").lower()

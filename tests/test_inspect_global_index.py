@@ -2,7 +2,8 @@
 
 Java's bitmap global index is a bare bitmap file-index payload: decoded as ``bitmap`` given the
 column type, and asked for it otherwise.  B-tree files (both writers) and pypaimon's own bitmap layout
-are refused with a one-line message naming what the file is.
+are decoded whole (every CRC checked; keys decoded with ``--type``); a damaged block is refused in one
+line naming the file and offset.
 """
 
 from __future__ import annotations
@@ -75,14 +76,36 @@ def test_java_bitmap_global_index_without_type_asks_for_it(java_files, capsys):
 
 
 @pytest.mark.parametrize("writer", ["java", "pypaimon"])
-def test_btree_global_index_is_refused_by_name(writer, java_files, pypaimon_files, capsys):
+def test_btree_global_index_decodes(writer, java_files, pypaimon_files, capsys):
     files = java_files if writer == "java" else pypaimon_files
-    code, _, err = _inspect(capsys, files["btree"])
-    assert code == 2
-    assert "btree global-index file" in err and "not supported" in err and len(err.strip().splitlines()) == 1
+    code, out, err = _inspect(capsys, files["btree"], "--type", "STRING", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["format"] == "btree-global-index"
+    st = report["structure"]
+    # values a, b, a, NULL: two keys over three rows, one null row
+    assert (st["keys"], st["row_ids"], st["null_rows"]) == (2, 3, 1), st
+    assert (st["data_blocks"][0]["first_key"], st["data_blocks"][-1]["last_key"]) == ("a", "b")
+    code, out, err = _inspect(capsys, files["btree"], "--json")  # without a type: keys as bytes
+    assert code == 0, err
+    assert json.loads(out)["structure"]["data_blocks"][0]["first_key"]["hex"] == "61"
 
 
-def test_pypaimon_bitmap_global_index_is_refused_by_name(pypaimon_files, capsys):
-    code, _, err = _inspect(capsys, pypaimon_files["bitmap"])
+def test_pypaimon_bitmap_global_index_decodes(pypaimon_files, capsys):
+    code, out, err = _inspect(capsys, pypaimon_files["bitmap"], "--type", "STRING", "--json")
+    assert code == 0, err
+    st = json.loads(out)["structure"]
+    assert json.loads(out)["format"] == "bitmap-global-index"
+    assert (st["keys"], st["row_ids"], st["null_rows"], st["non_null_rows"]) == (2, 3, 1, 3), st
+
+
+@pytest.mark.parametrize("writer", ["java", "pypaimon"])
+def test_damaged_btree_block_is_refused_with_its_offset(writer, java_files, pypaimon_files, capsys, tmp_path):
+    src = (java_files if writer == "java" else pypaimon_files)["btree"]
+    data = bytearray(src.read_bytes())
+    data[2] ^= 0xFF  # inside the first data block (it starts the file)
+    bad = tmp_path / src.name
+    bad.write_bytes(bytes(data))
+    code, _, err = _inspect(capsys, bad)
     assert code == 2
-    assert "bitmap global-index file" in err and "BGIX" in err and "not supported" in err
+    assert "CRC32" in err and "offset 0" in err and len(err.strip().splitlines()) == 1, err

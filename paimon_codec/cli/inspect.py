@@ -2,8 +2,9 @@
 
 ``inspect`` detects the format where the bytes allow it (container magic, DV file version byte +
 first magic, single DV entry magic) and otherwise needs ``--format``; global-index files are
-recognised (:mod:`paimon_codec.global_index_files`): Java's bitmap one decodes as ``bitmap``, the
-others are refused by name; key-typed payloads
+recognised (:mod:`paimon_codec.global_index_files`): Java's bitmap one decodes as ``bitmap``, B-tree
+and pypaimon bitmap ones are walked whole by :mod:`paimon_codec.globalindex.describe` (every CRC checked;
+keys decoded given ``--type``), others are refused by name; key-typed payloads
 (``bitmap``, ``range-bitmap``) also need ``--key-kind`` (or ``--type`` with a Paimon type).  It
 prints the decoded structure; byte fields are shown as their length and a hex prefix.  For a
 file-index container, ``--schema "a INT, b STRING"`` (or a JSON list of ``{"name", "type"}``) also
@@ -94,6 +95,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     data = storage.read_bytes(path)
     name = args.format or F.detect(data)
     if args.format is None:
+        described = _global_index_structure(path, data, args)
+        if described is not None:
+            return _print_structure(args, path, f"{described['layout'].split()[0]}-global-index", data, described)
         name = _global_index_format(path, data, args) or name
     if name is None:
         raise F.PaimonCodecError("cannot tell the format from the bytes", path=str(path),
@@ -107,6 +111,10 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     else:
         key_kind = args.key_kind or (F.key_kind_for(args.data_type) if args.data_type else None)
         decoded = F.plain(spec.decode(data, str(path), key_kind), hex_prefix=args.hex_bytes)
+    return _print_structure(args, path, name, data, decoded)
+
+
+def _print_structure(args: argparse.Namespace, path: str, name: str, data: bytes, decoded: Any) -> int:
     if args.json:
         print_json({"path": str(path), "format": name, "size": len(data), "structure": decoded})
     else:
@@ -114,6 +122,22 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         for line in render_text(decoded, max_items=args.max_items):
             print(line)
     return 0
+
+
+def _global_index_structure(path: str, data: bytes, args: argparse.Namespace) -> dict | None:
+    """A B-tree or pypaimon bitmap global-index file, decoded whole (keys as bytes without ``--type``)."""
+    from .. import storage
+    from ..fileio import ByteSource
+    from ..global_index_files import recognise
+    from ..globalindex.describe import describe_global_index
+    from ..globalindex.keys import global_key_codec
+
+    found = recognise(storage.basename(path), data)
+    if found is None or found.global_layout is None:
+        return None
+    codec = global_key_codec(args.data_type) if args.data_type else None
+    return describe_global_index(ByteSource(data, path=str(path)), found.global_layout, codec,
+                                 hex_prefix=args.hex_bytes)
 
 
 def _global_index_format(path: str, data: bytes, args: argparse.Namespace) -> str | None:

@@ -48,6 +48,7 @@ class IndexTask:
     row_type: str | None = None  # "a INT, b STRING" for file-index containers
     embedded: bytes | None = None
     in_latest_snapshot: bool = True
+    global_index: dict | None = None  # _GLOBAL_INDEX files: paimon_codec.globalindex.audit.task_fields
 
     def to_row(self) -> dict:
         return asdict(self)
@@ -199,6 +200,10 @@ def _add_snapshot_tasks(table: PaimonTable, schema, index_files, live, in_latest
         tasks[f.path] = IndexTask(table.name, table.path, kind, f.path, meta.index_type, f.bucket,
                                   repr(f.partition), None, meta.file_size, meta.row_count, ranges,
                                   None, None, in_latest)
+        if meta.global_index is not None:  # decoded by paimon_codec.globalindex.audit
+            from ..globalindex.audit import KIND_GLOBAL_INDEX, task_fields
+
+            tasks[f.path].kind, tasks[f.path].global_index = KIND_GLOBAL_INDEX, task_fields(schema, meta)
     for d in live:
         if d.index_path:
             referenced.add(d.index_path)
@@ -309,7 +314,10 @@ def _check_file_index(task: dict) -> tuple[list[dict], dict]:
 
 def check_index_task(task: dict) -> dict:
     """Decode one index file completely; returns ``{"status", "findings", "entries", ...}``."""
-    checker = {KIND_DV: _check_dv, KIND_HASH: _check_hash, KIND_FILE_INDEX: _check_file_index}.get(task["kind"])
+    from ..globalindex.audit import KIND_GLOBAL_INDEX, check_global_index
+
+    checker = {KIND_DV: _check_dv, KIND_HASH: _check_hash, KIND_FILE_INDEX: _check_file_index,
+               KIND_GLOBAL_INDEX: check_global_index}.get(task["kind"])
     base = {"table": task["table"], "path": task["path"], "kind": task["kind"], "index_type": task["index_type"]}
     if checker is None:
         return dict(base, status="skipped", findings=[], entries=0, message="index type not decoded")
