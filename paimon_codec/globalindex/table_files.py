@@ -10,7 +10,6 @@ from ..errors import CorruptDataError, UnsupportedTypeError
 from ..fileio import ByteSource
 from ..generated.construct import bitmap_global_index as _bitmap
 from ..generated.construct import btree_global_index as _btree
-from ..table.table import PaimonTable
 from ..types import DataType
 from .bitmap import BitmapGlobalIndexReader
 from .btree import BTreeGlobalIndexReader
@@ -34,7 +33,8 @@ class GlobalIndexFile:
     meta: SortedIndexFileMeta | None
 
 
-def global_index_files(table: PaimonTable, snapshot: Any) -> list[GlobalIndexFile]:
+def global_index_files(table: Any, snapshot: Any) -> list[GlobalIndexFile]:
+    """``table``: a :class:`paimon_codec.table.table.PaimonTable`."""
     out = []
     for f in table.index_files(snapshot):
         m = f.entry.index_file

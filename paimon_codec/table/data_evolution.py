@@ -19,8 +19,9 @@ files.  Paimon (``DataEvolutionSplitRead.mergeRangesAndSort`` / ``createUnionRea
 
 Groups of one file are ordinary files and go through the normal planner (file indexes, deletion
 vectors, Spark's own reader); groups of several files become one
-:class:`~paimon_codec.table.tasks.GroupTask` read by :func:`read_row_id_group`.  Only partition
-predicates prune groups (a file index describes one file, not the merged rows).
+:class:`~paimon_codec.table.tasks.GroupTask` read by :func:`read_row_id_group`.  Partition predicates
+and the global indexes (row ids, :mod:`paimon_codec.globalindex.scan`) prune groups; file indexes do not
+(a file index describes one file, not the merged rows).
 
 ``_ROW_ID`` / ``_SEQUENCE_NUMBER`` are system columns Paimon adds only when a read asks for them
 (``rowTypeWithRowTracking``); a table scan returns the table's own columns, as here.
@@ -176,11 +177,13 @@ def _may_match_partition(pred: Any, schema: TableSchema, f: LiveDataFile, semant
 
 
 def plan_row_id_groups(table: PaimonTable, schema: TableSchema, files: list[LiveDataFile], pred: Any,
-                       report) -> tuple[list[LiveDataFile], list]:
+                       report, *, global_index: Any = None) -> tuple[list[LiveDataFile], list]:
     """Split a data-evolution snapshot's files into single files (planned as usual) and group tasks.
 
     Returns ``(files the planner's loop handles: ranges of one file and files of pruned partitions,
     GroupTask per multi-file range)``; the group files are accounted for in ``report`` here.
+    ``global_index`` (:class:`paimon_codec.globalindex.scan.GlobalIndexAnswer`): a range none of whose
+    rows is a candidate is skipped, the others read only their candidate rows.
     """
     by_bucket: dict[tuple, list[LiveDataFile]] = {}
     singles: list[LiveDataFile] = []
@@ -196,14 +199,14 @@ def plan_row_id_groups(table: PaimonTable, schema: TableSchema, files: list[Live
             if len(group) == 1:
                 singles.append(group[0])
                 continue
-            task = _plan_group(table, group, schema, report, FileTask, GroupTask)
+            task = _plan_group(table, group, schema, report, FileTask, GroupTask, global_index)
             if task is not None:
                 tasks.append(task)
     return singles, tasks
 
 
 def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSchema, report, FileTask,
-                GroupTask):
+                GroupTask, global_index: Any = None):
     _check_group(group)
     first_row_id, last = _range(group[0])
     row_count = last - first_row_id + 1
@@ -243,6 +246,15 @@ def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSche
                     det["decision"] = "skipped: every row deleted"
                 return None
             selection = keep
+    if global_index is not None:
+        candidates = global_index.positions(first_row_id, row_count)
+        if candidates is not None:
+            selection = candidates if selection is None else selection & candidates
+            if not selection:
+                report.files_skipped_by_index += len(group)
+                for det in details:
+                    det["decision"] = "skipped: global index"
+                return None
     columns = _assign_columns(group, schema.fields,
                               lambda sid: schema if sid == schema.id else table.schema_by_id(sid))
     # each file reads as the table's columns through its own schema (renames by field id, casts)

@@ -213,8 +213,17 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, merge_groups)
     live = table.batch_files(snapshot)
     groups: list[GroupTask] = []
+    global_answer = None
     if is_data_evolution_table(schema):  # rows merged by row id from several files: data_evolution.py
-        live, groups = plan_row_id_groups(table, schema, live, pred, report)
+        if use_indexes:  # candidate row ids from the global indexes (paimon_codec.globalindex.scan)
+            from ..globalindex.scan import answer_predicate
+
+            global_answer = answer_predicate(table, snapshot, schema, pred, live)
+            if global_answer is not None:
+                report.global_index = global_answer.report()
+                report.index_bytes_read += global_answer.bytes_read
+        live, groups = plan_row_id_groups(table, schema, live, pred, report, global_index=global_answer)
+    global_rows: dict[str, Any] = {}
     admitted_files: list[tuple[LiveDataFile, dict]] = []
     pruner = StatsPruner(pred, schema, table.schema_by_id) \
         if use_stats and pred is not None and stats_prunable(schema) else None
@@ -227,6 +236,14 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
             report.files_pruned_by_stats += 1
             admitted[0]["decision"] = "skipped: stats"
             continue
+        if global_answer is not None and f.meta.first_row_id is not None:
+            rows = global_answer.positions(f.meta.first_row_id, f.row_count)
+            if rows is not None and not rows:
+                report.files_skipped_by_index += 1
+                admitted[0]["decision"] = "skipped: global index"
+                continue
+            if rows is not None:
+                global_rows[f.path] = rows
         admitted_files.append((f, admitted[0]))
     probes = [FileProbe.of(f) for f, _ in admitted_files]
     ctx = JudgeContext(pred, row_type, schema, use_indexes,
@@ -256,7 +273,11 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         if verdict.decision != "read":
             report.files_skipped_by_deletion_vectors += 1
             continue
-        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, verdict.selection, pk,
+        selection = verdict.selection
+        if f.path in global_rows:  # rows the global index cannot rule out
+            selection = global_rows[f.path] if selection is None else selection & global_rows[f.path]
+            detail["global_index_rows"] = len(global_rows[f.path])
+        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, pk,
                         f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id), bool(verdict.deleted_rows),
                         verdict.exact)
         tasks.append(task)

@@ -131,6 +131,8 @@ class PlanReport:
     # whose float comparison every filter of the plan follows: "paimon" (Double.compare: -0.0 < 0.0) or
     # "spark" (-0.0 = 0.0); see paimon_codec.expressions.semantics
     semantics: Semantics = "paimon"
+    # data-evolution tables: what the global indexes answered (paimon_codec.globalindex.scan), else None
+    global_index: dict | None = None
 
     def to_json(self, with_files: bool = True) -> dict:
         out = {k: v for k, v in self.__dict__.items() if k != "files"}
