@@ -38,6 +38,7 @@ KINDS = {
     "pk_partial_update": "PK partial-update",
     "pk_aggregation": "PK aggregation (sum, max, listagg, last_non_null_value)",
     "data_evolution": "data-evolution (row tracking, partial-column update)",
+    "global_index": "data-evolution + global indexes (B-tree name, bitmap v)",
     "orc": "append, partitioned, ORC files",
     "avro": "PK deduplicate, Avro files",
 }
@@ -61,6 +62,9 @@ CANNOT = {
     ("java-0.9", "data_evolution"): "Paimon 0.9 has no row tracking / data evolution",
     ("pypaimon-2.1", "file_index"): "pypaimon's Python writer writes no file indexes",
     ("pypaimon-rust", "data_evolution"): "partial-column updates are written by pypaimon's Python writer only",
+    ("java-0.9", "global_index"): "Paimon 0.9 has no row tracking / data evolution",
+    ("java-1.4.2", "global_index"): "Java builds global indexes with its Flink / Spark create_global_index "
+                                    "procedures, which this matrix's JVM oracle does not run",
     ("pypaimon-rust", "orc"): _RUST_FORMATS,
     ("pypaimon-rust", "avro"): _RUST_FORMATS,
 }
@@ -207,6 +211,24 @@ def _pypaimon_data_evolution(w: Writer, wh: Path, name: str) -> str:
     return path
 
 
+_CREATE_GLOBAL_INDEX = """
+t = table(kwargs["path"])
+t.create_global_index(kwargs["column"], index_type=kwargs["index_type"])
+result = None
+"""
+
+
+def _global_index(w: Writer, wh: Path, name: str) -> str:
+    """Two appended commits of a data-evolution table (pypaimon's writer, Python or Rust), then pypaimon's
+    ``create_global_index``: a B-tree over ``name``, a bitmap (pypaimon's BGIX layout) over ``v``."""
+    path = w.create(wh, name, options={"row-tracking.enabled": "true", "data-evolution.enabled": "true"})
+    w.write(path, rows(range(0, N)))
+    w.write(path, rows(range(N, N + 200)))
+    for column, index_type in (("name", "btree"), ("v", "bitmap")):
+        w.oracle.run(_CREATE_GLOBAL_INDEX, path=path, column=column, index_type=index_type)
+    return path
+
+
 def _data_evolution_table(w: Writer, wh: Path, name: str) -> str:
     return (_java_data_evolution if w.java else _pypaimon_data_evolution)(w, wh, name)
 
@@ -223,6 +245,7 @@ BUILDERS: dict[str, Callable[[Writer, Path, str], str]] = {
     "pk_partial_update": _pk({"merge-engine": "partial-update"}, partial=True, ignore_delete=True),
     "pk_aggregation": _pk(_AGGREGATION, deletes=False),  # listagg and max take no retraction
     "data_evolution": _data_evolution_table,
+    "global_index": _global_index,
     "orc": _append({"file.format": "orc"}, partition=["p"]),
     "avro": _pk({"file.format": "avro"}),
 }
@@ -231,5 +254,5 @@ BUILDERS: dict[str, Callable[[Writer, Path, str], str]] = {
 def where_of(kind: str, predicate: str) -> str | None:
     """The SQL predicate of a cell (``None`` for no predicate and for top-N, which reads every row)."""
     if predicate == "eq":
-        return EQ_INDEXED if kind == "file_index" else EQ
+        return EQ_INDEXED if kind in ("file_index", "global_index") else EQ
     return RANGE if predicate == "range" else None

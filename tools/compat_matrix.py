@@ -27,7 +27,8 @@ START, END = "<!-- compat-matrix:start -->", "<!-- compat-matrix:end -->"
 TEST = "tests/test_compat_matrix.py"
 
 REFUSING_CALLS = {"UnsupportedTypeError", "UnsupportedVersionError", "_refuse"}
-SOURCES = ["paimon_codec/table", "paimon_codec/spark", "paimon_codec/cli/inspect.py", "paimon_codec/global_index_files.py"]
+SOURCES = ["paimon_codec/table", "paimon_codec/spark", "paimon_codec/cli/inspect.py", "paimon_codec/global_index_files.py",
+           "paimon_codec/globalindex"]
 #: module (relative path prefix) -> feature; the first match wins
 FEATURES = [
     ("paimon_codec/table/read_options.py", "Table options that change a read"),
@@ -41,6 +42,7 @@ FEATURES = [
     ("paimon_codec/spark/", "Spark scan"),
     ("paimon_codec/cli/inspect.py", "Global-index files (inspect)"),
     ("paimon_codec/global_index_files.py", "Global-index files (inspect)"),
+    ("paimon_codec/globalindex/", "Global indexes (lookups, scans, inspect, audit)"),
 ]
 
 

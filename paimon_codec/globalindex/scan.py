@@ -81,7 +81,8 @@ class _Evaluator:
         self.schema, self.universe = schema, universe
         self.by_field: dict[int, list[GlobalIndexFile]] = {}
         for f in files:
-            self.by_field.setdefault(f.field_id, []).append(f)
+            if not f.extra_field_ids:  # multi-column indexes are not used here (the scan reads every row)
+                self.by_field.setdefault(f.field_id, []).append(f)
         self.used_columns: list[str] = []
         self.used_files: list[str] = []
         self.bytes_read = 0

@@ -31,6 +31,8 @@ class GlobalIndexFile:
     row_end: int
     field_id: int
     meta: SortedIndexFileMeta | None
+    #: further indexed columns (a multi-column index: not used for lookups here)
+    extra_field_ids: tuple[int, ...] = ()
 
 
 def global_index_files(table: Any, snapshot: Any) -> list[GlobalIndexFile]:
@@ -41,16 +43,13 @@ def global_index_files(table: Any, snapshot: Any) -> list[GlobalIndexFile]:
         g = m.global_index
         if g is None:
             continue
-        if g.extra_field_ids:
-            raise UnsupportedTypeError(f"global index {m.file_name} over several columns (extra field ids "
-                                       f"{list(g.extra_field_ids)}) is not supported", path=f.path)
         if g.row_range_end < g.row_range_start:
             raise CorruptDataError(f"global index {m.file_name} covers row ids {g.row_range_start}..{g.row_range_end}",
                                    path=f.path, expected="a range start <= its end")
         meta = None if g.index_meta is None else read_sorted_meta(bytes(g.index_meta), f.path) \
             if m.index_type.lower() in ("btree", "bitmap") else None
         out.append(GlobalIndexFile(m.index_type.lower(), f.path, m.file_name, m.file_size, g.row_range_start,
-                                   g.row_range_end, g.index_field_id, meta))
+                                   g.row_range_end, g.index_field_id, meta, tuple(g.extra_field_ids or ())))
     return out
 
 
