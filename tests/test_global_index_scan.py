@@ -125,3 +125,38 @@ def test_ignore_update_action_reads_without_global_index(table_dir, tmp_path):
     schema_file.write_text(json.dumps(schema))
     assert plan_scan(str(copy), "name = 'b2-7'").report.global_index is None
     assert plan_scan(str(table_dir), "name = 'b2-7'").report.global_index is not None
+
+
+# ------------------------------------------------------------------------------- Java 1.4.2's own B-tree
+@pytest.fixture(scope="module")
+def java_table(tmp_path_factory, java_newest) -> str:
+    """4 appended commits through Java, then Java's ``BTreeGlobalIndexBuilder`` over ``name``, committed."""
+    path = java_newest.create_table(tmp_path_factory.mktemp("java142_global_scan"), "db.t",
+                                    "id INT, name STRING, v BIGINT",
+                                    options={"row-tracking.enabled": "true", "data-evolution.enabled": "true"})
+    for b in range(BATCHES):
+        ids = list(range(b * BATCH, (b + 1) * BATCH))
+        java_newest.write(path, pa.table({
+            "id": pa.array(ids, pa.int32()),
+            "name": [None if i % 11 == 0 else f"b{b}-{i % 40}" for i in ids],
+            "v": pa.array([None if i % 13 == 0 else (i * 37) % 1000 for i in ids], pa.int64())}))
+    assert java_newest.create_btree_global_index(path, "name") is not None
+    return path
+
+
+JAVA_QUERIES = ["name = 'b2-7'", "name IN ('b0-3', 'b3-39')", "name < 'b1'", "name IS NULL", "name IS NOT NULL",
+                "name = 'b1-1' AND v > 500", "name = 'b1-1' OR name = 'b3-2'", "name <> 'b0-0'",
+                "name NOT IN ('b0-0', 'b1-1')", "name = 'nope'"]
+
+
+@pytest.mark.parametrize("where", JAVA_QUERIES)
+def test_java_btree_global_index_scan_equals_java(java_table, java_newest, where):
+    plan = plan_scan(java_table, where)
+    assert plan.report.global_index is not None and plan.report.global_index["files"], plan.report
+    everything = read_table(java_table)
+    ours = _sorted(read_table(java_table, where))
+    assert ours.equals(_sorted(java_newest.read(java_table, where=where))), where
+    brute = _sorted(read_table(java_table, where, use_indexes=False))
+    assert ours.equals(brute) and ours.num_rows <= everything.num_rows
+    if where == "name = 'b2-7'":
+        assert plan.report.files_skipped_by_index == BATCHES - 1 and plan.report.rows_selected == ours.num_rows

@@ -277,6 +277,11 @@ class JavaPaimon:
         return self._call("write_global_index", table_path=os.fspath(table_path), column=column,
                           index_type=index_type, values=list(values))
 
+    def create_btree_global_index(self, table_path: str | os.PathLike, column: str) -> int | None:
+        """Build and commit a B-tree global index of ``column`` (Paimon's ``BTreeGlobalIndexBuilder``, what
+        its ``create_global_index`` procedures run); returns the new snapshot id."""
+        return self._call("create_btree_global_index", table_path=os.fspath(table_path), column=column)
+
     def global_index_lookup(self, table_path: str | os.PathLike, column: str, index_type: str,
                             files: Sequence[dict[str, Any]], op: str, literals: Sequence[Any] = ()) -> list[int] | None:
         """Java's ``GlobalIndexReader`` answer (sorted relative row ids, ``None``: no answer) for ``op``

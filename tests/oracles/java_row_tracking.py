@@ -89,6 +89,35 @@ class RowTrackingOps:
         return [{"file_name": str(e.fileName()), "row_count": int(e.rowCount()),
                  "meta": None if e.meta() is None else bytes(e.meta()).hex()} for e in entries]
 
+    def create_btree_global_index(self, table_path: str, column: str) -> int | None:
+        """Build and commit a B-tree global index of ``column`` over the latest snapshot, as Paimon's
+        ``create_global_index`` procedures do (``BTreeGlobalIndexBuilder``: scan, build per data split -
+        rows sorted by key through an external sort buffer - then one commit).  Returns the new snapshot id."""
+        import tempfile
+
+        table = self._table(table_path)
+        before = self.snapshot_id(table_path, None)
+        builder = J("org.apache.paimon.globalindex.btree.BTreeGlobalIndexBuilder")(table).withIndexField(column)
+        scanned = builder.scan()
+        if not scanned.isPresent():
+            return None
+        messages = J("java.util.ArrayList")()
+        with tempfile.TemporaryDirectory() as tmp:
+            io = J("org.apache.paimon.disk.IOManager").create(tmp)
+            try:
+                for split in scanned.get().getRight():
+                    for m in builder.build(split, io):
+                        messages.add(m)
+            finally:
+                io.close()
+        commit = table.newBatchWriteBuilder().newCommit()
+        try:
+            commit.commit(messages)
+        finally:
+            commit.close()
+        after = self.snapshot_id(table_path, None)
+        return after if after != before else None
+
     def global_index_lookup(self, table_path: str, column: str, index_type: str, files: list[dict[str, Any]],
                             op: str, literals: list[Any]) -> list[int] | None:
         """Java's own lookup (``GlobalIndexer.createReader`` over the table's index dir, one row-id range):
