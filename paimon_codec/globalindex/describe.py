@@ -40,7 +40,8 @@ def _key(codec: GlobalKeyCodec | None, raw: Any, hex_prefix: int) -> Any:
 
 
 def describe_btree(src: ByteSource, codec: GlobalKeyCodec | None, *, hex_prefix: int = 32) -> dict:
-    reader = BTreeGlobalIndexReader(src, codec if codec is not None else _BytesKeys())  # type: ignore[arg-type]
+    keys: Any = codec if codec is not None else _BytesKeys()  # only raw_order is asked of it here
+    reader = BTreeGlobalIndexReader(src, keys)
     index = reader.index_block()
     blocks, keys, rows, prev = [], 0, 0, None
     for i in range(len(index)):
@@ -72,7 +73,8 @@ def describe_btree(src: ByteSource, codec: GlobalKeyCodec | None, *, hex_prefix:
 
 
 def describe_bitmap(src: ByteSource, codec: GlobalKeyCodec | None, *, hex_prefix: int = 32) -> dict:
-    reader = BitmapGlobalIndexReader(src, codec if codec is not None else _BytesKeys())  # type: ignore[arg-type]
+    keys: Any = codec if codec is not None else _BytesKeys()  # only raw_order is asked of it here
+    reader = BitmapGlobalIndexReader(src, keys)
     refs = reader.dictionary_refs()
     blocks, keys, rows, prev = [], 0, 0, None
     for i, ref in enumerate(refs):
