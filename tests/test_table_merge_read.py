@@ -180,8 +180,10 @@ def test_refusals_name_the_feature(tmp_path):
                              "aggregate function 'count'"),
                             ({"merge-engine": "aggregation", "fields.v.aggregate-function": "listagg",
                               "fields.v.distinct": "true"}, "distinct"),
-                            ({"merge-engine": "aggregation", "aggregation.remove-record-on-delete": "true"},
-                             "aggregation.remove-record-on-delete"),
+                            ({"merge-engine": "aggregation", "aggregation.remove-record-on-delete": "true",
+                              "fields.n.ignore-retract": "true"}, "aggregation.remove-record-on-delete"),
+                            ({"merge-engine": "aggregation", "fields.v.aggregate-function": "nested_update",
+                              "fields.v.count-limit": "ten"}, "count-limit"),
                             ({"merge-engine": "partial-update", "fields.n.aggregate-function": "sum"},
                              "partial-update with aggregate functions"),
                             ({"sequence.field": "nope"}, "sequence.field names unknown column")):

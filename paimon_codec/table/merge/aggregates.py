@@ -15,7 +15,8 @@ Each mirrors Paimon 1.4.2's ``Field*Agg`` fold ``acc = agg(acc, input)`` (``retr
 * ``first_value`` / ``first_non_null_value``: the first (non-null) value;
 * ``listagg``: non-empty strings joined by the delimiter (``""`` when only empty strings came).
 
-Functions without a retraction in Paimon (all but sum, last_value, last_non_null_value) make the read
+Functions without a retraction in Paimon (all but sum, product, last_value, last_non_null_value and the
+collection functions of :mod:`.collections`) make the read
 fail on a retraction, as Paimon's does, unless ``fields.<f>.ignore-retract`` is set (then retractions
 leave the field unchanged).
 """
@@ -31,7 +32,7 @@ from .groups import Groups, take_or_null
 
 __all__ = ["aggregate_field", "RETRACTABLE"]
 
-RETRACTABLE = ("sum", "product", "last_value", "last_non_null_value")
+RETRACTABLE = ("sum", "product", "last_value", "last_non_null_value", "collect", "merge_map", "nested_update")
 
 
 def _valid(col: pa.Array) -> np.ndarray:

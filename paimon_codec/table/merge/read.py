@@ -23,6 +23,7 @@ from ...errors import UnsupportedTypeError
 from ..read import read_file_rows
 from .engines import merge_sorted
 from .groups import Groups
+from .java_hash import hashmap_ordered
 from .spec import MergeSpec
 
 __all__ = ["read_merge_group", "read_key_value_file", "SEQUENCE_COLUMN", "KIND_COLUMN"]
@@ -34,8 +35,22 @@ KIND_COLUMN = "_VALUE_KIND"
 def read_key_value_file(task, schema: pa.Schema) -> pa.Table:
     """The selected records of one primary-key data file: ``schema``'s columns + the two system columns."""
     full = schema.append(pa.field(SEQUENCE_COLUMN, pa.int64())).append(pa.field(KIND_COLUMN, pa.int8()))
-    return read_file_rows(task.path, task.file_format, full, task.selection, False,
-                          getattr(task, "evolution", None))
+    table = read_file_rows(task.path, task.file_format, full, task.selection, False,
+                           getattr(task, "evolution", None))
+    if task.file_format == "avro":
+        table = _avro_map_order(table, task.path)
+    return table
+
+
+def _avro_map_order(table: pa.Table, path: str) -> pa.Table:
+    """Paimon's Avro reader collects the entries of every map but MAP<STRING, STRING> in a ``HashMap``, so
+    its merge functions (and its read) see them in that map's order, not the file's."""
+    for i, f in enumerate(table.schema):
+        t = f.type
+        if pa.types.is_map(t) and not (pa.types.is_string(t.key_type) and pa.types.is_string(t.item_type)):
+            column = table.column(i).combine_chunks()
+            table = table.set_column(i, f, hashmap_ordered(column, f"{path}: Avro map field {f.name}"))
+    return table
 
 
 def _sort_indices(table: pa.Table, spec: MergeSpec) -> pa.Array:

@@ -32,7 +32,8 @@ __all__ = ["MergeSpec", "merge_spec", "AGGREGATE_FUNCTIONS"]
 ENGINES = ("deduplicate", "first-row", "partial-update", "aggregation")
 # aggregate functions this reader reproduces (Paimon names; first_not_null_value is the legacy alias)
 AGGREGATE_FUNCTIONS = ("sum", "product", "min", "max", "last_value", "last_non_null_value", "first_value",
-                       "first_non_null_value", "first_not_null_value", "listagg", "bool_and", "bool_or")
+                       "first_non_null_value", "first_not_null_value", "listagg", "bool_and", "bool_or",
+                       "collect", "merge_map", "nested_update")
 _SEQUENCE_GROUP = re.compile(r"^fields\.(.+)\.sequence-group$")
 
 
@@ -51,6 +52,11 @@ class MergeSpec:
     listagg_delimiters: dict[str, str] = field(default_factory=dict)
     # LookupMergeFunction: of a key's records above level 0 only the lowest level's is merged
     lookup: bool = False
+    # aggregation.remove-record-on-delete: a -D replaces the row (and removes it when it is the last record)
+    remove_record_on_delete: bool = False
+    # per field: options of the collection aggregates (distinct, nested_key, count_limit)
+    collection_options: dict[str, dict] = field(default_factory=dict)
+    not_null: tuple[str, ...] = ()
 
     def to_params(self) -> dict:
         return {"engine": self.engine, "primary_keys": list(self.primary_keys),
@@ -58,14 +64,18 @@ class MergeSpec:
                 "ignore_delete": self.ignore_delete,
                 "partial_update_remove_on_delete": self.partial_update_remove_on_delete,
                 "aggregates": dict(self.aggregates), "ignore_retract": list(self.ignore_retract),
-                "listagg_delimiters": dict(self.listagg_delimiters), "lookup": self.lookup}
+                "listagg_delimiters": dict(self.listagg_delimiters), "lookup": self.lookup,
+                "remove_record_on_delete": self.remove_record_on_delete,
+                "collection_options": dict(self.collection_options), "not_null": list(self.not_null)}
 
     @classmethod
     def from_params(cls, params: dict) -> MergeSpec:
         return cls(params["engine"], tuple(params["primary_keys"]), tuple(params["sequence_fields"]),
                    bool(params["sequence_descending"]), bool(params["ignore_delete"]),
                    bool(params["partial_update_remove_on_delete"]), dict(params["aggregates"]),
-                   tuple(params["ignore_retract"]), dict(params["listagg_delimiters"]), bool(params["lookup"]))
+                   tuple(params["ignore_retract"]), dict(params["listagg_delimiters"]), bool(params["lookup"]),
+                   bool(params.get("remove_record_on_delete", False)), dict(params.get("collection_options", {})),
+                   tuple(params.get("not_null", ())))
 
 
 def _refuse(what: str, path: str | None) -> UnsupportedTypeError:
@@ -111,8 +121,7 @@ def merge_spec(schema: TableSchema, path: str | None = None) -> MergeSpec:
             raise _refuse(f"sequence groups ('{key}')", path)
     if opts.get("partial-update.remove-record-on-sequence-group"):
         raise _refuse("'partial-update.remove-record-on-sequence-group'", path)
-    if engine == "aggregation" and _true(opts, "aggregation.remove-record-on-delete", path):
-        raise _refuse("'aggregation.remove-record-on-delete'", path)
+    remove_record_on_delete = engine == "aggregation" and _true(opts, "aggregation.remove-record-on-delete", path)
     if opts.get("record-level.expire-time"):
         raise _refuse("'record-level.expire-time' (records expired by time)", path)
     if engine == "partial-update":
@@ -133,6 +142,7 @@ def merge_spec(schema: TableSchema, path: str | None = None) -> MergeSpec:
     aggregates: dict[str, str] = {}
     ignore_retract: list[str] = []
     delimiters: dict[str, str] = {}
+    collection_options: dict[str, dict] = {}
     if engine == "aggregation":
         default = opts.get("fields.default-aggregate-function")
         for name in names:
@@ -149,8 +159,14 @@ def merge_spec(schema: TableSchema, path: str | None = None) -> MergeSpec:
                 if _true(opts, f"fields.{name}.distinct", path):
                     raise _refuse(f"listagg with 'fields.{name}.distinct'", path)
                 delimiters[name] = opts.get(f"fields.{name}.list-agg-delimiter", ",")
+            if func in ("collect", "merge_map", "nested_update"):
+                collection_options[name] = _collection_options(opts, name, func, path)
             aggregates[name] = "first_non_null_value" if func == "first_not_null_value" else func
             if _true(opts, f"fields.{name}.ignore-retract", path):
+                if remove_record_on_delete:   # Paimon's FieldAggregatorFactory refuses the pair
+                    raise UnsupportedTypeError(f"'aggregation.remove-record-on-delete' with "
+                                               f"'fields.{name}.ignore-retract' (Paimon fails this read too)",
+                                               path=path)
                 ignore_retract.append(name)
     # 'ignore-delete' falls back to its pre-1.0 engine-specific keys
     ignore_delete_key = next((k for k in ("ignore-delete", "first-row.ignore-delete", "deduplicate.ignore-delete",
@@ -160,4 +176,24 @@ def merge_spec(schema: TableSchema, path: str | None = None) -> MergeSpec:
     ignore_delete = engine != "aggregation" and _true(opts, ignore_delete_key, path)
     remove_on_delete = engine == "partial-update" and _true(opts, "partial-update.remove-record-on-delete", path)
     return MergeSpec(engine, tuple(schema.primary_keys), seq, order == "descending", ignore_delete, remove_on_delete,
-                     aggregates, tuple(ignore_retract), delimiters, _needs_lookup(opts, engine, path))
+                     aggregates, tuple(ignore_retract), delimiters, _needs_lookup(opts, engine, path),
+                     remove_record_on_delete, collection_options,
+                     tuple(f.name for f in schema.fields if not f.type.nullable))
+
+
+def _collection_options(opts: dict[str, str], name: str, func: str, path: str | None) -> dict:
+    """``fields.<name>.distinct`` (collect), ``nested-key`` / ``count-limit`` (nested_update), as Paimon reads
+    them: the nested key split on commas and trimmed, the limit a Java int (default Integer.MAX_VALUE)."""
+    out: dict = {}
+    if func == "collect":
+        out["distinct"] = _true(opts, f"fields.{name}.distinct", path)
+    if func == "nested_update":
+        key = opts.get(f"fields.{name}.nested-key")
+        if key is not None:
+            out["nested_key"] = [k.strip() for k in key.split(",")]
+        limit = opts.get(f"fields.{name}.count-limit")
+        if limit is not None:
+            if not re.fullmatch(r"[+-]?[0-9]{1,10}", limit) or not -2 ** 31 <= int(limit) < 2 ** 31:
+                raise _refuse(f"'fields.{name}.count-limit' = {limit!r}", path)
+            out["count_limit"] = int(limit)
+    return out
