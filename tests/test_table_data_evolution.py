@@ -298,3 +298,29 @@ def test_tables_without_data_evolution_are_planned_as_before(tmp_path):
         assert not plan.groups and len(plan.tasks) == 2
         assert _sorted_rows(read_plan_locally(plan), ["id", "v"]) == _sorted_rows(oracle.read(path), ["id", "v"])
     assert os.path.isdir(path)
+
+
+def test_java_partial_files_across_casts_paimon_allows(tmp_path, java_newest):
+    """Row-id ranges whose files were written under TIMESTAMP(3) / BOOLEAN / STRING and read as STRING /
+    INT / BYTES (the casts of tests/test_read_evolution_casts.py), merged by row id as Java merges them."""
+    import datetime
+
+    t = datetime.datetime
+    steps = [{"cols": ["id", "ts", "b", "s"], "rows": [[1, t(2024, 1, 2, 3, 4, 5, 6000), True, "x"],
+                                                     [2, t(1969, 12, 31, 23, 59, 59), False, "yz"],
+                                                     [3, None, None, None]]},
+             {"cols": ["ts", "b"], "rows": [[t(2000, 1, 1), None], [None, True], [t(1999, 9, 9, 9, 9, 9, 90000),
+                                                                                 False]], "first_row_id": 0},
+             {"retype": ["ts", "STRING"]},
+             {"retype": ["b", "INT"]},
+             {"retype": ["s", "BYTES"]},
+             {"cols": ["id", "ts", "b", "s"], "rows": [[4, "free text", 7, b"\x01"], [5, None, -1, None]]},
+             {"cols": ["b"], "rows": [[70], [None]], "first_row_id": 3},
+             {"cols": ["ts"], "rows": [["late"], [None]], "first_row_id": 3}]
+    out = _java_table(java_newest, tmp_path, "casts", [["id", "INT"], ["ts", "TIMESTAMP(3)"], ["b", "BOOLEAN"],
+                                                       ["s", "STRING"]], steps)
+    names = out["fields"]
+    ours = _ours(out["path"])
+    assert ours.schema.field("ts").type == pa.string() and ours.schema.field("s").type == pa.binary()
+    assert _sorted_rows(ours, names) == sorted(map(tuple, out["rows"]), key=lambda r: tuple((v is None, v) for v in r))
+    assert any(isinstance(r[1], str) and r[1].startswith("1999-09-09 09:09:09.09") for r in out["rows"])

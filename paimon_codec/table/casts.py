@@ -19,9 +19,15 @@ implemented here give the same values (facts from Paimon's ``casting`` package):
   DATE -> TIMESTAMP: midnight; TIMESTAMP -> DATE: epoch millis / millis per day, rounded toward zero
   (so an instant just before 1970 reads as 1970-01-01, as in Paimon).
 
+* TIMESTAMP -> STRING / INT / BIGINT / TIME, INT / BIGINT -> TIMESTAMP, TIME -> STRING: :mod:`.casts_temporal`;
+* CHAR / VARCHAR -> BINARY / VARBINARY: the UTF-8 bytes cut to the length (BINARY padded with zero bytes);
+  BINARY / VARBINARY -> CHAR / VARCHAR: the bytes as they are (Paimon cuts and pads nothing);
+* BOOLEAN -> numeric: 1 / 0; integer -> BOOLEAN: non-zero.
+
 Every other change of type is refused with :class:`~paimon_codec.errors.UnsupportedTypeError` naming it
-(casts between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE depend on the JVM's time zone, casts to and
-from BINARY, TIME and nested-type strings are not implemented).
+(casts between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE, and from TIMESTAMP WITH LOCAL TIME ZONE to
+STRING / TIME or from numbers to it, depend on the JVM's time zone; casts from strings to dates / times /
+timestamps / nested types and from nested types to strings are not implemented).
 """
 
 from __future__ import annotations
@@ -33,9 +39,11 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..errors import CorruptDataError, UnsupportedTypeError
 from ..types import DataType
+from . import casts_temporal
 
 __all__ = ["cast_array", "castable", "java_float_string"]
 
@@ -49,9 +57,41 @@ def _numeric_primitive(t: DataType) -> bool:
     return t.root in _INT_BITS or t.root in _FLOATS
 
 
+def _is_string_type(t: DataType) -> bool:
+    """Exactly Paimon's ``STRING`` (nullable VARCHAR of the maximum length): the only target of its
+    TIMESTAMP / TIME -> string cast rules (looked up by the whole type)."""
+    return t.root == "VARCHAR" and t.length in (None, _MAX_LEN) and t.nullable
+
+
+def _extra_cast(src: DataType, dst: DataType) -> str | None:
+    """The casts of :mod:`.casts_temporal` and the BOOLEAN / BINARY ones: which, or None."""
+    s, d = src.root, dst.root
+    if s == "TIMESTAMP_WITHOUT_TIME_ZONE" and _is_string_type(dst):
+        return "timestamp_string"
+    if src.is_timestamp and d in ("INTEGER", "BIGINT"):
+        return "timestamp_seconds"
+    if s in ("INTEGER", "BIGINT") and d == "TIMESTAMP_WITHOUT_TIME_ZONE":
+        return "seconds_timestamp"
+    if s == "TIMESTAMP_WITHOUT_TIME_ZONE" and d == "TIME_WITHOUT_TIME_ZONE":
+        return "timestamp_time"
+    if s == "TIME_WITHOUT_TIME_ZONE" and _is_string_type(dst):
+        return "time_string"
+    if s in _STRINGS and d in ("BINARY", "VARBINARY"):
+        return "string_binary"
+    if s in ("BINARY", "VARBINARY") and d in _STRINGS:
+        return "binary_string"
+    if s == "BOOLEAN" and (_numeric_primitive(dst) or d == "DECIMAL"):
+        return "boolean_number"
+    if s in _INT_BITS and d == "BOOLEAN":
+        return "number_boolean"
+    return None
+
+
 def castable(src: DataType, dst: DataType) -> bool:
     """Whether :func:`cast_array` reads ``src`` values as ``dst`` (same answer as Paimon, or refused)."""
     s, d = src.root, dst.root
+    if _extra_cast(src, dst) is not None:
+        return True
     if s == d and s not in ("DECIMAL", "CHAR", "VARCHAR", "TIMESTAMP_WITHOUT_TIME_ZONE",
                             "TIMESTAMP_WITH_LOCAL_TIME_ZONE", "BINARY", "VARBINARY"):
         return s not in ("ARRAY", "MAP", "ROW", "MULTISET")
@@ -74,11 +114,16 @@ def castable(src: DataType, dst: DataType) -> bool:
 def cast_array(arr: pa.Array, src: DataType, dst: DataType, target: pa.DataType) -> pa.Array:
     """``arr`` (values of Paimon type ``src`` as the Arrow type of ``src``) as ``dst`` values of ``target``."""
     if not castable(src, dst):
+        zone = (" (Paimon converts them in the JVM's default time zone)"
+                if "TIMESTAMP_WITH_LOCAL_TIME_ZONE" in (src.root, dst.root) else "")
         raise UnsupportedTypeError(f"cannot read {src} values of an older data file as {dst}: "
-                                   f"this schema-evolution cast is not supported")
+                                   f"this schema-evolution cast is not supported{zone}")
     s, d = src.root, dst.root
     if s == d and s not in ("DECIMAL", "CHAR", "VARCHAR", "BINARY", "VARBINARY") and not src.is_timestamp:
         return arr.cast(target)
+    extra = _extra_cast(src, dst)
+    if extra is not None:
+        return _cast_extra(extra, arr, src, dst, target)
     if d in _INT_BITS:
         return _to_integer(arr, src, d, target)
     if d in _FLOATS:
@@ -105,6 +150,40 @@ def cast_array(arr: pa.Array, src: DataType, dst: DataType, target: pa.DataType)
         return pa.array(days, type=pa.int32(), mask=arr.is_null().to_numpy(zero_copy_only=False)).cast(
             pa.date32())
     raise UnsupportedTypeError(f"cannot read {src} values of an older data file as {dst}")
+
+
+def _cast_extra(kind: str, arr: pa.Array, src: DataType, dst: DataType, target: pa.DataType) -> pa.Array:
+    if kind == "timestamp_string":
+        return casts_temporal.timestamp_to_string(arr, src.precision if src.precision is not None else 6, target)
+    if kind == "timestamp_seconds":
+        return casts_temporal.timestamp_to_seconds(arr, _INT_BITS[dst.root], target)
+    if kind == "seconds_timestamp":
+        return casts_temporal.seconds_to_timestamp(arr, target)
+    if kind == "timestamp_time":
+        return casts_temporal.timestamp_to_time(arr, target)
+    if kind == "time_string":
+        return casts_temporal.time_to_string(arr, src.precision if src.precision is not None else 0, target)
+    if kind == "string_binary":   # BinaryStringUtils.toBinaryString: BINARY(n) zero-padded, both cut to n
+        length = dst.length if dst.length is not None else _MAX_LEN
+
+        def to_bytes(v: str) -> bytes:
+            raw = v.encode("utf-8")[:length]
+            return raw + b"\0" * (length - len(raw)) if dst.root == "BINARY" else raw
+        return _per_value(arr, to_bytes, target)
+    if kind == "binary_string":   # BinaryString.fromBytes: the bytes as they are, no cut or padding
+        def to_text(v: bytes) -> str:
+            try:
+                return v.decode("utf-8")
+            except UnicodeDecodeError:
+                raise UnsupportedTypeError(f"{src} value that is not UTF-8 read as {dst}") from None
+        return _per_value(arr, to_text, target)
+    if kind == "boolean_number":
+        ints = pa.array(arr.cast(pa.int8()), type=pa.int8())
+        if dst.root == "DECIMAL":
+            return _to_decimal(ints, DataType("TINYINT"), dst, target)
+        return ints.cast(target)
+    # number_boolean: value.longValue() != 0
+    return pc.not_equal(arr.cast(pa.int64()), 0).cast(target)
 
 
 def _per_value(arr: pa.Array, fn: Callable[[Any], Any], target: pa.DataType) -> pa.Array:

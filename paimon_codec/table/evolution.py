@@ -244,8 +244,10 @@ def _conversion(src: DataType, src_ids: Any, dst: DataType, dst_ids: Any, where:
     if _same_type(src, dst):
         return None
     if not castable(src, dst):
+        zone = (", converted in the JVM's default time zone by Paimon"
+                if "TIMESTAMP_WITH_LOCAL_TIME_ZONE" in (src.root, dst.root) else "")
         raise UnsupportedTypeError(f"column {where}: cannot read {src} values of an older data file as {dst} "
-                                   "(schema-evolution cast not supported)")
+                                   f"(schema-evolution cast not supported{zone})")
     return Conversion(src, dst)
 
 
