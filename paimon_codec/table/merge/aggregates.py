@@ -13,7 +13,9 @@ Each mirrors Paimon 1.4.2's ``Field*Agg`` fold ``acc = agg(acc, input)`` (``retr
 * ``last_value``: the last record's value (null after a retraction); ``last_non_null_value``: the last
   non-null value (null when a retraction carries a non-null value);
 * ``first_value`` / ``first_non_null_value``: the first (non-null) value;
-* ``listagg``: non-empty strings joined by the delimiter (``""`` when only empty strings came).
+* ``listagg``: non-empty strings joined by the delimiter (``""`` when only empty strings came);
+* ``rbm32``: the union of 32-bit roaring bitmaps, re-serialized as Paimon writes them (the 64-bit
+  form is refused: Java's ``Roaring64Bitmap.serialize`` layout is not the portable one pyroaring writes).
 
 Functions without a retraction in Paimon (all but sum, product, last_value, last_non_null_value and the
 collection functions of :mod:`.collections`) make the read
@@ -201,6 +203,30 @@ def _listagg(col: pa.Array, adds: np.ndarray, valid: np.ndarray, groups: Groups,
     return pc.if_else(pa.array(empty_only), pa.scalar("", col.type), joined.cast(col.type))
 
 
+def _roaring_or(col: pa.Array, rows: np.ndarray, groups: Groups, where: str) -> pa.Array:
+    """``rbm32`` (roaring bitmap): a null side yields the other side's bytes untouched, two bitmaps are OR-ed and
+    written as Paimon's ``RoaringBitmap32.serialize`` writes them (after ``runOptimize``)."""
+    from ...roaring import deserialize_exact, serialize_optimized
+
+    if not (pa.types.is_binary(col.type) or pa.types.is_large_binary(col.type)):
+        raise UnsupportedTypeError(f"aggregate function 'rbm32' on a {col.type} column (Paimon refuses "
+                                   "it too)", path=where)
+    values = col.to_pylist()
+    out: list[bytes | None] = []
+    for g in range(groups.count):
+        acc: bytes | None = None
+        for i in range(groups.first[g], groups.last[g] + 1):
+            if not rows[i]:
+                continue
+            if acc is None:
+                acc = values[i]
+            else:
+                acc = serialize_optimized(deserialize_exact(acc, path=where)[0] | deserialize_exact(values[i],
+                                                                                                   path=where)[0])
+        out.append(acc)
+    return pa.array(out, type=col.type)
+
+
 def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Groups, ignore_retract: bool,
                     delimiter: str, where: str) -> pa.Array:
     """One value per key of ``groups``: ``func`` folded over the key's records (``retract``: -U/-D)."""
@@ -244,4 +270,6 @@ def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Group
         return take_or_null(col, groups.first_where(adds & valid))
     if func == "listagg":
         return _listagg(col, adds, valid, groups, delimiter)
+    if func == "rbm32":
+        return _roaring_or(col, valid & adds, groups, where)
     raise UnsupportedTypeError(f"primary-key merge read: aggregate function '{func}' is not supported", path=where)

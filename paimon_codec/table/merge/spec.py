@@ -33,7 +33,7 @@ ENGINES = ("deduplicate", "first-row", "partial-update", "aggregation")
 # aggregate functions this reader reproduces (Paimon names; first_not_null_value is the legacy alias)
 AGGREGATE_FUNCTIONS = ("sum", "product", "min", "max", "last_value", "last_non_null_value", "first_value",
                        "first_non_null_value", "first_not_null_value", "listagg", "bool_and", "bool_or",
-                       "collect", "merge_map", "nested_update")
+                       "collect", "merge_map", "nested_update", "rbm32")
 _SEQUENCE_GROUP = re.compile(r"^fields\.(.+)\.sequence-group$")
 
 
