@@ -21,7 +21,8 @@ from paimon_codec.table.read import read_plan_locally
 
 SCHEMA = ("id INT NOT NULL, a ARRAY<INT>, s ARRAY<STRING>, l ARRAY<BIGINT>, f ARRAY<DOUBLE>, "
           "dec ARRAY<DECIMAL(12, 2)>, ts ARRAY<TIMESTAMP(6)>, rc ARRAY<ROW<x INT, y STRING>>, "
-          "m MAP<STRING, INT>, mi MAP<INT, STRING>, n ARRAY<ROW<x INT, y STRING>>")
+          "m MAP<STRING, INT>, mi MAP<INT, STRING>, n ARRAY<ROW<x INT, y STRING>>, "
+          "nk ARRAY<ROW<k INT, s STRING, v INT>>")
 OPTIONS = {"bucket": "1", "merge-engine": "aggregation",
            "fields.a.aggregate-function": "collect",
            "fields.s.aggregate-function": "collect", "fields.s.distinct": "true",
@@ -31,7 +32,8 @@ OPTIONS = {"bucket": "1", "merge-engine": "aggregation",
            "fields.ts.aggregate-function": "collect", "fields.ts.distinct": "true",
            "fields.rc.aggregate-function": "collect", "fields.rc.distinct": "true",
            "fields.m.aggregate-function": "merge_map", "fields.mi.aggregate-function": "merge_map",
-           "fields.n.aggregate-function": "nested_update", "fields.n.count-limit": "7"}
+           "fields.n.aggregate-function": "nested_update", "fields.n.count-limit": "7",
+           "fields.nk.aggregate-function": "nested_update", "fields.nk.nested-key": "k, s"}
 
 
 def _row(rng: random.Random, k: int) -> dict:
@@ -51,7 +53,9 @@ def _row(rng: random.Random, k: int) -> dict:
                                                    for _ in range(rng.randrange(6))},
             "mi": None if rng.random() < 0.15 else {rng.randrange(-50, 50): rng.choice(words)
                                                     for _ in range(rng.randrange(6))},
-            "n": some(lambda: {"x": rng.randrange(4), "y": rng.choice(["p", "q"])}, most=4)}
+            "n": some(lambda: {"x": rng.randrange(4), "y": rng.choice(["p", "q"])}, most=4),
+            "nk": some(lambda: {"k": rng.randrange(-20, 20), "s": rng.choice(["p", "a longer key text", None]),
+                                "v": rng.randrange(100)}, most=5)}
 
 
 def _arrow_schema():
@@ -62,7 +66,8 @@ def _arrow_schema():
                       ("l", pa.list_(pa.int64())), ("f", pa.list_(pa.float64())),
                       ("dec", pa.list_(pa.decimal128(12, 2))), ("ts", pa.list_(pa.timestamp("us"))),
                       ("rc", pa.list_(row)), ("m", pa.map_(pa.string(), pa.int32())),
-                      ("mi", pa.map_(pa.int32(), pa.string())), ("n", pa.list_(row))])
+                      ("mi", pa.map_(pa.int32(), pa.string())), ("n", pa.list_(row)),
+                      ("nk", pa.list_(pa.struct([("k", pa.int32()), ("s", pa.string()), ("v", pa.int32())])))])
 
 
 def _to_java(rows: list[dict]):
@@ -116,6 +121,7 @@ def test_collection_aggregates_read_as_java(java_newest, tmp_path, fmt, compact)
         _write(java_newest, path, seed=7, commits=2)
     expected = _comparable(java_newest.read(path))
     assert expected and any(len(r["s"] or []) > 12 for r in expected)   # beyond a 16-bucket HashSet
+    assert any(len(r["nk"] or []) > 12 for r in expected)
     assert _comparable(read_plan_locally(plan_scan(path))) == expected
 
 

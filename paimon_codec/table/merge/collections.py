@@ -12,12 +12,13 @@ values (the result is cut from those values, so element values are never convert
 * ``merge_map``: a null side yields the other, otherwise a fresh ``HashMap`` of the accumulator's entries
   then the input's (a later value replaces an earlier one), in Java's hash order; a retraction drops the
   entries whose key it holds, again through a fresh ``HashMap``;
-* ``nested_update`` (without ``nested-key``): the accumulator's non-null rows then the input's, at most
-  ``count-limit`` in all; a retraction removes every row equal to a retracted one.
+* ``nested_update``: the accumulator's non-null rows then the input's, at most ``count-limit`` in all; a
+  retraction removes every row equal to a retracted one.  With ``nested-key`` the rows go through a
+  ``HashMap`` keyed by the projection of the key fields (a later row replaces an earlier one, a retraction
+  removes the keys it holds), ordered by that ``BinaryRow``'s hash (:mod:`paimon_codec.bucket.binary_row`).
 
 Paimon compares BINARY elements (and map keys) by identity, so its results over them depend on object
-addresses; those folds, and the ``nested-key`` form (ordered by the hash of Paimon's ``BinaryRow``) are
-refused by name.
+addresses; those folds are refused by name, as are nested keys of types whose row bytes are not encoded here.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from ...bucket.binary_row import KeyEncoder
 from ...errors import UnsupportedTypeError
 from .groups import Groups
 from .java_hash import hash_function, hash_order, value_key
@@ -66,6 +68,10 @@ def _binary_or_float(t: pa.DataType) -> bool:
     return any(_binary_or_float(t.field(i).type) for i in range(t.num_fields))
 
 
+_KEY_TYPES = {pa.int8(): "TINYINT", pa.int16(): "SMALLINT", pa.int32(): "INT", pa.int64(): "BIGINT",
+              pa.bool_(): "BOOLEAN", pa.string(): "STRING", pa.date32(): "DATE"}
+
+
 class _Elements:
     """The flattened elements of an ARRAY / MAP column and how Paimon compares and hashes them."""
 
@@ -76,6 +82,8 @@ class _Elements:
         self.constructed = pa.types.is_struct(t) or pa.types.is_list(t) or pa.types.is_map(t)
         self.keys: list[Hashable] = []
         self.hashes: list[int] = []
+        self.row_keys: list[Hashable] = []      # nested_update's nested-key projections
+        self.row_hashes: list[int] = []
         if not (hashed or compared):
             return
         if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t):
@@ -92,6 +100,30 @@ class _Elements:
         if hashed:
             java_hash = hash_function(t, f"{where}: aggregate function '{func}'")
             self.hashes = [0 if v is None else java_hash(v) for v in python]
+
+    def project(self, names: list[str], func: str, where: str) -> None:
+        """``nested-key``: each row's key fields as Paimon's projection ``BinaryRow`` (its ``hashCode`` orders
+        the ``HashMap`` the aggregate builds; equal bytes are equal keys)."""
+        t = self.values.type
+        missing = [n for n in names if t.get_field_index(n) < 0]
+        if missing:
+            raise UnsupportedTypeError(f"aggregate function '{func}': nested-key {missing[0]!r} is not a field of "
+                                       f"{t} (Paimon fails this read too)", path=where)
+        fields = [t.field(n) for n in names]
+        kinds = []
+        for f in fields:
+            if pa.types.is_decimal(f.type) and f.type.precision <= 18:
+                kinds.append(f"DECIMAL({f.type.precision}, {f.type.scale})")
+            elif f.type in _KEY_TYPES:
+                kinds.append(_KEY_TYPES[f.type])
+            else:
+                raise UnsupportedTypeError(f"aggregate function '{func}' with a nested-key field of type {f.type}",
+                                           path=where)
+        encoder = KeyEncoder(", ".join(kinds))
+        columns = [_python_values(self.values.field(t.get_field_index(n))) for n in names]
+        rows = [[c[i] for c in columns] for i in range(len(self.values))]
+        self.row_keys = [tuple(r) for r in rows]
+        self.row_hashes = [encoder.hash(r) for r in rows]
 
 
 def _list_positions(col: pa.Array) -> tuple[np.ndarray, Any]:
@@ -161,20 +193,35 @@ def _map_retract(acc, value, keys: _Elements, where: str):
     return [kept[i] for i in hash_order([keys.hashes[e[0]] for e in kept], where)]
 
 
-def _nested_agg(acc, value, limit: int, el: _Elements):
+def _nested_agg(acc, value, limit: int, el: _Elements, where: str):
     if acc is None or value is None:
         return value if acc is None else acc
     if len(acc) >= limit:
         return acc
     rows = [p for p in acc if el.valid[p]]
     rows += [p for p in value if el.valid[p]][:limit - len(acc)]
-    return rows
+    if not el.row_keys:
+        return rows
+    entries: dict[Hashable, list[int]] = {}     # HashMap<BinaryRow, InternalRow>: a later row replaces
+    for p in rows:
+        entries.setdefault(el.row_keys[p], [p])[0] = p
+    firsts = list(dict.fromkeys(el.row_keys[p] for p in rows))
+    order = hash_order([el.row_hashes[entries[k][0]] for k in firsts], where)
+    return [entries[firsts[i]][0] for i in order]
 
 
-def _nested_retract(acc, value, el: _Elements):
+def _nested_retract(acc, value, el: _Elements, where: str):
     if acc is None or value is None:
         return acc
     rows = [p for p in acc if el.valid[p]]
+    if el.row_keys:
+        entries: dict[Hashable, int] = {}
+        for p in rows:
+            entries[el.row_keys[p]] = p
+        firsts = list(entries)
+        gone = {el.row_keys[p] for p in value if el.valid[p]}
+        order = hash_order([el.row_hashes[entries[k]] for k in firsts], where)   # removals keep the table
+        return [entries[firsts[i]] for i in order if firsts[i] not in gone]
     for p in value:
         if el.valid[p]:
             rows = [r for r in rows if el.keys[r] != el.keys[p]]
@@ -192,9 +239,6 @@ def collection_field(col: pa.Array, func: str, retract: np.ndarray, seeds: np.nd
     if not needs(t):
         raise UnsupportedTypeError(f"aggregate function '{func}' on a {t} column (Paimon refuses it too)", path=where)
     distinct = bool(options.get("distinct"))
-    if func == "nested_update" and options.get("nested_key"):
-        raise UnsupportedTypeError("aggregate function 'nested_update' with 'nested-key' (its result is in the "
-                                   "hash order of Paimon's BinaryRow, not reproduced)", path=where)
     live_retract = bool(retract.any()) and not ignore_retract
     offsets, flat = _list_positions(col)
     any_merged = bool(groups.merged.any())
@@ -206,6 +250,9 @@ def collection_field(col: pa.Array, func: str, retract: np.ndarray, seeds: np.nd
     hashed = any_merged and (is_map or (func == "collect" and distinct and not constructed))
     compared = any_merged and (hashed or live_retract or (func == "collect" and distinct))
     keys = _Elements(flat.keys if is_map else flat, func, where, hashed=hashed, compared=compared)
+    nested_key = options.get("nested_key") if func == "nested_update" else None
+    if nested_key and any_merged:
+        keys.project(nested_key, func, where)
     valid = col.is_valid().to_numpy(zero_copy_only=False)
     limit = int(options.get("count_limit", 2 ** 31 - 1))
 
@@ -235,13 +282,13 @@ def collection_field(col: pa.Array, func: str, retract: np.ndarray, seeds: np.nd
                 elif is_map:
                     acc = _map_retract(acc, value, keys, where)
                 else:
-                    acc = _nested_retract(acc, value, keys)
+                    acc = _nested_retract(acc, value, keys, where)
             elif func == "collect":
                 acc = _collect_agg(acc, value, distinct, keys, where)
             elif is_map:
                 acc = _map_agg(acc, value, keys, where)
             else:
-                acc = _nested_agg(acc, value, limit, keys)
+                acc = _nested_agg(acc, value, limit, keys, where)
         results.append(acc)
     return _build(t, results, flat, flat.items if is_map else None)
 
