@@ -202,7 +202,7 @@ def _schema(sid: int, fields: list[tuple[int, str, str]]):
                          "options": {}, "primaryKeys": [], "partitionKeys": []})
 
 
-@pytest.mark.parametrize("old,new", [("TIMESTAMP(6)", "TIMESTAMP(6) WITH LOCAL TIME ZONE"), ("STRING", "DATE"),
+@pytest.mark.parametrize("old,new", [("TIMESTAMP(6)", "TIMESTAMP(6) WITH LOCAL TIME ZONE"), ("STRING", "TIME"),
                                      ("TIMESTAMP(6)", "VARCHAR(10)"), ("DATE", "INT"),
                                      ({"type": "ARRAY", "element": "INT"}, "STRING")])
 def test_casts_not_implemented_are_refused_by_name(old, new):

@@ -1,7 +1,8 @@
 """Schema-evolution casts Paimon's ``CastExecutors`` (1.4.2) allows and ours refused, read as Java reads them.
 
 TIMESTAMP(p) -> STRING (the nano-of-second down to p digits), TIMESTAMP / TIMESTAMP_LTZ -> INT / BIGINT
-(epoch seconds toward zero, INT wrapping), INT / BIGINT -> TIMESTAMP, TIMESTAMP -> TIME, TIME -> STRING,
+(epoch seconds toward zero, INT wrapping), INT / BIGINT / TIME -> TIMESTAMP, TIMESTAMP -> TIME, TIME -> STRING,
+STRING -> DATE (day numbers, lenient y-m-d), STRING -> TIMESTAMP (numbers in the precision's unit, y-M-d H:m:s.f),
 STRING -> BYTES / BINARY(n) / VARBINARY(n), BYTES -> STRING, BOOLEAN -> INT / DECIMAL, INT -> BOOLEAN.
 Java 1.4.2 writes rows under the old types, alters every column, writes again under the new types;
 ours must read what Java reads, without and with a predicate on a cast column, in Parquet, ORC and Avro,
@@ -27,7 +28,8 @@ CASTS = [("t9", "TIMESTAMP(9)", "STRING"), ("t3", "TIMESTAMP(3)", "STRING"), ("t
          ("i2t", "INT", "TIMESTAMP(3)"), ("l2t", "BIGINT", "TIMESTAMP(6)"), ("t2tm", "TIMESTAMP(3)", "TIME(3)"),
          ("tm2s", "TIME(3)", "STRING"), ("s2b", "STRING", "BYTES"), ("s2bn", "STRING", "BINARY(4)"),
          ("v2vb", "VARCHAR(10)", "VARBINARY(3)"), ("b2s", "BYTES", "STRING"), ("bo2i", "BOOLEAN", "INT"),
-         ("bo2d", "BOOLEAN", "DECIMAL(3, 1)"), ("i2bo", "INT", "BOOLEAN")]
+         ("bo2d", "BOOLEAN", "DECIMAL(3, 1)"), ("i2bo", "INT", "BOOLEAN"), ("s2d", "STRING", "DATE"),
+         ("s2t", "STRING", "TIMESTAMP(3)"), ("s2t6", "VARCHAR(40)", "TIMESTAMP(6)"), ("tm2t", "TIME(3)", "TIMESTAMP(3)")]
 
 
 def _ts(text: str) -> datetime.datetime:
@@ -57,6 +59,11 @@ def _old_rows() -> pa.Table:
         "b2s": pa.array([b"xyz", b"", "é".encode(), None], pa.binary()),
         "bo2i": pa.array([True, False, None, True]), "bo2d": pa.array([True, False, None, False]),
         "i2bo": pa.array([0, -7, None, 2 ** 31 - 1], pa.int32()),
+        "s2d": pa.array(["2024-02-29", "17000", " 2024 - 3 - 1 ", "1999-12-31 23:59:59"]),
+        "s2t": pa.array(["2024-01-02 03:04:05.123456", "1700000000123", "1999-1-2", None]),
+        "s2t6": pa.array(["-1500", "2000-02-29 23:59:59.9999999", "1969-12-31 23:59:59", "0"]),
+        "tm2t": pa.array([datetime.time(7, 8, 9, 10_000), None, datetime.time(0, 0), datetime.time(23, 59, 59)],
+                         pa.time32("ms")),
     }
     return pa.table(rows)
 
@@ -126,3 +133,17 @@ def test_decimal_cast_of_booleans_fits_the_precision():
     out = cast_array(pa.array([True, False, None]), DataType("BOOLEAN"), DataType("DECIMAL", precision=3, scale=1),
                      pa.decimal128(3, 1))
     assert out.to_pylist() == [decimal.Decimal("1.0"), decimal.Decimal("0.0"), None]
+
+
+@pytest.mark.parametrize(("new", "text"), [("DATE", "yesterday"), ("DATE", "2023-02-29"), ("TIMESTAMP(3)", "12:00"),
+                                           ("TIMESTAMP(3)", "2024-01-01T00:00:00")])
+def test_strings_paimon_cannot_parse_fail_as_java(java_newest, tmp_path, new, text):
+    from oracles.java_newest import JavaError
+
+    path = java_newest.create_table(tmp_path, "db.p", "id INT NOT NULL, c STRING", options={"bucket": "-1"})
+    java_newest.write(path, pa.table({"id": pa.array([1], pa.int32()), "c": pa.array([text])}))
+    java_newest.alter(path, [{"op": "type", "name": "c", "type": new}])
+    with pytest.raises(JavaError):
+        java_newest.read(path)
+    with pytest.raises(UnsupportedTypeError, match="read as"):
+        read_plan_locally(plan_scan(path))

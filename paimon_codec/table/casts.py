@@ -19,15 +19,16 @@ implemented here give the same values (facts from Paimon's ``casting`` package):
   DATE -> TIMESTAMP: midnight; TIMESTAMP -> DATE: epoch millis / millis per day, rounded toward zero
   (so an instant just before 1970 reads as 1970-01-01, as in Paimon).
 
-* TIMESTAMP -> STRING / INT / BIGINT / TIME, INT / BIGINT -> TIMESTAMP, TIME -> STRING: :mod:`.casts_temporal`;
+* TIMESTAMP -> STRING / INT / BIGINT / TIME, INT / BIGINT / TIME / CHAR / VARCHAR -> TIMESTAMP, TIME -> STRING,
+  CHAR / VARCHAR -> DATE: :mod:`.casts_temporal`;
 * CHAR / VARCHAR -> BINARY / VARBINARY: the UTF-8 bytes cut to the length (BINARY padded with zero bytes);
   BINARY / VARBINARY -> CHAR / VARCHAR: the bytes as they are (Paimon cuts and pads nothing);
 * BOOLEAN -> numeric: 1 / 0; integer -> BOOLEAN: non-zero.
 
 Every other change of type is refused with :class:`~paimon_codec.errors.UnsupportedTypeError` naming it
 (casts between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE, and from TIMESTAMP WITH LOCAL TIME ZONE to
-STRING / TIME or from numbers to it, depend on the JVM's time zone; casts from strings to dates / times /
-timestamps / nested types and from nested types to strings are not implemented).
+STRING / TIME or from numbers, strings and TIME to it, depend on the JVM's time zone; casts from strings to
+TIME / nested types and from nested types to strings are not implemented).
 """
 
 from __future__ import annotations
@@ -76,6 +77,12 @@ def _extra_cast(src: DataType, dst: DataType) -> str | None:
         return "timestamp_time"
     if s == "TIME_WITHOUT_TIME_ZONE" and _is_string_type(dst):
         return "time_string"
+    if s == "TIME_WITHOUT_TIME_ZONE" and d == "TIMESTAMP_WITHOUT_TIME_ZONE":
+        return "time_timestamp"
+    if s in _STRINGS and d == "DATE":
+        return "string_date"
+    if s in _STRINGS and d == "TIMESTAMP_WITHOUT_TIME_ZONE":
+        return "string_timestamp"
     if s in _STRINGS and d in ("BINARY", "VARBINARY"):
         return "string_binary"
     if s in ("BINARY", "VARBINARY") and d in _STRINGS:
@@ -161,6 +168,12 @@ def _cast_extra(kind: str, arr: pa.Array, src: DataType, dst: DataType, target: 
         return casts_temporal.seconds_to_timestamp(arr, target)
     if kind == "timestamp_time":
         return casts_temporal.timestamp_to_time(arr, target)
+    if kind == "time_timestamp":
+        return casts_temporal.time_to_timestamp(arr, target)
+    if kind == "string_date":
+        return casts_temporal.string_to_date(arr, target)
+    if kind == "string_timestamp":
+        return casts_temporal.string_to_timestamp(arr, dst.precision if dst.precision is not None else 6, target)
     if kind == "time_string":
         return casts_temporal.time_to_string(arr, src.precision if src.precision is not None else 0, target)
     if kind == "string_binary":   # BinaryStringUtils.toBinaryString: BINARY(n) zero-padded, both cut to n
