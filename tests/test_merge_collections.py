@@ -160,3 +160,26 @@ def test_roaring_bitmap_union_reads_as_java(java_newest, tmp_path, fmt):
     expected = sorted(java_newest.read(path).to_pylist(), key=lambda r: r["id"])
     assert any(r["b"] and r["b"][:2] == b";0" for r in expected)   # run containers after Java's runOptimize
     assert sorted(read_plan_locally(plan_scan(path)).to_pylist(), key=lambda r: r["id"]) == expected
+
+
+@pytest.mark.parametrize("delimiter", [",", "--"])
+def test_listagg_distinct_reads_as_java(java_newest, tmp_path, delimiter):
+    """``listagg`` with ``distinct`` (ours refused it): input tokens already in the accumulator are
+    skipped, the accumulator itself is kept as written (a first value 'a,a' stays)."""
+    import pyarrow as pa
+
+    rng = random.Random(len(delimiter))
+    path = java_newest.create_table(tmp_path, "db.l", "id INT NOT NULL, v STRING", primary_keys=["id"],
+                                    options={"bucket": "1", "merge-engine": "aggregation", "write-only": "true",
+                                             "fields.v.aggregate-function": "listagg", "fields.v.distinct": "true",
+                                             "fields.v.list-agg-delimiter": delimiter})
+    tokens = ["a", "b", "c", "", "a-", "-"]
+    for _ in range(5):
+        rows = [{"id": rng.randrange(5),
+                 "v": None if rng.random() < 0.15 else delimiter.join(rng.choice(tokens)
+                                                                      for _ in range(rng.randrange(4)))}
+                for _ in range(10)]
+        java_newest.write(path, pa.Table.from_pylist(rows, schema=pa.schema([("id", pa.int32()), ("v", pa.string())])))
+    expected = sorted(java_newest.read(path).to_pylist(), key=lambda r: r["id"])
+    assert len(expected) == 5
+    assert sorted(read_plan_locally(plan_scan(path)).to_pylist(), key=lambda r: r["id"]) == expected

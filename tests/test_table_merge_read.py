@@ -179,7 +179,7 @@ def test_refusals_name_the_feature(tmp_path):
                             ({"merge-engine": "aggregation", "fields.n.aggregate-function": "count"},
                              "aggregate function 'count'"),
                             ({"merge-engine": "aggregation", "fields.v.aggregate-function": "listagg",
-                              "fields.v.distinct": "true"}, "distinct"),
+                              "fields.v.distinct": "true", "fields.v.list-agg-delimiter": ""}, "distinct"),
                             ({"merge-engine": "aggregation", "aggregation.remove-record-on-delete": "true",
                               "fields.n.ignore-retract": "true"}, "aggregation.remove-record-on-delete"),
                             ({"merge-engine": "aggregation", "fields.v.aggregate-function": "nested_update",

@@ -13,7 +13,8 @@ Each mirrors Paimon 1.4.2's ``Field*Agg`` fold ``acc = agg(acc, input)`` (``retr
 * ``last_value``: the last record's value (null after a retraction); ``last_non_null_value``: the last
   non-null value (null when a retraction carries a non-null value);
 * ``first_value`` / ``first_non_null_value``: the first (non-null) value;
-* ``listagg``: non-empty strings joined by the delimiter (``""`` when only empty strings came);
+* ``listagg``: non-empty strings joined by the delimiter (``""`` when only empty strings came); with
+  ``distinct`` only the input tokens not seen yet are appended;
 * ``rbm32``: the union of 32-bit roaring bitmaps, re-serialized as Paimon writes them (the 64-bit
   form is refused: Java's ``Roaring64Bitmap.serialize`` layout is not the portable one pyroaring writes).
 
@@ -227,8 +228,36 @@ def _roaring_or(col: pa.Array, rows: np.ndarray, groups: Groups, where: str) -> 
     return pa.array(out, type=col.type)
 
 
+def _listagg_distinct(col: pa.Array, rows: np.ndarray, groups: Groups, delimiter: str) -> pa.Array:
+    """``listagg`` with ``fields.<f>.distinct``: the accumulator kept as it is, then each token of the input
+    (split on the whole delimiter, empty tokens kept and skipped) not yet among the accumulator's tokens
+    or the ones appended, each after the delimiter; an empty side yields the other."""
+    values = col.to_pylist()
+    out: list[str | None] = []
+    for g in range(groups.count):
+        acc: str | None = None
+        for i in range(groups.first[g], groups.last[g] + 1):
+            if not rows[i]:
+                continue
+            value = values[i]
+            if acc is None or acc == "":
+                acc = value if acc is None or value != "" else acc
+                continue
+            if value == "":
+                continue
+            seen = set(acc.split(delimiter))
+            added = []
+            for token in value.split(delimiter):
+                if token and token not in seen:
+                    seen.add(token)
+                    added.append(token)
+            acc = delimiter.join([acc, *added])
+        out.append(acc)
+    return pa.array(out, type=col.type)
+
+
 def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Groups, ignore_retract: bool,
-                    delimiter: str, where: str) -> pa.Array:
+                    delimiter: str, where: str, distinct: bool = False) -> pa.Array:
     """One value per key of ``groups``: ``func`` folded over the key's records (``retract``: -U/-D)."""
     if retract.any() and not ignore_retract and func not in RETRACTABLE:
         raise UnsupportedTypeError(f"aggregate function '{func}' does not support retraction (a -U/-D record "
@@ -269,6 +298,8 @@ def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Group
     if func == "first_non_null_value":
         return take_or_null(col, groups.first_where(adds & valid))
     if func == "listagg":
+        if distinct:
+            return _listagg_distinct(col, valid & adds, groups, delimiter)
         return _listagg(col, adds, valid, groups, delimiter)
     if func == "rbm32":
         return _roaring_or(col, valid & adds, groups, where)

@@ -146,7 +146,8 @@ def _aggregation(table, kinds, retract, groups: Groups, spec: MergeSpec, path: s
             merged = _seeded_first(col, func, retract & in_merge, seeds, groups, initialized[name])
         else:   # a seed is an insert into an empty accumulator: these functions' agg(null, v) is v
             merged = aggregate_field(col, func, retract & in_merge, groups, name in spec.ignore_retract,
-                                     spec.listagg_delimiters.get(name, ","), where)
+                                     spec.listagg_delimiters.get(name, ","), where,
+                                     bool(spec.collection_options.get(name, {}).get("distinct")))
         columns.append(merged.filter(pa.array(keep)))
     return pa.Table.from_arrays(columns, names=table.column_names)
 
