@@ -5,7 +5,8 @@ keep their state: ``first_value`` / ``first_non_null_value`` stay initialized) a
 the -D is its last record; records before the -D still fail the read when one retracts a function
 without retraction, and the option cannot be combined with ``fields.<f>.ignore-retract``.  Tables are
 written by Java 1.4.2 in several commits (``write-only``: every commit a sorted run the read merges, or
-compacted fully / partly before further commits), in Parquet, ORC and Avro; the oracle is Java's read:
+compacted fully / partly before further commits, or by lookup compaction: changelog-producer lookup,
+deletion vectors), in Parquet, ORC and Avro; the oracle is Java's read:
 its rows, or its failure where ours must refuse.
 """
 
@@ -60,19 +61,22 @@ def _same_as_java(java, path) -> None:
 
 
 @pytest.mark.parametrize("fmt", ["parquet", "orc", "avro"])
-@pytest.mark.parametrize("compaction", ["none", "full", "minor"])
+@pytest.mark.parametrize("compaction", ["none", "full", "minor", "lookup", "deletion-vectors"])
 def test_remove_record_on_delete_reads_as_java(java_newest, tmp_path, fmt, compaction):
     rng = random.Random(len(fmt) * 3 + len(compaction))
     path = java_newest.create_table(tmp_path, "db.t", SCHEMA, primary_keys=["id"],
                                     options={**OPTIONS, "file.format": fmt,
-                                             "write-only": str(compaction == "none").lower()})
+                                             "write-only": str(compaction == "none").lower(),
+                                             **({"changelog-producer": "lookup"} if compaction == "lookup" else {}),
+                                             **({"deletion-vectors.enabled": "true"}
+                                                if compaction == "deletion-vectors" else {})})
     kinds_seen = 0
     for commit in range(6):
         data = _rows(rng, 14, 10)
         kinds = [rng.choice(("+I", "+I", "+U", "-D")) for _ in range(data.num_rows)]
         kinds_seen += kinds.count("-D")
         java_newest.write(path, data, row_kinds=kinds)
-        if compaction != "none" and commit == 2:
+        if compaction in ("full", "minor") and commit == 2:
             java_newest.compact(path, full=compaction == "full")
             java_newest.alter(path, [{"op": "set", "key": "write-only", "value": "true"}])
     expected = _sorted(java_newest.read(path))
