@@ -183,3 +183,32 @@ def test_listagg_distinct_reads_as_java(java_newest, tmp_path, delimiter):
     expected = sorted(java_newest.read(path).to_pylist(), key=lambda r: r["id"])
     assert len(expected) == 5
     assert sorted(read_plan_locally(plan_scan(path)).to_pylist(), key=lambda r: r["id"]) == expected
+
+
+@pytest.mark.parametrize("ts_field", [None, "ts"])
+def test_merge_map_with_keytime_reads_as_java(java_newest, tmp_path, ts_field):
+    """``merge_map_with_keytime``: a null row removes its key (which, put again, moves to its bucket's
+    tail), a null time stamp is skipped, a later time stamp (string order) replaces the row."""
+    import pyarrow as pa
+
+    rng = random.Random(3)
+    schema = "id INT NOT NULL, m MAP<STRING, ROW<ts STRING, v INT>>" if ts_field else \
+        "id INT NOT NULL, m MAP<STRING, ROW<v INT, ts STRING>>"
+    options = {"bucket": "1", "merge-engine": "aggregation", "write-only": "true",
+               "fields.m.aggregate-function": "merge_map_with_keytime"}
+    if ts_field:
+        options["fields.m.ts-field"] = ts_field
+    path = java_newest.create_table(tmp_path, "db.k", schema, primary_keys=["id"], options=options)
+    row = pa.struct([("ts", pa.string()), ("v", pa.int32())] if ts_field else [("v", pa.int32()), ("ts", pa.string())])
+    arrow = pa.schema([("id", pa.int32()), ("m", pa.map_(pa.string(), row))])
+    for _ in range(6):
+        rows = []
+        for _ in range(10):
+            entries = {f"k{rng.randrange(30)}": None if rng.random() < 0.15 else
+                       {"ts": rng.choice([None, "2024-01-0" + str(rng.randrange(1, 10)), "2024-01-10"]),
+                        "v": rng.randrange(100)} for _ in range(rng.randrange(8))}
+            rows.append({"id": rng.randrange(3), "m": None if rng.random() < 0.1 else list(entries.items())})
+        java_newest.write(path, pa.Table.from_pylist(rows, schema=arrow))
+    expected = sorted(java_newest.read(path).to_pylist(), key=lambda r: r["id"])
+    assert len(expected) == 3 and any(len(r["m"] or []) > 12 for r in expected)
+    assert sorted(read_plan_locally(plan_scan(path)).to_pylist(), key=lambda r: r["id"]) == expected

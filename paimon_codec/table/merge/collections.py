@@ -12,6 +12,9 @@ values (the result is cut from those values, so element values are never convert
 * ``merge_map``: a null side yields the other, otherwise a fresh ``HashMap`` of the accumulator's entries
   then the input's (a later value replaces an earlier one), in Java's hash order; a retraction drops the
   entries whose key it holds, again through a fresh ``HashMap``;
+* ``merge_map_with_keytime`` (MAP<K, ROW<..., ts STRING>>): a fresh ``HashMap`` of the accumulator's
+  entries, then per input entry: a null row removes its key, a null time stamp is skipped, otherwise the
+  row replaces the key's row unless that has a time stamp not smaller (``String.compareTo``);
 * ``nested_update``: the accumulator's non-null rows then the input's, at most ``count-limit`` in all; a
   retraction removes every row equal to a retracted one.  With ``nested-key`` the rows go through a
   ``HashMap`` keyed by the projection of the key fields (a later row replaces an earlier one, a retraction
@@ -32,11 +35,11 @@ import pyarrow as pa
 from ...bucket.binary_row import KeyEncoder
 from ...errors import UnsupportedTypeError
 from .groups import Groups
-from .java_hash import hash_function, hash_order, value_key
+from .java_hash import JavaHashMap, hash_function, hash_order, value_key
 
 __all__ = ["collection_field", "COLLECTION_FUNCTIONS"]
 
-COLLECTION_FUNCTIONS = ("collect", "merge_map", "nested_update")
+COLLECTION_FUNCTIONS = ("collect", "merge_map", "nested_update", "merge_map_with_keytime")
 _INT_OF = {pa.types.is_date32: pa.int32(), pa.types.is_time32: pa.int32(), pa.types.is_time64: pa.int64(),
            pa.types.is_timestamp: pa.int64()}
 
@@ -228,13 +231,60 @@ def _nested_retract(acc, value, el: _Elements, where: str):
     return rows
 
 
+class _KeyTime:
+    """``merge_map_with_keytime``'s view of a MAP<K, ROW<...>> column: per entry its key (equality, Java
+    hash), whether its row is null, and the row's time-stamp string (None: null)."""
+
+    def __init__(self, col: pa.Array, keys: _Elements, ts_field: str | None, where: str) -> None:
+        row_type = col.type.item_type
+        if not pa.types.is_struct(row_type) or row_type.num_fields < 2:
+            raise UnsupportedTypeError(f"aggregate function 'merge_map_with_keytime' on a {col.type} column "
+                                       "(Paimon refuses it too)", path=where)
+        index = row_type.num_fields - 1 if ts_field is None else row_type.get_field_index(ts_field)
+        if index < 0:
+            raise UnsupportedTypeError(f"aggregate function 'merge_map_with_keytime': ts-field {ts_field!r} is "
+                                       f"not a field of {row_type} (Paimon fails this read too)", path=where)
+        if not pa.types.is_string(row_type.field(index).type):
+            raise UnsupportedTypeError(f"aggregate function 'merge_map_with_keytime' with a {row_type.field(index).type}"
+                                       " time-stamp field (Paimon reads it as a string)", path=where)
+        self.keys, self.where = keys, where
+        self.row_valid = col.items.is_valid().to_numpy(zero_copy_only=False)
+        stamps = col.items.field(index).to_pylist()
+        # String.compareTo orders UTF-16 code units: the big-endian UTF-16 bytes order the same way
+        self.stamps = [None if t is None else t.encode("utf-16-be", "surrogatepass") for t in stamps]
+
+    def agg(self, acc, value):
+        if acc is None or value is None:
+            return value if acc is None else acc
+        table = JavaHashMap(self.where)
+        entries: dict[Hashable, int] = {}
+        k = self.keys
+        for key_at, _ in acc:
+            table.put(k.keys[key_at], k.hashes[key_at])
+            entries[k.keys[key_at]] = key_at
+        for key_at, _ in value:
+            key = k.keys[key_at]
+            if not self.row_valid[key_at]:
+                table.remove(key, k.hashes[key_at])
+                entries.pop(key, None)
+                continue
+            if self.stamps[key_at] is None:
+                continue
+            old = entries.get(key)
+            if old is None or not self.row_valid[old] or self.stamps[old] is None or \
+                    self.stamps[key_at] > self.stamps[old]:
+                table.put(key, k.hashes[key_at])
+                entries[key] = key_at
+        return [(entries[key], entries[key]) for key in table.keys()]
+
+
 def collection_field(col: pa.Array, func: str, retract: np.ndarray, seeds: np.ndarray, groups: Groups,
                      ignore_retract: bool, options: dict[str, Any], where: str) -> pa.Array:
     """One value per key of ``groups``: ``func`` folded over the key's records in order (``retract``:
     -U/-D records, ``seeds``: records that replace the accumulator, see :func:`.engines.merge_sorted`)."""
     t = col.type
     is_map = pa.types.is_map(t)
-    needs = {"collect": pa.types.is_list, "merge_map": pa.types.is_map,
+    needs = {"collect": pa.types.is_list, "merge_map": pa.types.is_map, "merge_map_with_keytime": pa.types.is_map,
              "nested_update": lambda x: pa.types.is_list(x) and pa.types.is_struct(x.value_type)}[func]
     if not needs(t):
         raise UnsupportedTypeError(f"aggregate function '{func}' on a {t} column (Paimon refuses it too)", path=where)
@@ -255,6 +305,8 @@ def collection_field(col: pa.Array, func: str, retract: np.ndarray, seeds: np.nd
         keys.project(nested_key, func, where)
     valid = col.is_valid().to_numpy(zero_copy_only=False)
     limit = int(options.get("count_limit", 2 ** 31 - 1))
+    keytime = (_KeyTime(col, keys, options.get("ts_field"), where)
+               if func == "merge_map_with_keytime" and any_merged else None)
 
     def record(i: int):
         if not valid[i]:
@@ -283,6 +335,8 @@ def collection_field(col: pa.Array, func: str, retract: np.ndarray, seeds: np.nd
                     acc = _map_retract(acc, value, keys, where)
                 else:
                     acc = _nested_retract(acc, value, keys, where)
+            elif keytime is not None:
+                acc = keytime.agg(acc, value)
             elif func == "collect":
                 acc = _collect_agg(acc, value, distinct, keys, where)
             elif is_map:

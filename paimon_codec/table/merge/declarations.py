@@ -14,7 +14,7 @@ for _key in ("sequence.field", "sequence.field.sort-order", "ignore-delete", "fi
              "deduplicate.ignore-delete", "partial-update.ignore-delete", "partial-update.remove-record-on-delete",
              "fields.default-aggregate-function", "data-file.thin-mode",
              "fields.*.aggregate-function", "fields.*.ignore-retract", "fields.*.list-agg-delimiter",
-             "fields.*.nested-key", "fields.*.count-limit",
+             "fields.*.nested-key", "fields.*.count-limit", "fields.*.ts-field",
              # refused by merge_spec when they ask for what it does not reproduce
              "aggregation.remove-record-on-delete", "fields.*.distinct",
              # Paimon's writer drops -U records with it; its read never looks at it

@@ -23,7 +23,7 @@ import pyarrow as pa
 from ...errors import UnsupportedTypeError
 from ...javahash import bool_hash_code, double_hash_code, float_hash_code, int32, long_hash_code, murmur_bytes
 
-__all__ = ["hash_function", "hash_order", "hashmap_ordered", "value_key"]
+__all__ = ["JavaHashMap", "hash_function", "hash_order", "hashmap_ordered", "value_key"]
 
 _MASK = 0xFFFFFFFF
 
@@ -94,31 +94,60 @@ def value_key(t: pa.DataType) -> Callable[[Any], Hashable]:
     return lambda v: v
 
 
+class JavaHashMap:
+    """The bucket layout of a ``java.util.HashMap`` created empty: ``put`` appends a new key to its bucket
+    (an existing key keeps its place), ``remove`` unlinks it (the table never shrinks); a table past 3/4
+    full doubles, splitting each bucket in order; a bucket reaching 9 keys doubles a table below 64
+    buckets and is refused above (Java turns it into a tree, whose order is not reproduced)."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.capacity, self.threshold, self.size = 16, 12, 0
+        self.buckets: list[list[tuple[Hashable, int]]] = [[] for _ in range(16)]
+
+    def _resize(self) -> None:
+        self.capacity, self.threshold = self.capacity * 2, self.threshold * 2
+        old, self.buckets = self.buckets, [[] for _ in range(self.capacity)]
+        for entries in old:
+            for key, h in entries:
+                self.buckets[h & (self.capacity - 1)].append((key, h))
+
+    def put(self, key: Hashable, java_hash: int) -> None:
+        h = (java_hash ^ ((java_hash & _MASK) >> 16)) & _MASK
+        bucket = self.buckets[h & (self.capacity - 1)]
+        if any(k == key for k, _ in bucket):
+            return
+        bucket.append((key, h))
+        if len(bucket) > 8:
+            if self.capacity >= 64:
+                raise UnsupportedTypeError(f"{self.what}: more than 8 values share one bucket of Java's hash "
+                                           "table (its tree order is not reproduced)")
+            self._resize()
+        self.size += 1
+        if self.size > self.threshold:
+            self._resize()
+
+    def remove(self, key: Hashable, java_hash: int) -> None:
+        h = (java_hash ^ ((java_hash & _MASK) >> 16)) & _MASK
+        bucket = self.buckets[h & (self.capacity - 1)]
+        for i, (k, _) in enumerate(bucket):
+            if k == key:
+                del bucket[i]
+                self.size -= 1
+                return
+
+    def keys(self) -> list[Hashable]:
+        """The keys in iteration order."""
+        return [k for bucket in self.buckets for k, _ in bucket]
+
+
 def hash_order(hashes: Sequence[int], what: str) -> list[int]:
     """Positions of ``hashes`` (one entry per distinct key, in insertion order) in the iteration order of a
     ``HashMap`` they were put into one by one, starting empty."""
-    capacity, threshold = 16, 12
-    buckets: list[list[int]] = [[] for _ in range(capacity)]
-    spread = [(h ^ ((h & _MASK) >> 16)) & _MASK for h in hashes]
-    def resize() -> None:
-        nonlocal capacity, threshold, buckets
-        capacity, threshold = capacity * 2, threshold * 2
-        old, buckets = buckets, [[] for _ in range(capacity)]
-        for entries in old:       # a split keeps each half in order, as HashMap.resize does
-            for e in entries:
-                buckets[spread[e] & (capacity - 1)].append(e)
-
-    for i, h in enumerate(spread):
-        bucket = buckets[h & (capacity - 1)]
-        bucket.append(i)
-        if len(bucket) > 8:       # Java's treeifyBin: a table below 64 buckets doubles instead
-            if capacity >= 64:
-                raise UnsupportedTypeError(f"{what}: more than 8 values share one bucket of Java's hash "
-                                           "table (its tree order is not reproduced)")
-            resize()
-        if i + 1 > threshold:
-            resize()
-    return [e for bucket in buckets for e in bucket]
+    table = JavaHashMap(what)
+    for i, h in enumerate(hashes):
+        table.put(i, h)
+    return [int(k) for k in table.keys()]  # type: ignore[call-overload]
 
 
 def hashmap_ordered(col: pa.Array, what: str) -> pa.Array:
