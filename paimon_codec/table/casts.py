@@ -59,8 +59,7 @@ def _numeric_primitive(t: DataType) -> bool:
 
 
 def _is_string_type(t: DataType) -> bool:
-    """Exactly Paimon's ``STRING`` (nullable VARCHAR of the maximum length): the only target of its
-    TIMESTAMP / TIME -> string cast rules (looked up by the whole type)."""
+    """Exactly Paimon's nullable ``STRING``: the only target of its TIMESTAMP / TIME -> string rules."""
     return t.root == "VARCHAR" and t.length in (None, _MAX_LEN) and t.nullable
 
 
@@ -191,10 +190,8 @@ def _cast_extra(kind: str, arr: pa.Array, src: DataType, dst: DataType, target: 
                 raise UnsupportedTypeError(f"{src} value that is not UTF-8 read as {dst}") from None
         return _per_value(arr, to_text, target)
     if kind == "boolean_number":
-        ints = pa.array(arr.cast(pa.int8()), type=pa.int8())
-        if dst.root == "DECIMAL":
-            return _to_decimal(ints, DataType("TINYINT"), dst, target)
-        return ints.cast(target)
+        ints = arr.cast(pa.int8())
+        return _to_decimal(ints, DataType("TINYINT"), dst, target) if dst.root == "DECIMAL" else ints.cast(target)
     # number_boolean: value.longValue() != 0
     return pc.not_equal(arr.cast(pa.int64()), 0).cast(target)
 
