@@ -147,7 +147,7 @@ def hash_order(hashes: Sequence[int], what: str) -> list[int]:
     table = JavaHashMap(what)
     for i, h in enumerate(hashes):
         table.put(i, h)
-    return [int(k) for k in table.keys()]  # type: ignore[call-overload]
+    return [k for k in table.keys() if isinstance(k, int)]     # every key is a position
 
 
 def hashmap_ordered(col: pa.Array, what: str) -> pa.Array:
