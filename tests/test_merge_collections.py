@@ -212,3 +212,29 @@ def test_merge_map_with_keytime_reads_as_java(java_newest, tmp_path, ts_field):
     expected = sorted(java_newest.read(path).to_pylist(), key=lambda r: r["id"])
     assert len(expected) == 3 and any(len(r["m"] or []) > 12 for r in expected)
     assert sorted(read_plan_locally(plan_scan(path)).to_pylist(), key=lambda r: r["id"]) == expected
+
+
+def test_nested_partial_update_reads_as_java(java_newest, tmp_path):
+    """``nested_partial_update`` (ours refused it): rows grouped by their nested key in Java's HashMap
+    order, each field the last non-null value of its key's rows."""
+    import pyarrow as pa
+
+    rng = random.Random(11)
+    path = java_newest.create_table(tmp_path, "db.np", "id INT NOT NULL, n ARRAY<ROW<k INT, s STRING, a INT, b STRING>>",
+                                    primary_keys=["id"],
+                                    options={"bucket": "1", "merge-engine": "aggregation", "write-only": "true",
+                                             "fields.n.aggregate-function": "nested_partial_update",
+                                             "fields.n.nested-key": "k,s"})
+    row = pa.struct([("k", pa.int32()), ("s", pa.string()), ("a", pa.int32()), ("b", pa.string())])
+    arrow = pa.schema([("id", pa.int32()), ("n", pa.list_(row))])
+    for _ in range(6):
+        rows = [{"id": rng.randrange(3),
+                 "n": None if rng.random() < 0.1 else
+                 [None if rng.random() < 0.05 else
+                  {"k": rng.randrange(12), "s": rng.choice(["x", "a longer key", None]),
+                   "a": rng.choice([None, rng.randrange(50)]), "b": rng.choice([None, "p", "q"])}
+                  for _ in range(rng.randrange(6))]} for _ in range(10)]
+        java_newest.write(path, pa.Table.from_pylist(rows, schema=arrow))
+    expected = sorted(java_newest.read(path).to_pylist(), key=lambda r: r["id"])
+    assert len(expected) == 3 and any(len(r["n"] or []) > 12 for r in expected)
+    assert sorted(read_plan_locally(plan_scan(path)).to_pylist(), key=lambda r: r["id"]) == expected

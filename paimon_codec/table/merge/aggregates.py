@@ -33,7 +33,7 @@ import pyarrow.compute as pc
 from ...errors import UnsupportedTypeError
 from .groups import Groups, take_or_null
 
-__all__ = ["aggregate_field", "RETRACTABLE"]
+__all__ = ["aggregate_field", "check_retraction", "RETRACTABLE"]
 
 RETRACTABLE = ("sum", "product", "last_value", "last_non_null_value", "collect", "merge_map", "nested_update")
 
@@ -256,13 +256,18 @@ def _listagg_distinct(col: pa.Array, rows: np.ndarray, groups: Groups, delimiter
     return pa.array(out, type=col.type)
 
 
-def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Groups, ignore_retract: bool,
-                    delimiter: str, where: str, distinct: bool = False) -> pa.Array:
-    """One value per key of ``groups``: ``func`` folded over the key's records (``retract``: -U/-D)."""
+def check_retraction(func: str, retract: np.ndarray, ignore_retract: bool, where: str) -> None:
+    """Paimon's read fails when a retraction reaches a function without one (and no ignore-retract)."""
     if retract.any() and not ignore_retract and func not in RETRACTABLE:
         raise UnsupportedTypeError(f"aggregate function '{func}' does not support retraction (a -U/-D record "
                                    f"reached it; Paimon fails this read too)", path=where,
                                    expected="'fields.<field>.ignore-retract'='true' or a retractable function")
+
+
+def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Groups, ignore_retract: bool,
+                    delimiter: str, where: str, distinct: bool = False) -> pa.Array:
+    """One value per key of ``groups``: ``func`` folded over the key's records (``retract``: -U/-D)."""
+    check_retraction(func, retract, ignore_retract, where)
     adds = ~retract
     valid = _valid(col)
     if func == "sum":

@@ -22,9 +22,10 @@ import numpy as np
 import pyarrow as pa
 
 from ...errors import UnsupportedTypeError
-from .aggregates import RETRACTABLE, aggregate_field
+from .aggregates import RETRACTABLE, aggregate_field, check_retraction
 from .collections import COLLECTION_FUNCTIONS, collection_field
 from .groups import Groups, take_or_null
+from .nested_partial import nested_partial_update_field
 from .spec import MergeSpec
 
 __all__ = ["merge_sorted", "RETRACT_KINDS", "DELETE_KIND"]
@@ -142,6 +143,10 @@ def _aggregation(table, kinds, retract, groups: Groups, spec: MergeSpec, path: s
         if func in COLLECTION_FUNCTIONS:
             merged = collection_field(col, func, retract & in_merge, seeds, groups, name in spec.ignore_retract,
                                       spec.collection_options.get(name, {}), where)
+        elif func == "nested_partial_update":
+            check_retraction(func, retract & in_merge, name in spec.ignore_retract, where)
+            merged = nested_partial_update_field(col, groups, ~(retract & in_merge),
+                                                 spec.collection_options.get(name, {}).get("nested_key"), where)
         elif name in initialized:
             merged = _seeded_first(col, func, retract & in_merge, seeds, groups, initialized[name])
         else:   # a seed is an insert into an empty accumulator: these functions' agg(null, v) is v

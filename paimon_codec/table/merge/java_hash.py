@@ -96,9 +96,10 @@ def value_key(t: pa.DataType) -> Callable[[Any], Hashable]:
 
 class JavaHashMap:
     """The bucket layout of a ``java.util.HashMap`` created empty: ``put`` appends a new key to its bucket
-    (an existing key keeps its place), ``remove`` unlinks it (the table never shrinks); a table past 3/4
-    full doubles, splitting each bucket in order; a bucket reaching 9 keys doubles a table below 64
-    buckets and is refused above (Java turns it into a tree, whose order is not reproduced)."""
+    (``computeIfAbsent`` prepends it); an existing key keeps its place, ``remove`` unlinks it (the table
+    never shrinks); a table past 3/4 full doubles, splitting each bucket in order; a bucket reaching 9 keys
+    (8 for ``computeIfAbsent``) doubles a table below 64 buckets and is refused above (Java turns it into a
+    tree, whose order is not reproduced)."""
 
     def __init__(self, what: str) -> None:
         self.what = what
@@ -125,6 +126,23 @@ class JavaHashMap:
             self._resize()
         self.size += 1
         if self.size > self.threshold:
+            self._resize()
+
+    def compute_if_absent(self, key: Hashable, java_hash: int) -> None:
+        """``HashMap.computeIfAbsent``: unlike ``put`` it doubles a table past 3/4 full *before* looking,
+        and links a new key at the *head* of its bucket."""
+        if self.size > self.threshold:
+            self._resize()
+        h = (java_hash ^ ((java_hash & _MASK) >> 16)) & _MASK
+        bucket = self.buckets[h & (self.capacity - 1)]
+        if any(k == key for k, _ in bucket):
+            return
+        bucket.insert(0, (key, h))
+        self.size += 1
+        if len(bucket) >= 8:
+            if self.capacity >= 64:
+                raise UnsupportedTypeError(f"{self.what}: more than 8 values share one bucket of Java's hash "
+                                           "table (its tree order is not reproduced)")
             self._resize()
 
     def remove(self, key: Hashable, java_hash: int) -> None:

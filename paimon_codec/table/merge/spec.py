@@ -33,7 +33,8 @@ ENGINES = ("deduplicate", "first-row", "partial-update", "aggregation")
 # aggregate functions this reader reproduces (Paimon names; first_not_null_value is the legacy alias)
 AGGREGATE_FUNCTIONS = ("sum", "product", "min", "max", "last_value", "last_non_null_value", "first_value",
                        "first_non_null_value", "first_not_null_value", "listagg", "bool_and", "bool_or",
-                       "collect", "merge_map", "nested_update", "rbm32", "merge_map_with_keytime")
+                       "collect", "merge_map", "nested_update", "rbm32", "merge_map_with_keytime",
+                       "nested_partial_update")
 _SEQUENCE_GROUP = re.compile(r"^fields\.(.+)\.sequence-group$")
 
 
@@ -161,7 +162,7 @@ def merge_spec(schema: TableSchema, path: str | None = None) -> MergeSpec:
                     if delimiters[name] == "":   # Paimon's token split of an empty delimiter is not reproduced
                         raise _refuse(f"listagg with 'fields.{name}.distinct' and an empty delimiter", path)
                     collection_options[name] = {"distinct": True}
-            if func in ("collect", "merge_map", "nested_update", "merge_map_with_keytime"):
+            if func in ("collect", "merge_map", "nested_update", "merge_map_with_keytime", "nested_partial_update"):
                 collection_options[name] = _collection_options(opts, name, func, path)
             aggregates[name] = "first_non_null_value" if func == "first_not_null_value" else func
             if _true(opts, f"fields.{name}.ignore-retract", path):
@@ -191,11 +192,11 @@ def _collection_options(opts: dict[str, str], name: str, func: str, path: str | 
         out["distinct"] = _true(opts, f"fields.{name}.distinct", path)
     if func == "merge_map_with_keytime" and f"fields.{name}.ts-field" in opts:
         out["ts_field"] = opts[f"fields.{name}.ts-field"]
-    if func == "nested_update":
+    if func in ("nested_update", "nested_partial_update"):
         key = opts.get(f"fields.{name}.nested-key")
         if key is not None:
             out["nested_key"] = [k.strip() for k in key.split(",")]
-        limit = opts.get(f"fields.{name}.count-limit")
+        limit = opts.get(f"fields.{name}.count-limit") if func == "nested_update" else None
         if limit is not None:
             if not re.fullmatch(r"[+-]?[0-9]{1,10}", limit) or not -2 ** 31 <= int(limit) < 2 ** 31:
                 raise _refuse(f"'fields.{name}.count-limit' = {limit!r}", path)
