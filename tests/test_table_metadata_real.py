@@ -233,6 +233,15 @@ def test_postpone_bucket_files_are_listed_but_not_read(java):
 def test_audit_of_java_tables_is_clean(java, table):
     db, _, _ = java
     tasks, findings = table_inventory(os.path.join(db, table))
+    if table in ("external", "external_dv"):
+        # both tables write into one external root: Paimon's orphan clean of either would delete the other's
+        # files; the audit names each such file with the table using it, never as an orphan
+        from paimon_codec.table.orphans import used_file_names
+
+        other = used_file_names(os.path.join(db, "external_dv" if table == "external" else "external"))[0]
+        shared = [f for f in findings if f.finding == "shared-external-file"]
+        assert shared and all(os.path.basename(f.path) in other for f in shared)
+        findings = [f for f in findings if f not in shared]
     assert findings == []
     from paimon_codec.table.inventory import check_index_task
 

@@ -2,8 +2,10 @@
 
 :func:`table_inventory` (driver side, reads metadata) lists one :class:`IndexTask` per index file
 referenced by any retained snapshot — table-level ``HASH`` / ``DELETION_VECTORS`` files, data files'
-``.index`` files and embedded containers — and reports *missing* referenced files and *orphans*
-(index files on disk that no retained snapshot references).  :func:`check_index_task` decodes one
+``.index`` files and embedded containers, each with the schema its data file was written under — and
+reports *missing* referenced files and *orphans*: every file Paimon's own orphan clean would delete
+(:mod:`.orphans`: data, changelog, manifest, index, statistics and temporary files no snapshot, tag,
+branch or long-lived changelog uses).  :func:`check_index_task` decodes one
 task completely (executor side: it needs only the task's plain fields), and :func:`index_rows`
 turns one task into rows for the ``paimon_index`` data source.
 """
@@ -19,17 +21,16 @@ from .. import storage
 from ..errors import ChecksumMismatchError, PaimonCodecError, UnsupportedVersionError
 from ..report import JsonReport
 from .index_manifest import DELETION_VECTORS_INDEX, HASH_INDEX
+from .orphan_clean import shared_external_files
+from .orphans import OrphanCheckRefused, find_orphans, is_temp_file
 from .table import PaimonTable, branch_names
 
 __all__ = ["IndexTask", "Finding", "table_inventory", "check_index_task", "index_rows",
-           "KIND_DV", "KIND_HASH", "KIND_FILE_INDEX"]
+           "KIND_DV", "KIND_HASH", "KIND_FILE_INDEX", "is_temp_file"]
 
 KIND_DV = "deletion-vectors"
 KIND_HASH = "hash"
 KIND_FILE_INDEX = "file-index"
-_META_DIRS = {"manifest", "snapshot", "schema", "index", "changelog", "tag", "branch", "consumer", "statistics"}
-
-
 @dataclass
 class IndexTask:
     """One index file (or embedded container) to decode; only plain fields so Spark can ship it."""
@@ -64,45 +65,16 @@ class Finding(JsonReport):
     message: str
 
 
-def _is_bucket_dir(name: str) -> bool:
-    return name.startswith("bucket-")
-
-
-def _index_files_on_disk(table_path: str) -> Iterator[str]:
-    """Index files under the table root: ``index/*`` (HASH, DELETION_VECTORS, global indexes),
-    ``index-*`` files directly in bucket directories (``index-file-in-data-file-dir``) and the
-    ``.index`` extra files beside data files.  External paths are not listed: their directories
-    carry no table name and may be shared, so a file there cannot be called an orphan of this table.
-    """
-    index_dir = os.path.join(table_path, "index")
-    local = storage.is_local(table_path)
-    for name in storage.list_dir(index_dir):
-        p = os.path.join(index_dir, name)
-        if not name.startswith(".") and not name.endswith(".crc") and (not local or os.path.isfile(p)):
-            yield p
-    for root, dirs, files in storage.walk(table_path):
-        if root == table_path:
-            dirs[:] = [d for d in dirs if d not in _META_DIRS]
-        in_bucket = _is_bucket_dir(os.path.basename(root))
-        for name in files:
-            if name.startswith("."):
-                continue
-            if name.endswith(".index") or (in_bucket and name.startswith("index-") and not name.endswith(".crc")):
-                yield os.path.join(root, name)
-
-
-def is_temp_file(name: str) -> bool:
-    """A temporary file of an atomic write (``fileio.atomic_write``: ``.tmp-*``; ``storage``: ``.<name>.*.tmp``)."""
-    return name.startswith(".tmp-") or (name.startswith(".") and name.endswith(".tmp"))
-
-
-def _temp_files_on_disk(table_path: str) -> Iterator[str]:
-    """Temporary files anywhere under the table (metadata directories included): what a writer killed
-    between its temporary write and its rename leaves behind.  Never referenced, so always orphans."""
+def _temp_files_outside(table_path: str, orphans: set[str]) -> Iterator[str]:
+    """Temporary files of interrupted writes in directories Paimon's orphan clean does not list (``schema/``,
+    ``tag/``, ...): never referenced, but left to the operator (Paimon's clean leaves them too)."""
+    if not storage.is_local(table_path):
+        return
     for root, _dirs, files in os.walk(table_path):
         for name in sorted(files):
-            if is_temp_file(name):
-                yield os.path.join(root, name)
+            p = os.path.join(root, name)
+            if is_temp_file(name) and p not in orphans:
+                yield p
 
 
 def _views(table: PaimonTable) -> list[PaimonTable]:
@@ -128,8 +100,8 @@ def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Fin
 
     When any metadata file (snapshot, schema, manifest list, manifest, index manifest) of the table
     cannot be read, that is a finding about that file and orphan detection stops for the table: an
-    unread manifest may reference any index file on disk, and calling a referenced file an orphan
-    invites its deletion.
+    unread manifest may reference any file on disk, and calling a used file an orphan invites its
+    deletion.
     """
     if not isinstance(table, PaimonTable):
         table = PaimonTable(table)
@@ -137,7 +109,6 @@ def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Fin
     findings: list[Finding] = []
     ids = table.snapshot_ids()
     latest = ids[-1] if ids else None
-    referenced: set[str] = set()
     metadata_complete = True
     try:
         views = _views(table)
@@ -150,9 +121,11 @@ def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Fin
         for label, load in _snapshots(view):
             try:
                 snap = load()
-                schema = view.schema_of(snap)
                 index_files = view.index_files(snap)
                 live = view.live_files(snap)
+                # an index is judged under the schema of the data file it belongs to (as the scan does): after
+                # ALTER TABLE an old file's keys are of its old column types and names
+                row_types = {sid: str(view.schema_by_id(sid).fields) for sid in {d.meta.schema_id for d in live}}
             except PaimonCodecError as exc:
                 metadata_complete = False
                 findings.append(Finding(table.name, str(exc.path or view.meta_path), "metadata", _classify(exc),
@@ -165,7 +138,7 @@ def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Fin
                                         f"{label}: {exc.strerror or exc}"))
                 continue
             in_latest = view is table and snap.id == latest and label.startswith("snapshot")
-            _add_snapshot_tasks(table, schema, index_files, live, in_latest, tasks, referenced)
+            _add_snapshot_tasks(table, index_files, live, row_types, in_latest, tasks)
     out = []
     for t in tasks.values():
         if t.embedded is None and not storage.exists(t.path):
@@ -173,25 +146,50 @@ def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Fin
                                     f"{t.index_type} index file referenced by snapshot metadata does not exist"))
         else:
             out.append(t)
-    for p in _temp_files_on_disk(table.path):
-        findings.append(Finding(table.name, p, "temp", "orphan", "temporary file of an interrupted write "
-                                                                 "(no reader uses it; delete once no writer runs)"))
     if not metadata_complete:
         findings.append(Finding(table.name, table.path, "metadata", "orphan-check-skipped",
                                 "orphan detection skipped: some metadata of the table could not be read"))
         return out, findings
-    for p in sorted(set(_index_files_on_disk(table.path)) - referenced):
-        kind = KIND_FILE_INDEX if p.endswith(".index") else "index"
-        findings.append(Finding(table.name, p, kind, "orphan", "index file is referenced by no retained snapshot, "
-                                                               "tag or branch"))
+    findings.extend(_orphan_findings(table))
     return out, findings
 
 
-def _add_snapshot_tasks(table: PaimonTable, schema, index_files, live, in_latest: bool,
-                        tasks: dict[str, IndexTask], referenced: set[str]) -> None:
-    row_type = str(schema.fields)
+def _orphan_findings(table: PaimonTable) -> list[Finding]:
+    """What Paimon's orphan clean would delete, however new (``remove-orphans`` spares young files), plus
+    temporary files where that clean does not look."""
+    try:
+        scan = find_orphans(table.path, older_than_ms=None)
+    except OrphanCheckRefused as exc:
+        return [Finding(table.name, str(exc.path or table.path), "metadata", "orphan-check-skipped",
+                        f"orphan detection skipped: {exc}")]
+    shared = shared_external_files(table.path, scan.orphans)
+    out = [Finding(table.name, f.path, f.kind, "orphan", _ORPHAN_MESSAGE.get(f.kind, _ORPHAN_MESSAGE["other"]))
+           if f.path not in shared else
+           Finding(table.name, f.path, f.kind, "shared-external-file",
+                   f"table {shared[f.path]} uses this file in the external path this table shares with it: "
+                   "Paimon's orphan clean of this table would delete it (remove-orphans keeps it)")
+           for f in scan.orphans]
+    for p in _temp_files_outside(table.path, {f.path for f in scan.orphans}):
+        out.append(Finding(table.name, p, "temp", "temp-file", "temporary file of an interrupted write outside "
+                                                              "the directories Paimon's orphan clean lists"))
+    return out
+
+
+_ORPHAN_MESSAGE = {
+    "temp": "temporary file of an interrupted write (no reader uses it; delete once no writer runs)",
+    "snapshot-dir": "file in the snapshot directory that is neither a snapshot nor a hint",
+    "changelog-dir": "file in the changelog directory that is neither a changelog nor a hint",
+    "other": "file is used by no retained snapshot, tag, branch or changelog (Paimon's orphan clean deletes it)",
+}
+for _kind in ("data-file", "changelog-file", "file-index", "index", "manifest", "manifest-list", "index-manifest",
+              "statistics"):
+    _ORPHAN_MESSAGE[_kind] = (f"{_kind} is used by no retained snapshot, tag, branch or changelog "
+                              "(Paimon's orphan clean deletes it)")
+
+
+def _add_snapshot_tasks(table: PaimonTable, index_files, live, row_types: dict[int, str], in_latest: bool,
+                        tasks: dict[str, IndexTask]) -> None:
     for f in index_files:
-        referenced.add(f.path)
         if f.path in tasks:
             continue
         meta = f.entry.index_file
@@ -205,8 +203,8 @@ def _add_snapshot_tasks(table: PaimonTable, schema, index_files, live, in_latest
 
             tasks[f.path].kind, tasks[f.path].global_index = KIND_GLOBAL_INDEX, task_fields(schema, meta)
     for d in live:
+        row_type = row_types[d.meta.schema_id]
         if d.index_path:
-            referenced.add(d.index_path)
             if d.index_path not in tasks:
                 tasks[d.index_path] = IndexTask(table.name, table.path, KIND_FILE_INDEX, d.index_path,
                                                 "file-index", d.bucket, repr(d.partition), d.path,

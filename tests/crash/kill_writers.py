@@ -138,7 +138,7 @@ def _audit_orphans(table: Path) -> set[str]:
     from paimon_codec.table.inventory import table_inventory
 
     _, findings = table_inventory(str(table))
-    return {f.path for f in findings if f.finding == "orphan"}
+    return {f.path for f in findings if f.finding in ("orphan", "temp-file")}
 
 
 def _forked_write_seconds(writer, value: int) -> float:

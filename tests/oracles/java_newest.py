@@ -311,6 +311,17 @@ class JavaPaimon:
         return self._call("evaluate_file_index", table_path=os.fspath(table_path), container_hex=container.hex(),
                           where=_where(where))
 
+    def orphan_files(self, table_path: str | os.PathLike, older_than_ms: int, *, dry_run: bool = True) -> list[str]:
+        """The paths Paimon's ``LocalOrphanFilesClean`` deletes (``dry_run``: would delete), sorted."""
+        return self._call("orphan_files", table_path=os.fspath(table_path), older_than_ms=int(older_than_ms),
+                          dry_run=bool(dry_run))["paths"]
+
+    def expire(self, table_path: str | os.PathLike, options: Mapping[str, Any], *, changelogs: bool = False) -> int:
+        """Expire snapshots (``changelogs``: long-lived changelogs) under retention ``options``
+        (``snapshot.num-retained.max``, ``changelog.num-retained.max``, ...); returns how many expired."""
+        return self._call("expire", table_path=os.fspath(table_path),
+                          options={str(k): str(v) for k, v in options.items()}, changelogs=bool(changelogs))
+
 
 def _where(where: Any) -> dict[str, Any] | None:
     if where is None:

@@ -24,6 +24,7 @@ from paimon_codec.fileindex import parse_where
 from paimon_codec.types import parse_row_type
 
 from .java_file_index import FileIndexOps
+from .java_orphans import OrphanOps
 from .java_row_tracking import RowTrackingOps
 from .java_values import arrow_field, getter, java_type, nullable, our_row_type, python_values, to_java
 
@@ -118,7 +119,7 @@ def _bucket_assigner(table: Any) -> Any:
     return assign
 
 
-class PaimonOps(RowTrackingOps, FileIndexOps):
+class PaimonOps(RowTrackingOps, FileIndexOps, OrphanOps):
     """The worker's request handlers (public methods are the protocol's method names)."""
 
     def __init__(self) -> None:
