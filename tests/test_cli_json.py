@@ -136,6 +136,7 @@ CASES = {
     ("plan",): lambda f, tmp: ["plan", str(f["table"]), "--where", "s = 'k1'"],
     ("scan",): lambda f, tmp: ["scan", str(f["table"]), "--where", "s = 'k1'"],
     ("audit",): lambda f, tmp: ["audit", str(f["dir"] / "wh")],
+    ("remove-orphans",): lambda f, tmp: ["remove-orphans", str(f["dir"] / "wh")],
     ("write",): lambda f, tmp: ["write", str(f["table"]), "--input", str(f["parquet"]), "--quiet"],
 }
 

@@ -39,6 +39,7 @@ COMMAND_MODULES = [
     "paimon_codec.cli.scan",        # scan, audit, demo (Spark)
     "paimon_codec.cli.write",       # write (Spark; index rewrite registers under index)
     "paimon_codec.cli.plan",        # plan (no Spark)
+    "paimon_codec.cli.orphans",     # remove-orphans (no Spark)
 ]
 
 

@@ -1,9 +1,9 @@
 """Warehouse audit on Spark: decode and verify every index file of every table, in parallel.
 
 The driver reads table metadata (:func:`paimon_codec.table.inventory.table_inventory`): which index
-files every retained snapshot references, which of those are missing, and which index files on disk
-no retained snapshot, tag or branch references (orphans; not looked for in a table whose metadata
-could not be read completely: that is a finding about the unreadable file instead).  Every existing index file then becomes one Spark task
+files every retained snapshot references, which of those are missing, and which files Paimon's own
+orphan clean would delete (orphans of every kind, :mod:`paimon_codec.table.orphans`; not looked for in a
+table whose metadata could not be read completely: that is a finding about the unreadable file instead).  Every existing index file then becomes one Spark task
 that decodes it completely (DV CRCs, entry counts and sizes against the index manifest, hash files,
 file-index containers incl. embedded ones).  Tasks carry plain paths and bytes only, so the audit
 runs unchanged on a cluster whose executors see the warehouse.
@@ -84,7 +84,7 @@ def audit_results(spark: SparkSession, warehouse: str | os.PathLike,
         t["findings"] += len(r["findings"])
         findings.extend(r["findings"])
     for f in findings:
-        if f["finding"] in ("missing", "orphan") or f["kind"] == "metadata":
+        if f["finding"] in ("missing", "orphan", "shared-external-file", "temp-file") or f["kind"] == "metadata":
             results.append({"table": f["table"], "path": f["path"], "kind": f["kind"], "index_type": None,
                             "status": "error", "entries": 0, "findings": [f], "message": f["message"]})
     summary = {"warehouse": os.fspath(warehouse), "tables": tables, "findings": findings,

@@ -13,12 +13,14 @@ Paimon would delete it and break that table.
 
 from __future__ import annotations
 
+import datetime as _dt
 import logging
 import os
 import time
 from dataclasses import dataclass, field
 
 from .. import storage
+from ..errors import InvalidOptionError
 from ..report import JsonReport
 from .orphans import (
     DEFAULT_OLDER_THAN_MS,
@@ -30,7 +32,8 @@ from .orphans import (
 )
 from .schema import load_schema
 
-__all__ = ["OrphanRemoval", "remove_orphan_files", "default_older_than_ms", "shared_external_files"]
+__all__ = ["OrphanRemoval", "remove_orphan_files", "remove_orphans_in", "default_older_than_ms", "older_than_millis",
+           "shared_external_files"]
 
 log = logging.getLogger(__name__)
 
@@ -72,12 +75,46 @@ class OrphanRemoval(JsonReport):
     deleted_files: int = 0
     deleted_bytes: int = 0
     removed_dirs: list[str] = field(default_factory=list)
-    kept_shared: dict[str, str] = field(default_factory=dict)  # path -> the other table using it (see above)
+    kept_shared: list[dict] = field(default_factory=list)  # {path, table}: another table uses it (see above)
     refused: str | None = None
 
 
 def default_older_than_ms() -> int:
     return int(time.time() * 1000) - DEFAULT_OLDER_THAN_MS
+
+
+def older_than_millis(value: str | int | _dt.datetime | None) -> int:
+    """Paimon's ``older_than``: ``None`` / empty is one day before now; text is a timestamp
+    (``2026-11-28 10:00:00``, ISO 8601; without a zone in the local time zone, as Paimon parses it) or epoch
+    milliseconds; a ``datetime`` (naive: local time); an ``int`` is epoch milliseconds."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return default_older_than_ms()
+    if isinstance(value, bool):
+        raise InvalidOptionError(f"older_than must be a timestamp, not {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isdigit():
+            return int(text)
+        try:
+            value = _dt.datetime.fromisoformat(text)
+        except ValueError:
+            raise InvalidOptionError(f"older_than {text!r} is not a timestamp",
+                                     expected="'yyyy-MM-dd HH:mm:ss[.SSS]', ISO 8601 or epoch milliseconds") from None
+    if not isinstance(value, _dt.datetime):
+        raise InvalidOptionError(f"older_than must be a timestamp, not {type(value).__name__}")
+    return int(value.timestamp() * 1000)  # a naive datetime is local time, as Paimon's default time zone
+
+
+def remove_orphans_in(location: str | os.PathLike, older_than_ms: int | None = -1,
+                      dry_run: bool = True) -> list[OrphanRemoval]:
+    """:func:`remove_orphan_files` on one table or every table of a warehouse / database directory."""
+    from .table import list_tables
+
+    if older_than_ms == -1:
+        older_than_ms = default_older_than_ms()
+    return [remove_orphan_files(t, older_than_ms, dry_run) for t in list_tables(location)]
 
 
 def _rmdir(path: str, stop: set[str]) -> bool:
@@ -144,10 +181,11 @@ def remove_orphan_files(table_path: str | os.PathLike, older_than_ms: int | None
         log.warning("orphan removal refused for %s: %s", path, exc)
         return OrphanRemoval(os.path.basename(path), path, dry_run, older_than_ms, refused=str(exc))
     report = OrphanRemoval(scan.table, path, dry_run, older_than_ms)
-    report.kept_shared = shared_external_files(path, scan.orphans)
+    shared = shared_external_files(path, scan.orphans)
+    report.kept_shared = [{"path": p, "table": t} for p, t in sorted(shared.items())]
     deleted: list[OrphanFile] = []
     for f in scan.orphans:
-        if f.path in report.kept_shared:
+        if f.path in shared:
             continue
         if not dry_run:
             try:
