@@ -266,3 +266,41 @@ def test_branch_without_schema_is_refused_as_paimon_refuses(java_newest, tables,
         java_newest.orphan_files(str(dst), _future_ms())
     with pytest.raises(OrphanCheckRefused, match="have no schema"):
         find_orphans(str(dst), _future_ms())
+
+
+def _tree(root) -> list[str]:
+    out = []
+    for d, dirs, files in os.walk(root):
+        out.extend(os.path.relpath(os.path.join(d, n), root) + "/" for n in dirs)
+        out.extend(os.path.relpath(os.path.join(d, n), root) for n in files)
+    return sorted(out)
+
+
+def test_a_deleting_run_leaves_the_tree_paimon_leaves(java_newest, tables, tmp_path):
+    """Files and empty directories: an orphan alone in a new partition (its bucket and partition directories
+    empty out), an empty bucket directory, an empty partition directory - after Java's deleting clean and ours
+    the table directories hold the same files and directories."""
+    trees = {}
+    for who in ("java", "ours"):
+        dst = tmp_path / who / "t"
+        shutil.copytree(tables["cl_full-compaction"], dst)
+        planted = [dst / "p=zz" / "bucket-0" / f"data-{uuid.uuid4()}-0.parquet",
+                   dst / "p=a" / "bucket-0" / f"changelog-{uuid.uuid4()}-0.parquet"]
+        for p in planted:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_bytes(b"stray")
+        empty = [dst / "p=a" / "bucket-7", dst / "p=yy"]
+        for d in empty:
+            d.mkdir(parents=True)
+        old = time.time() - 2 * 86400
+        for p in [*planted, *empty, dst / "p=zz" / "bucket-0", dst / "p=zz"]:
+            os.utime(p, (old, old))
+        now = int(time.time() * 1000)
+        if who == "java":
+            deleted = java_newest.orphan_files(str(dst), now, dry_run=False)
+        else:
+            deleted = [f["path"] for f in remove_orphan_files(str(dst), now, dry_run=False).files]
+        assert sorted(deleted) == sorted(map(str, planted))
+        trees[who] = _tree(dst)
+    assert trees["ours"] == trees["java"]
+    assert "p=zz/" not in trees["ours"] and "p=yy/" not in trees["ours"] and "p=a/bucket-7/" not in trees["ours"]
