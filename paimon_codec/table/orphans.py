@@ -219,9 +219,15 @@ def used_file_names(table_path: str) -> tuple[set[str], list[str], int]:
     """The file names Paimon counts as used, the branches read and the number of snapshots, tags and changelogs
     read.  Raises :class:`OrphanCheckRefused` (naming the file) when any metadata cannot be read.
 
-    A long-lived changelog (``changelog/changelog-<id>``) keeps its snapshot's JSON, but the expiry of that
-    snapshot deleted its base and delta manifest lists, their manifests and its index manifest: only its
-    changelog manifest list and the manifests in it must exist (Paimon skips whatever is missing anywhere)."""
+    Paimon skips whatever is missing; this refuses, but for two files Paimon's own expiries delete while
+    metadata still names them:
+
+    * a long-lived changelog (``changelog/changelog-<id>``) keeps its snapshot's JSON, but the expiry of that
+      snapshot deleted its base and delta manifest lists, their manifests and its index manifest;
+    * a changelog expiry deletes the changelog manifest list (and its manifests) of its snapshot although a
+      tag, or a branch made from the tag, still names it (tags keep data, not changelogs).
+
+    Nothing can read through such a deleted file, so what only it named is no longer reachable."""
     manifest_dir = _join(table_path, "manifest")
     used: set[str] = set()
     done: dict[str, set[str]] = {"strict": set(), "loose": set()}  # files read (strict: must exist)
@@ -240,7 +246,7 @@ def used_file_names(table_path: str) -> tuple[set[str], list[str], int]:
             for label, snap in _snapshot_likes(meta):
                 n += 1
                 may_miss = label.startswith("changelog")
-                for name, optional in ((snap.changelog_manifest_list, False), (snap.delta_manifest_list, may_miss),
+                for name, optional in ((snap.changelog_manifest_list, True), (snap.delta_manifest_list, may_miss),
                                        (snap.base_manifest_list, may_miss)):
                     if name:
                         used.add(name)
@@ -288,8 +294,6 @@ def find_orphans(table_path: str | os.PathLike, older_than_ms: int | None = -1) 
     db = os.path.basename(os.path.dirname(table_path.rstrip("/")))
     base = os.path.basename(table_path.rstrip("/"))
     scan = OrphanScan(f"{db[:-3]}.{base}" if db.endswith(".db") else base, older_than_ms)
-    used, scan.branches, scan.snapshots_read = used_file_names(table_path)
-    scan.used_names = len(used)
     found: list[OrphanFile] = []
     for _branch, meta in branch_meta_dirs(table_path):
         for sub, prefix in (("snapshot", "snapshot-"), ("changelog", "changelog-")):
@@ -297,12 +301,14 @@ def find_orphans(table_path: str | os.PathLike, older_than_ms: int | None = -1) 
                 if not s.is_dir and not s.name.startswith(prefix) and s.name not in _HINTS \
                         and _old_enough(s, older_than_ms):
                     found.append(OrphanFile(s.path, file_kind(f"{sub}-dir", s.name), s.size, s.mtime_ms))
-    for directory, kind in candidate_dirs(table_path, schema.options, len(schema.partition_keys)):
-        for s in _list_status(directory):
-            if s.is_dir or not _old_enough(s, older_than_ms):
-                continue
-            scan.candidates += 1
-            if s.name not in used:
-                found.append(OrphanFile(s.path, file_kind(kind, s.name), s.size, s.mtime_ms))
+    # candidates first, the used names after (Paimon's order): a file committed in between is young (no
+    # candidate), and the files of a snapshot expired in between are that expiry's to delete anyway
+    candidates = [(s, kind) for directory, kind in candidate_dirs(table_path, schema.options, len(schema.partition_keys))
+                  for s in _list_status(directory) if not s.is_dir and _old_enough(s, older_than_ms)]
+    scan.candidates = len(candidates)
+    used, scan.branches, scan.snapshots_read = used_file_names(table_path)
+    scan.used_names = len(used)
+    found.extend(OrphanFile(s.path, file_kind(kind, s.name), s.size, s.mtime_ms)
+                 for s, kind in candidates if s.name not in used)
     scan.orphans = sorted(found, key=lambda f: f.path)
     return scan

@@ -322,6 +322,13 @@ class JavaPaimon:
         return self._call("expire", table_path=os.fspath(table_path),
                           options={str(k): str(v) for k, v in options.items()}, changelogs=bool(changelogs))
 
+    def read_changelog(self, table_path: str | os.PathLike, start: int, end: int, *,
+                       branch: str | None = None) -> list[str]:
+        """Java's changelog rows of snapshots ``(start, end]`` (``incremental-between``, changelog mode), as
+        sorted ``"<row kind> <values>"`` lines."""
+        return self._call("read_changelog", table_path=os.fspath(table_path), start=int(start), end=int(end),
+                          branch=branch)
+
 
 def _where(where: Any) -> dict[str, Any] | None:
     if where is None:

@@ -39,3 +39,32 @@ class OrphanOps:
         table = self._table(table_path, None, {str(k): str(v) for k, v in options.items()})
         runner = table.newExpireChangelog() if changelogs else table.newExpireSnapshots()
         return int(runner.config(table.coreOptions().expireConfig()).expire())
+
+    def read_changelog(self, table_path: str, start: int, end: int, branch: str | None) -> list[str]:
+        """The changelog rows of snapshots ``start`` to ``end`` as Paimon's streaming read delivers them
+        (``scan.mode = from-snapshot``; long-lived changelogs of expired snapshots included): sorted
+        ``"<row kind> <values>"`` lines."""
+        from .java_values import getter
+
+        table = self._table(table_path, branch, {"scan.mode": "from-snapshot", "scan.snapshot-id": str(start)})
+        fields = list(table.rowType().getFields())
+        getters = [getter(f.type()) for f in fields]
+        builder = table.newReadBuilder()
+        scan = builder.newStreamScan()
+        read = builder.newRead()
+        out = []
+        for _ in range(end - start + 3):
+            splits = scan.plan().splits()
+            if len(splits):
+                it = J("org.apache.paimon.reader.RecordReaderIterator")(read.createReader(splits))
+                try:
+                    while it.hasNext():
+                        row = it.next()
+                        values = [None if row.isNullAt(k) else g(row, k) for k, g in enumerate(getters)]
+                        out.append(f"{row.getRowKind().shortString()} {values!r}")
+                finally:
+                    it.close()
+            nxt = scan.checkpoint()
+            if nxt is not None and int(nxt) > end:
+                break
+        return sorted(out)
