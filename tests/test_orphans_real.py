@@ -253,6 +253,10 @@ def test_old_audit_false_orphans_are_gone(tables):
     assert changelog_indexes
     names = used_file_names(tables["cl_input"])[0]
     assert {os.path.basename(p) for p in changelog_indexes} <= names
+    # and the audit decodes them as the index files they are (long-lived changelogs' included)
+    tasks, _ = table_inventory(tables["cl_input"])
+    checked = {t.path: check_index_task(t.to_row())["status"] for t in tasks}
+    assert {p: checked.get(p) for p in changelog_indexes} == {p: "ok" for p in changelog_indexes}
 
 
 def test_unreadable_metadata_refuses_and_deletes_nothing(java_newest, tables, tmp_path):

@@ -20,6 +20,7 @@ from typing import Any
 from .. import storage
 from ..errors import ChecksumMismatchError, PaimonCodecError, UnsupportedVersionError
 from ..report import JsonReport
+from .changelog_files import changelog_files, long_lived_changelogs
 from .index_manifest import DELETION_VECTORS_INDEX, HASH_INDEX
 from .orphan_clean import shared_external_files
 from .orphans import OrphanCheckRefused, find_orphans, is_temp_file
@@ -86,12 +87,23 @@ def _views(table: PaimonTable) -> list[PaimonTable]:
 
 
 def _snapshots(view: PaimonTable) -> Iterator[tuple[str, Any]]:
-    """``(label, loader)`` of every retained snapshot (newest first) and every tag of one view."""
+    """``(label, loader)`` of every retained snapshot (newest first), every tag and every long-lived changelog
+    (``changelog/``: only its changelog files are read) of one view."""
     where = "" if view.branch is None else f"branch {view.branch} "
     for sid in reversed(view.snapshot_ids()):
         yield f"{where}snapshot {sid}", (lambda sid=sid: view.snapshot(sid))
     for tag in view.tag_names():
         yield f"{where}tag {tag}", (lambda tag=tag: view.tag(tag))
+    yield f"{where}changelogs", None
+
+
+def _read_snapshot(view: PaimonTable, load) -> tuple[list, list, int | None]:
+    """Index files and data files (changelog files included) of one snapshot or tag, or - ``load`` None - the
+    changelog files of every long-lived changelog of ``view``; and the snapshot id."""
+    if load is None:
+        return [], [f for _label, cl in long_lived_changelogs(view) for f in changelog_files(view, cl)], None
+    snap = load()
+    return view.index_files(snap), view.live_files(snap) + changelog_files(view, snap), snap.id
 
 
 def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Finding]]:
@@ -120,12 +132,10 @@ def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Fin
     for view in views:
         for label, load in _snapshots(view):
             try:
-                snap = load()
-                index_files = view.index_files(snap)
-                live = view.live_files(snap)
+                index_files, live, sid = _read_snapshot(view, load)
                 # an index is judged under the schema of the data file it belongs to (as the scan does): after
                 # ALTER TABLE an old file's keys are of its old column types and names
-                row_types = {sid: str(view.schema_by_id(sid).fields) for sid in {d.meta.schema_id for d in live}}
+                row_types = {i: str(view.schema_by_id(i).fields) for i in {d.meta.schema_id for d in live}}
             except PaimonCodecError as exc:
                 metadata_complete = False
                 findings.append(Finding(table.name, str(exc.path or view.meta_path), "metadata", _classify(exc),
@@ -137,7 +147,7 @@ def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Fin
                                         "missing" if isinstance(exc, FileNotFoundError) else "corrupt",
                                         f"{label}: {exc.strerror or exc}"))
                 continue
-            in_latest = view is table and snap.id == latest and label.startswith("snapshot")
+            in_latest = view is table and sid == latest and label.startswith("snapshot")
             _add_snapshot_tasks(table, index_files, live, row_types, in_latest, tasks)
     out = []
     for t in tasks.values():
