@@ -1,6 +1,6 @@
 """Orphan files exactly as Paimon sees them, on tables the real writers made (issue 28).
 
-Every table here - Paimon Java 1.4.2 with each changelog producer, snapshot and changelog expiry (long-lived
+Every table here - Paimon Java 1.4.2 (and 0.9) with each changelog producer, snapshot and changelog expiry (long-lived
 changelogs), tags, branches, compactions, deletion vectors, file indexes and every kind of ALTER TABLE; pypaimon
 2.1; this project's writer - is checked against Java's own ``LocalOrphanFilesClean`` (dry run) file for file:
 as written, with planted orphans of every kind, with Paimon's default one-day age limit; the audit finds
@@ -76,6 +76,21 @@ def _changelog_table(java, wh: str, producer: str) -> str:
     return p
 
 
+def _java09_table(java09, wh: str) -> str:
+    """Paimon 0.9's changelog-producer table (read and cleaned by 1.4.2): writes, a tag, a full compaction,
+    a branch from the tag with its own write."""
+    p = java09.create_table(wh, "db.j09_input", "p STRING NOT NULL, id INT NOT NULL, s STRING, l BIGINT",
+                            primary_keys=["p", "id"], partition_keys=["p"],
+                            options={"bucket": "2", "changelog-producer": "input", **FILE_INDEXES})
+    for k in range(3):
+        java09.write(p, _rows(k))
+    java09.create_tag(p, "t1")
+    java09.compact(p, full=True)
+    java09.create_branch(p, "b1", "t1")
+    java09.write(p, _rows(7), branch="b1")
+    return p
+
+
 def _dv_table(java, wh: str) -> str:
     p = java.create_table(wh, "db.dv_dynamic", "p STRING NOT NULL, id INT NOT NULL, s STRING, l BIGINT",
                           primary_keys=["p", "id"], partition_keys=["p"],
@@ -131,11 +146,12 @@ def _our_table(wh: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def tables(java_newest, pypaimon21, tmp_path_factory) -> dict[str, str]:
+def tables(java_newest, java09_tables, pypaimon21, tmp_path_factory) -> dict[str, str]:
     root = tmp_path_factory.mktemp("orphans")
     wh = str(root / "wh")
     out = {f"cl_{p}": _changelog_table(java_newest, wh, p) for p in ("input", "lookup", "full-compaction")}
     out["dv_dynamic"] = _dv_table(java_newest, wh)
+    out["j09_input"] = _java09_table(java09_tables, wh)
     out.update({f"alter_{k}": _altered_table(java_newest, wh, k) for k in ALTERS})
     os.makedirs(root / "ext")
     out["external_own"] = _external_table(java_newest, wh, str(root / "ext"))
@@ -144,7 +160,7 @@ def tables(java_newest, pypaimon21, tmp_path_factory) -> dict[str, str]:
     return out
 
 
-TABLES = ["cl_input", "cl_lookup", "cl_full-compaction", "dv_dynamic", *(f"alter_{k}" for k in ALTERS),
+TABLES = ["cl_input", "cl_lookup", "cl_full-compaction", "dv_dynamic", "j09_input", *(f"alter_{k}" for k in ALTERS),
           "external_own", "py_pk", "ours_append"]
 
 
