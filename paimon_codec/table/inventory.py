@@ -96,13 +96,15 @@ def _snapshots(view: PaimonTable) -> Iterator[tuple[str, Any]]:
     yield f"{where}changelogs", None
 
 
-def _read_snapshot(view: PaimonTable, load) -> tuple[list, list, int | None]:
+def _read_snapshot(view: PaimonTable, load) -> tuple[list, list, int | None, Any]:
     """Index files and data files (changelog files included) of one snapshot or tag, or - ``load`` None - the
-    changelog files of every long-lived changelog of ``view``; and the snapshot id."""
+    changelog files of every long-lived changelog of ``view``; the snapshot id and its schema (global
+    indexes name their column by the snapshot's field ids)."""
     if load is None:
-        return [], [f for _label, cl in long_lived_changelogs(view) for f in changelog_files(view, cl)], None
+        return [], [f for _label, cl in long_lived_changelogs(view) for f in changelog_files(view, cl)], None, None
     snap = load()
-    return view.index_files(snap), view.live_files(snap) + changelog_files(view, snap), snap.id
+    return (view.index_files(snap), view.live_files(snap) + changelog_files(view, snap), snap.id,
+            view.schema_of(snap))
 
 
 def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Finding]]:
@@ -131,7 +133,7 @@ def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Fin
     for view in views:
         for label, load in _snapshots(view):
             try:
-                index_files, live, sid = _read_snapshot(view, load)
+                index_files, live, sid, schema = _read_snapshot(view, load)
                 # an index is judged under the schema of the data file it belongs to (as the scan does): after
                 # ALTER TABLE an old file's keys are of its old column types and names
                 row_types = {i: str(view.schema_by_id(i).fields) for i in {d.meta.schema_id for d in live}}
@@ -147,7 +149,7 @@ def table_inventory(table: PaimonTable | str) -> tuple[list[IndexTask], list[Fin
                                         f"{label}: {exc.strerror or exc}"))
                 continue
             in_latest = view is table and sid == latest and label.startswith("snapshot")
-            _add_snapshot_tasks(table, index_files, live, row_types, in_latest, tasks)
+            _add_snapshot_tasks(table, schema, index_files, live, row_types, in_latest, tasks)
     out = []
     for t in tasks.values():
         if t.embedded is None and not storage.exists(t.path):
@@ -196,7 +198,7 @@ for _kind in ("data-file", "changelog-file", "file-index", "index", "manifest", 
                               "(Paimon's orphan clean deletes it)")
 
 
-def _add_snapshot_tasks(table: PaimonTable, index_files, live, row_types: dict[int, str], in_latest: bool,
+def _add_snapshot_tasks(table: PaimonTable, schema, index_files, live, row_types: dict[int, str], in_latest: bool,
                         tasks: dict[str, IndexTask]) -> None:
     for f in index_files:
         if f.path in tasks:
