@@ -22,7 +22,7 @@ from ..storage.filesystems import strip_scheme  # noqa: F401  (its home: URI han
 from ..types import DataType
 from ..values import Timestamp
 
-__all__ = ["partition_path", "partition_value_text", "strip_scheme", "bucket_dir_name", "DEFAULT_PARTITION_NAME"]
+__all__ = ["partition_path", "partition_value_text", "is_blank_partition_text", "strip_scheme", "bucket_dir_name", "DEFAULT_PARTITION_NAME"]
 
 DEFAULT_PARTITION_NAME = "__DEFAULT_PARTITION__"
 
@@ -34,8 +34,21 @@ def _escape(text: str) -> str:
     return "".join(f"%{ord(ch):02X}" if ch in _ESCAPE else ch for ch in text)
 
 
+# Java's Character.isWhitespace over UTF-16 chars: Unicode space/line/paragraph separators except the
+# no-break spaces, plus the ASCII controls below.  (Python's str.isspace also takes U+0085 and U+00A0.)
+_JAVA_WHITESPACE = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+                             "\u2008\u2009\u200a\u2028\u2029\u205f\u3000")
+
+
+def is_blank_partition_text(text: str) -> bool:
+    """Paimon's ``StringUtils.isNullOrWhitespaceOnly``: such a partition value is written under the
+    default partition name (``partition.default-name``) although the rows keep their own value."""
+    return all(ch in _JAVA_WHITESPACE for ch in text)
+
+
 def partition_value_text(value: Any, dtype: DataType, legacy: bool = True) -> str | None:
-    """Text of a partition value in a directory name; ``None`` for null/empty (default partition).
+    """Text of a partition value in a directory name; ``None`` for null, empty or whitespace-only text
+    (Java's ``Character.isWhitespace``): those go to the default partition.
 
     ``partition.legacy-name=true`` (the default) uses Java ``toString`` of the internal value: DATE
     is its day number, TIME its millis; otherwise values are cast to their SQL string form.
@@ -58,7 +71,7 @@ def partition_value_text(value: Any, dtype: DataType, legacy: bool = True) -> st
         text = java_float_string(float(value), dtype.root == "FLOAT")
     else:
         text = str(value)
-    return text if text != "" else None
+    return None if is_blank_partition_text(text) else text
 
 
 def _timestamp_text(ts: Timestamp, precision: int, legacy: bool) -> str:
