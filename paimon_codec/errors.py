@@ -19,6 +19,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidPredicateError",
     "MissingFileError",
+    "BranchDirectoryError",
 ]
 
 
@@ -104,3 +105,8 @@ class MissingFileError(CorruptDataError, FileNotFoundError):
     def __init__(self, message: str, *, path: str | None = None, offset: int | None = None,
                  expected: str | None = None) -> None:
         CorruptDataError.__init__(self, message, path=path, offset=offset, expected=expected)
+
+
+class BranchDirectoryError(PaimonCodecError):
+    """A branch's own directory (``<table>/branch/branch-<name>``) was given as a table: it holds only the
+    branch's schemas, snapshots and tags; its files are read through the table with the branch named."""

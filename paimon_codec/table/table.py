@@ -6,7 +6,7 @@ import os
 
 from .. import storage
 from ..binary_row import decode_serialized_row
-from ..errors import CorruptDataError, InvalidOptionError, UnsupportedTypeError
+from ..errors import BranchDirectoryError, CorruptDataError, InvalidOptionError, UnsupportedTypeError
 from .index_manifest import (
     DELETION_VECTORS_INDEX,
     IndexManifestEntry,
@@ -82,6 +82,19 @@ def branch_dir(table_path: str, branch: str) -> str:
     return os.path.join(table_path, "branch", f"branch-{branch}")
 
 
+def _refuse_branch_directory(path: str) -> None:
+    """``<table>/branch/branch-<x>`` looks like a table (it has a schema directory) but its manifests and
+    data files are the table's: refuse it in one line naming the table and the branch to open instead."""
+    trimmed = path.rstrip("/") or path
+    name, parent = os.path.basename(trimmed), os.path.dirname(trimmed)
+    if name.startswith("branch-") and len(name) > 7 and os.path.basename(parent) == "branch":
+        table = os.path.dirname(parent)
+        if is_table_dir(table):
+            branch = name[7:]
+            raise BranchDirectoryError(f"this is branch {branch!r} of table {table}: open {table} with "
+                                       f"--branch {branch} (PaimonTable(..., branch={branch!r}))", path=path)
+
+
 def branch_names(table_path: str | os.PathLike) -> list[str]:
     d = os.path.join(os.fspath(table_path), "branch")
     return sorted(n[7:] for n in storage.list_dir(d) if n.startswith("branch-") and is_table_dir(os.path.join(d, n)))
@@ -101,6 +114,7 @@ class PaimonTable:
         if storage_options:
             register_storage_options(path, storage_options)
         self.path = storage.normalize(path)
+        _refuse_branch_directory(self.path)
         if not is_table_dir(self.path):
             raise CorruptDataError("not a Paimon table (no schema directory)", path=self.path)
         self.branch = None if branch in (None, "", "main") else str(branch)
