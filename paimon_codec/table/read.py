@@ -125,6 +125,14 @@ def _avro_value(v, t: pa.DataType):
         return [(_avro_value(k, t.key_type), _avro_value(x, t.item_type)) for k, x in items]
     if pa.types.is_list(t):
         return [_avro_value(x, t.value_type) for x in v]
+    if pa.types.is_decimal(t):
+        # Paimon's Avro reader makes each value with Decimal.fromBigDecimal, which gives NULL for a value with
+        # more digits than the column's precision: an aggregation table's sum of a DECIMAL(p <= 18) is added
+        # unchecked (DecimalUtils.add on unscaled longs) and can be written with p + 1 digits.  fastavro
+        # decodes in a context of the schema's precision, so such a value comes rounded, its exponent raised.
+        sign_digits_exp = v.as_tuple()
+        fits = sign_digits_exp.exponent == -t.scale and len(sign_digits_exp.digits) <= t.precision
+        return v if fits else None
     if pa.types.is_integer(t) and isinstance(v, dt.time):  # time-millis / time-micros -> millis of day
         return ((v.hour * 60 + v.minute) * 60 + v.second) * 1000 + v.microsecond // 1000
     return v

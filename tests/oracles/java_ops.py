@@ -371,7 +371,7 @@ class PaimonOps(RowTrackingOps, FileIndexOps, OrphanOps):
         finally:
             it.close()
         schema = pa.schema([arrow_field(fields[k]) for k in wanted])
-        arrays = [pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)]
+        arrays = [_exact_array(col, f.type) for col, f in zip(columns, schema, strict=True)]
         result = pa.Table.from_arrays(arrays, schema=schema)
         tmp = out_file + ".part"
         with pa.OSFile(tmp, "wb") as sink, pa.ipc.new_file(sink, schema) as writer:
@@ -421,3 +421,26 @@ class PaimonOps(RowTrackingOps, FileIndexOps, OrphanOps):
         if p.op == "between":
             return pb.between(idx, conv(p.literals[0]), conv(p.literals[1]))
         return getattr(pb, _LEAF_METHODS[p.op])(idx, conv(p.literal))
+
+
+def _wide_decimals(t: pa.DataType) -> pa.DataType:
+    if pa.types.is_decimal128(t):
+        return pa.decimal128(38, t.scale)
+    if pa.types.is_struct(t):
+        return pa.struct([f.with_type(_wide_decimals(f.type)) for f in t])
+    if pa.types.is_map(t):
+        return pa.map_(t.key_field.with_type(_wide_decimals(t.key_type)),
+                       t.item_field.with_type(_wide_decimals(t.item_type)))
+    if pa.types.is_list(t):
+        return pa.list_(t.value_field.with_type(_wide_decimals(t.value_type)))
+    return t
+
+
+def _exact_array(values: list, t: pa.DataType) -> pa.Array:
+    """Java's values as an array of ``t``; a decimal past its column's precision (Paimon's unchecked sum of
+    compact decimals can make one) is kept as Java returns it, not refused by ``pa.array``."""
+    try:
+        return pa.array(values, type=t)
+    except pa.ArrowInvalid:
+        return pa.array(values, type=_wide_decimals(t)).cast(t, safe=False)
+
