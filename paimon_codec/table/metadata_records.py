@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
@@ -24,7 +25,7 @@ from typing import Any
 import fastavro
 
 from .. import storage
-from ..errors import CorruptDataError, MissingFileError, UnsupportedVersionError
+from ..errors import CorruptDataError, MissingFileError, PaimonCodecError, UnsupportedTypeError, UnsupportedVersionError
 
 __all__ = ["read_metadata_records", "read_decoded", "metadata_encoding", "check_version", "field"]
 
@@ -58,11 +59,32 @@ def avro_records(fh) -> list[dict]:
     fastavro yields any Avro value; a file whose top-level values are not records is refused here
     (ValueError: the callers turn it into a :class:`CorruptDataError` naming the file)."""
     out: list[dict] = []
-    for value in fastavro.reader(fh):
-        if not isinstance(value, dict):
-            raise ValueError(f"its values are {type(value).__name__}s, not records (the schema is not a record)")
-        out.append(value)
+    reader = fastavro.reader(fh)
+    try:
+        for value in reader:
+            if not isinstance(value, dict):
+                raise ValueError(f"its values are {type(value).__name__}s, not records (the schema is not a record)")
+            out.append(value)
+    except ValueError as exc:
+        _refuse_missing_codec(exc, reader.codec)
+        raise
     return out
+
+
+# fastavro's words for a codec it knows but whose library is not installed, and for one it does not know
+_MISSING_LIBRARY = re.compile(r"codec is supported but you need to install one of the following libraries: \((.*)\)")
+
+
+def _refuse_missing_codec(exc: ValueError, codec: str) -> None:
+    """A block codec that cannot be decoded here is a missing feature, never corrupt data: raise
+    :class:`UnsupportedTypeError` naming the package it needs (or the codec), else return."""
+    missing = _MISSING_LIBRARY.search(str(exc))
+    if missing is not None:
+        needs = " or ".join(name.strip(" '\"") for name in missing.group(1).split(",") if name.strip(" '\""))
+        raise UnsupportedTypeError(f"unsupported: Avro {codec} compression needs {needs} (pip install {needs})") from None
+    if str(exc).startswith("Unrecognized codec"):
+        raise UnsupportedTypeError(f"unsupported: Avro compression codec {codec!r}",
+                                   expected="null, deflate, snappy, zstandard, bzip2, xz or lz4") from None
 
 
 def _micros(t):
@@ -116,6 +138,8 @@ def _decode(data: bytes, path: str, what: str) -> list[dict]:
         if encoding == "avro":
             return avro_records(fh)
         return _read_columnar(data, encoding)
+    except PaimonCodecError as exc:  # a codec this machine cannot decode: unsupported, not corrupt
+        raise exc.with_path(path)
     except Exception as exc:  # fastavro / pyarrow raise many kinds for corrupt input
         # fastavro reads sequentially: where it stopped is where the bad bytes are (or just past them)
         raise CorruptDataError(f"cannot read {what} ({encoding}): {type(exc).__name__}: {exc}", path=path,

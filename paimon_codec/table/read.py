@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 from pyroaring import BitMap
 
 from .. import storage
-from ..errors import CorruptDataError, UnsupportedTypeError
+from ..errors import CorruptDataError, PaimonCodecError, UnsupportedTypeError
 from .evolution import Conversion, FileEvolution, arrow_schema, arrow_type, as_arrow, convert_array
 from .metadata_records import avro_records
 
@@ -146,6 +146,8 @@ def _read_avro(path: str, fields: list[pa.Field], positions: np.ndarray | None) 
         # read whole anyway: one GET on a store instead of a window at a time
         with storage.open_input(path) if storage.is_local(path) else io.BytesIO(storage.read_bytes(path)) as fo:
             records = avro_records(fo)
+    except PaimonCodecError as exc:  # a compression codec this machine cannot decode
+        raise exc.with_path(path)
     except (ValueError, EOFError, fastavro.read.SchemaResolutionError) as exc:
         raise CorruptDataError(f"cannot read Avro data file: {exc}", path=path) from None
     if positions is not None:
@@ -192,10 +194,13 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
     if primary_key_file:
         columns.append(VALUE_KIND_COLUMN)
     with storage.store_errors(path, "data file"):
-        if file_format == "parquet":
-            table = _read_parquet(path, columns, positions, file_size)
-        elif file_format == "orc":
-            table = _read_orc(path, columns, positions)
+        if file_format in ("parquet", "orc"):
+            try:
+                table = _read_parquet(path, columns, positions, file_size) if file_format == "parquet" \
+                    else _read_orc(path, columns, positions)
+            except pa.ArrowNotImplementedError as exc:  # e.g. a compression codec this pyarrow lacks
+                raise UnsupportedTypeError(f"unsupported: {file_format} data file: {str(exc).splitlines()[0]}",
+                                           path=path) from None
         else:
             avro_fields = [pa.field(src, arrow_type(conv.src) if conv is not None else fld.type)
                            for fld, src, conv in plan if src is not None]
