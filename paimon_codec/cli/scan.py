@@ -43,7 +43,39 @@ def _json_value(v: Any) -> Any:
     return v
 
 
+def _entries(col, dtype):
+    """``col`` (a Spark column of ``dtype``) with every MAP inside it, at any depth, as an array of
+    ``{key, value}`` structs: a map's JSON form, whatever its key type (Spark's ``Row`` turns a map into a
+    Python dict, which cannot hold an ARRAY / MAP / ROW key), entries in the map's own order."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+
+    if not _has_map(dtype):
+        return col
+    if isinstance(dtype, T.MapType):
+        return F.transform(F.map_entries(col), lambda e: F.struct(
+            _entries(e["key"], dtype.keyType).alias("key"), _entries(e["value"], dtype.valueType).alias("value")))
+    if isinstance(dtype, T.ArrayType):
+        return F.transform(col, lambda x: _entries(x, dtype.elementType))
+    assert isinstance(dtype, T.StructType)
+    fields = [_entries(col[f.name], f.dataType).alias(f.name) for f in dtype.fields]
+    return F.when(col.isNull(), F.lit(None)).otherwise(F.struct(*fields))
+
+
+def _has_map(dtype) -> bool:
+    from pyspark.sql import types as T
+
+    if isinstance(dtype, T.MapType):
+        return True
+    if isinstance(dtype, T.ArrayType):
+        return _has_map(dtype.elementType)
+    return isinstance(dtype, T.StructType) and any(_has_map(f.dataType) for f in dtype.fields)
+
+
 def _rows(df) -> list[dict]:
+    """The rows as JSON values; a MAP is a list of ``{"key": k, "value": v}`` (see :func:`_entries`)."""
+    if any(_has_map(f.dataType) for f in df.schema.fields):
+        df = df.select(*[_entries(df[f.name], f.dataType).alias(f.name) for f in df.schema.fields])
     return [{k: _json_value(v) for k, v in r.asDict(recursive=True).items()} for r in df.collect()]
 
 
