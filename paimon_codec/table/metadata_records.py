@@ -25,7 +25,13 @@ from typing import Any
 import fastavro
 
 from .. import storage
-from ..errors import CorruptDataError, MissingFileError, PaimonCodecError, UnsupportedTypeError, UnsupportedVersionError
+from ..errors import (
+    CorruptDataError,
+    MissingFileError,
+    PaimonCodecError,
+    UnsupportedTypeError,
+    UnsupportedVersionError,
+)
 
 __all__ = ["read_metadata_records", "read_decoded", "metadata_encoding", "check_version", "field"]
 
@@ -139,7 +145,7 @@ def _decode(data: bytes, path: str, what: str) -> list[dict]:
             return avro_records(fh)
         return _read_columnar(data, encoding)
     except PaimonCodecError as exc:  # a codec this machine cannot decode: unsupported, not corrupt
-        raise exc.with_path(path)
+        raise exc.with_path(path) from None
     except Exception as exc:  # fastavro / pyarrow raise many kinds for corrupt input
         # fastavro reads sequentially: where it stopped is where the bad bytes are (or just past them)
         raise CorruptDataError(f"cannot read {what} ({encoding}): {type(exc).__name__}: {exc}", path=path,
