@@ -99,7 +99,7 @@ def predicate_from_json(obj: Any, schema: RowType | DataType | None = None) -> P
     """
     if isinstance(obj, (str, bytes)):
         try:
-            obj = json.loads(obj)
+            obj = json.loads(obj, parse_float=decimal.Decimal)  # a DECIMAL literal keeps every digit
         except json.JSONDecodeError as exc:
             raise InvalidPredicateError(f"predicate JSON does not parse: {exc.msg}", offset=exc.pos) from exc
         except RecursionError as exc:
@@ -198,7 +198,7 @@ def load_predicate_json(text_or_path: str) -> Any:
     s = text_or_path.strip()
     if s.startswith(("{", "[")):
         try:
-            return json.loads(s)
+            return json.loads(s, parse_float=decimal.Decimal)
         except json.JSONDecodeError as exc:
             raise InvalidPredicateError(f"predicate JSON does not parse: {exc.msg}", offset=exc.pos) from exc
         except RecursionError as exc:

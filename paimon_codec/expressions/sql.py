@@ -268,7 +268,10 @@ class _Parser:
             v = self.literal()
             if isinstance(v, bool) or not isinstance(v, (int, float, decimal.Decimal)):
                 self.fail("a sign must be followed by a number", t)
-            return -v if sign < 0 else v
+            if sign > 0:
+                return v
+            # Decimal's unary minus rounds to the thread's context (28 digits by default): negate exactly
+            return v.copy_negate() if isinstance(v, decimal.Decimal) else -v
         if t.kind == "num":
             s = t.text
             if "e" in s or "E" in s:
