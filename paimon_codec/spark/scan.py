@@ -62,7 +62,7 @@ def _with_timezone(schema: pa.Schema, tz: str) -> pa.Schema:
         t = f.type
         if pa.types.is_timestamp(t) and t.tz is not None:
             t = pa.timestamp(t.unit, tz=tz)
-        fields.append(pa.field(f.name, t, f.nullable))
+        fields.append(f.with_type(t))  # keeps the field's metadata (a CHAR column's type)
     return pa.schema(fields)
 
 

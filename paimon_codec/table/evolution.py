@@ -27,6 +27,7 @@ import pyarrow.compute as pc
 from ..errors import CorruptDataError, UnsupportedTypeError
 from ..types import DataType, RowType
 from .casts import cast_array, castable
+from .orc_char import type_note
 from .schema import TableSchema
 
 __all__ = ["arrow_type", "arrow_schema", "decode_array", "Conversion", "ColumnRead", "FileEvolution",
@@ -61,7 +62,10 @@ def arrow_type(t: DataType) -> pa.DataType:
 
 
 def arrow_schema(row_type: RowType) -> pa.Schema:
-    return pa.schema([pa.field(f.name, arrow_type(f.type), f.type.nullable) for f in row_type])
+    """Arrow schema of ``row_type``; a column holding a CHAR carries its Paimon type as field metadata
+    (:mod:`.orc_char`: ORC pads CHAR values, which the reader trims)."""
+    return pa.schema([pa.field(f.name, arrow_type(f.type), f.type.nullable, metadata=type_note(f.type))
+                      for f in row_type])
 
 
 def _combined(col: pa.ChunkedArray | pa.Array) -> pa.Array:

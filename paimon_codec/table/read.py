@@ -26,6 +26,7 @@ from .. import storage
 from ..errors import CorruptDataError, PaimonCodecError, UnsupportedTypeError
 from .evolution import Conversion, FileEvolution, arrow_schema, arrow_type, as_arrow, convert_array
 from .metadata_records import avro_records
+from .orc_char import has_char, noted_type, trim_char
 
 __all__ = ["arrow_type", "arrow_schema", "read_file_rows", "read_plan_locally", "read_tasks_locally",
            "VALUE_KIND_COLUMN", "map_bounded", "read_threads", "STORE_READ_THREADS"]
@@ -147,7 +148,7 @@ def _read_avro(path: str, fields: list[pa.Field], positions: np.ndarray | None) 
         with storage.open_input(path) if storage.is_local(path) else io.BytesIO(storage.read_bytes(path)) as fo:
             records = avro_records(fo)
     except PaimonCodecError as exc:  # a compression codec this machine cannot decode
-        raise exc.with_path(path)
+        raise exc.with_path(path) from None
     except (ValueError, EOFError, fastavro.read.SchemaResolutionError) as exc:
         raise CorruptDataError(f"cannot read Avro data file: {exc}", path=path) from None
     if positions is not None:
@@ -210,6 +211,8 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
     if primary_key_file and VALUE_KIND_COLUMN in table.column_names:
         kinds = table.column(VALUE_KIND_COLUMN)
         table = table.filter(pc.invert(pc.is_in(kinds, pa.array(_RETRACT_KINDS, kinds.type))))
+    if file_format == "orc":
+        table = _trimmed_orc_chars(table, plan)
     arrays = []
     for fld, src, conv in plan:
         if src is None or src not in table.column_names:
@@ -218,7 +221,20 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
             arrays.append(as_arrow(table.column(src), fld.type))
         else:
             arrays.append(convert_array(table.column(src), conv))
-    return pa.Table.from_arrays(arrays, schema=schema)
+    return pa.Table.from_arrays(arrays, schema=pa.schema([f.remove_metadata() for f in schema]))
+
+
+def _trimmed_orc_chars(table: pa.Table, plan: list[tuple[pa.Field, str | None, Conversion | None]]) -> pa.Table:
+    """``table`` (an ORC file's columns) with its CHAR values unpadded (:mod:`.orc_char`); the file's own
+    type of a column is the evolution's source type, else the table's (noted on the Arrow field)."""
+    for fld, src, conv in plan:
+        if src is None or src not in table.column_names:
+            continue
+        file_type = conv.src if conv is not None else noted_type(fld)
+        if file_type is not None and has_char(file_type):
+            i = table.column_names.index(src)
+            table = table.set_column(i, table.field(i), trim_char(table.column(i), file_type))
+    return table
 
 
 def read_threads(paths: Sequence[str]) -> int:

@@ -1,0 +1,92 @@
+"""CHAR(n) values in ORC data files: the ORC writer pads them with spaces to n characters (ORC type
+``char(n)``) and ORC's Java reader - so Paimon Java - right-trims the spaces again, while pyarrow's ORC
+reader returns them padded.  Parquet and Avro keep a CHAR value as written (Paimon does not pad), so
+only ORC columns are trimmed, and only those the file wrote as CHAR (its own type, before any
+schema-evolution cast).
+
+A CHAR column's Paimon type travels with its Arrow field as metadata (:func:`type_note`), so readers that
+only get the Arrow schema know which columns, and which leaves inside ROW / ARRAY / MAP, are CHAR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import UnsupportedTypeError
+from ..expressions import leaves
+from ..types import DataType, parse_type
+
+__all__ = ["type_note", "noted_type", "has_char", "trim_char", "refuse_padded_char_pruning"]
+
+_KEY = b"paimon.type"
+
+
+def has_char(t: DataType) -> bool:
+    return t.root == "CHAR" or any(has_char(c) for c in t.children)
+
+
+def type_note(t: DataType) -> dict[bytes, bytes] | None:
+    """Arrow field metadata recording ``t`` when it holds a CHAR (else ``None``: no metadata)."""
+    return {_KEY: str(t).encode()} if has_char(t) else None
+
+
+def noted_type(field: pa.Field) -> DataType | None:
+    """The Paimon type :func:`type_note` put on ``field``, if any."""
+    note = (field.metadata or {}).get(_KEY)
+    return None if note is None else parse_type(note.decode())
+
+
+def trim_char(arr: pa.Array | pa.ChunkedArray, t: DataType) -> pa.Array | pa.ChunkedArray:
+    """``arr`` (ORC values of type ``t``) with the padding of every CHAR leaf right-trimmed, as ORC's
+    Java reader returns them (it trims spaces, U+0020, only)."""
+    if not has_char(t):
+        return arr
+    if isinstance(arr, pa.ChunkedArray):
+        return pa.chunked_array([trim_char(c, t) for c in arr.chunks], type=arr.type)
+    if t.root == "CHAR":
+        return pc.utf8_rtrim(arr, characters=" ")
+    mask = arr.is_null() if arr.null_count else None
+    if t.root == "ROW":
+        kids = [trim_char(arr.field(i), c) for i, c in enumerate(t.children)]
+        return pa.StructArray.from_arrays(kids, fields=list(arr.type), mask=mask)
+    if t.root == "MAP":
+        return pa.MapArray.from_arrays(arr.offsets, trim_char(arr.keys, t.children[0]),
+                                       trim_char(arr.items, t.children[1]), type=arr.type, mask=mask)
+    if t.root in ("ARRAY", "MULTISET") and pa.types.is_list(arr.type):
+        return pa.ListArray.from_arrays(arr.offsets, trim_char(arr.values, t.children[0]), type=arr.type, mask=mask)
+    return arr
+
+
+def refuse_padded_char_pruning(pred: Any, row_type: Any, formats: Iterable[str]) -> None:
+    """Refuse a predicate whose answer Paimon Java computes wrongly-but-deterministically on ORC CHAR columns.
+
+    Java prunes ORC files and row groups by the ORC statistics, which hold the *padded* values (``"a   "``
+    for CHAR(4)), and then returns the trimmed values: ``c = 'a'``, ``c < 'ab'`` or ``c IN ('a')`` can skip
+    a file whose rows match (measured on Java 1.4.2: ``c = 'a'`` returns no row of a file of ``'a'`` and
+    ``'ab'``).  Row groups are not visible here, so such a leaf (``=``, ``<``, ``<=``, ``BETWEEN``, ``IN``,
+    ``LIKE`` without a wildcard; ``<>`` / ``NOT IN`` of a literal ending in a space) on a CHAR column is
+    refused; ``>``, ``>=``, prefix ``LIKE``, ``IS [NOT] NULL`` can never lose a row that way and are kept."""
+    if pred is None or "orc" not in set(formats):
+        return
+    chars = {f.name for f in row_type if f.type.root == "CHAR"}
+    for leaf in pred.leaves():
+        if leaf.column in chars and _may_lose_rows(leaf):
+            raise UnsupportedTypeError(
+                f"predicate {leaf} on CHAR column {leaf.column} of ORC data files: Paimon prunes them by the "
+                "space-padded ORC statistics and may skip matching rows; not reproduced (use >, >= or a prefix "
+                "LIKE, or cast the column to STRING)")
+
+
+def _may_lose_rows(leaf: Any) -> bool:
+    if isinstance(leaf, (leaves.EqualTo, leaves.LessThan, leaves.LessThanOrEqual, leaves.Between, leaves.In)):
+        return True
+    if isinstance(leaf, (leaves.NotEqualTo, leaves.NotIn)):
+        return any(isinstance(v, str) and v.endswith(" ") for v in leaf.literals)
+    if isinstance(leaf, leaves.Like):
+        pattern = str(leaf.literals[0]) if leaf.literals else ""
+        return "%" not in pattern and "_" not in pattern
+    return False
