@@ -162,6 +162,38 @@ def _predicates(rng: random.Random, spec: dict, rows: list[dict], n: int) -> lis
     return out
 
 
+WIDENINGS = {"INT": "BIGINT", "SMALLINT": "INT", "FLOAT": "DOUBLE", "VARCHAR(10)": "STRING",
+             "DECIMAL(5, 2)": "DECIMAL(18, 4)", "TINYINT": "SMALLINT"}
+
+
+def _evolve(java, path: str, rng: random.Random, spec: dict, rows: list[dict]) -> list[dict]:
+    """One random schema change (add / rename / drop a value column, widen its type); ``spec["columns"]``
+    and the rows written so far follow it."""
+    cols = spec["columns"]
+    values = [i for i, (c, _) in enumerate(cols) if c not in ("id", "pt")]
+    op = rng.choice(["add", "rename", "drop", "type"] if values else ["add"])
+    if op == "add":
+        t = rng.choice(FILTERABLE)
+        name = f"n{len(cols)}"
+        java.alter(path, [{"op": "add", "name": name, "type": t}])
+        cols.append((name, t))
+        return [dict(r, **{name: None}) for r in rows]
+    i = rng.choice(values)
+    name, t = cols[i]
+    if op == "rename":
+        java.alter(path, [{"op": "rename", "from": name, "to": name + "_r"}])
+        cols[i] = (name + "_r", t)
+        return [{(k + "_r" if k == name else k): v for k, v in r.items()} for r in rows]
+    if op == "drop":
+        java.alter(path, [{"op": "drop", "name": name}])
+        del cols[i]
+        return [{k: v for k, v in r.items() if k != name} for r in rows]
+    if t in WIDENINGS:
+        java.alter(path, [{"op": "type", "name": name, "type": WIDENINGS[t]}])
+        cols[i] = (name, WIDENINGS[t])
+    return rows
+
+
 def _run_table(java, tmp_path, seed: int) -> tuple[int, int, list[str]]:
     rng = random.Random(seed)
     spec = _table_spec(rng)
@@ -173,6 +205,9 @@ def _run_table(java, tmp_path, seed: int) -> tuple[int, int, list[str]]:
     all_rows: list[dict] = []
     n = rng.randrange(5, 30)
     for commit in range(2):
+        if commit and rng.random() < 0.35:
+            all_rows = _evolve(java, path, rng, spec, all_rows)
+            schema = arrow_schema(parse_row_type(java.schema(path)))
         ids = rng.sample(range(n), rng.randrange(1, n)) if spec["pk"] else list(range(commit * n, commit * n + n))
         rows = _rows(rng, spec, ids)
         all_rows += rows

@@ -77,8 +77,8 @@ def refuse_padded_char_pruning(pred: Any, row_type: Any, formats: Iterable[str])
         if leaf.column in chars and _may_lose_rows(leaf):
             raise UnsupportedTypeError(
                 f"predicate {leaf} on CHAR column {leaf.column} of ORC data files: Paimon prunes them by the "
-                "space-padded ORC statistics and may skip matching rows; not reproduced (use >, >= or a prefix "
-                "LIKE, or cast the column to STRING)")
+                "space-padded ORC statistics and may skip matching rows; not reproduced (>, >=, <>, a prefix LIKE "
+                "and null tests are answered)")
 
 
 def _may_lose_rows(leaf: Any) -> bool:
