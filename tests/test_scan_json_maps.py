@@ -24,7 +24,7 @@ def _arrow(java, path) -> pa.Table:
     from paimon_codec.types import parse_row_type
 
     rows = [
-        {"id": 1, "m": [([1.5, -2.0], {"x": 1, "s": "a"}), ([], None)], "ms": [("k", 1), ("", None)],
+        {"id": 1, "m": [([1.5, None, -2.0], {"x": 1, "s": "a"}), ([], None)], "ms": [("k", 1), ("", None)],
          "r": {"n": [(7, [[("q", 1)], None]), (8, None)], "t": "x"}, "a": [[({"k": 5}, "v")], None, []]},
         {"id": 2, "m": None, "ms": [], "r": None, "a": None},
         {"id": 3, "m": [([0.25], {"x": None, "s": None})], "ms": None, "r": {"n": None, "t": None}, "a": [[]]},

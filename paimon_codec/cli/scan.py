@@ -53,6 +53,10 @@ def _entries(col, dtype):
     if not _has_map(dtype):
         return col
     if isinstance(dtype, T.MapType):
+        if not (_has_map(dtype.keyType) or _has_map(dtype.valueType)):
+            # map_entries alone: a transform copying an ARRAY<FLOAT> key that holds a NULL fails in Spark's
+            # Arrow column vectors ("Value at index is null", Spark 4.x, rows handed over as Arrow batches)
+            return F.map_entries(col)
         return F.transform(F.map_entries(col), lambda e: F.struct(
             _entries(e["key"], dtype.keyType).alias("key"), _entries(e["value"], dtype.valueType).alias("value")))
     if isinstance(dtype, T.ArrayType):
