@@ -56,6 +56,9 @@ def test_our_writer_puts_blank_values_where_java_does(java_newest, tmp_path):
     ours = create_table(tmp_path / "db.db" / "o", SCHEMA, {"file.format": "parquet"}, partition_keys=["p"])
     append_arrow(ours, _rows())
     assert _partition_dirs(ours) == _partition_dirs(java_path)
+    # one directory for NULL, "", " ", "\t", "  \u3000"; each row keeps its own value (NULL stays NULL)
+    assert sorted(_partition_dirs(java_path)) == ["p= a", "p=__DEFAULT_PARTITION__", "p=a", "p=\u00a0"]
+    assert sorted(java_newest.read(java_path).column("p").to_pylist(), key=repr) == sorted(VALUES, key=repr)
     for where in WHERES:
         assert_same_rows(java_newest.read(ours, where=where), java_newest.read(java_path, where=where), what=where)
         assert_same_rows(read_table(ours, where), java_newest.read(java_path, where=where), what=where)
