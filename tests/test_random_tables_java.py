@@ -170,7 +170,8 @@ def _evolve(java, path: str, rng: random.Random, spec: dict, rows: list[dict]) -
     """One random schema change (add / rename / drop a value column, widen its type); ``spec["columns"]``
     and the rows written so far follow it."""
     cols = spec["columns"]
-    values = [i for i, (c, _) in enumerate(cols) if c not in ("id", "pt")]
+    named = set(spec["options"].values())  # a file-index column: Java refuses to rename or drop it
+    values = [i for i, (c, _) in enumerate(cols) if c not in ("id", "pt") and c not in named]
     op = rng.choice(["add", "rename", "drop", "type"] if values else ["add"])
     if op == "add":
         t = rng.choice(FILTERABLE)
