@@ -81,7 +81,8 @@ NESTED: dict[str, Any] = {
 }
 # predicate literals a column type takes as the row values are (as Python values)
 FILTERABLE = [t for t in SCALARS if not t.startswith(("BYTES", "TIMESTAMP", "TIME"))]
-PARTITION_VALUES = [None, "", " ", "p1", "p 2"]
+PARTITION_VALUES = {"STRING": [None, "", " ", "p1", "p 2", "a/b=c"], "INT": [None, 0, -1, 7],
+                    "DATE": [None, dt.date(1970, 1, 1), dt.date(2024, 2, 29)], "BOOLEAN": [None, True, False]}
 
 
 def _table_spec(rng: random.Random) -> dict:
@@ -92,8 +93,13 @@ def _table_spec(rng: random.Random) -> dict:
     types = rng.sample(scalars, rng.randrange(3, 8)) + rng.sample(list(NESTED), rng.randrange(0, 3))
     columns = [("id", "INT NOT NULL" if pk else "INT")] + [(f"c{i}", t.strip()) for i, t in enumerate(types)]
     if partitioned:
-        columns.append(("pt", "STRING NOT NULL" if pk else "STRING"))
+        pt_type = rng.choice(["STRING", "STRING", "INT", "DATE", "BOOLEAN"])
+        columns.append(("pt", pt_type + (" NOT NULL" if pk else "")))
     options = {"file.format": fmt, "bucket": str(rng.choice([1, 2])) if pk else "-1"}
+    if partitioned and rng.random() < 0.3:
+        options["partition.default-name"] = "none_here"
+    if partitioned and rng.random() < 0.3:
+        options["partition.legacy-name"] = "false"
     indexable = [c for c, t in columns[1:] if t in ("INT", "BIGINT", "STRING", "VARCHAR(10)", "SMALLINT")]
     if indexable and rng.random() < 0.4:
         kind = rng.choice(["bloom-filter", "bitmap"])
@@ -118,7 +124,7 @@ def _rows(rng: random.Random, spec: dict, ids: list[int]) -> list[dict]:
         for name, t in spec["columns"][1:]:
             t = t.replace(" NOT NULL", "")
             if name == "pt":
-                choices = [v for v in PARTITION_VALUES if not (spec["pk"] and v is None)]
+                choices = [v for v in PARTITION_VALUES[t] if not (spec["pk"] and v is None)]
                 row[name] = rng.choice(choices)
             else:
                 row[name] = None if rng.random() < 0.15 else _value(rng, t)
@@ -136,7 +142,7 @@ def _predicates(rng: random.Random, spec: dict, rows: list[dict], n: int) -> lis
     # FLOAT / DOUBLE columns holding -0.0 or NaN are left out: Java orders them by Double.compare (-0.0 < 0.0,
     # NaN largest) where the row filters compare IEEE (found by this test; the float semantics are another
     # change's)
-    cols = [(c, t) for c, t in spec["columns"] if t.split(" NOT NULL")[0] in FILTERABLE + ["INT", "STRING"]
+    cols = [(c, t) for c, t in spec["columns"] if t.split(" NOT NULL")[0] in FILTERABLE + ["INT", "STRING", "DATE"]
             and not _signed_zero(rows, c)]
     out = []
     for _ in range(n):
