@@ -50,9 +50,9 @@ class Counting:
         self.lock = threading.Lock()
         self.counts = {c: {"requests": 0, "bytes": 0} for c in CATEGORIES}
 
-    def add(self, category: str, nbytes: int) -> None:
+    def add(self, category: str, nbytes: int, requests: int = 1) -> None:
         with self.lock:
-            self.counts[category]["requests"] += 1
+            self.counts[category]["requests"] += requests
             self.counts[category]["bytes"] += nbytes
 
     def __call__(self, environ, start_response):
@@ -68,13 +68,15 @@ class Counting:
         return self._counted(result, classify(path))
 
     def _counted(self, result, category: str):
-        total = 0
+        # Counted *before* each chunk is handed to the server: a client that has received its last byte and
+        # asks for the counts at once (another server thread) must see them, which a count made after the
+        # iteration ends (the server's next() after the last write) did not guarantee under load.
+        self.add(category, 0)
         try:
             for chunk in result:
-                total += len(chunk)
+                self.add(category, len(chunk), requests=0)
                 yield chunk
         finally:
-            self.add(category, total)
             close = getattr(result, "close", None)
             if close is not None:
                 close()
