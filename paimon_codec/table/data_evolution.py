@@ -26,7 +26,8 @@ and the global indexes (row ids, :mod:`paimon_codec.globalindex.scan`) prune gro
 ``_ROW_ID`` / ``_SEQUENCE_NUMBER`` are system columns Paimon adds only when a read asks for them
 (``rowTypeWithRowTracking``); a table scan returns the table's own columns, as here.
 
-Refused by name: BLOB (``.blob``/``.video``) and vector-store (``.vector.``) files, files without
+BLOB columns live in ``.blob`` files joined to a range as Paimon joins them (:mod:`.blob_columns`).
+Refused by name: ``.video`` and vector-store (``.vector.``) files, files without
 ``_FIRST_ROW_ID``, partially overlapping ranges, two files of a range writing one column with the same
 sequence number, a deletion vector on a file that is not its group's anchor.
 """
@@ -45,6 +46,7 @@ from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, UnsupportedTypeError
 from ..roaring import all_rows
 from ..types import RowType
+from .blob_columns import blob_as_descriptor, blob_bunches, is_blob_file, read_blob_bunch_part
 from .evolution import evolution_for
 from .partition_prune import may_match
 from .read_options import declare_supported
@@ -69,8 +71,8 @@ declare_supported("data-evolution.enabled", is_data_evolution_table)
 
 def _refuse_special(f: LiveDataFile) -> None:
     name = f.file_name
-    if name.endswith(".blob") or name.endswith(".video"):
-        raise UnsupportedTypeError("BLOB files of data-evolution tables are not supported", path=f.path)
+    if name.endswith(".video"):
+        raise UnsupportedTypeError(".video files of data-evolution tables are not supported", path=f.path)
     if ".vector." in name:
         raise UnsupportedTypeError("vector-store files of data-evolution tables are not supported", path=f.path)
     if f.meta.first_row_id is None:
@@ -140,8 +142,8 @@ def _written_ids(f: LiveDataFile, file_schema: TableSchema) -> set[int]:
 
 
 def _assign_columns(group: list[LiveDataFile], row_type: RowType,
-                    schema_of: Callable[[int], TableSchema]) -> list[list[str]]:
-    """Per file (newest first): the table columns it provides."""
+                    schema_of: Callable[[int], TableSchema], later: frozenset[int] = frozenset()) -> list[list[str]]:
+    """Per file (newest first): the table columns it provides (``later``: field ids blob files give)."""
     if any(fld.id is None for fld in row_type):
         raise UnsupportedTypeError("data-evolution table schema without field ids")
     provided: dict[int, LiveDataFile] = {}
@@ -164,7 +166,7 @@ def _assign_columns(group: list[LiveDataFile], row_type: RowType,
                     path=f.path)
         out.append(mine)
     for fld in row_type:
-        if fld.id not in provided and not fld.type.nullable:
+        if fld.id not in provided and fld.id not in later and not fld.type.nullable:
             raise CorruptDataError(f"NOT NULL column {fld.name!r} is written by no file of row ids "
                                    f"{_range(group[0])}", path=group[0].path)
     return out
@@ -207,10 +209,16 @@ def plan_row_id_groups(table: PaimonTable, schema: TableSchema, files: list[Live
 
 def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSchema, report, FileTask,
                 GroupTask, global_index: Any = None):
-    _check_group(group)
-    first_row_id, last = _range(group[0])
+    blobs = [f for f in group if is_blob_file(f)]
+    normal = [f for f in group if not is_blob_file(f)]
+    if not normal:
+        raise UnsupportedTypeError("blob files without a normal data file of their row ids", path=group[0].path)
+    _check_group(normal)
+    first_row_id, last = _range(normal[0])
     row_count = last - first_row_id + 1
-    details = []
+    schema_of = lambda sid: schema if sid == schema.id else table.schema_by_id(sid)  # noqa: E731
+    bunches = blob_bunches(blobs, first_row_id, row_count, schema_of)
+    details, detail_of = [], {}
     for f in group:
         report.files_total += 1
         report.rows_total += f.row_count
@@ -221,7 +229,8 @@ def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSche
                   "write_cols": None if f.meta.write_cols is None else list(f.meta.write_cols)}
         report.files.append(detail)
         details.append(detail)
-    anchor = _anchor(group)
+        detail_of[f.path] = detail
+    anchor = _anchor(normal)
     for f in group:
         if f is not anchor and f.deletion_file is not None:
             raise UnsupportedTypeError(
@@ -255,11 +264,23 @@ def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSche
                 for det in details:
                     det["decision"] = "skipped: global index"
                 return None
-    columns = _assign_columns(group, schema.fields,
-                              lambda sid: schema if sid == schema.id else table.schema_by_id(sid))
-    # each file reads as the table's columns through its own schema (renames by field id, casts)
+    columns = _assign_columns(normal, schema.fields, schema_of, frozenset(bunches))
+    taken = {n for cols in columns for n in cols}
+    starts: list[int | None] = [None] * len(normal)
+    group = list(normal)  # then each bunch's files: the blob column, unless a normal file gives it
+    for f in blobs:
+        detail_of[f.path]["decision"] = "skipped: rows given by a newer blob file"
+    for fid, bunch in bunches.items():
+        name = next((fld.name for fld in schema.fields if fld.id == fid), None)
+        for f in bunch:
+            group.append(f)
+            columns.append([name] if name is not None and name not in taken else [])
+            starts.append(_range(f)[0] - first_row_id)
+    details = [detail_of[f.path] for f in group]
+    # each file reads as the table's columns through its own schema (renames by field id, casts); a blob
+    # file holds its one column as it is
     file_tasks = [FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, False,
-                           f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
+                           f.meta.schema_id, None if is_blob_file(f) else evolution_for(table, schema, f.meta.schema_id))
                   for f in group]
     selected = row_count if selection is None else len(selection)
     for f, det, cols in zip(group, details, columns, strict=True):
@@ -270,10 +291,11 @@ def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSche
             report.files_read += 1
             report.bytes_read += f.meta.file_size
     report.rows_selected += selected
-    read = [(t, c) for t, c in zip(file_tasks, columns, strict=True) if c]
-    return GroupTask(READER, [t for t, _ in read],
+    read = [(t, c, s) for t, c, s in zip(file_tasks, columns, starts, strict=True) if c]
+    return GroupTask(READER, [t for t, _, _ in read],
                      {"first_row_id": first_row_id, "row_count": row_count, "rows": selected,
-                      "columns": [c for _, c in read]},
+                      "columns": [c for _, c, _ in read], "blob_starts": [s for _, _, s in read],
+                      "blob_as_descriptor": blob_as_descriptor(schema)},
                      label=f"row ids {first_row_id}..{last}")
 
 
@@ -287,9 +309,15 @@ def read_row_id_group(task, schema: pa.Schema) -> pa.Table:
 
     row_count, expected = task.params["row_count"], task.params["rows"]
     by_name: dict[str, pa.Array] = {}
-    for ft, names in zip(task.files, task.params["columns"], strict=True):
+    starts = task.params.get("blob_starts") or [None] * len(task.files)
+    blob_parts: dict[str, list[pa.Array]] = {}
+    for ft, names, start in zip(task.files, task.params["columns"], starts, strict=True):
         wanted = [name for name in names if name in schema.names]
         if not wanted:
+            continue
+        if start is not None:  # one file of a BLOB column's bunch: its rows of the range, in order
+            blob_parts.setdefault(wanted[0], []).append(read_blob_bunch_part(
+                ft.path, start, ft.row_count, ft.selection, task.params.get("blob_as_descriptor", False)))
             continue
         if ft.row_count != row_count:
             raise CorruptDataError(f"file holds {ft.row_count} rows of a {row_count}-row row-id range",
@@ -300,5 +328,10 @@ def read_row_id_group(task, schema: pa.Schema) -> pa.Table:
             raise CorruptDataError(f"read {part.num_rows} rows, expected {expected}", path=ft.path)
         for name, column in zip(wanted, part.columns, strict=True):
             by_name[name] = column
+    for name, parts in blob_parts.items():
+        by_name[name] = pa.concat_arrays(parts)
+        if len(by_name[name]) != expected:
+            raise CorruptDataError(f"blob files of column {name!r} gave {len(by_name[name])} rows, expected {expected}",
+                                   path=task.files[0].path)
     arrays = [by_name[f.name] if f.name in by_name else pa.nulls(expected, f.type) for f in schema]
     return pa.Table.from_arrays(arrays, schema=schema)

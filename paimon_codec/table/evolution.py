@@ -42,7 +42,7 @@ def arrow_type(t: DataType) -> pa.DataType:
     simple = {"TINYINT": pa.int8(), "SMALLINT": pa.int16(), "INTEGER": pa.int32(), "BIGINT": pa.int64(),
               "FLOAT": pa.float32(), "DOUBLE": pa.float64(), "BOOLEAN": pa.bool_(), "CHAR": pa.string(),
               "VARCHAR": pa.string(), "BINARY": pa.binary(), "VARBINARY": pa.binary(), "DATE": pa.date32(),
-              "TIME_WITHOUT_TIME_ZONE": pa.int32()}
+              "TIME_WITHOUT_TIME_ZONE": pa.int32(), "BLOB": pa.binary()}
     if r in simple:
         return simple[r]
     if t.is_timestamp:

@@ -357,7 +357,8 @@ class PaimonOps(RowTrackingOps, FileIndexOps, OrphanOps):
         elif projection is not None:
             builder = builder.withProjection(jpype.JArray(jpype.JInt)(wanted))
         positions = wanted if predicate is not None else list(range(len(wanted)))
-        getters = [getter(fields[k].type()) for k in wanted]
+        as_descriptor = str(table.options().get("blob-as-descriptor")).lower() == "true"
+        getters = [getter(fields[k].type(), as_descriptor) for k in wanted]
         columns: list[list] = [[] for _ in wanted]
         splits = builder.newScan().plan().splits()
         it = _RecordReaderIterator(builder.newRead().createReader(splits))

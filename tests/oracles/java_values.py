@@ -80,6 +80,8 @@ def java_type(t: DataType) -> Any:
         fields = [_DataField(i, n, java_type(c)) for i, (n, c) in enumerate(zip(t.field_names, t.children,
                                                                                  strict=True))]
         jt = D.ROW(jpype.JArray(_DataField)(fields))
+    elif r == "BLOB":
+        jt = D.BLOB()  # Paimon >= 1.4 only
     else:
         raise TypeError(f"no Java type for {t}")
     return jt.copy(bool(t.nullable))
@@ -124,7 +126,7 @@ def arrow_type(jt: Any) -> pa.DataType:
     simple = {"TINYINT": pa.int8(), "SMALLINT": pa.int16(), "INTEGER": pa.int32(), "BIGINT": pa.int64(),
               "FLOAT": pa.float32(), "DOUBLE": pa.float64(), "BOOLEAN": pa.bool_(), "CHAR": pa.string(),
               "VARCHAR": pa.string(), "BINARY": pa.binary(), "VARBINARY": pa.binary(), "DATE": pa.date32(),
-              "TIME_WITHOUT_TIME_ZONE": pa.time32("ms")}
+              "TIME_WITHOUT_TIME_ZONE": pa.time32("ms"), "BLOB": pa.binary()}
     if r in simple:
         return simple[r]
     if r == "DECIMAL":
@@ -154,9 +156,16 @@ def arrow_field(jfield: Any) -> pa.Field:
 # ------------------------------------------------------------------------------ Java -> Python
 
 
-def getter(jt: Any) -> Getter:
-    """Reads one non-null value of type ``jt`` from an ``InternalRow`` / ``InternalArray``, Arrow-ready."""
+def getter(jt: Any, blob_as_descriptor: bool = False) -> Getter:
+    """Reads one non-null value of type ``jt`` from an ``InternalRow`` / ``InternalArray``, Arrow-ready.
+
+    A BLOB reads as its bytes, or (``blob_as_descriptor``, what Paimon's engines hand out under the table
+    option ``blob-as-descriptor``) as its serialized ``BlobDescriptor``."""
     r = _root(jt)
+    if r == "BLOB":
+        if blob_as_descriptor:
+            return lambda c, i: bytes(c.getBlob(i).toDescriptor().serialize())
+        return lambda c, i: bytes(c.getBlob(i).toData())
     if r == "BOOLEAN":
         return lambda c, i: bool(c.getBoolean(i))
     if r == "TINYINT":
@@ -249,6 +258,9 @@ def to_java(jt: Any) -> ToJava:
         return lambda v: _BinaryString.fromString(str(v))
     if r in ("BINARY", "VARBINARY"):
         return lambda v: _ByteArray(bytes(v))
+    if r == "BLOB":
+        blob = J("org.apache.paimon.data.Blob")
+        return lambda v: blob.fromData(_ByteArray(bytes(v)))
     if r == "DECIMAL":
         p, s = int(jt.getPrecision()), int(jt.getScale())
 

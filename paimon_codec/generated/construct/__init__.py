@@ -8,6 +8,8 @@ object is the CamelCase of the id:
 
 * ``bitmap_global_index.BitmapGlobalIndex``
 * ``bitmap_index.BitmapIndex``
+* ``blob_descriptor.BlobDescriptor``
+* ``blob_file.BlobFile``
 * ``bloom_filter.BloomFilter``
 * ``bsi.Bsi``
 * ``btree_global_index.BtreeGlobalIndex``
