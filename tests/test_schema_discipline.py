@@ -23,8 +23,9 @@ PAIMON_TAG = "release-1.4.2"
 #: layouts Paimon defines (the others: RoaringFormatSpec, Iceberg Puffin, the never-shipped DELETE_MAP proposal)
 PAIMON = {"bitmap_index", "bloom_filter", "bsi", "deletion_vector", "deletion_vectors", "file_index", "hash_index",
           "paimon_key", "range_bitmap", "btree_global_index", "btree_global_index_key", "sorted_index_file_meta",
-          "varint"}
-EXTENSIONS = {"file_index": "index", "puffin": "puffin", "btree_global_index": "index", "bitmap_global_index": "index"}  # the others are payloads, or files named without one
+          "varint", "blob_file", "blob_descriptor"}
+EXTENSIONS = {"file_index": "index", "puffin": "puffin", "btree_global_index": "index", "bitmap_global_index": "index",
+              "blob_file": "blob"}  # the others are payloads, or files named without one
 #: (schema, type or None for the root, field) -> why Paimon's sources have no name for it
 NO_JAVA_NAME = {
     ("file_index", "java_utf", "len"): "DataOutput.writeUTF's own length prefix",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pyarrow as pa
 import pytest
@@ -174,12 +175,14 @@ def test_one_column_written_twice_with_one_sequence_number_is_refused(tmp_path, 
 
 
 @pytest.mark.parametrize("name", ["data-1.blob", "data-1.video", "data-1.vector.lance"])
-def test_blob_and_vector_store_files_are_refused(tmp_path, name):
+def test_lone_blob_video_and_vector_store_files_are_refused(tmp_path, name):
+    """A .blob file is read with the normal file of its row ids (test_table_blob.py), never alone."""
     meta = DataFileMeta(name, 10, 2, 0, 0, 1, 1, (), None, None, 0, None, b"", b"", first_row_id=0,
                         write_cols=("b",))
     f = LiveDataFile(ManifestEntry(0, b"", 0, -1, meta), (), str(tmp_path / name), None, None)
-    with pytest.raises(UnsupportedTypeError, match="(BLOB|vector-store) files of data-evolution tables"):
-        plan_row_id_groups(None, None, [f], None, None)
+    with pytest.raises(UnsupportedTypeError, match="(video|vector-store) files of data-evolution tables|blob files "
+                       "without a normal data file"):
+        plan_row_id_groups(None, None, [f], None, SimpleNamespace(semantics="paimon"))
 
 
 # -- pypaimon 2.1 --------------------------------------------------------------------------------------

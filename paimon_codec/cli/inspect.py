@@ -1,7 +1,8 @@
 """``paimon-codec formats`` and ``paimon-codec inspect PATH [--format NAME] [--json]``.
 
 ``inspect`` detects the format where the bytes allow it (container magic, DV file version byte +
-first magic, single DV entry magic) and otherwise needs ``--format``; global-index files are
+first magic, single DV entry magic) and otherwise needs ``--format``; a ``.blob`` data file is
+recognised by its name (rows, nulls, each record checked); global-index files are
 recognised (:mod:`paimon_codec.global_index_files`): Java's bitmap one decodes as ``bitmap``, B-tree
 and pypaimon bitmap ones are walked whole by :mod:`paimon_codec.globalindex.describe` (every CRC checked;
 keys decoded given ``--type``), others are refused by name; key-typed payloads
@@ -93,6 +94,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
     path = args.path
     data = storage.read_bytes(path)
+    if args.format is None and storage.basename(path).endswith(".blob"):
+        return _inspect_blob_file(path, data, args)
     name = args.format or F.detect(data)
     if args.format is None:
         described = _global_index_structure(path, data, args)
@@ -138,6 +141,23 @@ def _global_index_structure(path: str, data: bytes, args: argparse.Namespace) ->
     codec = global_key_codec(args.data_type) if args.data_type else None
     return describe_global_index(ByteSource(data, path=str(path)), found.global_layout, codec,
                                  hex_prefix=args.hex_bytes)
+
+
+def _inspect_blob_file(path: str, data: bytes, args: argparse.Namespace) -> int:
+    """A BLOB data file (``schemas/blob_file.ksy``), recognised by its ``.blob`` name: it is read from
+    its end, so its bytes alone do not identify it."""
+    from ..fileio import ByteSource
+    from ..table.blob_file import describe_blob_file
+
+    with ByteSource(data, path=str(path)) as src:
+        decoded = describe_blob_file(src)
+    if args.json:
+        print_json({"path": str(path), "format": "blob", "size": len(data), "structure": decoded})
+    else:
+        print(f"{path}: blob ({len(data)} bytes)")
+        for line in render_text(decoded, max_items=args.max_items):
+            print(line)
+    return 0
 
 
 def _global_index_format(path: str, data: bytes, args: argparse.Namespace) -> str | None:

@@ -11,6 +11,7 @@ doc: |
   carries the "BLOBDESC" magic after the version byte.
 seq:
   - id: version
+    -orig-id: version
     type: u1
     valid:
       any-of: [blob_descriptor_version::v2.to_i]
@@ -19,6 +20,7 @@ seq:
     contents: [0x43, 0x53, 0x45, 0x44, 0x42, 0x4f, 0x4c, 0x42]
     doc: int64 0x424C4F4244455343 ("BLOBDESC") little-endian
   - id: uri_length
+    -orig-id: uriLength
     type: s4
     doc: byte length of the URI
   - id: uri
@@ -27,9 +29,11 @@ seq:
     encoding: UTF-8
     doc: the file holding the blob
   - id: offset
+    -orig-id: offset
     type: s8
     doc: position of the blob's first byte in the file
   - id: length
+    -orig-id: length
     type: s8
     doc: byte length of the blob
 enums:

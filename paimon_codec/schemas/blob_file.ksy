@@ -34,9 +34,11 @@ types:
     doc: the fixed-size end of a blob file
     seq:
       - id: index_length
+        -orig-id: indexLength
         type: s4
         doc: byte length of the index just before the footer
       - id: version
+        -orig-id: VERSION
         type: u1
         valid:
           any-of: [blob_file_version::v1.to_i]
@@ -66,9 +68,11 @@ types:
         size: _io.size - 16
         doc: the blob's bytes
       - id: record_length
+        -orig-id: binLength
         type: s8
         doc: byte length of the whole record (magic + data + 12)
       - id: crc
+        -orig-id: crcValue
         type: u4
         doc: CRC-32 of the magic, the data and the record length
 enums:

@@ -42,10 +42,10 @@ def blob_as_descriptor(schema: TableSchema) -> bool:
 
 
 def _blob_table(schema: TableSchema) -> bool:
-    from .data_evolution import is_data_evolution_table
-
-    # blob-descriptor-field / blob-external-storage-field keep descriptors inline in normal files: refused
-    return is_data_evolution_table(schema) and not schema.options.get("blob-descriptor-field")
+    # (the data-evolution table of data_evolution.py); blob-descriptor-field / blob-external-storage-field
+    # keep descriptors inline in normal files: refused
+    return (schema.option_bool("row-tracking.enabled") and schema.option_bool("data-evolution.enabled")
+            and not schema.options.get("blob-descriptor-field"))
 
 
 declare_supported("type:BLOB", _blob_table)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -27,7 +28,7 @@ from ..formats import translate_error
 from ..generated.construct import blob_descriptor as _descriptor
 from ..generated.construct import blob_file as _codec
 
-__all__ = ["BlobFileIndex", "read_blob_index", "read_blobs", "blob_descriptor", "parse_blob_descriptor",
+__all__ = ["BlobFileIndex", "read_blob_index", "read_blobs", "blob_descriptor", "parse_blob_descriptor", "describe_blob_file",
            "NULL_LENGTH", "RECORD_OVERHEAD"]
 
 NULL_LENGTH = -1  # index value of a null blob
@@ -146,3 +147,21 @@ def read_blobs(path: str, positions: BitMap | range, *, as_descriptor: bool = Fa
             else:
                 values.append(_record_bytes(src, index, row))
     return pa.array(values, type=pa.binary())
+
+
+def describe_blob_file(src: ByteSource) -> dict:
+    """The structure of a blob file for ``inspect``: footer, and per row its record (every record read
+    and checked: magic, stored length, CRC-32)."""
+    index = read_blob_index(src)
+    records: list[dict[str, Any]] = []
+    for row in range(index.row_count):
+        if index.lengths[row] == NULL_LENGTH:
+            records.append({"row": row, "null": True})
+            continue
+        data = _record_bytes(src, index, row)
+        records.append({"row": row, "null": False, "offset": int(index.offsets[row]),
+                        "record_length": int(index.lengths[row]), "blob_length": len(data),
+                        "blob_hex_prefix": data[:16].hex()})
+    return {"version": _codec.BLOB_FILE_VERSION_V1, "rows": index.row_count,
+            "nulls": int((index.lengths == NULL_LENGTH).sum()), "index_offset": index.index_offset,
+            "index_length": len(src) - _FOOTER_SIZE - index.index_offset, "records": records}

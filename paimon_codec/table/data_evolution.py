@@ -198,7 +198,7 @@ def plan_row_id_groups(table: PaimonTable, schema: TableSchema, files: list[Live
     tasks: list[GroupTask] = []
     for bucket_files in by_bucket.values():
         for group in group_by_row_id(bucket_files):
-            if len(group) == 1:
+            if len(group) == 1 and not is_blob_file(group[0]):
                 singles.append(group[0])
                 continue
             task = _plan_group(table, group, schema, report, FileTask, GroupTask, global_index)

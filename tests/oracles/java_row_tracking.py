@@ -55,9 +55,16 @@ class RowTrackingOps:
         finally:
             write.close()
         if first_row_id is not None:
+            # files of one kind (normal, or the .blob files of one column) follow each other from first_row_id
+            next_id: dict[Any, int] = {}
             for m in messages:
                 files = m.newFilesIncrement().newFiles()
-                assigned = [f.assignFirstRowId(jpype.JLong(first_row_id)) for f in files]
+                assigned = []
+                for f in files:
+                    kind = tuple(str(c) for c in f.writeCols()) if str(f.fileName()).endswith(".blob") else None
+                    start = next_id.get(kind, first_row_id)
+                    assigned.append(f.assignFirstRowId(jpype.JLong(start)))
+                    next_id[kind] = start + int(f.rowCount())
                 files.clear()
                 for f in assigned:
                     files.add(f)
