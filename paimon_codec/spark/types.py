@@ -21,6 +21,7 @@ def spark_type(t: DataType):
     simple = {"TINYINT": T.ByteType, "SMALLINT": T.ShortType, "INTEGER": T.IntegerType, "BIGINT": T.LongType,
               "FLOAT": T.FloatType, "DOUBLE": T.DoubleType, "BOOLEAN": T.BooleanType, "CHAR": T.StringType,
               "VARCHAR": T.StringType, "BINARY": T.BinaryType, "VARBINARY": T.BinaryType, "DATE": T.DateType,
+              "BLOB": T.BinaryType,  # the blob's bytes (or its descriptor under blob-as-descriptor), as Paimon Spark
               "TIME_WITHOUT_TIME_ZONE": T.IntegerType,  # millis of day, as values.py represents TIME
               "TIMESTAMP_WITHOUT_TIME_ZONE": T.TimestampNTZType,
               "TIMESTAMP_WITH_LOCAL_TIME_ZONE": T.TimestampType}
