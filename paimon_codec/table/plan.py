@@ -189,6 +189,13 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         # (AbstractFileStoreTable.tryTimeTravel), so an ALTER'd merge option applies to old snapshots too
         schema = replace(schema, options=dict(table.current_schema().options))
     check_read_options(schema, schema.options, table.meta_path)
+    fallback = None if time_travel or snapshot is None else table.fallback_with_own_schema(snapshot)
+    if fallback is not None:  # a fallback branch with a schema / merge of its own: planned as its own table
+        from .fallback_read import plan_with_fallback
+
+        return plan_with_fallback(table, snapshot, fallback, plan_scan, where, use_indexes=use_indexes,
+                                  order_by=order_by, limit=limit, nulls_first=nulls_first, judge=judge,
+                                  use_stats=use_stats, semantics=semantics)
     row_type = schema.fields
     pred = as_predicate(where, row_type)
     keys = parse_order_by(order_by, row_type, nulls_first)

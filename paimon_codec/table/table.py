@@ -109,6 +109,11 @@ class PaimonTable:
     directory of the schemas/snapshots/tags read).
     """
 
+    # set by fallback_read.py on its own copies: batch_files then leaves the fallback branch out (the
+    # fallback is planned as a table of its own) / drops the partitions the main branch holds
+    skip_fallback: bool = False
+    exclude_partitions: frozenset | None = None
+
     def __init__(self, path: str | os.PathLike, branch: str | None = None,
                  storage_options: dict[str, str] | None = None) -> None:
         if storage_options:
@@ -334,6 +339,10 @@ class PaimonTable:
           the latest snapshot of the fallback branch (Paimon's ``FallbackReadFileStoreTable``).
         """
         files = [f for f in self.live_files(snapshot) if f.bucket != POSTPONE_BUCKET]
+        if self.exclude_partitions is not None:
+            files = [f for f in files if f.partition not in self.exclude_partitions]
+        if self.skip_fallback:
+            return files
         # a time travel reads with the current options in Paimon (see plan_scan): a fallback branch named by
         # either the snapshot's schema or the current one makes it refused below
         fallback = self.read_options(snapshot).get("scan.fallback-branch") or \
@@ -344,6 +353,20 @@ class PaimonTable:
                                            "supported", path=self.meta_path)
             files.extend(self._fallback_files(fallback, {f.partition for f in files}))
         return files
+
+    def fallback_with_own_schema(self, snapshot: Snapshot) -> str | None:
+        """The ``scan.fallback-branch`` of a read of the latest ``snapshot`` when its partitions cannot be
+        read as files of this table (another schema, keys or merge): :mod:`.fallback_read` plans it as
+        a table of its own."""
+        fallback = self.schema.options.get("scan.fallback-branch")
+        if self.skip_fallback or not fallback or fallback == (self.branch or "main"):
+            return None
+        present = {f.partition for f in self.live_files(snapshot) if f.bucket != POSTPONE_BUCKET}
+        try:
+            self._fallback_files(fallback, present)
+        except UnsupportedTypeError:
+            return fallback
+        return None
 
     def _fallback_files(self, branch: str, present: set[tuple]) -> list[LiveDataFile]:
         other = PaimonTable(self.path, branch=branch if branch != "main" else None)
@@ -357,7 +380,8 @@ class PaimonTable:
         if (mine.fields != theirs.fields or mine.partition_keys != theirs.partition_keys
                 or mine.primary_keys != theirs.primary_keys):
             raise UnsupportedTypeError(f"scan.fallback-branch {branch!r} has a different schema than the table; "
-                                       "reading its partitions is not supported", path=other.meta_path)
+                                       "reading its partitions as the table's files is not supported",
+                                       path=other.meta_path)
         changed = [k for k in _READ_DEFINING if mine.options.get(k) != theirs.options.get(k)]
         if not changed and mine.is_primary_key_table:
             # the merge read applies one merge to every bucket: the fallback's must be the same (any merge
