@@ -8,12 +8,16 @@ whose schema differed from the main branch's); each is written by Java 1.4.2 and
 
 from __future__ import annotations
 
+import pyarrow as pa
 import pytest
 from oracles.java_newest import JavaError
+from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError
+from paimon_codec.table.evolution import arrow_schema
 from paimon_codec.table.local_read import read_table
 from paimon_codec.table.plan import plan_scan
+from paimon_codec.table.read import read_tasks_locally
 
 
 def _key(r: dict) -> tuple:
@@ -67,3 +71,23 @@ def test_fallback_branch_with_other_column_types_is_refused_like_java(java_newes
         java_newest.read(path)
     with pytest.raises(UnsupportedTypeError, match="scan.fallback-branch 'fb' has the row type"):
         read_table(path)
+
+
+@pytest.mark.parametrize("projection", [["v", "p"], ["n"], ["p", "id"]])
+def test_fallback_branch_projection_like_java(java_newest, tmp_path, projection):
+    path = _table(java_newest, tmp_path, "proj", CHANGES["renamed"] + CHANGES["renamed-and-other-options"][:1])
+    plan = plan_scan(path)
+    full = arrow_schema(plan.row_type)
+    ours = read_tasks_locally(plan.tasks, pa.schema([full.field(c) for c in projection]), plan.groups)
+    theirs = java_newest.read(path, projection=projection)
+    assert ours.column_names == projection
+    assert sorted(ours.to_pylist(), key=_key) == sorted(theirs.to_pylist(), key=_key)
+
+
+def test_spark_scan_of_fallback_branch_with_its_own_schema(spark, java_newest, tmp_path):  # noqa: F811
+    from paimon_codec.spark import scan
+
+    path = _table(java_newest, tmp_path, "spark", CHANGES["renamed"], pk=True)
+    theirs = sorted(java_newest.read(path).to_pylist(), key=_key)
+    df, _ = scan(spark, path)
+    assert sorted((r.asDict() for r in df.collect()), key=_key) == theirs

@@ -2,7 +2,8 @@
 merged by the fallback's own merge options in Paimon (``FallbackReadFileStoreTable`` reads them through
 the fallback table).  Ours merged them with the main branch's: an aggregate function or a sequence order
 changed on the branch gave other rows (sum 18 where Java 1.4.2 reads max 9).  A fallback branch whose
-merge differs is now refused in one line; one that merges the same is read as Java reads it.
+merge differs was then refused in one line; it is now planned as a table of its own
+(:mod:`paimon_codec.table.fallback_read`) and read as Java reads it, as is one that merges the same.
 
 Tables, branches and their writes are Java 1.4.2's (``java_newest``); Java's read is the oracle.
 """
@@ -13,7 +14,6 @@ import random
 
 import pytest
 
-from paimon_codec.errors import UnsupportedTypeError
 from paimon_codec.table.plan import plan_scan
 from paimon_codec.table.read import read_plan_locally
 
@@ -45,16 +45,12 @@ def _rows(table):
 
 @pytest.mark.parametrize("change", [{"key": "fields.n.aggregate-function", "value": "max"},
                                     {"key": "sequence.field.sort-order", "value": "descending"}])
-def test_fallback_branch_merging_otherwise_is_refused(java_newest, tmp_path, change):
+def test_fallback_branch_merging_otherwise_reads_like_java(java_newest, tmp_path, change):
+    """(Refused before fallback_read.py: the fallback's partitions are now merged by its own options.)"""
     path = _table(java_newest, tmp_path, "t", change)
     expected = _rows(java_newest.read(path))
     assert any(r[0] == 2 for r in expected)       # rows of the fallback's partition
-    try:
-        got = _rows(read_plan_locally(plan_scan(path)))
-    except UnsupportedTypeError as exc:
-        assert "scan.fallback-branch 'fb' differs in its primary-key merge options" in str(exc)
-    else:
-        assert got == expected
+    assert _rows(read_plan_locally(plan_scan(path))) == expected
 
 
 def test_fallback_branch_merging_alike_reads_like_java(java_newest, tmp_path):
