@@ -34,6 +34,8 @@ FEATURES = [
     ("paimon_codec/table/read_options.py", "Table options that change a read"),
     ("paimon_codec/table/merge/", "Primary-key merge read"),
     ("paimon_codec/table/data_evolution.py", "Data-evolution tables"),
+    ("paimon_codec/table/blob_", "BLOB columns (.blob files)"),
+    ("paimon_codec/table/fallback_read.py", "Branches (scan.fallback-branch)"),
     ("paimon_codec/table/casts", "Schema evolution: older data files"),  # casts.py, casts_temporal.py
     ("paimon_codec/table/evolution.py", "Schema evolution: older data files"),
     ("paimon_codec/table/read.py", "Data-file formats"),
