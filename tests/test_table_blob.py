@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pyarrow as pa
 import pytest
@@ -20,11 +21,15 @@ from spark_fixtures import spark  # noqa: F401
 from paimon_codec.cli import main
 from paimon_codec.errors import ChecksumMismatchError, UnsupportedTypeError
 from paimon_codec.table import PaimonTable
+from paimon_codec.table.blob_columns import blob_bunches
 from paimon_codec.table.blob_file import parse_blob_descriptor
 from paimon_codec.table.evolution import arrow_schema
 from paimon_codec.table.local_read import read_table
+from paimon_codec.table.manifest import DataFileMeta, ManifestEntry
 from paimon_codec.table.plan import plan_scan
 from paimon_codec.table.read import read_tasks_locally
+from paimon_codec.table.table import LiveDataFile
+from paimon_codec.types import DataType, Field, RowType
 
 DE_OPTIONS = {"row-tracking.enabled": "true", "data-evolution.enabled": "true"}
 ROWS = [{"id": i, "name": f"n{i}", "pic": None if i % 3 == 0 else bytes([i]) * (i * 7)} for i in range(8)]
@@ -227,3 +232,37 @@ def test_spark_scan_of_blob_table(spark, java_blob_table, java_newest):  # noqa:
     df, _ = scan(spark, java_blob_table, "id >= 5")
     assert sorted((r["id"], r["pic"] and bytes(r["pic"])) for r in df.collect()) == [
         (r["id"], r["pic"]) for r in theirs if r["id"] >= 5]
+
+
+# -- how blob files make a bunch (DataEvolutionSplitRead.SpecialFieldBunch's rules) --------------------------
+def _blob(tmp_path, name: str, first: int, rows: int, seq: int) -> LiveDataFile:
+    meta = DataFileMeta(name, 100, rows, 0, 0, seq, seq, (), None, None, 0, None, b"", b"", first_row_id=first,
+                        write_cols=("pic",))
+    return LiveDataFile(ManifestEntry(0, b"", 0, -1, meta), (), str(tmp_path / name), None, None)
+
+
+def _schema_of(_sid):
+    return SimpleNamespace(fields=RowType((Field("id", DataType("INTEGER"), 0), Field("pic", DataType("BLOB"), 1))))
+
+
+def test_blob_bunch_keeps_the_newest_file_of_each_start_and_skips_older_overlaps(tmp_path):
+    files = [_blob(tmp_path, "old0.blob", 0, 5, 1), _blob(tmp_path, "old1.blob", 5, 3, 1),
+             _blob(tmp_path, "new0.blob", 0, 4, 2), _blob(tmp_path, "new1.blob", 4, 4, 2)]
+    (bunch,) = blob_bunches(files, 0, 8, _schema_of).values()
+    assert [f.file_name for f in bunch] == ["new0.blob", "new1.blob"]
+    files = [_blob(tmp_path, "old0.blob", 0, 5, 1), _blob(tmp_path, "old1.blob", 5, 3, 1),
+             _blob(tmp_path, "new0.blob", 0, 5, 2)]
+    (bunch,) = blob_bunches(files, 0, 8, _schema_of).values()
+    assert [f.file_name for f in bunch] == ["new0.blob", "old1.blob"]
+
+
+@pytest.mark.parametrize("files, message", [
+    ([("a.blob", 0, 3, 1), ("b.blob", 4, 4, 1)], "leave a gap"),
+    ([("a.blob", 0, 5, 1), ("b.blob", 3, 5, 2)], "overlap without a decreasing sequence number"),
+    ([("a.blob", 0, 5, 1), ("b.blob", 0, 5, 1)], "overlap without a decreasing sequence number"),
+    ([("a.blob", 0, 5, 1)], "cover row ids 0.. \\(5 rows\\), their range 0.. has 8"),
+    ([("a.blob", 1, 7, 1)], "cover row ids 1.."),
+])
+def test_blob_bunches_paimon_refuses_are_refused(tmp_path, files, message):
+    with pytest.raises(UnsupportedTypeError, match=message):
+        blob_bunches([_blob(tmp_path, *f) for f in files], 0, 8, _schema_of)
