@@ -27,6 +27,7 @@ import pyarrow as pa
 
 from ..errors import UnsupportedTypeError
 from ..types import DataType, RowType
+from .manifest import POSTPONE_BUCKET
 from .table import PaimonTable
 from .tasks import FileTask, GroupTask
 
@@ -50,6 +51,21 @@ def same_row_type_ignoring_nullability(a: RowType, b: RowType) -> bool:
 def _partition_positions(row_type: RowType, keys: tuple | list) -> list[int]:
     names = [f.name for f in row_type]
     return [names.index(k) for k in keys]
+
+
+def fallback_with_own_schema(table: PaimonTable, snapshot: Any) -> str | None:
+    """The ``scan.fallback-branch`` of a read of the latest ``snapshot`` when its partitions cannot be read as
+    files of ``table`` (another schema, keys or merge): :func:`plan_with_fallback` plans it as a table of its
+    own."""
+    fallback = table.schema.options.get("scan.fallback-branch")
+    if table.skip_fallback or not fallback or fallback == (table.branch or "main"):
+        return None
+    present = {f.partition for f in table.live_files(snapshot) if f.bucket != POSTPONE_BUCKET}
+    try:
+        table._fallback_files(fallback, present)
+    except UnsupportedTypeError:
+        return fallback
+    return None
 
 
 def plan_with_fallback(table: PaimonTable, snapshot: Any, branch: str, plan_scan, where: Any, **options: Any):

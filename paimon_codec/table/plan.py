@@ -37,6 +37,7 @@ from ..expressions.sql import parse_where
 from ..types import RowType
 from .data_evolution import is_data_evolution_table, plan_row_id_groups
 from .evolution import evolution_for
+from .fallback_read import fallback_with_own_schema, plan_with_fallback
 from .judge import (
     FileJudge,
     FileProbe,
@@ -189,10 +190,8 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         # (AbstractFileStoreTable.tryTimeTravel), so an ALTER'd merge option applies to old snapshots too
         schema = replace(schema, options=dict(table.current_schema().options))
     check_read_options(schema, schema.options, table.meta_path)
-    fallback = None if time_travel or snapshot is None else table.fallback_with_own_schema(snapshot)
+    fallback = None if time_travel or snapshot is None else fallback_with_own_schema(table, snapshot)
     if fallback is not None:  # a fallback branch with a schema / merge of its own: planned as its own table
-        from .fallback_read import plan_with_fallback
-
         return plan_with_fallback(table, snapshot, fallback, plan_scan, where, use_indexes=use_indexes,
                                   order_by=order_by, limit=limit, nulls_first=nulls_first, judge=judge,
                                   use_stats=use_stats, semantics=semantics)

@@ -354,20 +354,6 @@ class PaimonTable:
             files.extend(self._fallback_files(fallback, {f.partition for f in files}))
         return files
 
-    def fallback_with_own_schema(self, snapshot: Snapshot) -> str | None:
-        """The ``scan.fallback-branch`` of a read of the latest ``snapshot`` when its partitions cannot be
-        read as files of this table (another schema, keys or merge): :mod:`.fallback_read` plans it as
-        a table of its own."""
-        fallback = self.schema.options.get("scan.fallback-branch")
-        if self.skip_fallback or not fallback or fallback == (self.branch or "main"):
-            return None
-        present = {f.partition for f in self.live_files(snapshot) if f.bucket != POSTPONE_BUCKET}
-        try:
-            self._fallback_files(fallback, present)
-        except UnsupportedTypeError:
-            return fallback
-        return None
-
     def _fallback_files(self, branch: str, present: set[tuple]) -> list[LiveDataFile]:
         other = PaimonTable(self.path, branch=branch if branch != "main" else None)
         snap = other.snapshot()
