@@ -25,7 +25,7 @@ N = 300  # rows of a first commit
 WRITERS = {"java-0.9": "Java 0.9", "java-1.4.2": "Java 1.4.2", "pypaimon-2.1": "pypaimon 2.1",
            "pypaimon-rust": "pypaimon-rust"}
 
-#: kind -> README label
+#: kind -> label in docs/compatibility.md
 KINDS = {
     "append": "append, unbucketed",
     "append_bucket": "append, bucket 4, bucket-key id",
@@ -43,7 +43,7 @@ KINDS = {
     "avro": "PK deduplicate, Avro files",
 }
 
-#: predicate -> (README label, SQL of a kind that has no override)
+#: predicate -> (label in docs/compatibility.md, SQL of a kind that has no override)
 PREDICATES = {
     "none": "no predicate",
     "eq": "`id = 27` (key / bloom) or `name = 'n3'` (bitmap)",
@@ -66,7 +66,7 @@ CANNOT = {
     ("pypaimon-rust", "orc"): _RUST_FORMATS,
     ("pypaimon-rust", "avro"): _RUST_FORMATS,
 }
-#: (writer, kind) -> how the table differs from the other writers' (shown in the README)
+#: (writer, kind) -> how the table differs from the other writers' (shown in docs/compatibility.md)
 NOTES = {
     ("java-0.9", "file_index"): "0.9 has no range-bitmap: bitmap + bloom only",
     ("java-1.4.2", "global_index"): "B-tree on name only (BTreeGlobalIndexBuilder, what Java's create_global_index "

@@ -9,7 +9,7 @@ multiset (top-N: the writer's rows sorted by the unique ``id``, first 5), or be 
 :mod:`paimon_codec.errors` (``UnsupportedTypeError`` / ``UnsupportedVersionError``) — never other rows.
 
 With ``PAIMON_CODEC_COMPAT_OUT=path`` the results are written there as JSON (``tools/compat_matrix.py``
-renders them into the README).
+renders them into docs/compatibility.md).
 """
 
 from __future__ import annotations
@@ -187,8 +187,8 @@ def _tool():
     return module
 
 
-def test_readme_lists_every_refusal_of_the_source():
-    """The README's refusal list is the one collected from the source now (after adding a refusal, run
+def test_compat_page_lists_every_refusal_of_the_source():
+    """docs/compatibility.md's refusal list is the one collected from the source now (after adding a refusal, run
     ``python tools/compat_matrix.py --refusals-only``), and the collector renders every refusing call
     (the one exception: inspect's global-index refusal, whose text is ``GlobalIndexFile.refusal()``)."""
     tool = _tool()
@@ -197,7 +197,7 @@ def test_readme_lists_every_refusal_of_the_source():
     assert [u.split(":")[0] for u in unrendered] == ["inspect.py"], unrendered
     assert sum(map(len, groups.values())) >= 30
     section = tool.current_section()
-    assert section == tool.with_current_refusals(section), "README refusals are stale: run " \
+    assert section == tool.with_current_refusals(section), "docs/compatibility.md refusals are stale: run " \
         "python tools/compat_matrix.py --refusals-only"
 
 

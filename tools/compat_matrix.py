@@ -1,6 +1,6 @@
-"""Run the ``compat`` test matrix and render it, with every refusal the reader can give, into README.md.
+"""Run the ``compat`` test matrix and render it, with every refusal the reader can give, into docs/compatibility.md.
 
-    python tools/compat_matrix.py            # run tests/test_compat_matrix.py, rewrite the README section
+    python tools/compat_matrix.py            # run tests/test_compat_matrix.py, rewrite the page's section
     python tools/compat_matrix.py --from out.json --print   # render a saved result, print instead
 
 The matrix (rows = writer x table kind, columns = predicates) goes between ``<!-- compat-matrix:start -->``
@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-README = REPO / "README.md"
+PAGE = REPO / "docs" / "compatibility.md"  # the README links it and shows a summary
 START, END = "<!-- compat-matrix:start -->", "<!-- compat-matrix:end -->"
 TEST = "tests/test_compat_matrix.py"
 
@@ -198,8 +198,8 @@ def render_refusals(groups: dict[str, list[str]]) -> list[str]:
     return lines
 
 
-# -- the README section -----------------------------------------------------------------------------------
-REFUSALS_HEADING = "#### Refusals"
+# -- the page's section ------------------------------------------------------------------------------------
+REFUSALS_HEADING = "### Refusals"
 
 
 def render_refusal_part() -> list[str]:
@@ -223,38 +223,38 @@ def render_section(doc: dict) -> str:
     return "\n".join(lines)
 
 
-def current_section(readme: Path = README) -> str:
-    text = readme.read_text(encoding="utf-8")
+def current_section(page: Path = PAGE) -> str:
+    text = page.read_text(encoding="utf-8")
     if START not in text or END not in text:
-        raise SystemExit(f"{readme}: markers {START} / {END} not found")
+        raise SystemExit(f"{page}: markers {START} / {END} not found")
     return START + text.split(START, 1)[1].split(END, 1)[0] + END
 
 
 def with_current_refusals(section: str) -> str:
-    """``section`` (as in the README) with its refusal list collected again from the source."""
+    """``section`` (as in the page) with its refusal list collected again from the source."""
     matrix_part = section.split(REFUSALS_HEADING, 1)[0]
     return matrix_part + "\n".join([*render_refusal_part(), END])
 
 
-def update_readme(section: str, readme: Path = README) -> None:
-    text = readme.read_text(encoding="utf-8")
+def update_page(section: str, page: Path = PAGE) -> None:
+    text = page.read_text(encoding="utf-8")
     if START not in text or END not in text:
-        raise SystemExit(f"{readme}: markers {START} / {END} not found")
+        raise SystemExit(f"{page}: markers {START} / {END} not found")
     head, rest = text.split(START, 1)
     _, tail = rest.split(END, 1)
-    readme.write_text(head + section + tail, encoding="utf-8")
+    page.write_text(head + section + tail, encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--from", dest="source", type=Path, help="a saved PAIMON_CODEC_COMPAT_OUT JSON")
-    parser.add_argument("--print", action="store_true", help="print the section instead of writing README.md")
+    parser.add_argument("--print", action="store_true", help="print the section instead of writing docs/compatibility.md")
     parser.add_argument("--refusals-only", action="store_true",
-                        help="keep the README's matrix, collect its refusal list again from the source (no test run)")
+                        help="keep the page's matrix, collect its refusal list again from the source (no test run)")
     args = parser.parse_args(argv)
     if args.refusals_only:
         section = with_current_refusals(current_section())
-        print(section) if args.print else update_readme(section)
+        print(section) if args.print else update_page(section)
         return 0
     code = 0
     if args.source is not None:
@@ -269,8 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.print:
         print(section)
     else:
-        update_readme(section)
-        print(f"README.md: compat matrix written ({out})")
+        update_page(section)
+        print(f"{PAGE.relative_to(REPO)}: compat matrix written ({out})")
     return code
 
 

@@ -9,7 +9,7 @@ The long run accumulates in one record over as many sittings as it takes (the in
 function of ``(seed, index)``; a resumed segment starts at the recorded next index):
 
     python tools/fuzz.py --inputs 1000000 --jobs 1 --json fuzz-long.json --resume   # start or continue
-    python tools/fuzz.py --report fuzz-long.json --markdown                       # the README table
+    python tools/fuzz.py --report fuzz-long.json --markdown                       # the table in docs/fuzzing.md
 
 The default engine mutates the seeds (golden files written by Paimon Java, our writers' files, the golden
 warehouse's metadata) structure-aware: length / count fields, JSON values, Avro records through a widened
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resume", action="store_true",
                     help="continue the record in --json: each entry point from its recorded next input")
     ap.add_argument("--report", metavar="F", help="print the table of record F and exit")
-    ap.add_argument("--markdown", action="store_true", help="with --report: the README's Markdown table")
+    ap.add_argument("--markdown", action="store_true", help="with --report: the Markdown table of docs/fuzzing.md")
     ap.add_argument("--recheck", metavar="F", help="run every finding of record F again on this library and "
                     "keep the outcomes in F (the run's own counts stay as found)")
     args = ap.parse_args(argv)

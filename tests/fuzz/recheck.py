@@ -1,6 +1,6 @@
 """Re-running a record's findings on the library as it is now (``tools/fuzz.py --recheck F``).
 
-A long run's findings are fixed at their root and the record keeps them as found; what a reader of the README
+A long run's findings are fixed at their root and the record keeps them as found; what a reader of docs/fuzzing.md
 needs next is whether each still fails.  Every finding of the record is regenerated from ``(seed, index)``
 (refused if the inputs would not be the same: the harness or that entry point's seeds changed) and classified
 again in a worker, under the record's own time bound and the same allocation meter.  The outcomes are kept in

@@ -129,7 +129,7 @@ def merged(base: dict | None, stats: dict, corpus: str) -> dict:
 
 
 def markdown(rec: dict, goal: int | None = None) -> str:
-    """The README table of a record, with what it covers underneath."""
+    """The table of a record in docs/fuzzing.md, with what it covers underneath."""
     from fuzz.runner import CLASSES
 
     goal = goal or rec.get("goal") or 0

@@ -3,8 +3,8 @@
 Each input runs in a worker process under the harness's time and allocation bounds; any input that is not
 ``ok`` or a documented :class:`~paimon_codec.errors.PaimonCodecError` fails the test and is left in the
 findings directory (``tools/fuzz.py`` reproduces it from its index).  The long run is
-``python tools/fuzz.py --inputs 1000000 --json F --resume``, accumulating over sittings (README,
-"Hostile input and crash safety").
+``python tools/fuzz.py --inputs 1000000 --json F --resume``, accumulating over sittings
+(docs/fuzzing.md).
 """
 
 from __future__ import annotations
