@@ -215,7 +215,7 @@ def table(rows: list[dict]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="smaller inputs (not for the README numbers)")
+    ap.add_argument("--quick", action="store_true", help="smaller inputs (not for the numbers of benchmarks/README.md)")
     ap.add_argument("--no-save", action="store_true", help="do not write benchmarks/results/codecs.md")
     args = ap.parse_args(argv)
     text = table(run(args.quick))
