@@ -201,6 +201,13 @@ def test_compat_page_lists_every_refusal_of_the_source():
         "python tools/compat_matrix.py --refusals-only"
 
 
+def test_readme_summary_is_the_pages_counts():
+    """The README's count line is the one the matrix was rendered with (``tools/compat_matrix.py`` writes both)."""
+    tool = _tool()
+    assert tool.readme_summary() == tool.section_summary(tool.current_section()), \
+        "README compat summary is stale: run python tools/compat_matrix.py --refusals-only"
+
+
 def test_every_cell_of_the_matrix_is_generated_or_marked_cannot():
     """No (writer, kind) pair is silently left out: it is a cell or a recorded 'writer cannot'."""
     generated = {(p.values[0], p.values[1]) for p in _cells()}

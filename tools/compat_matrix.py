@@ -7,7 +7,8 @@ The matrix (rows = writer x table kind, columns = predicates) goes between ``<!-
 and ``<!-- compat-matrix:end -->``.  The refusal list is collected from the source, not written by hand:
 every ``UnsupportedTypeError(...)`` / ``UnsupportedVersionError(...)`` message of the table, Spark and
 inspect code (placeholders shown as ``‹expression›``), the reasons :mod:`paimon_codec.table.read_options`
-gives for refused options, grouped by the feature (module) that refuses.
+gives for refused options, grouped by the feature (module) that refuses.  The README's count line (between
+``<!-- compat-summary -->`` and ``<!-- /compat-summary -->``) is rewritten with the page.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 PAGE = REPO / "docs" / "compatibility.md"  # the README links it and shows a summary
 START, END = "<!-- compat-matrix:start -->", "<!-- compat-matrix:end -->"
+README = REPO / "README.md"
+#: the README's one-line summary of the matrix (its counts), kept equal to the page's first line
+SUMMARY_START, SUMMARY_END = "<!-- compat-summary -->", "<!-- /compat-summary -->"
 TEST = "tests/test_compat_matrix.py"
 
 REFUSING_CALLS = {"UnsupportedTypeError", "UnsupportedVersionError", "_refuse"}
@@ -209,13 +213,17 @@ def render_refusal_part() -> list[str]:
             *render_refusals(collect_refusals())]
 
 
-def render_section(doc: dict) -> str:
+def summary(doc: dict) -> str:
+    """The counts of the matrix, one sentence: what the README shows."""
     cells = doc["cells"]
     exact = sum(c.get("status") == "exact" for c in cells)
     refused = sum(c.get("status") == "refused" for c in cells)
+    return f"{len(cells)} cells: {exact} read exactly, {refused} refused, {len(cells) - exact - refused} failing"
+
+
+def render_section(doc: dict) -> str:
     lines = [START,
-             f"{len(cells)} cells: {exact} read exactly, {refused} refused, "
-             f"{len(cells) - exact - refused} failing; {len(doc['cannot'])} writer x kind pairs the writer "
+             f"{summary(doc)}; {len(doc['cannot'])} writer x kind pairs the writer "
              "cannot produce. `✓ N` = our rows equal the writer's own read (N rows); `refused:` = a one-line "
              "`paimon_codec.errors` refusal; `–` = not run (the Spark column covers newest Java's tables).", "",
              *render_matrix(doc), "",
@@ -236,6 +244,26 @@ def with_current_refusals(section: str) -> str:
     return matrix_part + "\n".join([*render_refusal_part(), END])
 
 
+def section_summary(section: str) -> str:
+    """The counts sentence a rendered section starts with."""
+    return section.split(START, 1)[1].lstrip("\n").split(";", 1)[0]
+
+
+def readme_summary(readme: Path = README) -> str:
+    text = readme.read_text(encoding="utf-8")
+    if SUMMARY_START not in text or SUMMARY_END not in text:
+        raise SystemExit(f"{readme}: markers {SUMMARY_START} / {SUMMARY_END} not found")
+    return text.split(SUMMARY_START, 1)[1].split(SUMMARY_END, 1)[0].rstrip(".")
+
+
+def update_readme_summary(section: str, readme: Path = README) -> None:
+    text = readme.read_text(encoding="utf-8")
+    readme_summary(readme)  # the markers are there
+    head, rest = text.split(SUMMARY_START, 1)
+    _, tail = rest.split(SUMMARY_END, 1)
+    readme.write_text(f"{head}{SUMMARY_START}{section_summary(section)}.{SUMMARY_END}{tail}", encoding="utf-8")
+
+
 def update_page(section: str, page: Path = PAGE) -> None:
     text = page.read_text(encoding="utf-8")
     if START not in text or END not in text:
@@ -254,7 +282,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.refusals_only:
         section = with_current_refusals(current_section())
-        print(section) if args.print else update_page(section)
+        if args.print:
+            print(section)
+        else:
+            update_page(section)
+            update_readme_summary(section)
         return 0
     code = 0
     if args.source is not None:
@@ -270,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         print(section)
     else:
         update_page(section)
+        update_readme_summary(section)
         print(f"{PAGE.relative_to(REPO)}: compat matrix written ({out})")
     return code
 
