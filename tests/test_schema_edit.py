@@ -294,6 +294,35 @@ EDITS: dict[str, tuple[str, str, str]] = {
             raise AssertionError("a count the bytes cannot hold was accepted")
         assert KaitaiVarint.from_bytes(bytes([0x81, 0x01])).value == 129
         """),
+    "blob_file": (
+        "contents: [0xcf, 0x11, 0x4e, 0x58]", "contents: [0xcf, 0x11, 0x4e, 0x59]",
+        """
+        import tempfile, zlib, os
+        from pyroaring import BitMap
+        from paimon_codec.generated.construct import blob_file as B
+        from paimon_codec.table.blob_file import read_blobs
+        assert B.BLOB_RECORD_MAGIC == bytes([0xCF, 0x11, 0x4E, 0x59]), B.BLOB_RECORD_MAGIC
+        body = b"hello"
+        n = len(B.BLOB_RECORD_MAGIC) + len(body) + 12
+        # a record's data is sized by its stream (the record is cut out by the index), so the probe lays it out
+        rec = B.BLOB_RECORD_MAGIC + body + n.to_bytes(8, "little")
+        rec += (zlib.crc32(rec) & 0xFFFFFFFF).to_bytes(4, "little")
+        assert bytes(B.BlobRecord.parse(rec)["data"]) == body
+        index = B.BlobIndex.build({"entries": [{"groups": [2 * n]}]})  # ZigZag of n, one varint byte
+        data = bytes(rec) + index + B.BlobFooter.build({"index_length": len(index), "version": 1})
+        path = os.path.join(tempfile.mkdtemp(), "x.blob")
+        open(path, "wb").write(data)
+        assert read_blobs(path, BitMap([0])).to_pylist() == [body]
+        """),
+    "blob_descriptor": (
+        "contents: [0x43, 0x53, 0x45, 0x44, 0x42, 0x4f, 0x4c, 0x42]",
+        "contents: [0x43, 0x53, 0x45, 0x44, 0x42, 0x4f, 0x4c, 0x43]",
+        """
+        from paimon_codec.table.blob_file import blob_descriptor, parse_blob_descriptor
+        d = blob_descriptor("file:/t/x.blob", 4, 5)
+        assert d[1:9] == bytes([0x43, 0x53, 0x45, 0x44, 0x42, 0x4F, 0x4C, 0x43]), d[1:9]
+        assert parse_blob_descriptor(d) == ("file:/t/x.blob", 4, 5)
+        """),
     "puffin": (
         "    contents: PFA1\n", "    contents: PFA2\n",
         """
