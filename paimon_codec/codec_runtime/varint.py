@@ -7,11 +7,12 @@ parser exposes the integer as the ``value`` instance of its groups.
 
 from __future__ import annotations
 
+import numpy as np
 from construct import Adapter, ConstructError, Container, VarInt
 
 from .streams import CodecError
 
-__all__ = ["VarUInt"]
+__all__ = ["VarUInt", "varint_runs", "varints_at"]
 
 
 class VarUInt(Adapter):
@@ -35,3 +36,62 @@ class VarUInt(Adapter):
 
     def _encode(self, obj, context, path):
         return int(obj["value"]) if isinstance(obj, dict) else int(obj)
+
+
+def varints_at(data: np.ndarray, positions: np.ndarray, end: int) -> tuple[np.ndarray, np.ndarray]:
+    """The varints starting at each of ``positions`` in ``data`` (uint8, read no further than ``end``),
+    decoded together: ``(values uint64, positions just after each)``.  Raises :class:`CodecError`
+    (truncated / corrupt) naming the first bad position."""
+    pos = positions.astype(np.int64, copy=True)
+    values = np.zeros(pos.shape, np.uint64)
+    active = np.ones(pos.shape, bool)
+    for k in range(10):
+        if not active.any():
+            break
+        at = pos[active]
+        if at.size and int(at.max()) >= end:
+            bad = int(at[at >= end][0])
+            raise CodecError(f"variable-length integer runs past byte {end}", offset=bad, expected="a varint",
+                             kind="truncated")
+        b = data[at]
+        values[active] |= (b & 0x7F).astype(np.uint64) << np.uint64(7 * k)
+        pos[active] = at + 1
+        more = (b & 0x80) != 0
+        active[np.flatnonzero(active)[~more]] = False
+    if active.any():
+        bad = int(positions[active][0])
+        raise CodecError("variable-length integer longer than 10 bytes", offset=bad, expected="a varint",
+                         kind="corrupt")
+    return values, pos
+
+
+def varint_runs(data: np.ndarray, starts: np.ndarray, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every varint of the byte runs ``data[starts[i]:stops[i]]`` (each a whole number of varints), decoded
+    at once: ``(values uint64 in order, number of varints per run)``."""
+    lengths = stops - starts
+    if lengths.size == 0 or int(lengths.sum()) == 0:
+        return np.zeros(0, np.uint64), np.zeros(lengths.shape, np.int64)
+    # the byte positions of all runs, concatenated
+    run_of = np.repeat(np.arange(lengths.size), lengths)
+    offsets = np.cumsum(lengths) - lengths
+    idx = starts[run_of] + (np.arange(run_of.size) - offsets[run_of])
+    b = data[idx]
+    last = (b & 0x80) == 0
+    ends_run = np.cumsum(lengths) - 1  # index of each non-empty run's last byte
+    ends_run = ends_run[lengths > 0]
+    if not last[ends_run].all():
+        bad = int(idx[ends_run[~last[ends_run]][0]])
+        raise CodecError("variable-length integer runs past the end of its field", offset=bad,
+                         expected="a varint", kind="corrupt")
+    group_end = np.flatnonzero(last)
+    group_start = np.concatenate(([0], group_end[:-1] + 1))
+    shift = np.arange(b.size) - np.repeat(group_start, group_end - group_start + 1)
+    if int(shift.max()) > 9:
+        bad = int(idx[np.flatnonzero(shift > 9)[0]])
+        raise CodecError("variable-length integer longer than 10 bytes", offset=bad, expected="a varint",
+                         kind="corrupt")
+    parts = (b & 0x7F).astype(np.uint64) << (7 * shift).astype(np.uint64)
+    values = np.bitwise_or.reduceat(parts, group_start)
+    counts = np.add.reduceat(last.astype(np.int64), offsets) if lengths.all() else \
+        np.array([int(last[o:o + n].sum()) for o, n in zip(offsets, lengths, strict=True)], np.int64)
+    return values, counts

@@ -138,17 +138,43 @@ class BTreeGlobalIndexReader:
                 out |= self.equal(lit)
         return out
 
+    def _first_at_or_after(self, block: Block, bound: Any, after: bool) -> int:
+        """Index of the first entry of ``block`` whose key is >= ``bound`` (> with ``after``)."""
+        lo, hi = 0, len(block)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            key = self.codec.raw_order(block.entry(mid)[0])
+            if key < bound or (after and key == bound):
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
     def range(self, lower: Any | None, lower_inclusive: bool, upper: Any | None, upper_inclusive: bool) -> BitMap64:
-        """Rows whose key lies between the literals (``None``: unbounded on that side)."""
+        """Rows whose key lies between the literals (``None``: unbounded on that side).  Only the blocks
+        holding a bound are searched key by key; the row ids of the entries between are decoded in bulk."""
         lo = None if lower is None else self.codec.order(lower)
         hi = None if upper is None else self.codec.order(upper)
-        out = BitMap64()
-        for order, value in self.entries_from(lo):
-            if lo is not None and not lower_inclusive and order == lo:
+        orders = self._index_orders()  # the last key of each data block
+        if lo is None:
+            first = 0
+        else:
+            first = (bisect.bisect_left if lower_inclusive else bisect.bisect_right)(orders, lo)
+        parts = []
+        for b in range(first, len(orders)):
+            block = self.data_block(b)
+            start = 0 if lo is None or b != first else self._first_at_or_after(block, lo, not lower_inclusive)
+            last = orders[b]
+            if hi is None or last < hi or (upper_inclusive and last == hi):
+                parts.append(block.row_ids(start))  # the whole rest of the block qualifies
                 continue
-            if hi is not None and (order > hi or (order == hi and not upper_inclusive)):
-                break
-            out.update(row_ids_of(value, self.path))
+            stop = self._first_at_or_after(block, hi, upper_inclusive)
+            if stop > start:
+                parts.append(block.row_ids(start, stop))
+            break
+        out = BitMap64()
+        for ids in parts:
+            out.update(ids)
         return out
 
     def not_null_rows(self) -> BitMap64:
