@@ -177,6 +177,28 @@ class BTreeGlobalIndexReader:
             out.update(ids)
         return out
 
+    def range_share(self, lower: Any | None, lower_inclusive: bool, upper: Any | None,
+                    upper_inclusive: bool) -> float:
+        """An estimate of the share of keys a range selects, for deciding whether a walk pays: the data
+        blocks between the bounds count whole, the (at most two) blocks holding a bound by the share of
+        their entries inside it (binary search; the walk reuses those blocks)."""
+        orders = self._index_orders()
+        if not orders:
+            return 0.0
+        lo = None if lower is None else self.codec.order(lower)
+        hi = None if upper is None else self.codec.order(upper)
+        first = 0 if lo is None else (bisect.bisect_left if lower_inclusive else bisect.bisect_right)(orders, lo)
+        last = len(orders) - 1 if hi is None else min(len(orders) - 1, bisect.bisect_left(orders, hi))
+        if first > last:
+            return 0.0
+        blocks = 0.0
+        for b in sorted({first, last}):
+            block = self.data_block(b)
+            start = self._first_at_or_after(block, lo, not lower_inclusive) if b == first and lo is not None else 0
+            stop = self._first_at_or_after(block, hi, upper_inclusive) if b == last and hi is not None else len(block)
+            blocks += max(0, stop - start) / max(len(block), 1)
+        return (blocks + max(0, last - first - 1)) / len(orders)
+
     def not_null_rows(self) -> BitMap64:
         return self.range(None, True, None, True)
 

@@ -36,6 +36,7 @@ from ..expressions.leaves import (
 )
 from ..expressions.predicate import And, Leaf, Or
 from ..fileio import ByteSource
+from .btree import BTreeGlobalIndexReader
 from .lookup import answer, shifted
 from .table_files import GlobalIndexFile, global_index_files, open_reader
 
@@ -49,20 +50,43 @@ _OPS: dict[type, str] = {EqualTo: "equal", NotEqualTo: "not_equal", LessThan: "l
                          IsNull: "is_null", IsNotNull: "is_not_null"}
 #: index types tried per column, in order (both answer exactly; the B-tree reads fewer bytes for ranges)
 _PREFERENCE = ("btree", "bitmap")
+#: a leaf whose answer is estimated to hold more than this share of the rows its files cover is not
+#: answered from the index: it would prune little, and walking most keys costs more than it saves
+MAX_CANDIDATE_SHARE = 0.5
+_NEGATIVE = ("not_equal", "not_in", "is_not_null")  # answered as every non-null row but a few keys
+_BOUNDS = {"less_than": lambda a: (None, True, a[0], False), "less_or_equal": lambda a: (None, True, a[0], True),
+           "greater_than": lambda a: (a[0], False, None, True), "greater_or_equal": lambda a: (a[0], True, None, True),
+           "between": lambda a: (a[0], True, a[1], True)}
+
+
+def _estimated_share(reader: Any, op: str, literals: list[Any], rows: int) -> float | None:
+    """The share of a file's ``rows`` a leaf is estimated to select, from what is cheap to read: the null
+    bitmap for the negative operators (their answer is the non-null rows but a few keys'), the B-tree's
+    index block and the blocks holding the bounds for ranges (``range_share``).  ``None``: a selective
+    operator (equality, IN, IS NULL) or no estimate (ranges on a bitmap index)."""
+    if op in _NEGATIVE:
+        return max(0.0, 1.0 - len(reader.null_rows()) / max(rows, 1))
+    if op in _BOUNDS and isinstance(reader, BTreeGlobalIndexReader):
+        return float(reader.range_share(*_BOUNDS[op](literals)))
+    return None
 
 
 @dataclass
 class GlobalIndexAnswer:
-    """Candidate row ids (absolute) of a predicate and what answering them read."""
+    """Candidate row ids (absolute) of a predicate and what answering them read; ``candidates`` is
+    ``None`` when no leaf was answered (``decisions`` say why, per leaf)."""
 
-    candidates: BitMap64
+    candidates: BitMap64 | None
     universe: int  # row ids 0 .. universe - 1
     columns: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     bytes_read: int = 0
+    decisions: list[str] = field(default_factory=list)
 
     def positions(self, first_row_id: int, row_count: int) -> BitMap | None:
         """Candidate positions of a file covering ``first_row_id ..`` (``None``: every row)."""
+        if self.candidates is None:
+            return None
         end = first_row_id + row_count
         inside = self.candidates.range_cardinality(first_row_id, end)
         if inside == row_count:
@@ -72,8 +96,10 @@ class GlobalIndexAnswer:
         return BitMap(v - first_row_id for v in (self.candidates & window))
 
     def report(self) -> dict:
-        return {"columns": self.columns, "files": self.files, "index_bytes_read": self.bytes_read,
-                "candidate_rows": len(self.candidates), "rows": self.universe}
+        return {"used": self.candidates is not None, "columns": self.columns, "files": self.files,
+                "index_bytes_read": self.bytes_read,
+                "candidate_rows": self.universe if self.candidates is None else len(self.candidates),
+                "rows": self.universe, "decisions": self.decisions}
 
 
 class _Evaluator:
@@ -86,6 +112,7 @@ class _Evaluator:
         self.used_columns: list[str] = []
         self.used_files: list[str] = []
         self.bytes_read = 0
+        self.decisions: list[str] = []
         self.all = BitMap64()
         self.all.add_range(0, universe)
 
@@ -122,29 +149,58 @@ class _Evaluator:
                 return fld, chosen
         return None
 
+    def _close(self, opened: list[tuple[GlobalIndexFile, ByteSource, Any, list[Any]]]) -> None:
+        """Close the sources of a leaf left unanswered, counting what deciding so read."""
+        for _f, src, _reader, _lits in opened:
+            self.bytes_read += src.bytes_read
+            src.close()
+
     def _leaf(self, leaf: Leaf) -> BitMap64 | None:
         op = _OPS.get(type(leaf))
         if op is None or leaf.column is None or any(v is None for v in leaf.literals):
+            self.decisions.append(f"{leaf}: not used - no global-index operator")
             return None
         found = self._files_for(leaf.column)
         if found is None:
+            self.decisions.append(f"{leaf}: not used - no single-column global index on {leaf.column}")
             return None
         fld, files = found
-        out = self.all.copy()
+        opened: list[tuple[GlobalIndexFile, ByteSource, Any, list[Any]]] = []
+        estimated: list[tuple[float, int]] = []  # (share, rows) of the files with an estimate
         for f in files:
+            src = ByteSource(f.path, path=f.path)
             try:
-                src = ByteSource(f.path, path=f.path)
                 reader = open_reader(f, fld.type, src)
                 lits = [reader.codec.literal(v) for v in leaf.literals]
             except (UnsupportedTypeError, InvalidPredicateError) as e:
                 log.info("global index %s not used for %s: %s", f.file_name, leaf, e)
+                self.decisions.append(f"{leaf}: not used - {e}")
+                self._close([*opened, (f, src, None, [])])
                 return None
+            rows = f.row_end - f.row_start + 1
+            share = _estimated_share(reader, op, lits, rows)
+            if share is not None:
+                estimated.append((share, rows))
+            opened.append((f, src, reader, lits))
+        if len(estimated) == len(opened) and estimated:
+            covered_rows = sum(r for _, r in estimated)
+            share = sum(sh * r for sh, r in estimated) / max(covered_rows, 1)
+            if share > MAX_CANDIDATE_SHARE:
+                self.decisions.append(f"{leaf}: not used - about {share:.0%} of the {covered_rows} indexed rows would "
+                                      f"match (> {MAX_CANDIDATE_SHARE:.0%}): the index would prune little")
+                self._close(opened)
+                return None
+            self.decisions.append(f"{leaf}: used - about {share:.0%} of the {covered_rows} indexed rows match")
+        else:
+            self.decisions.append(f"{leaf}: used - {op.replace('_', ' ')} selects few keys or has no estimate")
+        out = self.all.copy()
+        for f, src, reader, lits in opened:
             with src:
-                rows = answer(reader, op, lits)
+                found_rows = answer(reader, op, lits)
                 self.bytes_read += src.bytes_read
             covered = BitMap64()
             covered.add_range(f.row_start, f.row_end + 1)
-            out = (out - covered) | shifted(rows, f.row_start)
+            out = (out - covered) | shifted(found_rows, f.row_start)
             self.used_files.append(f.file_name)
         if fld.name not in self.used_columns:
             self.used_columns.append(fld.name)
@@ -153,8 +209,10 @@ class _Evaluator:
 
 def answer_predicate(table: Any, snapshot: Any, schema: Any, pred: Any,
                      data_files: Iterable[Any]) -> GlobalIndexAnswer | None:
-    """The candidates of ``pred`` from the snapshot's global indexes, or ``None`` when no index helps
-    (no predicate, ``global-index.enabled = false``, column-update-action IGNORE, no indexed leaf)."""
+    """The candidates of ``pred`` from the snapshot's global indexes (``candidates`` None when no leaf is
+    answered - no indexed leaf, or one whose answer would hold most rows: ``decisions`` say which), or
+    ``None`` when the indexes are not consulted (no predicate, ``global-index.enabled = false``,
+    column-update-action IGNORE, no global-index file)."""
     if pred is None or snapshot is None:
         return None
     if not schema.option_bool("global-index.enabled", True):
@@ -170,7 +228,6 @@ def answer_predicate(table: Any, snapshot: Any, schema: Any, pred: Any,
             universe = max(universe, f.meta.first_row_id + f.row_count)
     ev = _Evaluator(files, schema, universe)
     candidates = ev.visit(pred)
-    if candidates is None:
-        return None
-    return GlobalIndexAnswer(candidates & ev.all, universe, ev.used_columns, ev.used_files, ev.bytes_read)
+    return GlobalIndexAnswer(None if candidates is None else candidates & ev.all, universe, ev.used_columns,
+                             ev.used_files, ev.bytes_read, ev.decisions)
 

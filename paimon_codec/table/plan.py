@@ -230,6 +230,8 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
             if global_answer is not None:
                 report.global_index = global_answer.report()
                 report.index_bytes_read += global_answer.bytes_read
+                if global_answer.candidates is None:  # consulted, no leaf answered (report: why)
+                    global_answer = None
         live, groups = plan_row_id_groups(table, schema, live, pred, report, global_index=global_answer)
     global_rows: dict[str, Any] = {}
     admitted_files: list[tuple[LiveDataFile, dict]] = []
