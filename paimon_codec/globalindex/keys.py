@@ -1,8 +1,17 @@
 """Global-index keys: which key kind a column type uses (``schemas/btree_global_index_key.ksy``), decoding
-and encoding through the generated codec, and Java's ordering of keys (``KeySerializer``'s comparators)."""
+and encoding through the generated codec, and Java's ordering of keys (``KeySerializer``'s comparators).
+
+Predicate literals (``paimon_codec.values`` conventions, as ``expressions.bind`` makes them) become keys as
+Java 1.4.2's ``KeySerializer`` makes them: DATE days and TIME millis as ints; DECIMAL(p <= 18) its unscaled
+long at the column's scale (the comparator's numeric order); TIMESTAMP / TIMESTAMP_LTZ of precision <= 3
+epoch millis, above 3 ``(millis, nanos of milli)`` (``Timestamp.compareTo``); FLOAT / DOUBLE by
+``Float.compare`` / ``Double.compare`` (``-0.0 < 0.0``, NaN above everything and equal to itself) - the
+"paimon" semantics of ``expressions.semantics``; a scan under "spark" semantics widens zero literals
+(``globalindex.scan``).  Wider decimals (unscaled bytes) are not looked up."""
 
 from __future__ import annotations
 
+import decimal
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -11,6 +20,7 @@ from ..errors import InvalidPredicateError, UnsupportedTypeError
 from ..formats import translate_error
 from ..generated.construct import btree_global_index_key as _gen
 from ..types import DataType, parse_type
+from ..values import Timestamp, decimal_unscaled
 
 __all__ = ["GlobalKeyCodec", "global_key_codec", "kind_of"]
 
@@ -18,10 +28,9 @@ _FIXED = {"TINYINT": "int8", "SMALLINT": "int16", "INTEGER": "int32", "DATE": "i
           "TIME_WITHOUT_TIME_ZONE": "int32", "BIGINT": "int64", "FLOAT": "float32", "DOUBLE": "float64",
           "BOOLEAN": "bool", "CHAR": "string", "VARCHAR": "string"}
 _INTS = {"int8", "int16", "int32", "int64"}
-#: column type roots whose predicate literals this project compares with the index's keys itself
-#: (the others decode for ``inspect`` but are not looked up: their literal conventions - dates,
-#: times, decimals, timestamps, Java's float order - are not mapped here yet)
-_LOOKUP_ROOTS = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "BOOLEAN", "CHAR", "VARCHAR"}
+#: column type roots whose predicate literals this project compares with the index's keys (timestamps too)
+_LOOKUP_ROOTS = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "BOOLEAN", "CHAR", "VARCHAR", "DATE",
+                 "TIME_WITHOUT_TIME_ZONE", "DECIMAL", "FLOAT", "DOUBLE"}
 
 
 def kind_of(data_type: DataType | str) -> str:
@@ -54,6 +63,9 @@ class GlobalKeyCodec:
         return bool(value) if self.kind == "bool" else value
 
     def encode(self, value: Any) -> bytes:
+        """The key bytes of ``value`` (what :meth:`decode` returns or :meth:`literal` makes)."""
+        if self.kind == "timestamp_nanos":
+            value = {"millisecond": value[0], "nano_of_millisecond": {"value": value[1]}}
         return bytes(_gen.BtreeGlobalIndexKey.build(value, kind=self.kind))
 
     def order(self, value: Any) -> Any:
@@ -71,7 +83,7 @@ class GlobalKeyCodec:
 
     @property
     def answers_lookups(self) -> bool:
-        return self.data_type.root in _LOOKUP_ROOTS
+        return self.data_type.root in _LOOKUP_ROOTS or self.data_type.is_timestamp
 
     def literal(self, value: Any) -> Any:
         """A predicate literal as a key of this column, or InvalidPredicateError."""
@@ -82,6 +94,16 @@ class GlobalKeyCodec:
         if self.kind == "string" and isinstance(value, str):
             return value
         if self.kind == "bool" and isinstance(value, bool):
+            return value
+        if self.data_type.is_timestamp and isinstance(value, Timestamp):
+            if self.kind == "timestamp_nanos":
+                return (value.millis, value.nanos_of_milli)
+            if value.nanos_of_milli:  # no key of a TIMESTAMP(p <= 3) has one: not mapped, the index is left unused
+                raise UnsupportedTypeError(f"literal {value} has nanoseconds a {self.data_type} key cannot hold")
+            return value.millis
+        if self.data_type.root == "DECIMAL" and isinstance(value, decimal.Decimal):
+            return decimal_unscaled(value, self.data_type.scale or 0)
+        if self.kind in ("float32", "float64") and isinstance(value, float):
             return value
         raise InvalidPredicateError(f"literal {value!r} does not fit a {self.data_type} global-index key")
 

@@ -59,6 +59,25 @@ _BOUNDS = {"less_than": lambda a: (None, True, a[0], False), "less_or_equal": la
            "between": lambda a: (a[0], True, a[1], True)}
 
 
+def _spark_zeros(op: str, literals: list[Any]) -> tuple[str, list[Any]]:
+    """A float leaf's operator and literals widened so that the index, ordering floats by ``Float.compare``
+    (``-0.0 < 0.0``), keeps every row Spark SQL's comparison (``-0.0 = 0.0``) keeps: an equal / IN zero
+    also asks for the other zero, an inclusive lower zero bound becomes -0.0, an inclusive upper one 0.0.
+    (The other operators already answer a superset: strict bounds and negations drop fewer rows.)"""
+    def zero(x: Any) -> bool:
+        return isinstance(x, float) and x == 0.0
+
+    if op in ("equal", "in") and any(zero(x) for x in literals):
+        return "in", [*(x for x in literals if not zero(x)), -0.0, 0.0]
+    if op == "greater_or_equal" and zero(literals[0]):
+        return op, [-0.0]
+    if op == "less_or_equal" and zero(literals[0]):
+        return op, [0.0]
+    if op == "between":
+        return op, [-0.0 if zero(literals[0]) else literals[0], 0.0 if zero(literals[1]) else literals[1]]
+    return op, literals
+
+
 def _estimated_share(reader: Any, op: str, literals: list[Any], rows: int) -> float | None:
     """The share of a file's ``rows`` a leaf is estimated to select, from what is cheap to read: the null
     bitmap for the negative operators (their answer is the non-null rows but a few keys'), the B-tree's
@@ -103,8 +122,8 @@ class GlobalIndexAnswer:
 
 
 class _Evaluator:
-    def __init__(self, files: list[GlobalIndexFile], schema: Any, universe: int) -> None:
-        self.schema, self.universe = schema, universe
+    def __init__(self, files: list[GlobalIndexFile], schema: Any, universe: int, semantics: str = "paimon") -> None:
+        self.schema, self.universe, self.semantics = schema, universe, semantics
         self.by_field: dict[int, list[GlobalIndexFile]] = {}
         for f in files:
             if not f.extra_field_ids:  # multi-column indexes are not used here (the scan reads every row)
@@ -165,13 +184,17 @@ class _Evaluator:
             self.decisions.append(f"{leaf}: not used - no single-column global index on {leaf.column}")
             return None
         fld, files = found
+        if self.semantics == "spark" and fld.type.root in ("FLOAT", "DOUBLE"):
+            op, spark_lits = _spark_zeros(op, list(leaf.literals))
+        else:
+            spark_lits = list(leaf.literals)
         opened: list[tuple[GlobalIndexFile, ByteSource, Any, list[Any]]] = []
         estimated: list[tuple[float, int]] = []  # (share, rows) of the files with an estimate
         for f in files:
             src = ByteSource(f.path, path=f.path)
             try:
                 reader = open_reader(f, fld.type, src)
-                lits = [reader.codec.literal(v) for v in leaf.literals]
+                lits = [reader.codec.literal(v) for v in spark_lits]
             except (UnsupportedTypeError, InvalidPredicateError) as e:
                 log.info("global index %s not used for %s: %s", f.file_name, leaf, e)
                 self.decisions.append(f"{leaf}: not used - {e}")
@@ -208,11 +231,12 @@ class _Evaluator:
 
 
 def answer_predicate(table: Any, snapshot: Any, schema: Any, pred: Any,
-                     data_files: Iterable[Any]) -> GlobalIndexAnswer | None:
+                     data_files: Iterable[Any], semantics: str = "paimon") -> GlobalIndexAnswer | None:
     """The candidates of ``pred`` from the snapshot's global indexes (``candidates`` None when no leaf is
     answered - no indexed leaf, or one whose answer would hold most rows: ``decisions`` say which), or
     ``None`` when the indexes are not consulted (no predicate, ``global-index.enabled = false``,
-    column-update-action IGNORE, no global-index file)."""
+    column-update-action IGNORE, no global-index file).  ``semantics``: whose float comparison the scan's
+    filter follows (``expressions.semantics``); the candidates keep every row it keeps."""
     if pred is None or snapshot is None:
         return None
     if not schema.option_bool("global-index.enabled", True):
@@ -226,7 +250,7 @@ def answer_predicate(table: Any, snapshot: Any, schema: Any, pred: Any,
     for f in data_files:
         if f.meta.first_row_id is not None:
             universe = max(universe, f.meta.first_row_id + f.row_count)
-    ev = _Evaluator(files, schema, universe)
+    ev = _Evaluator(files, schema, universe, semantics)
     candidates = ev.visit(pred)
     return GlobalIndexAnswer(None if candidates is None else candidates & ev.all, universe, ev.used_columns,
                              ev.used_files, ev.bytes_read, ev.decisions)

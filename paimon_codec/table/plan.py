@@ -226,7 +226,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         if use_indexes:  # candidate row ids from the global indexes (paimon_codec.globalindex.scan)
             from ..globalindex.scan import answer_predicate
 
-            global_answer = answer_predicate(table, snapshot, schema, pred, live)
+            global_answer = answer_predicate(table, snapshot, schema, pred, live, semantics)
             if global_answer is not None:
                 report.global_index = global_answer.report()
                 report.index_bytes_read += global_answer.bytes_read

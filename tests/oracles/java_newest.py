@@ -275,7 +275,7 @@ class JavaPaimon:
         over ``values`` (row ids 0, 1, ...; ``None`` is NULL) into the table's ``index/`` dir; returns the
         writer's entries ``{"file_name", "row_count", "meta"}`` (meta as hex or ``None``)."""
         return self._call("write_global_index", table_path=os.fspath(table_path), column=column,
-                          index_type=index_type, values=list(values))
+                          index_type=index_type, values=_wire_values(values))
 
     def create_btree_global_index(self, table_path: str | os.PathLike, column: str) -> int | None:
         """Build and commit a B-tree global index of ``column`` (Paimon's ``BTreeGlobalIndexBuilder``, what
@@ -289,7 +289,7 @@ class JavaPaimon:
         ``in``, ``not_in``, ``is_null``, ``is_not_null``) over index ``files``
         (``{"file_name", "file_size", "meta"}``) of ``column``."""
         return self._call("global_index_lookup", table_path=os.fspath(table_path), column=column,
-                          index_type=index_type, files=list(files), op=op, literals=list(literals))
+                          index_type=index_type, files=list(files), op=op, literals=_wire_values(literals))
 
 
     def file_indexes(self, table_path: str | os.PathLike, *, mode: str = "writer") -> dict[str, dict[str, Any]]:
@@ -328,6 +328,14 @@ class JavaPaimon:
         sorted ``"<row kind> <values>"`` lines."""
         return self._call("read_changelog", table_path=os.fspath(table_path), start=int(start), end=int(end),
                           branch=branch)
+
+
+def _wire_values(values: Sequence[Any]) -> list[Any]:
+    """Values (``paimon_codec.values`` conventions) as JSON the worker's converters take: a ``Decimal`` as its
+    text (``Decimal(text)`` there), a ``Timestamp`` as ``[millis, nanos]``; floats keep NaN / infinities / -0.0."""
+    import decimal  # noqa: PLC0415
+
+    return [format(v, "f") if isinstance(v, decimal.Decimal) else v for v in values]
 
 
 def _where(where: Any) -> dict[str, Any] | None:

@@ -84,11 +84,20 @@ class RowTrackingOps:
         conv = nullable(to_java(field.type()))
         by_row_id = "BTree" in str(writer.getClass().getName())  # B-tree writers take (value, row id)
         if by_row_id:
-            # keys in ascending order, as Paimon's builders sort them before writing (nulls anywhere)
-            order = sorted(range(len(values)), key=lambda i: (values[i] is not None, values[i] if
-                                                              values[i] is not None else 0, i))
-            for row_id in order:
-                writer.write(conv(values[row_id]), jpype.JLong(row_id))
+            # keys in ascending order of Java's own compareTo (what KeySerializer's comparators use: Float.compare,
+            # Decimal / Timestamp / BinaryString order), as Paimon's builders sort them before writing; nulls first
+            import functools
+
+            java_values = [conv(v) for v in values]
+
+            def cmp(i: int, j: int) -> int:
+                a, b = java_values[i], java_values[j]
+                if a is None or b is None:
+                    return (a is not None) - (b is not None) or (i > j) - (i < j)
+                return int(a.compareTo(b)) or (i > j) - (i < j)
+
+            for row_id in sorted(range(len(values)), key=functools.cmp_to_key(cmp)):
+                writer.write(java_values[row_id], jpype.JLong(row_id))
         else:
             for v in values:
                 writer.write(conv(v))
