@@ -12,10 +12,11 @@ from pyroaring import BitMap64
 from ..errors import InvalidPredicateError
 from .bitmap import BitmapGlobalIndexReader
 from .btree import BTreeGlobalIndexReader
+from .java_bitmap import JavaBitmapGlobalIndexReader
 
 __all__ = ["OPS", "answer", "shifted"]
 
-Reader = BTreeGlobalIndexReader | BitmapGlobalIndexReader
+Reader = BTreeGlobalIndexReader | BitmapGlobalIndexReader | JavaBitmapGlobalIndexReader
 
 #: operator names (Paimon's ``FunctionVisitor`` ``visit*``, snake case) -> literal count (None: one or more)
 OPS: dict[str, int | None] = {

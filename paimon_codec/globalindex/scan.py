@@ -194,6 +194,8 @@ class _Evaluator:
             src = ByteSource(f.path, path=f.path)
             try:
                 reader = open_reader(f, fld.type, src)
+                if op not in getattr(reader, "OPERATORS", (op,)):
+                    raise UnsupportedTypeError(f"{f.index_type} global index {f.file_name} does not answer {op}")
                 lits = [reader.codec.literal(v) for v in spark_lits]
             except (UnsupportedTypeError, InvalidPredicateError) as e:
                 log.info("global index %s not used for %s: %s", f.file_name, leaf, e)

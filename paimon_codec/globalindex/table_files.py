@@ -13,6 +13,7 @@ from ..generated.construct import btree_global_index as _btree
 from ..types import DataType
 from .bitmap import BitmapGlobalIndexReader
 from .btree import BTreeGlobalIndexReader
+from .java_bitmap import JavaBitmapGlobalIndexReader, is_java_bitmap_payload
 from .keys import global_key_codec
 from .meta import SortedIndexFileMeta, read_sorted_meta
 
@@ -63,14 +64,17 @@ def layout_of(tail: bytes) -> str | None:
 
 
 def open_reader(f: GlobalIndexFile, data_type: DataType, source: ByteSource | None = None
-                ) -> BTreeGlobalIndexReader | BitmapGlobalIndexReader:
-    """A lazy reader of one file; refuses (UnsupportedTypeError) a layout without lookups here, such as
-    Java 1.4.2's bitmap global index (a bitmap file-index payload)."""
+                ) -> BTreeGlobalIndexReader | BitmapGlobalIndexReader | JavaBitmapGlobalIndexReader:
+    """A lazy reader of one file: the B-tree and pypaimon's bitmap layouts by their footer magic, Java
+    1.4.2's bitmap global index (a bitmap file-index payload) by its version byte; refuses
+    (UnsupportedTypeError) anything else."""
     src = source if source is not None else ByteSource(f.path, path=f.path)
     layout = layout_of(src.read(len(src) - 4, 4, "footer magic")) if len(src) >= 4 else None
+    if layout is None and f.index_type == "bitmap" and len(src) and is_java_bitmap_payload(src.read(0, 1)):
+        return JavaBitmapGlobalIndexReader(src, data_type, f.row_end - f.row_start + 1)
     if layout is None or layout != f.index_type:
-        raise UnsupportedTypeError(f"{f.index_type} global index {f.file_name} in a layout without lookups here "
-                                   "(Java 1.4.2's bitmap global index is a bitmap file-index payload)", path=f.path)
+        raise UnsupportedTypeError(f"{f.index_type} global index {f.file_name} in a layout without lookups here",
+                                   path=f.path)
     codec = global_key_codec(data_type)
     if layout == "btree":
         return BTreeGlobalIndexReader(src, codec)

@@ -277,6 +277,13 @@ class JavaPaimon:
         return self._call("write_global_index", table_path=os.fspath(table_path), column=column,
                           index_type=index_type, values=_wire_values(values))
 
+    def commit_global_index(self, table_path: str | os.PathLike, column: str, index_type: str,
+                            values: Sequence[Any]) -> int | None:
+        """Write and commit ``index_type`` global-index files of ``column`` over ``values`` (by row id from 0)
+        the way Paimon's builders commit theirs; returns the new snapshot id."""
+        return self._call("commit_global_index", table_path=os.fspath(table_path), column=column,
+                          index_type=index_type, values=_wire_values(values))
+
     def create_btree_global_index(self, table_path: str | os.PathLike, column: str) -> int | None:
         """Build and commit a B-tree global index of ``column`` (Paimon's ``BTreeGlobalIndexBuilder``, what
         its ``create_global_index`` procedures run); returns the new snapshot id."""

@@ -105,6 +105,43 @@ class RowTrackingOps:
         return [{"file_name": str(e.fileName()), "row_count": int(e.rowCount()),
                  "meta": None if e.meta() is None else bytes(e.meta()).hex()} for e in entries]
 
+    def commit_global_index(self, table_path: str, column: str, index_type: str, values: list[Any]) -> int | None:
+        """Write ``index_type`` global-index files of ``column`` over ``values`` (the rows' values by row id
+        0, 1, ...) through ``createIndexWriter`` (as :meth:`write_global_index`) and commit them, as Paimon's
+        builders do: ``GlobalIndexBuilderUtils.toIndexFileMetas`` over row range [0, len - 1], then a
+        ``CommitMessageImpl`` with ``DataIncrement.indexIncrement`` - what ``BTreeGlobalIndexBuilder`` does
+        with its B-tree files; Java 1.4.2 has no such builder for its bitmap global index.  Returns the new
+        snapshot id."""
+        table = self._table(table_path)
+        before = self.snapshot_id(table_path, None)
+        row_type = table.rowType()
+        field = row_type.getFields().get(self._index([str(n) for n in row_type.getFieldNames()], column))
+        writer = J("org.apache.paimon.globalindex.GlobalIndexBuilderUtils").createIndexWriter(
+            table, index_type, field, J("org.apache.paimon.options.Options")())
+        conv = nullable(to_java(field.type()))
+        if "BTree" in str(writer.getClass().getName()):
+            raise ValueError("commit_global_index writes row-ordered indexes; B-trees: create_btree_global_index")
+        for v in values:
+            writer.write(conv(v))
+        entries = writer.finish()
+        metas = J("org.apache.paimon.globalindex.GlobalIndexBuilderUtils").toIndexFileMetas(
+            table.fileIO(), table.store().pathFactory().globalIndexFileFactory(), table.coreOptions(),
+            J("org.apache.paimon.utils.Range")(jpype.JLong(0), jpype.JLong(len(values) - 1)), field.id(),
+            index_type, entries)
+        message = J("org.apache.paimon.table.sink.CommitMessageImpl")(
+            J("org.apache.paimon.data.BinaryRow").EMPTY_ROW, 0, None,
+            J("org.apache.paimon.io.DataIncrement").indexIncrement(metas),
+            J("org.apache.paimon.io.CompactIncrement").emptyIncrement())
+        messages = J("java.util.ArrayList")()
+        messages.add(message)
+        commit = table.newBatchWriteBuilder().newCommit()
+        try:
+            commit.commit(messages)
+        finally:
+            commit.close()
+        after = self.snapshot_id(table_path, None)
+        return after if after != before else None
+
     def create_btree_global_index(self, table_path: str, column: str) -> int | None:
         """Build and commit a B-tree global index of ``column`` over the latest snapshot, as Paimon's
         ``create_global_index`` procedures do (``BTreeGlobalIndexBuilder``: scan, build per data split -

@@ -19,7 +19,8 @@ from typing import Any
 _METHODS = ("version", "create_table", "schema", "snapshot_id", "snapshot", "write", "compact", "alter", "create_tag",
             "create_branch", "fast_forward", "read", "plan_files",
             "write_partial", "write_global_index", "global_index_lookup", "create_btree_global_index",
-            "file_indexes", "evaluate_file_index", "orphan_files", "expire", "read_changelog")
+            "file_indexes", "evaluate_file_index", "orphan_files", "expire", "read_changelog",
+            "commit_global_index")
 
 
 def _java_error(exc: Any) -> dict[str, Any]:
