@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 from oracles.pypaimon21 import pypaimon_venv
+from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.table.local_read import read_table
 from paimon_codec.table.plan import plan_scan
@@ -169,3 +170,42 @@ def test_java_btree_global_index_scan_equals_java(java_table, java_newest, where
     assert ours.equals(brute) and ours.num_rows <= everything.num_rows
     if where == "name = 'b2-7'":
         assert plan.report.files_skipped_by_index == BATCHES - 1 and plan.report.rows_selected == ours.num_rows
+
+
+# ------------------------------------------------------------------------------- exact answers
+EXACT_CASES = [("name = 'b2-7'", True), ("name IN ('b0-3', 'b3-39')", True), ("name = 'b1-1' OR name = 'b3-2'", True),
+               ("name = 'nope'", True), ("name = 'b1-1' AND v > 500", False), ("name < 'b1'", False),
+               ("name IS NULL", False), ("name = 'b1-1' OR id = 7", False)]
+
+
+@pytest.mark.parametrize(("where", "exact"), EXACT_CASES, ids=[c[0] for c in EXACT_CASES])
+def test_btree_equality_marks_files_exact(java_table, where, exact):
+    """A B-tree equality / IN answer over a range the index covers is exactly the matching rows: such files
+    are marked exact (no residual filter); each exact selection == a brute-force filter of the whole file."""
+    import pyarrow.parquet as pq
+
+    from paimon_codec.table.arrow_filter import to_arrow_expression
+
+    plan = plan_scan(java_table, where)
+    assert plan.tasks or where == "name = 'nope'"
+    for t in plan.tasks:
+        assert t.exact == exact, (where, t.path)
+        if t.exact:
+            assert t.file_format == "parquet"
+            table = pq.read_table(t.path)
+            table = table.append_column("__pos", pa.array(range(table.num_rows), pa.int64()))
+            want = table.filter(to_arrow_expression(plan.predicate, plan.row_type)).column("__pos").to_pylist()
+            assert (list(range(t.row_count)) if t.selection is None else list(t.selection)) == want, t.path
+    assert plan.report.files_exact == (len(plan.tasks) if exact else 0)
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("where", ["name = 'b2-7'", "name IN ('b0-3', 'b3-39')", "name = 'b1-1' AND v > 500"])
+def test_spark_scan_of_exact_global_answers_equals_java(spark, java_table, java_newest, where):  # noqa: F811
+    """Exact files skip Spark's filter on the driver and in tasks: the rows are still Java 1.4.2's."""
+    from paimon_codec.spark import scan
+
+    want = sorted(java_newest.read(java_table, where=where).column("id").to_pylist())
+    for driver_rows in (10**9, 0):
+        df, _ = scan(spark, java_table, where, columns=["id"], driver_rows=driver_rows)
+        assert sorted(df.toArrow().column("id").to_pylist()) == want, (where, driver_rows)

@@ -53,7 +53,10 @@ _PREFERENCE = ("btree", "bitmap")
 #: a leaf whose answer is estimated to hold more than this share of the rows its files cover is not
 #: answered from the index: it would prune little, and walking most keys costs more than it saves
 MAX_CANDIDATE_SHARE = 0.5
-_NEGATIVE = ("not_equal", "not_in", "is_not_null")  # answered as every non-null row but a few keys
+_NEGATIVE = ("not_equal", "not_in", "is_not_null")
+#: column types whose B-tree keys equal exactly the SQL values a read compares (no float zeros / NaN, no CHAR
+#: padding, no timestamp rounding): a B-tree's equality / IN answer on them is exactly the matching rows
+_EXACT_ROOTS = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "BOOLEAN", "VARCHAR", "DATE", "DECIMAL"})  # answered as every non-null row but a few keys
 _BOUNDS = {"less_than": lambda a: (None, True, a[0], False), "less_or_equal": lambda a: (None, True, a[0], True),
            "greater_than": lambda a: (a[0], False, None, True), "greater_or_equal": lambda a: (a[0], True, None, True),
            "between": lambda a: (a[0], True, a[1], True)}
@@ -101,6 +104,16 @@ class GlobalIndexAnswer:
     files: list[str] = field(default_factory=list)
     bytes_read: int = 0
     decisions: list[str] = field(default_factory=list)
+    #: row ids where ``candidates`` are exactly the rows matching the predicate (see ``exact_for``)
+    exact_rows: BitMap64 = field(default_factory=BitMap64)
+
+    def exact_for(self, first_row_id: int, row_count: int) -> bool:
+        """Whether the candidates of a file covering ``first_row_id ..`` are exactly its matching rows:
+        every leaf of the predicate is a B-tree equality / IN on a column of ``_EXACT_ROOTS`` whose
+        index files cover the whole range (kept current by Paimon: the scan does not use indexes that
+        ``IGNORE`` updates)."""
+        return row_count > 0 and self.candidates is not None and \
+            self.exact_rows.range_cardinality(first_row_id, first_row_id + row_count) == row_count
 
     def positions(self, first_row_id: int, row_count: int) -> BitMap | None:
         """Candidate positions of a file covering ``first_row_id ..`` (``None``: every row)."""
@@ -118,7 +131,7 @@ class GlobalIndexAnswer:
         return {"used": self.candidates is not None, "columns": self.columns, "files": self.files,
                 "index_bytes_read": self.bytes_read,
                 "candidate_rows": self.universe if self.candidates is None else len(self.candidates),
-                "rows": self.universe, "decisions": self.decisions}
+                "rows": self.universe, "exact_rows": len(self.exact_rows), "decisions": self.decisions}
 
 
 class _Evaluator:
@@ -132,6 +145,7 @@ class _Evaluator:
         self.used_files: list[str] = []
         self.bytes_read = 0
         self.decisions: list[str] = []
+        self.exact: dict[int, BitMap64] = {}  # id(leaf) -> row ids its answer is exact on
         self.all = BitMap64()
         self.all.add_range(0, universe)
 
@@ -156,6 +170,18 @@ class _Evaluator:
         if isinstance(pred, Leaf):
             return self._leaf(pred)
         return None
+
+    def exact_rows(self, pred: Any) -> BitMap64:
+        """Row ids where every leaf of ``pred`` was answered exactly (AND and OR alike: all children)."""
+        if isinstance(pred, (And, Or)):
+            parts = [self.exact_rows(c) for c in pred.children]
+            if not parts:
+                return BitMap64()
+            out = parts[0]
+            for p in parts[1:]:
+                out = out & p
+            return out
+        return self.exact.get(id(pred), BitMap64())
 
     def _files_for(self, column: str) -> tuple[Any, list[GlobalIndexFile]] | None:
         fld = next((f for f in self.schema.fields if f.name == column), None)
@@ -219,6 +245,9 @@ class _Evaluator:
         else:
             self.decisions.append(f"{leaf}: used - {op.replace('_', ' ')} selects few keys or has no estimate")
         out = self.all.copy()
+        exact = op in ("equal", "in") and fld.type.root in _EXACT_ROOTS and \
+            all(isinstance(reader, BTreeGlobalIndexReader) for _f, _s, reader, _l in opened)
+        exact_rows = BitMap64()
         for f, src, reader, lits in opened:
             with src:
                 found_rows = answer(reader, op, lits)
@@ -226,7 +255,10 @@ class _Evaluator:
             covered = BitMap64()
             covered.add_range(f.row_start, f.row_end + 1)
             out = (out - covered) | shifted(found_rows, f.row_start)
+            if exact:
+                exact_rows |= covered
             self.used_files.append(f.file_name)
+        self.exact[id(leaf)] = exact_rows
         if fld.name not in self.used_columns:
             self.used_columns.append(fld.name)
         return out
@@ -255,5 +287,5 @@ def answer_predicate(table: Any, snapshot: Any, schema: Any, pred: Any,
     ev = _Evaluator(files, schema, universe, semantics)
     candidates = ev.visit(pred)
     return GlobalIndexAnswer(None if candidates is None else candidates & ev.all, universe, ev.used_columns,
-                             ev.used_files, ev.bytes_read, ev.decisions)
+                             ev.used_files, ev.bytes_read, ev.decisions, ev.exact_rows(pred) & ev.all)
 

@@ -287,9 +287,11 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
         if f.path in global_rows:  # rows the global index cannot rule out
             selection = global_rows[f.path] if selection is None else selection & global_rows[f.path]
             detail["global_index_rows"] = len(global_rows[f.path])
+        evolution = evolution_for(table, schema, f.meta.schema_id)
+        exact = verdict.exact or (global_answer is not None and evolution is None and f.meta.first_row_id is not None
+                                  and global_answer.exact_for(f.meta.first_row_id, f.row_count))
         task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, pk,
-                        f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id), bool(verdict.deleted_rows),
-                        verdict.exact)
+                        f.meta.schema_id, evolution, bool(verdict.deleted_rows), exact)
         tasks.append(task)
         topn_items.append((task, f, verdict))
         report.files_read += 1
