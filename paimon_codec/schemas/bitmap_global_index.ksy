@@ -6,6 +6,7 @@ meta:
   endian: be
   imports: [varint]
 doc-ref:
+  - docs/FORMATS.md section 14
   - https://pypi.org/project/pypaimon/2.1.0/
 doc: |
   The bitmap global index as pypaimon 2.1 writes it (``pypaimon/globalindex/bitmap``; Paimon Java

@@ -6,6 +6,7 @@ meta:
   endian: le
   imports: [varint]
 doc-ref:
+  - docs/FORMATS.md section 14
   - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/globalindex/btree/BTreeFileFooter.java
   - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/globalindex/btree/BTreeIndexWriter.java
   - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/sst/BlockWriter.java

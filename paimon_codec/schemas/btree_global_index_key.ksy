@@ -5,6 +5,7 @@ meta:
   endian: le
   imports: [varint]
 doc-ref:
+  - docs/FORMATS.md section 14
   - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/globalindex/btree/KeySerializer.java
 doc: |
   How ``KeySerializer`` writes a key (little-endian, unlike the file-index keys of paimon_key.ksy);

@@ -4,6 +4,7 @@ meta:
   license: Apache-2.0
   endian: le
 doc-ref:
+  - docs/FORMATS.md section 14
   - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/globalindex/btree/BTreeIndexMeta.java
   - https://pypi.org/project/pypaimon/2.1.0/
 doc: |

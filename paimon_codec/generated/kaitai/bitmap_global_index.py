@@ -20,6 +20,10 @@ class BitmapGlobalIndex(KaitaiStruct):
     to it, and the 48-byte big-endian footer. Row ids are relative to the file's row-id range start.
     
     .. seealso::
+       docs/FORMATS.md section 14
+    
+    
+    .. seealso::
        Source - https://pypi.org/project/pypaimon/2.1.0/
     """
 

@@ -23,6 +23,10 @@ class BtreeGlobalIndex(KaitaiStruct):
     it, relative to the file's row-id range start.
     
     .. seealso::
+       docs/FORMATS.md section 14
+    
+    
+    .. seealso::
        Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/globalindex/btree/BTreeFileFooter.java
     
     

@@ -17,6 +17,10 @@ class BtreeGlobalIndexKey(KaitaiStruct):
     DOUBLE double64, BOOLEAN bool, CHAR/VARCHAR string, TIMESTAMP(p > 3) timestamp_nanos.
     
     .. seealso::
+       docs/FORMATS.md section 14
+    
+    
+    .. seealso::
        Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/globalindex/btree/KeySerializer.java
     """
     def __init__(self, kind, _io, _parent=None, _root=None):

@@ -17,6 +17,10 @@ class SortedIndexFileMeta(KaitaiStruct):
     keys are absent, so that an empty key is told from no key.
     
     .. seealso::
+       docs/FORMATS.md section 14
+    
+    
+    .. seealso::
        Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/globalindex/btree/BTreeIndexMeta.java
     
     
