@@ -79,9 +79,11 @@ class FastGen:
             if "value" not in d and d.get("-construct") != "skip" and n not in body_pos.values():
                 raise NotFlat(f"{t.name}.{n}")
         names = {f["id"] for f in t.seq()}
+        # ``x.value`` of a sibling ``x`` of an embedded runtime type (a varint length) counts as a sibling
+        names |= {f"{f['id']}.value" for f in t.seq() if isinstance(f.get("type"), str) and self.runtime_embedded(t, f["type"])}
         for f in t.seq():
             for k in ("size", "repeat-expr"):
-                if k in f and (kexpr.bare_name(f[k]) not in names):
+                if k in f and (kexpr.bare_name(f[k]) not in names and f[k] not in names):
                     raise NotFlat(f"{t.name}.{f['id']}.{k}")
             if f.get("repeat") not in (None, "expr", "eos") or "pad-right" in f or "terminator" in f:
                 raise NotFlat(f["id"])
@@ -97,10 +99,19 @@ class FastGen:
                 if u is None:
                     raise NotFlat(one)
                 if u.sid != t.sid and self.m.schemas[u.sid].get("meta", {}).get("-construct-embedded"):
-                    if u.sid != "roaring32":
+                    if u.sid != "roaring32" and not self.m.schemas[u.sid]["meta"].get("-fast-runtime"):
                         raise NotFlat(one)
                     continue
                 self.check(u, depth + 1, parse_only, whole)
+
+    def runtime_embedded(self, t, ty: str) -> str | None:
+        """The ``-fast-runtime`` name of an embedded schema ``ty`` (e.g. ``varint``), else ``None``."""
+        from generate import parse_ref  # noqa: PLC0415
+
+        u = self.m.resolve(t.sid, parse_ref(ty)[0])
+        if u is None or u.sid == t.sid:
+            return None
+        return self.m.schemas[u.sid].get("meta", {}).get("-fast-runtime")
 
     @staticmethod
     def body_fields(t) -> dict[str, str]:
@@ -289,6 +300,10 @@ class FastGen:
         if u.d.get("-fast-runtime"):
             L.append(f"{ind}{tgt}, p = _rt.fast_parse_{u.d['-fast-runtime']}(buf, p, {end}, {name!r})")
             return L
+        rt = self.m.schemas[u.sid].get("meta", {}).get("-fast-runtime") if u.sid != t.sid else None
+        if rt:  # an embedded schema with a runtime fast path (varint)
+            L.append(f"{ind}{tgt}, p = _rt.fast_parse_{rt}(buf, p, {end}, {name!r})")
+            return L
         if u.sid != t.sid and self.m.schemas[u.sid].get("meta", {}).get("-construct-embedded"):
             n = self.var("n")
             L.append(f"{ind}{n} = _rt.roaring32_size(buf, p, {end})")
@@ -464,6 +479,10 @@ class FastGen:
         u = self.m.resolve(t.sid, uname)
         if u.d.get("-fast-runtime"):
             L.append(f"{ind}{out} += _rt.fast_build_{u.d['-fast-runtime']}({val})")
+            return L
+        rt = self.m.schemas[u.sid].get("meta", {}).get("-fast-runtime") if u.sid != t.sid else None
+        if rt:
+            L.append(f"{ind}{out} += _rt.fast_build_{rt}({val})")
             return L
         if u.sid != t.sid and self.m.schemas[u.sid].get("meta", {}).get("-construct-embedded"):
             L.append(f"{ind}{out} += {val}")

@@ -34,7 +34,8 @@ Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
   ``fast_build_<name>`` (plain Python, see ``tools/fastgen.py``) for the sequence through
   ``last_field``; positioned payload instances are skipped on parse and laid out after the sequence
   on build.  ``-fast-runtime: <name>`` on a ``-construct`` type: the fast path calls
-  ``_rt.fast_parse_<name>`` / ``_rt.fast_build_<name>``.  ``-fast-build: seq-size`` on an integer
+  ``_rt.fast_parse_<name>`` / ``_rt.fast_build_<name>`` (also in the ``meta`` of an embedded schema,
+  e.g. varint).  ``-fast-build: seq-size`` on an integer
   field: the fast builder patches it with the size of the built sequence.
 
 Constants: every member of a schema's Kaitai ``enums`` becomes ``ENUM_MEMBER`` and every

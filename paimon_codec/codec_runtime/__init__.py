@@ -98,6 +98,6 @@ from .structs import (  # noqa: F401
     byte_string,
     measure,
 )
-from .varint import VarUInt, varint_runs, varints_at  # noqa: F401
+from .varint import VarUInt, fast_build_varint, fast_parse_varint, varint_runs, varints_at  # noqa: F401
 
 __all__ = ["CodecError", "SubStream", "ViewStream"]

@@ -7,12 +7,14 @@ parser exposes the integer as the ``value`` instance of its groups.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from construct import Adapter, ConstructError, Container, VarInt
 
 from .streams import CodecError
 
-__all__ = ["VarUInt", "varint_runs", "varints_at"]
+__all__ = ["VarUInt", "fast_build_varint", "fast_parse_varint", "varint_runs", "varints_at"]
 
 
 class VarUInt(Adapter):
@@ -36,6 +38,37 @@ class VarUInt(Adapter):
 
     def _encode(self, obj, context, path):
         return int(obj["value"]) if isinstance(obj, dict) else int(obj)
+
+
+def fast_parse_varint(buf: Any, p: int, end: int, what: str) -> tuple[Container, int]:
+    """One varint at ``buf[p:end]`` for the generated fast paths: ``(Container(value=n), end position)``,
+    what :class:`VarUInt` parses."""
+    value = shift = 0
+    while True:
+        if p >= end:
+            raise CodecError(f"{what}: truncated variable-length integer", offset=p, expected="a varint",
+                             kind="truncated")
+        b = buf[p]
+        p += 1
+        value |= (b & 0x7F) << shift
+        if b < 0x80:
+            return Container(value=value), p
+        shift += 7
+        if shift > 63:
+            raise CodecError(f"{what}: variable-length integer longer than 10 bytes", offset=p, expected="a varint")
+
+
+def fast_build_varint(obj: Any) -> bytes:
+    """The bytes of a varint (``{"value": n}`` or ``n``), what :class:`VarUInt` builds."""
+    n = int(obj["value"]) if isinstance(obj, dict) else int(obj)
+    if n < 0:
+        raise CodecError(f"negative variable-length integer {n}", expected="a value >= 0")
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
 
 
 def varints_at(data: np.ndarray, positions: np.ndarray, end: int) -> tuple[np.ndarray, np.ndarray]:

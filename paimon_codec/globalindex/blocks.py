@@ -1,6 +1,6 @@
 """Stored blocks of global-index files (``schemas/btree_global_index.ksy`` ``stored_block``): the CRC32
 check, decompression (zstd through ``zstandard``), and the decoded block's entries (aligned or with an
-offset table): one at a time through the generated ``entry`` codec for binary search, or all at once
+offset table): one at a time through the generated ``entry`` fast path for binary search, or all at once
 (:meth:`Block.row_ids`) for walks - the entries' varint lengths and the ``row_ids`` varints decoded
 together with numpy (``codec_runtime.varint``), which a full walk of a 200k-key file needs (the
 per-entry codec costs ~0.1 ms an entry).  ``tests/test_global_index_lookup.py`` checks the two agree."""
@@ -101,9 +101,8 @@ class Block:
 
     def entry(self, i: int) -> tuple[memoryview, memoryview]:
         """``(key, value)`` of entry ``i``."""
-        start = int(self.offsets[i])
         try:
-            e = _gen.Entry.parse(self.data[start:self.end])
+            e, _ = _gen.fast_parse_entry(self.data, int(self.offsets[i]), self.end)
         except Exception as exc:  # noqa: BLE001
             raise translate_error(exc, self.path, f"{self.what} entry {i}") from None
         return e["key"], e["value"]

@@ -77,7 +77,7 @@ class BTreeGlobalIndexReader:
         if i not in self._blocks:
             _, value = self.index_block().entry(i)
             try:
-                handle = _gen.BlockHandle.parse(bytes(value))
+                handle, _ = _gen.fast_parse_block_handle(value)
             except Exception as e:  # noqa: BLE001
                 raise translate_error(e, self.path, "B-tree block handle") from None
             offset, size = handle["offset"]["value"], handle["size"]["value"]

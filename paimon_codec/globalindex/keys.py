@@ -55,7 +55,7 @@ class GlobalKeyCodec:
 
     def decode(self, raw: bytes | memoryview) -> Any:
         try:
-            value = _gen.BtreeGlobalIndexKey.parse(bytes(raw), kind=self.kind)
+            value = _gen.fast_parse_btree_global_index_key(raw, kind=self.kind)[0]["value"]
         except Exception as e:  # noqa: BLE001 - translate_error re-raises what is not a decoding error
             raise translate_error(e, None, f"global-index key ({self.kind})") from None
         if self.kind == "timestamp_nanos":

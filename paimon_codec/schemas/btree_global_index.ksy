@@ -142,6 +142,8 @@ types:
         doc: start of the entry within the block
   entry:
     doc: one key-value entry of a block
+    -fast-head:
+      entry: true
     seq:
       - id: key_length
         type: varint
@@ -159,6 +161,8 @@ types:
         doc: the value bytes (data block - row_ids; index block - block_handle)
   block_handle:
     doc: the value of an index-block entry - where a data block is stored
+    -fast-head:
+      block_handle: true
     seq:
       - id: offset
         type: varint

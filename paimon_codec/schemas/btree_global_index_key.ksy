@@ -13,6 +13,8 @@ doc: |
   key kind the column type maps to: TINYINT int8, SMALLINT int16, INT/DATE/TIME int32,
   BIGINT/DECIMAL(p <= 18, unscaled)/TIMESTAMP(p <= 3, epoch millis) int64, FLOAT float32,
   DOUBLE double64, BOOLEAN bool, CHAR/VARCHAR string, TIMESTAMP(p > 3) timestamp_nanos.
+-fast-head:
+  btree_global_index_key: true
 params:
   - id: kind
     type: str

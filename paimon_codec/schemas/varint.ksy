@@ -3,6 +3,7 @@ meta:
   title: Unsigned variable-length integer (little-endian base-128, Paimon VarLengthIntUtils)
   license: Apache-2.0
   -construct-embedded: "_rt.VarUInt()"
+  -fast-runtime: varint
   -min-size: 1
 doc-ref:
   - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/utils/VarLengthIntUtils.java
@@ -11,7 +12,8 @@ doc: |
   Seven value bits per byte, least significant group first; the high bit of a byte says another
   byte follows (at most 5 bytes for an int, 10 for a long). Paimon's global-index files write
   lengths, counts, offsets and row ids this way. Embedded in other formats the Construct codecs
-  use the runtime's ``VarUInt`` (Construct's ``VarInt``, the same encoding).
+  use the runtime's ``VarUInt`` (Construct's ``VarInt``, the same encoding) and the generated fast
+  paths its ``fast_parse_varint`` / ``fast_build_varint``.
 seq:
   - id: groups
     type: u1

@@ -35,6 +35,58 @@ _S_be_i = _struct.Struct('>i')
 _S_be_q = _struct.Struct('>q')
 
 
+def _fp_index_block_blocks(buf, p, end, count):
+    lst = _L()
+    if count < 0 or count * 3 > end - p: _count('blocks', count, 3, end - p, p)
+    for _i in range(count):
+        o1 = _C()
+        o1['first_key_length'], p = _rt.fast_parse_varint(buf, p, end, 'first_key_length')
+        n2 = o1['first_key_length']['value']
+        if n2 < 0 or p + n2 > end: _short('first_key', n2, end - p, p)
+        o1['first_key'] = buf[p:p + n2]
+        p += n2
+        o1['offset'], p = _rt.fast_parse_varint(buf, p, end, 'offset')
+        o1['length'], p = _rt.fast_parse_varint(buf, p, end, 'length')
+        lst.append(o1)
+    return lst, p
+
+
+def _fb_index_block_blocks(items, out):
+    for b3 in items:
+        tb4 = bytearray()
+        tb4 += b3['first_key']
+        out += _rt.fast_build_varint(({'value': len(b3['first_key'])}))
+        out += tb4
+        out += _rt.fast_build_varint(b3['offset'])
+        out += _rt.fast_build_varint(b3['length'])
+
+
+def _fp_dictionary_block_entries(buf, p, end, count):
+    lst = _L()
+    if count < 0 or count * 3 > end - p: _count('entries', count, 3, end - p, p)
+    for _i in range(count):
+        o5 = _C()
+        o5['key_length'], p = _rt.fast_parse_varint(buf, p, end, 'key_length')
+        n6 = o5['key_length']['value']
+        if n6 < 0 or p + n6 > end: _short('key', n6, end - p, p)
+        o5['key'] = buf[p:p + n6]
+        p += n6
+        o5['bitmap_offset'], p = _rt.fast_parse_varint(buf, p, end, 'bitmap_offset')
+        o5['bitmap_length'], p = _rt.fast_parse_varint(buf, p, end, 'bitmap_length')
+        lst.append(o5)
+    return lst, p
+
+
+def _fb_dictionary_block_entries(items, out):
+    for b7 in items:
+        tb8 = bytearray()
+        tb8 += b7['key']
+        out += _rt.fast_build_varint(({'value': len(b7['key'])}))
+        out += tb8
+        out += _rt.fast_build_varint(b7['bitmap_offset'])
+        out += _rt.fast_build_varint(b7['bitmap_length'])
+
+
 def fast_parse_bitmap_global_footer(buf, pos=0, end=None):
     """Parse one ``bitmap_footer`` (its whole sequence) at ``buf[pos:end]``: ``(Container, end position)``.
 
@@ -43,40 +95,40 @@ def fast_parse_bitmap_global_footer(buf, pos=0, end=None):
     if end is None:
         end = len(buf)
     try:
-        o1 = _C()
+        o9 = _C()
         if p + 8 > end: _short('null_rows_offset', 8, end - p, p)
-        o1['null_rows_offset'] = _S_be_q.unpack_from(buf, p)[0]
+        o9['null_rows_offset'] = _S_be_q.unpack_from(buf, p)[0]
         p += 8
         if p + 4 > end: _short('null_rows_length', 4, end - p, p)
-        o1['null_rows_length'] = _S_be_i.unpack_from(buf, p)[0]
+        o9['null_rows_length'] = _S_be_i.unpack_from(buf, p)[0]
         p += 4
         if p + 8 > end: _short('non_null_rows_offset', 8, end - p, p)
-        o1['non_null_rows_offset'] = _S_be_q.unpack_from(buf, p)[0]
+        o9['non_null_rows_offset'] = _S_be_q.unpack_from(buf, p)[0]
         p += 8
         if p + 4 > end: _short('non_null_rows_length', 4, end - p, p)
-        o1['non_null_rows_length'] = _S_be_i.unpack_from(buf, p)[0]
+        o9['non_null_rows_length'] = _S_be_i.unpack_from(buf, p)[0]
         p += 4
         if p + 8 > end: _short('index_block_offset', 8, end - p, p)
-        o1['index_block_offset'] = _S_be_q.unpack_from(buf, p)[0]
+        o9['index_block_offset'] = _S_be_q.unpack_from(buf, p)[0]
         p += 8
         if p + 4 > end: _short('index_block_length', 4, end - p, p)
-        o1['index_block_length'] = _S_be_i.unpack_from(buf, p)[0]
+        o9['index_block_length'] = _S_be_i.unpack_from(buf, p)[0]
         p += 4
         if p + 4 > end: _short('value_count', 4, end - p, p)
-        o1['value_count'] = _S_be_i.unpack_from(buf, p)[0]
+        o9['value_count'] = _S_be_i.unpack_from(buf, p)[0]
         p += 4
         _v0 = p
         if p + 4 > end: _short('version', 4, end - p, p)
-        o1['version'] = _S_be_i.unpack_from(buf, p)[0]
+        o9['version'] = _S_be_i.unpack_from(buf, p)[0]
         p += 4
-        if o1['version'] not in (BITMAP_GLOBAL_INDEX_VERSION_V1,): _bad('version', o1['version'], '1', 'version', _v0)
+        if o9['version'] not in (BITMAP_GLOBAL_INDEX_VERSION_V1,): _bad('version', o9['version'], '1', 'version', _v0)
         if p + 4 > end: _short('magic', 4, end - p, p)
-        o1['magic'] = bytes(buf[p:p + 4])
-        if o1['magic'] != b'BGIX': _bad('magic', o1['magic'].hex(), '42474958', 'corrupt', p)
+        o9['magic'] = bytes(buf[p:p + 4])
+        if o9['magic'] != b'BGIX': _bad('magic', o9['magic'].hex(), '42474958', 'corrupt', p)
         p += 4
     except _struct.error as e:
         raise _rt.CodecError(f'bitmap_global_footer: {e}', offset=p, kind='corrupt') from None
-    return o1, p
+    return o9, p
 
 
 def fast_build_bitmap_global_footer(obj):
@@ -130,7 +182,7 @@ DictionaryBlockRef = _rt.Struct(
 # index_block: the decompressed index block - one reference per dictionary block
 IndexBlock = _rt.Struct(
     'block_count' / Rebuild(_rt.VarUInt(), lambda this: {'value': len(this['blocks'])}),
-    'blocks' / _rt.CheckedArray(lambda this: this['block_count']['value'], DictionaryBlockRef, 3, 'blocks'),
+    'blocks' / _rt.FastArray(lambda this: this['block_count']['value'], _fp_index_block_blocks, _fb_index_block_blocks, 'blocks', {}),
 )
 
 # dictionary_entry: one key and where its rows bitmap is
@@ -144,7 +196,7 @@ DictionaryEntry = _rt.Struct(
 # dictionary_block: a decompressed dictionary block - keys ascending by their serialised bytes
 DictionaryBlock = _rt.Struct(
     'entry_count' / Rebuild(_rt.VarUInt(), lambda this: {'value': len(this['entries'])}),
-    'entries' / _rt.CheckedArray(lambda this: this['entry_count']['value'], DictionaryEntry, 3, 'entries'),
+    'entries' / _rt.FastArray(lambda this: this['entry_count']['value'], _fp_dictionary_block_entries, _fb_dictionary_block_entries, 'entries', {}),
 )
 
 #: Field layout per schema type, used to compare Kaitai parses with this codec.
