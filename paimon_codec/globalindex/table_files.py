@@ -19,6 +19,10 @@ from .meta import SortedIndexFileMeta, read_sorted_meta
 
 __all__ = ["GlobalIndexFile", "global_index_files", "open_reader", "layout_of"]
 
+#: column types whose keys in pypaimon's bitmap layout are tested against pypaimon 2.1 (test_global_index_lookup);
+#: the B-tree's further types follow Java's KeySerializer and are tested against Java (test_global_index_types)
+_PYPAIMON_BITMAP_ROOTS = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "BOOLEAN", "CHAR", "VARCHAR"})
+
 
 @dataclass(frozen=True)
 class GlobalIndexFile:
@@ -78,4 +82,8 @@ def open_reader(f: GlobalIndexFile, data_type: DataType, source: ByteSource | No
     codec = global_key_codec(data_type)
     if layout == "btree":
         return BTreeGlobalIndexReader(src, codec)
+    if codec.data_type.root not in _PYPAIMON_BITMAP_ROOTS:
+        raise UnsupportedTypeError(f"lookups in pypaimon's bitmap global index on {codec.data_type} columns are not "
+                                   "supported (its keys are checked against pypaimon for integers, BOOLEAN and "
+                                   "strings only)", path=f.path)
     return BitmapGlobalIndexReader(src, codec)
