@@ -164,6 +164,12 @@ def _read_avro(path: str, fields: list[pa.Field], positions: np.ndarray | None) 
 
 
 _FORMATS = ("parquet", "orc", "avro")
+# pyarrow's ORC reader decodes every timestamp to nanoseconds and fails a value outside 1677-09-21 ..
+# 2262-04-11 (Paimon stores years 0001..9999); Java's ORC reader returns those values as the file holds them
+# (Julian-calendar seconds for old dates), which this reader cannot decode, so the read is refused by name
+_ORC_NANOS_RANGE = "out of range for nanosecond resolution"
+_ORC_TIMESTAMP_RANGE_REFUSAL = ("unsupported: an ORC TIMESTAMP value before 1677-09-21 or after 2262-04-11 "
+                                "(pyarrow's ORC reader decodes timestamps as nanoseconds)")
 
 
 def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: bytes | BitMap | None = None,
@@ -202,6 +208,11 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
             except pa.ArrowNotImplementedError as exc:  # e.g. a compression codec this pyarrow lacks
                 raise UnsupportedTypeError(f"unsupported: {file_format} data file: {str(exc).splitlines()[0]}",
                                            path=path) from None
+            except pa.ArrowInvalid as exc:
+                if file_format == "orc" and _ORC_NANOS_RANGE in str(exc):
+                    raise UnsupportedTypeError(f"{_ORC_TIMESTAMP_RANGE_REFUSAL}: {str(exc).splitlines()[0]}",
+                                               path=path) from None
+                raise
         else:
             avro_fields = [pa.field(src, arrow_type(conv.src) if conv is not None else fld.type)
                            for fld, src, conv in plan if src is not None]
