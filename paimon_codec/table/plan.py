@@ -49,6 +49,7 @@ from .judge import (
 )
 from .merge import declarations as _merge_declarations  # noqa: F401  (merge options the merge read honours)
 from .orc_char import refuse_padded_char_pruning
+from .orc_float_stats import refuse_float_stats_pruning
 from .read_options import check_read_options
 from .stats_prune import StatsPruner, stats_prunable
 from .table import LiveDataFile, PaimonTable
@@ -218,6 +219,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
             report.topn_note = "primary-key merge reads are not pushed down"
         report.planning_ms = round((time.perf_counter() - started) * 1000, 3)
         refuse_padded_char_pruning(pred, row_type, (t.file_format for g in merge_groups for t in g.files))
+        refuse_float_stats_pruning(pred, row_type, (t.file_format for g in merge_groups for t in g.files))
         return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, merge_groups)
     live = table.batch_files(snapshot)
     groups: list[GroupTask] = []
@@ -316,7 +318,8 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
             detail["rows_topn_candidates"] = task.selected_rows
     report.rows_read = sum(t.selected_rows for t in tasks) + sum(g.selected_rows for g in groups)
     report.planning_ms = round((time.perf_counter() - started) * 1000, 3)
-    refuse_padded_char_pruning(pred, row_type, [t.file_format for t in tasks]
-                               + [t.file_format for g in groups for t in g.files])
+    formats = [t.file_format for t in tasks] + [t.file_format for g in groups for t in g.files]
+    refuse_padded_char_pruning(pred, row_type, formats)
+    refuse_float_stats_pruning(pred, row_type, formats)
     return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, groups)
 

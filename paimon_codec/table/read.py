@@ -26,6 +26,7 @@ from .. import storage
 from ..errors import CorruptDataError, PaimonCodecError, UnsupportedTypeError
 from .evolution import Conversion, FileEvolution, arrow_schema, arrow_type, as_arrow, convert_array
 from .metadata_records import avro_records
+from .orc_batches import java_repeating_zeros
 from .orc_char import has_char, noted_type, trim_char
 
 __all__ = ["arrow_type", "arrow_schema", "read_file_rows", "read_plan_locally", "read_tasks_locally",
@@ -111,6 +112,9 @@ def _read_orc(path: str, columns: list[str], positions: np.ndarray | None) -> pa
     f = orc.ORCFile(_open(path))
     present = [c for c in columns if c in f.schema.names]
     table = f.read(columns=present)
+    if any(pa.types.is_floating(t) for t in table.schema.types):  # Java's repeating batches (.orc_batches)
+        stripes = [f.nrows] if f.nstripes == 1 else [f.read_stripe(i, columns=[]).num_rows for i in range(f.nstripes)]
+        table = java_repeating_zeros(table, stripes)
     return table if positions is None else table.take(pa.array(positions))
 
 
