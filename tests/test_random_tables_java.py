@@ -54,7 +54,7 @@ SCALARS: dict[str, Any] = {
     "INT": lambda r: r.choice([-2 ** 31, 2 ** 31 - 1, 0, r.randrange(-50, 50)]),
     "BIGINT": lambda r: r.choice([-2 ** 63, 2 ** 63 - 1, r.randrange(-10 ** 12, 10 ** 12)]),
     "BOOLEAN": lambda r: r.random() < 0.5,
-    "FLOAT": lambda r: r.choice([0.0, -0.0, 1.5, -2.25, r.randrange(-400, 400) / 4]),
+    "FLOAT": lambda r: r.choice([0.0, -0.0, 1.5, -2.25, float("nan"), float("inf"), r.randrange(-400, 400) / 4]),
     "DOUBLE": lambda r: r.choice([0.0, -0.0, 1e300, -1e-300, float("nan"), float("inf"), -float("inf"),
                                   r.randrange(-10 ** 6, 10 ** 6) / 8]),
     "STRING": lambda r: r.choice(_STRINGS),
@@ -124,7 +124,11 @@ def _rows(rng: random.Random, spec: dict, ids: list[int]) -> list[dict]:
         for name, t in spec["columns"][1:]:
             t = t.replace(" NOT NULL", "")
             if name == "pt":
-                choices = [v for v in PARTITION_VALUES[t] if not (spec["pk"] and v is None)]
+                # Java's lookup (first-row, deletion vectors) names local files after the partition and
+                # fails writing a value holding '/' ("No such file or directory"), so none there
+                lookup = spec["options"].get("merge-engine") == "first-row" or "deletion-vectors.enabled" in spec["options"]
+                choices = [v for v in PARTITION_VALUES[t] if not (spec["pk"] and v is None)
+                           and not (lookup and isinstance(v, str) and "/" in v)]
                 row[name] = rng.choice(choices)
             else:
                 row[name] = None if rng.random() < 0.15 else _value(rng, t)
@@ -132,18 +136,10 @@ def _rows(rng: random.Random, spec: dict, ids: list[int]) -> list[dict]:
     return rows
 
 
-def _signed_zero(rows: list[dict], name: str) -> bool:
-    """A -0.0 or NaN among the column's values."""
-    return any(isinstance(v, float) and (v != v or (v == 0 and str(v).startswith("-")))
-               for v in (r[name] for r in rows))
-
-
 def _predicates(rng: random.Random, spec: dict, rows: list[dict], n: int) -> list:
-    # FLOAT / DOUBLE columns holding -0.0 or NaN are left out: Java orders them by Double.compare (-0.0 < 0.0,
-    # NaN largest) where the row filters compare IEEE (found by this test; the float semantics are another
-    # change's)
-    cols = [(c, t) for c, t in spec["columns"] if t.split(" NOT NULL")[0] in FILTERABLE + ["INT", "STRING", "DATE"]
-            and not _signed_zero(rows, c)]
+    # FLOAT / DOUBLE columns with -0.0 / NaN included: read_table's default semantics="paimon" orders them
+    # by Java's Double.compare as Java's row filters do
+    cols = [(c, t) for c, t in spec["columns"] if t.split(" NOT NULL")[0] in FILTERABLE + ["INT", "STRING", "DATE"]]
     out = []
     for _ in range(n):
         leaves = []
@@ -237,7 +233,7 @@ def _run_table(java, tmp_path, seed: int) -> tuple[int, int, list[str]]:
             refused += 1
             log.info("%s: refused: %s", label, exc)
             continue
-        diff = row_set_difference(ours.select(theirs.column_names), theirs)
+        diff = row_set_difference(ours.select(theirs.column_names), theirs, exact_floats=True)
         if diff is not None:
             failures.append(f"{label}:\n{diff}")
         compared += 1
