@@ -211,8 +211,10 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     dv_table = schema.deletion_vectors_enabled
     if pk and (not dv_table or schema.option_bool("deletion-vectors.merge-on-read")):
         # rows of such tables are only correct after a merge by key: one group task per bucket
+        from .merge.float_keys import refuse_float_primary_keys
         from .merge.plan import plan_merge_groups
 
+        refuse_float_primary_keys(schema)
         merge_groups = plan_merge_groups(table, snapshot, schema, pred, report)
         report.rows_read = sum(g.selected_rows for g in merge_groups)
         if keys and limit is not None:
