@@ -148,6 +148,29 @@ def _decimal_sum(col: pa.Array, rows: np.ndarray, negate: np.ndarray, groups: Gr
     return take_or_null(pc.cast(result.column("v_sum"), t), where_row)
 
 
+def _decimal_product(col: pa.Array, rows: np.ndarray, groups: Groups, where: str) -> pa.Array:
+    """``product`` of a DECIMAL(p, s) column per key without retractions, as Paimon's ``FieldProductAgg``:
+    each step multiplies exactly and rounds HALF_UP to s digits (``Decimal.fromBigDecimal``); a step whose
+    result needs more than p digits (which Paimon does not keep as a value) is refused."""
+    import decimal
+
+    t = col.type
+    exact = decimal.Context(prec=200, rounding=decimal.ROUND_HALF_UP)
+    quantum = decimal.Decimal(1).scaleb(-t.scale)
+    limit = decimal.Decimal(10) ** (t.precision - t.scale)
+    values = col.to_pylist()
+    out: list[decimal.Decimal | None] = [None] * groups.count
+    for i in np.flatnonzero(rows):
+        g = int(groups.gid[i])
+        acc = out[g]
+        v = values[i] if acc is None else exact.multiply(acc, values[i]).quantize(quantum, context=exact)
+        if abs(v) >= limit:
+            raise UnsupportedTypeError(f"aggregate function 'product' over {t} values reaches more than "
+                                       f"{t.precision} digits (Paimon does not keep such a product)", path=where)
+        out[g] = v
+    return pa.array(out, type=t)
+
+
 def _hash_aggregate(col: pa.Array, rows: np.ndarray, groups: Groups, func: str, options=None) -> pa.Array:
     pos = np.flatnonzero(rows)
     table = pa.table({"g": pa.array(groups.gid[pos], type=pa.int64()),
@@ -276,6 +299,8 @@ def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Group
             return _decimal_sum(col, rows, retract & ~np.bool_(ignore_retract), groups, where)
         return _fold_numeric(col, rows, retract & ~np.bool_(ignore_retract), groups, "sum")
     if func == "product":
+        if pa.types.is_decimal(col.type) and (ignore_retract or not retract.any()):
+            return _decimal_product(col, valid & adds, groups, where)
         if ignore_retract or not retract.any():
             return _fold_numeric(col, valid & adds, retract & False, groups, "product")
         return _product_with_retractions(col, valid, retract, groups, where)
