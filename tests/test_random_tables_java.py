@@ -85,6 +85,23 @@ PARTITION_VALUES = {"STRING": [None, "", " ", "p1", "p 2", "a/b=c"], "INT": [Non
                     "DATE": [None, dt.date(1970, 1, 1), dt.date(2024, 2, 29)], "BOOLEAN": [None, True, False]}
 
 
+_NUMERIC = ("TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL")
+_ANY = ["last_value", "last_non_null_value", "first_value", "first_non_null_value"]
+
+
+def _aggregates(t: str) -> list[str]:
+    """Aggregate functions of an aggregation table's value column of type ``t``."""
+    if t.startswith(_NUMERIC):
+        return [*_ANY, "sum", "max", "min", "product"]
+    if t.startswith(("STRING", "VARCHAR")):  # listagg: unbounded STRING only (Java refuses the table)
+        return [*_ANY, "max", "min"] + (["listagg"] if t == "STRING" else [])
+    if t == "BOOLEAN":
+        return [*_ANY, "bool_and", "bool_or"]
+    if t.startswith(("DATE", "TIMESTAMP")):
+        return [*_ANY, "max", "min"]
+    return _ANY
+
+
 def _table_spec(rng: random.Random) -> dict:
     fmt = rng.choice(["parquet", "orc", "avro"])
     pk = rng.random() < 0.4
@@ -105,7 +122,12 @@ def _table_spec(rng: random.Random) -> dict:
         kind = rng.choice(["bloom-filter", "bitmap"])
         options[f"file-index.{kind}.columns"] = rng.choice(indexable)
     if pk:
-        options["merge-engine"] = rng.choice(["deduplicate", "deduplicate", "partial-update", "first-row"])
+        options["merge-engine"] = rng.choice(["deduplicate", "deduplicate", "partial-update", "first-row",
+                                              "aggregation"])
+        if options["merge-engine"] == "aggregation":
+            for c, t in columns[1:]:
+                if c != "pt":
+                    options[f"fields.{c}.aggregate-function"] = rng.choice(_aggregates(t))
         if options["merge-engine"] != "first-row" and rng.random() < 0.3:
             options["deletion-vectors.enabled"] = "true"
     return {"fmt": fmt, "pk": pk, "partitioned": partitioned, "columns": columns, "options": options,
@@ -172,7 +194,8 @@ def _evolve(java, path: str, rng: random.Random, spec: dict, rows: list[dict]) -
     """One random schema change (add / rename / drop a value column, widen its type); ``spec["columns"]``
     and the rows written so far follow it."""
     cols = spec["columns"]
-    named = set(spec["options"].values())  # a file-index column: Java refuses to rename or drop it
+    # a file-index column: Java refuses to rename or drop it; an aggregated column keeps its option's name
+    named = set(spec["options"].values()) | {k.split(".")[1] for k in spec["options"] if k.startswith("fields.")}
     values = [i for i, (c, _) in enumerate(cols) if c not in ("id", "pt") and c not in named]
     op = rng.choice(["add", "rename", "drop", "type"] if values else ["add"])
     if op == "add":
