@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pytest
+from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError
 from paimon_codec.expressions import make_leaf
@@ -64,3 +65,25 @@ def test_orc_far_timestamps_refused_by_name(java_newest, tmp_path):
 def test_orc_in_range_timestamps_and_far_dates_read_as_java(java_newest, tmp_path):
     path = _write(java_newest, tmp_path, "orc", NEAR)
     assert _as_ints(read_table(path)) == _as_ints(java_newest.read(path))
+
+
+def _spark_ints(df) -> list[tuple]:
+    """Spark's rows with timestamps as epoch micros and dates as day numbers (exact, any year)."""
+    from pyspark.sql import functions as F
+
+    cols = [F.col("id"), *(F.unix_micros(F.col(c)).alias(c) for c in ("t3", "t6", "l6")),
+            F.datediff(F.col("d"), F.lit("1970-01-01").cast("date")).alias("d")]
+    return sorted((tuple(r) for r in df.select(*cols).collect()), key=lambda r: r[0])
+
+
+@pytest.mark.parametrize("fmt,far", [("parquet", True), ("orc", False), ("orc", True)])
+def test_spark_scan_range_as_java(spark, java_newest, tmp_path, fmt, far):  # noqa: F811
+    from paimon_codec.spark.scan import scan
+
+    path = _write(java_newest, tmp_path, fmt, FAR if far else NEAR)
+    if fmt == "orc" and far:
+        with pytest.raises(Exception, match="ORC TIMESTAMP value before 1677-09-21"):
+            scan(spark, path)[0].collect()
+        return
+    df, _ = scan(spark, path)
+    assert _spark_ints(df) == _as_ints(java_newest.read(path))
