@@ -148,10 +148,11 @@ def _decimal_sum(col: pa.Array, rows: np.ndarray, negate: np.ndarray, groups: Gr
     return take_or_null(pc.cast(result.column("v_sum"), t), where_row)
 
 
-def _decimal_product(col: pa.Array, rows: np.ndarray, groups: Groups, where: str) -> pa.Array:
+def _decimal_product(col: pa.Array, rows: np.ndarray, groups: Groups) -> pa.Array:
     """``product`` of a DECIMAL(p, s) column per key without retractions, as Paimon's ``FieldProductAgg``:
     each step multiplies exactly and rounds HALF_UP to s digits (``Decimal.fromBigDecimal``); a step whose
-    result needs more than p digits (which Paimon does not keep as a value) is refused."""
+    result needs more than p digits gives NULL, and the next non-null input starts the product again
+    (measured: 999.99 * 999.99 in DECIMAL(5, 2) reads as NULL, then * 2.00 as 2.00)."""
     import decimal
 
     t = col.type
@@ -164,10 +165,7 @@ def _decimal_product(col: pa.Array, rows: np.ndarray, groups: Groups, where: str
         g = int(groups.gid[i])
         acc = out[g]
         v = values[i] if acc is None else exact.multiply(acc, values[i]).quantize(quantum, context=exact)
-        if abs(v) >= limit:
-            raise UnsupportedTypeError(f"aggregate function 'product' over {t} values reaches more than "
-                                       f"{t.precision} digits (Paimon does not keep such a product)", path=where)
-        out[g] = v
+        out[g] = None if abs(v) >= limit else v
     return pa.array(out, type=t)
 
 
@@ -300,7 +298,7 @@ def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Group
         return _fold_numeric(col, rows, retract & ~np.bool_(ignore_retract), groups, "sum")
     if func == "product":
         if pa.types.is_decimal(col.type) and (ignore_retract or not retract.any()):
-            return _decimal_product(col, valid & adds, groups, where)
+            return _decimal_product(col, valid & adds, groups)
         if ignore_retract or not retract.any():
             return _fold_numeric(col, valid & adds, retract & False, groups, "product")
         return _product_with_retractions(col, valid, retract, groups, where)
