@@ -51,3 +51,15 @@ def test_merging_float_keys_refused(java_newest, tmp_path, key_type, engine):
 def test_deletion_vector_float_keys_read_as_java(java_newest, tmp_path, fmt):
     path = _table(java_newest, tmp_path, "DOUBLE", {"deletion-vectors.enabled": "true", "file.format": fmt}, seed=3)
     assert row_set_difference(read_table(path), java_newest.read(path), exact_floats=True) is None
+
+
+def test_float_partition_column_of_the_key_still_merged_as_java(java_newest, tmp_path):
+    """A DOUBLE partition column in the key is not compared by the merge (each partition merges alone)."""
+    path = java_newest.create_table(tmp_path, "db.pk", "id INT NOT NULL, p DOUBLE NOT NULL, v STRING",
+                                    primary_keys=["p", "id"], partition_keys=["p"], options={"bucket": "1"})
+    parts = [-0.0, 0.0, float("nan"), 1.0]
+    for commit in range(2):
+        java_newest.write(path, pa.table({"id": pa.array([i % 3 for i in range(8)], pa.int32()),
+                                          "p": pa.array([parts[i % 4] for i in range(8)], pa.float64()),
+                                          "v": [f"c{commit}r{i}" for i in range(8)]}))
+    assert row_set_difference(read_table(path), java_newest.read(path), exact_floats=True) is None
