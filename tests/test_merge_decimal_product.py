@@ -20,6 +20,8 @@ pytestmark = pytest.mark.java
 
 D = decimal.Decimal
 VALUES = [D("0.05"), D("0.10"), D("1.50"), D("-2.35"), D("1.15"), D("0.01"), None]
+# a key's only record passes unmerged: a 38-digit value must come back whole (abs() rounded it to 28 digits)
+WIDE = D("9999999999999999999999999999.9999999999")
 
 
 @pytest.mark.parametrize("fmt,compact", [("parquet", False), ("orc", True), ("avro", False)])
@@ -35,6 +37,9 @@ def test_decimal_product_as_java(java_newest, tmp_path, fmt, compact):
             "k": pa.array(ks, pa.int32()),
             **{c: pa.array([rng.choice(VALUES) for _ in ks], pa.decimal128(p, s))
                for c, p, s in (("a", 10, 2), ("b", 20, 4), ("c", 38, 10))}}))
+    java_newest.write(path, pa.table({"k": pa.array([99], pa.int32()), "a": pa.array([None], pa.decimal128(10, 2)),
+                                      "b": pa.array([None], pa.decimal128(20, 4)),
+                                      "c": pa.array([WIDE], pa.decimal128(38, 10))}))
     if compact:
         java_newest.compact(path)
     assert row_set_difference(read_table(path), java_newest.read(path)) is None

@@ -163,10 +163,10 @@ def _wide_decimal_sum(col: pa.Array, rows: np.ndarray, negate: np.ndarray, group
     out: list[decimal.Decimal | None] = [None] * groups.count
     for i in np.flatnonzero(rows):
         g = int(groups.gid[i])
-        v = -values[i] if negate[i] else values[i]
+        v = values[i].copy_negate() if negate[i] else values[i]   # exact: unary minus rounds to 28 digits
         acc = out[g]
         total = v if acc is None else exact.add(acc, v)
-        out[g] = None if abs(total) >= limit else total
+        out[g] = None if total.copy_abs() >= limit else total
     return pa.array(out, type=t)
 
 
@@ -187,7 +187,7 @@ def _decimal_product(col: pa.Array, rows: np.ndarray, groups: Groups) -> pa.Arra
         g = int(groups.gid[i])
         acc = out[g]
         v = values[i] if acc is None else exact.multiply(acc, values[i]).quantize(quantum, context=exact)
-        out[g] = None if abs(v) >= limit else v
+        out[g] = None if v.copy_abs() >= limit else v   # copy_abs: abs() rounds to the context's 28 digits
     return pa.array(out, type=t)
 
 
