@@ -1,10 +1,12 @@
 """Seeded random tables written by Paimon Java 1.4.2, read by us and by Java under random predicates.
 
 Each table draws a format (parquet / orc / avro), a kind (append, or primary key with 1-2 buckets and
-keys written twice so reads merge), a STRING partition column or none (its values include NULL, ``""``
+keys written twice so reads merge: deduplicate, partial-update, first-row, or aggregation with a random
+function per column), a STRING partition column or none (its values include NULL, ``""``
 and ``" "``), a random subset of column types, rows (nulls, edge values) in two commits, and predicates
 (every comparison, IN, null tests, prefixes, AND / OR) on random columns with literals drawn from the
-rows.  Our read must return exactly Java's rows or refuse in one line (:class:`UnsupportedTypeError`);
+rows.  FLOAT / DOUBLE values include -0.0, NaN and infinities and are filtered and compared bit-exactly.
+Our read must return exactly Java's rows or refuse in one line (:class:`UnsupportedTypeError`);
 refusals are counted, and every table must at least be read without a predicate.
 
 ``PAIMON_RANDOM_TABLES=N`` (default 32, ~30 s) sets the number of tables, ``PAIMON_RANDOM_SEED`` the first seed.
