@@ -15,11 +15,11 @@ from typing import Any
 
 from pyroaring import BitMap64
 
-from ..errors import CorruptDataError, TruncatedDataError
+from ..errors import CorruptDataError
 from ..fileio import ByteSource
 from ..formats import translate_error
 from ..generated.construct import bitmap_global_index as _gen
-from .blocks import read_stored_block
+from .blocks import read_footer, read_stored_block
 from .keys import GlobalKeyCodec
 
 __all__ = ["BitmapGlobalIndexReader"]
@@ -30,14 +30,8 @@ FOOTER_SIZE = _gen.BITMAP_GLOBAL_FOOTER_SIZE
 class BitmapGlobalIndexReader:
     def __init__(self, source: ByteSource, codec: GlobalKeyCodec) -> None:
         self.src, self.codec, self.path = source, codec, source.path
-        if len(source) < FOOTER_SIZE:
-            raise TruncatedDataError(f"bitmap global index of {len(source)} bytes has no footer", path=self.path,
-                                     expected=f"at least {FOOTER_SIZE} bytes")
-        at = len(source) - FOOTER_SIZE
-        try:
-            self.footer, _ = _gen.fast_parse_bitmap_global_footer(source.read(at, FOOTER_SIZE, "bitmap footer"))
-        except Exception as e:  # noqa: BLE001
-            raise translate_error(e, self.path, "bitmap global-index footer").with_base_offset(source.base + at) from None
+        self.footer, at = read_footer(source, FOOTER_SIZE, _gen.fast_parse_bitmap_global_footer,
+                                      "bitmap global index")
         if self.footer["value_count"] < 0:
             raise CorruptDataError(f"bitmap global index with {self.footer['value_count']} values", path=self.path,
                                    offset=source.base + at, expected="a count >= 0")

@@ -8,22 +8,37 @@ per-entry codec costs ~0.1 ms an entry).  ``tests/test_global_index_lookup.py`` 
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
 from ..codec_runtime import varint_runs, varints_at
 from ..codec_runtime.streams import CodecError
-from ..errors import ChecksumMismatchError, CorruptDataError, UnsupportedTypeError
+from ..errors import ChecksumMismatchError, CorruptDataError, TruncatedDataError, UnsupportedTypeError
 from ..fileio import ByteSource
 from ..formats import translate_error
 from ..generated.construct import btree_global_index as _gen
 
-__all__ = ["Block", "read_stored_block"]
+__all__ = ["Block", "read_stored_block", "read_footer"]
 
 TRAILER_SIZE = _gen.BLOCK_TRAILER_SIZE
 _NAMES = {_gen.BLOCK_COMPRESSION_NONE: "none", _gen.BLOCK_COMPRESSION_ZSTD: "zstd",
           _gen.BLOCK_COMPRESSION_LZ4: "lz4", _gen.BLOCK_COMPRESSION_LZO: "lzo"}
+
+
+def read_footer(src: ByteSource, size: int, parse: Callable[[bytes], tuple[Any, int]], what: str) -> tuple[Any, int]:
+    """The fixed-size footer at the end of a global-index file, parsed by its generated fast parser, and where
+    it starts; a file too short for it is truncated, a footer that does not parse is corrupt at its offset."""
+    if len(src) < size:
+        raise TruncatedDataError(f"{what} of {len(src)} bytes has no footer", path=src.path,
+                                 expected=f"at least {size} bytes")
+    at = len(src) - size
+    try:
+        footer, _ = parse(src.read(at, size, f"{what} footer"))
+    except Exception as e:  # noqa: BLE001
+        raise translate_error(e, src.path, f"{what} footer").with_base_offset(src.base + at) from None
+    return footer, at
 
 
 def read_stored_block(src: ByteSource, offset: int, size: int, what: str) -> bytes:

@@ -15,11 +15,11 @@ from typing import Any
 
 from pyroaring import BitMap64
 
-from ..errors import ChecksumMismatchError, CorruptDataError, TruncatedDataError
+from ..errors import ChecksumMismatchError, CorruptDataError
 from ..fileio import ByteSource
 from ..formats import translate_error
 from ..generated.construct import btree_global_index as _gen
-from .blocks import Block, read_stored_block
+from .blocks import Block, read_footer, read_stored_block
 from .keys import GlobalKeyCodec
 
 __all__ = ["BTreeGlobalIndexReader", "row_ids_of"]
@@ -42,14 +42,7 @@ def row_ids_of(value: bytes | memoryview, path: str | None = None) -> list[int]:
 class BTreeGlobalIndexReader:
     def __init__(self, source: ByteSource, codec: GlobalKeyCodec) -> None:
         self.src, self.codec, self.path = source, codec, source.path
-        if len(source) < FOOTER_SIZE:
-            raise TruncatedDataError(f"B-tree global index of {len(source)} bytes has no footer", path=self.path,
-                                     expected=f"at least {FOOTER_SIZE} bytes")
-        at = len(source) - FOOTER_SIZE
-        try:
-            self.footer, _ = _gen.fast_parse_btree_footer(source.read(at, FOOTER_SIZE, "B-tree footer"))
-        except Exception as e:  # noqa: BLE001
-            raise translate_error(e, self.path, "B-tree footer").with_base_offset(source.base + at) from None
+        self.footer, at = read_footer(source, FOOTER_SIZE, _gen.fast_parse_btree_footer, "B-tree global index")
         f = self.footer
         if f["index_block_offset"] + f["index_block_size"] + _gen.BLOCK_TRAILER_SIZE > at:
             raise CorruptDataError("B-tree footer's index block runs into the footer", path=self.path,
