@@ -87,3 +87,33 @@ def pypaimon21():
         pytest.fail(f"pypaimon 2.1 oracle unavailable: {exc}", pytrace=False)
     yield oracle
     oracle.close()
+
+
+# -- markers derived from the fixtures a test uses (a test's fixture closure includes indirect ones) ------
+# ``./run.sh test --quick`` runs ``-m "not spark and not java and not pypaimon and not s3"`` with
+# PAIMON_CODEC_QUICK=1, under which every one of these resources refuses to start
+# (tests/oracles/quick_guard.py): a test reaching one without its marker fails there, loudly.
+HEAVY_FIXTURES = {
+    "spark": "spark",
+    "java_newest": "java",
+    "java09_tables": "java",
+    "pypaimon21": "pypaimon",
+    "s3_server": "s3",
+}
+
+
+def heavy_markers(item) -> set[str]:
+    """The resource markers a collected test needs, from its fixtures and its ``table_location`` param."""
+    names = set(getattr(item, "fixturenames", ()))
+    found = {marker for fixture, marker in HEAVY_FIXTURES.items() if fixture in names}
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and callspec.params.get("table_location") == "s3":
+        found.add("s3")  # the s3 case requests s3_server at run time (getfixturevalue)
+    return found
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        have = {m.name for m in item.iter_markers()}
+        for marker in sorted(heavy_markers(item) - have):
+            item.add_marker(getattr(pytest.mark, marker))

@@ -15,6 +15,9 @@ import pytest
 
 @pytest.fixture(scope="session")
 def spark():
+    from oracles.quick_guard import refuse_in_quick_run
+
+    refuse_in_quick_run("spark", "a SparkSession")
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         pytest.fail("Spark needs Java (java on PATH or JAVA_HOME)", pytrace=False)
     import pyspark  # noqa: F401 - a test dependency: missing is a broken set-up, never a skip

@@ -24,6 +24,7 @@ def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([*GENERATE, *args], capture_output=True, text=True, env=env, timeout=600)
 
 
+@pytest.mark.node
 @pytest.mark.skipif(not HAVE_NODE, reason="node / kaitai-struct-compiler not installed (npm ci --prefix tools)")
 def test_check_passes_on_committed_state():
     r = run("--check")
@@ -31,6 +32,7 @@ def test_check_passes_on_committed_state():
     assert "up to date" in r.stdout
 
 
+@pytest.mark.node
 @pytest.mark.skipif(not HAVE_NODE, reason="node / kaitai-struct-compiler not installed (npm ci --prefix tools)")
 @pytest.mark.parametrize(("schema", "edit"), [
     ("hash_index", lambda s: s.replace("type: s4", "type: u4")),                      # a type change
@@ -51,6 +53,7 @@ def test_check_fails_after_schema_edit(tmp_path, schema, edit):
     assert f"{schema}" in r.stdout
 
 
+@pytest.mark.node
 @pytest.mark.skipif(not HAVE_NODE, reason="node / kaitai-struct-compiler not installed")
 def test_check_detects_missing_and_extra_files(tmp_path):
     schemas = tmp_path / "schemas"

@@ -15,6 +15,9 @@ __all__ = ["get_spark", "is_spark_connect"]
 def get_spark(master: str | None = None, app_name: str = "paimon-codec", *, shuffle_partitions: int = 4,
               extra_conf: dict[str, str] | None = None):
     """Create (or return the active) SparkSession with small, quiet defaults."""
+    if os.environ.get("PAIMON_CODEC_QUICK") == "1":  # the test suite's quick run: tests/oracles/quick_guard.py
+        raise RuntimeError("a SparkSession started under PAIMON_CODEC_QUICK=1 (./run.sh test --quick): "
+                           "the test needs @pytest.mark.spark (or the spark fixture)")
     if master is None or master.startswith("local"):
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)

@@ -32,6 +32,7 @@ from .java09_jar import (  # noqa: F401
     cache_dir,
     locate_jar,
 )
+from .quick_guard import refuse_in_quick_run
 
 DV_MAGIC = DV_MAGIC_BITMAP32
 
@@ -50,6 +51,7 @@ def paimon_java(fetch: bool = True) -> PaimonJava:
             raise JavaUnavailable(f"JPype is not installed: {exc}") from exc
         jar = locate_jar(fetch=fetch)
         if not jpype.isJVMStarted():
+            refuse_in_quick_run("java", "the in-process Paimon 0.9 JVM (JPype)")
             try:
                 jvm = jpype.getDefaultJVMPath()
             except Exception as exc:  # JVMNotFoundException

@@ -39,6 +39,7 @@ from typing import Any
 import pyarrow as pa
 
 from .java_jars import NEWEST, OracleUnavailable, classpath
+from .quick_guard import refuse_in_quick_run
 
 __all__ = ["NEWEST", "JavaError", "JavaPaimon", "OracleError", "OracleUnavailable"]
 
@@ -72,6 +73,7 @@ class JavaPaimon:
     def __init__(self, version: str = NEWEST, *, fetch: bool = True, jvm_args: Sequence[str] = ()) -> None:
         """Start the worker.  ``jvm_args`` are extra JVM options, e.g. ``-XX:TieredStopAtLevel=1`` (faster
         warm-up for small test tables; leave it out when timing Java).  Raises :class:`OracleUnavailable`."""
+        refuse_in_quick_run("java", f"Paimon Java {version} worker JVM")
         self.version = version
         cp = classpath(version, fetch=fetch)
         _java_available()

@@ -34,6 +34,11 @@ from paimon_codec.table.plan import as_predicate
 from paimon_codec.types import DataType, RowType, parse_row_type
 from paimon_codec.values import Timestamp
 
+try:
+    from .quick_guard import refuse_in_quick_run
+except ImportError:  # run as a script (./run.sh's set-up): tests/oracles is on sys.path
+    from quick_guard import refuse_in_quick_run  # type: ignore[no-redef]
+
 PYPAIMON_VERSION = "2.1.0"
 PYPAIMON_RUST_VERSION = "0.4.0"
 WORKER = Path(__file__).resolve().with_name("pypaimon_worker.py")
@@ -60,6 +65,7 @@ def _venv_works(python: Path) -> bool:
 def pypaimon_venv() -> Path:
     """The python of a venv with pypaimon 2.1.0 + pypaimon-rust; created (under a file lock) when missing
     or broken.  Raises ``RuntimeError`` when it cannot be created."""
+    refuse_in_quick_run("pypaimon", "the pypaimon 2.1 venv")
     root = _cache_dir()
     root.mkdir(parents=True, exist_ok=True)
     venv = root / f"venv-pypaimon-{PYPAIMON_VERSION}"
@@ -163,6 +169,7 @@ class PyPaimon:
     """A persistent pypaimon 2.1 worker.  Use as a context manager or call :meth:`close`."""
 
     def __init__(self, python: Path | None = None):
+        refuse_in_quick_run("pypaimon", "the pypaimon 2.1 worker")
         self.python = python or pypaimon_venv()
         self._tmp = tempfile.TemporaryDirectory(prefix="pypaimon-oracle-")
         self._n = 0

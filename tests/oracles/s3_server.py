@@ -19,6 +19,11 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+try:
+    from .quick_guard import refuse_in_quick_run
+except ImportError:  # run as a script (./run.sh's set-up): tests/oracles is on sys.path
+    from quick_guard import refuse_in_quick_run  # type: ignore[no-redef]
+
 ACCESS_KEY = "paimon-codec-test-access"
 SECRET_KEY = "paimon-codec-test-secret-3f9a1c"  # a recognisable value: tests assert it never appears in output
 REGION = "us-east-1"
@@ -63,6 +68,7 @@ def running_server(timeout: float = 60.0, command: list[str] | None = None) -> I
 
     ``command``: another server taking moto's ``-H HOST -p PORT`` (the scale benchmark's moto wrapped in a
     byte-counting middleware, ``benchmarks/_s3_store.py``)."""
+    refuse_in_quick_run("s3", "the moto S3 server")
     import moto.server  # noqa: F401 - fail here, clearly, when the test extra is missing
 
     port = _free_port()
