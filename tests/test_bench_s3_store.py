@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pyarrow.fs as pafs
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
@@ -25,6 +26,7 @@ def test_classify_names_a_tables_objects():
         assert _s3_store.classify(meta) == "metadata", meta
 
 
+@pytest.mark.s3  # starts the moto server itself (benchmarks/_s3_store.started), not through s3_server
 def test_counts_are_the_bytes_clients_received(tmp_path):
     table = tmp_path / "t"
     files = {"bucket-0/data-a-0.parquet": os.urandom(300_000), "bucket-0/data-a-0.parquet.index": os.urandom(70_000),
