@@ -107,8 +107,14 @@ def heavy_markers(item) -> set[str]:
     names = set(getattr(item, "fixturenames", ()))
     found = {marker for fixture, marker in HEAVY_FIXTURES.items() if fixture in names}
     callspec = getattr(item, "callspec", None)
-    if callspec is not None and callspec.params.get("table_location") == "s3":
-        found.add("s3")  # the s3 case requests s3_server at run time (getfixturevalue)
+    if callspec is not None:
+        if callspec.params.get("table_location") == "s3":
+            found.add("s3")  # the s3 case requests s3_server at run time (getfixturevalue)
+        # a module requesting fixtures at run time by a parameter's value says which: DYNAMIC_FIXTURES
+        dynamic = getattr(getattr(item, "module", None), "DYNAMIC_FIXTURES", {})
+        for value in callspec.params.values():
+            if isinstance(value, str) and HEAVY_FIXTURES.get(dynamic.get(value, "")):
+                found.add(HEAVY_FIXTURES[dynamic[value]])
     return found
 
 

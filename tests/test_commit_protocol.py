@@ -59,6 +59,9 @@ def _appender(path: str, worker: int, commits: int, barrier, state=None) -> list
     return out
 
 
+DYNAMIC_FIXTURES = {"s3": "s3_server"}  # the "s3" case requests it at run time: conftest marks it s3
+
+
 @pytest.mark.parametrize("where", ["local", "s3"])
 def test_two_processes_race_for_snapshot_ids(tmp_path, where, java_newest, request):
     """Two processes append concurrently: one winner per snapshot id (hard link locally, conditional PUT

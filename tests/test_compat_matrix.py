@@ -33,6 +33,7 @@ from paimon_codec.table.plan import plan_scan
 REPO = Path(__file__).resolve().parents[1]
 _ORACLE_FIXTURES = {"java-0.9": "java09_tables", "java-1.4.2": "java_newest", "pypaimon-2.1": "pypaimon21",
                     "pypaimon-rust": "pypaimon21"}
+DYNAMIC_FIXTURES = _ORACLE_FIXTURES  # the writer parameter's oracle fixture: conftest marks the test by it
 
 SPARK_PREDICATE = "range"
 SPARK_LABEL = "Spark `scan`, `v BETWEEN 1000 AND 3000`"

@@ -76,12 +76,14 @@ def test_markers_come_from_fixtures():
     files = ["tests/test_spark_rewrite.py",           # spark + java_newest + pypaimon21, no module mark
              "tests/test_storage_index_get.py",       # s3_server through a module fixture
              "tests/test_oracle_pypaimon.py",         # pypaimon21
-             "tests/test_table_merge_read.py"]        # java_newest; spark
+             "tests/test_table_merge_read.py",        # java_newest; spark
+             "tests/test_compat_matrix.py"]           # oracles by the writer parameter (DYNAMIC_FIXTURES)
     everything = _collected(*files)
     quick = _collected("-m", QUICK, *files)
     assert everything and len(quick) < len(everything)
     for name in ("test_spark_rewrite_matches_java", "test_planning_on_s3_prunes_as_on_local_disk",
-                 "test_create_write_read_round_trip", "test_merge_across_schema_evolution"):
+                 "test_create_write_read_round_trip", "test_merge_across_schema_evolution",
+                 "test_cell_reads_exactly_or_refuses[java-0.9", "test_cell_reads_exactly_or_refuses[pypaimon-2.1"):
         assert any(name in t for t in everything) and not any(name in t for t in quick), name
     located = _collected("-m", QUICK, "tests/test_spark_scan_store.py", "tests/test_topn_threshold.py")
     assert not any("[s3" in t or "-s3" in t for t in located), located
