@@ -117,12 +117,13 @@ def test_any_bit_flip_is_detected(bit):
     raise AssertionError(f"flip of bit {bit} went unnoticed")
 
 
-def _bin_positions(entry_bytes: bytes) -> list[int]:
-    return reference_bin_positions(F.plain(F.get("deletion-vector").decode(entry_bytes), full_bytes=True)["bin"])
+def _bin_positions(entry_bytes: bytes, crc: bool) -> list[int]:
+    obj = F.get("deletion-vector").decode(entry_bytes, validate=crc)  # validate: CRCs, as our reader's flag
+    return reference_bin_positions(F.plain(obj, full_bytes=True)["bin"])
 
 
-def _index_reference(b: bytes) -> list[list[int]]:
-    ref = F.plain(F.get("deletion-vectors").decode(b"\x01" + b), full_bytes=True)
+def _index_reference(b: bytes, crc: bool) -> list[list[int]]:
+    ref = F.plain(F.get("deletion-vectors").decode(b"\x01" + b, validate=crc), full_bytes=True)
     return [reference_bin_positions(e["bin"]) for e in ref["entries"]]
 
 
@@ -139,16 +140,16 @@ def _positions(dv: DeletionVector) -> list[int]:
 # of our reader, so a reference refusing what we accepted fails the test too
 DECODERS = [
     (lambda b, crc: read_dv_index(b"\x01" + b, verify_crc=crc),
-     lambda got: [_positions(e.dv) for e in got.entries], lambda b, got: _index_reference(b)),
+     lambda got: [_positions(e.dv) for e in got.entries], lambda b, got, crc: _index_reference(b, crc)),
     (lambda b, crc: read_entry(b, verify_crc=crc), lambda got: _positions(got.dv),
-     lambda b, got: _bin_positions(b)),
+     lambda b, got, crc: _bin_positions(b, crc)),
     (lambda b, crc: read_deletion_vector(b"\x01" + b, 1, max(len(b) - 8, 4), verify_crc=crc), _positions,
-     lambda b, got: _bin_positions(b[:4 + struct.unpack(">i", b[:4])[0] + 4])),
+     lambda b, got, crc: _bin_positions(b[:4 + struct.unpack(">i", b[:4])[0] + 4], crc)),
     (lambda b, crc: read_puffin(b), lambda got: [_positions(x.dv) for x in got],
-     lambda b, got: [reference_positions(b[x.offset:x.offset + x.length]) for x in got]),
+     lambda b, got, crc: [reference_positions(b[x.offset:x.offset + x.length]) for x in got]),
     (lambda b, crc: read_delete_map(b), lambda got: {k: _positions(v) for k, v in got.items()},
-     lambda b, got: _delete_map_reference(b)),
-    (lambda b, crc: DeletionVector.deserialize(b), _positions, lambda b, got: reference_positions(b)),
+     lambda b, got, crc: _delete_map_reference(b)),
+    (lambda b, crc: DeletionVector.deserialize(b), _positions, lambda b, got, crc: reference_positions(b)),
 ]
 
 
@@ -162,7 +163,7 @@ def test_garbage_never_escapes(blob):
                 got = decode(blob, crc)
             except PaimonCodecError:
                 continue
-            assert answer(got) == reference(blob, got), decode
+            assert answer(got) == reference(blob, got, crc), decode
 
 
 @SETTINGS
