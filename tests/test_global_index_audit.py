@@ -14,6 +14,8 @@ from oracles.pypaimon21 import pypaimon_venv
 
 from paimon_codec.table.inventory import check_index_task, table_inventory
 
+pytestmark = pytest.mark.pypaimon  # table_dir writes with the pypaimon venv, not the pypaimon21 fixture
+
 
 @pytest.fixture(scope="module")
 def table_dir(tmp_path_factory) -> Path:

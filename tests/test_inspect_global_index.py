@@ -75,6 +75,7 @@ def test_java_bitmap_global_index_without_type_asks_for_it(java_files, capsys):
     assert "bitmap global-index file" in err and "--type" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.pypaimon  # pypaimon_files runs the pypaimon venv itself
 @pytest.mark.parametrize("writer", ["java", "pypaimon"])
 def test_btree_global_index_decodes(writer, java_files, pypaimon_files, capsys):
     files = java_files if writer == "java" else pypaimon_files
@@ -91,6 +92,7 @@ def test_btree_global_index_decodes(writer, java_files, pypaimon_files, capsys):
     assert json.loads(out)["structure"]["data_blocks"][0]["first_key"]["hex"] == "61"
 
 
+@pytest.mark.pypaimon  # pypaimon_files runs the pypaimon venv itself
 def test_pypaimon_bitmap_global_index_decodes(pypaimon_files, capsys):
     code, out, err = _inspect(capsys, pypaimon_files["bitmap"], "--type", "STRING", "--json")
     assert code == 0, err
@@ -99,6 +101,7 @@ def test_pypaimon_bitmap_global_index_decodes(pypaimon_files, capsys):
     assert (st["keys"], st["row_ids"], st["null_rows"], st["non_null_rows"]) == (2, 3, 1, 3), st
 
 
+@pytest.mark.pypaimon  # pypaimon_files runs the pypaimon venv itself
 @pytest.mark.parametrize("writer", ["java", "pypaimon"])
 def test_damaged_btree_block_is_refused_with_its_offset(writer, java_files, pypaimon_files, capsys, tmp_path):
     src = (java_files if writer == "java" else pypaimon_files)["btree"]
