@@ -246,6 +246,7 @@ def pypaimon_table(request, tmp_path_factory):
         yield oracle, path, snapshots
 
 
+@pytest.mark.pypaimon  # PyPaimon started by the test or pypaimon_table, not the pypaimon21 fixture
 def test_pypaimon_every_snapshot_reads_like_pypaimon(pypaimon_table):
     oracle, path, snapshots = pypaimon_table
     names = ["id", "name", "score", "dt"]
@@ -256,6 +257,7 @@ def test_pypaimon_every_snapshot_reads_like_pypaimon(pypaimon_table):
         assert _sorted_rows(ours, names) == _sorted_rows(theirs, names), f"snapshot {sid}"
 
 
+@pytest.mark.pypaimon  # PyPaimon started by the test or pypaimon_table, not the pypaimon21 fixture
 @pytest.mark.parametrize("where", ["dt = 'x'", "dt = 'y'", "score >= 100", "name IS NULL", "id IN (1, 4, 7)"])
 def test_pypaimon_predicates(pypaimon_table, where):
     oracle, path, _ = pypaimon_table
@@ -263,6 +265,7 @@ def test_pypaimon_predicates(pypaimon_table, where):
     assert _sorted_rows(_ours(path, where), names) == _sorted_rows(oracle.read(path, where=where), names)
 
 
+@pytest.mark.pypaimon  # PyPaimon started by the test or pypaimon_table, not the pypaimon21 fixture
 def test_partition_predicate_prunes_whole_row_id_ranges(pypaimon_table):
     _, path, _ = pypaimon_table
     plan = plan_scan(path, "dt = 'y'")
@@ -272,6 +275,7 @@ def test_partition_predicate_prunes_whole_row_id_ranges(pypaimon_table):
     assert plan.report.files_skipped_by_partition == plan.report.files_total - len(y_files)
 
 
+@pytest.mark.pypaimon  # PyPaimon started by the test or pypaimon_table, not the pypaimon21 fixture
 def test_pypaimon_plan_uses_the_anchor_deletion_vector(pypaimon_table):
     _, path, _ = pypaimon_table
     plan = plan_scan(path)
@@ -282,6 +286,7 @@ def test_pypaimon_plan_uses_the_anchor_deletion_vector(pypaimon_table):
     assert plan.report.files_skipped_by_deletion_vectors == 3
 
 
+@pytest.mark.pypaimon  # PyPaimon started by the test or pypaimon_table, not the pypaimon21 fixture
 def test_spark_scan_of_pypaimon_table(spark, pypaimon_table):  # noqa: F811
     from paimon_codec.spark import scan
 
@@ -292,6 +297,7 @@ def test_spark_scan_of_pypaimon_table(spark, pypaimon_table):  # noqa: F811
     assert _sorted_rows(got, names) == _sorted_rows(oracle.read(path), names)
 
 
+@pytest.mark.pypaimon  # PyPaimon started by the test or pypaimon_table, not the pypaimon21 fixture
 def test_tables_without_data_evolution_are_planned_as_before(tmp_path):
     with PyPaimon() as oracle:
         path = oracle.create_table(tmp_path, "t", "id INT, v STRING", options={"row-tracking.enabled": "true"})
