@@ -2,7 +2,8 @@
 # paimon-codec: one entry point for a fresh machine.
 #   ./run.sh demo     set up (venv, package) and run the end-to-end demo on bundled sample data
 #   ./run.sh test     set up (venv, package, test tools) and run every check (generator, ruff, mypy) and test
-#   ./run.sh test --quick  the same checks and every test that needs no Spark, JVM, pypaimon or S3 server
+#   ./run.sh test --quick  the same checks and every test that needs no Spark, JVM, pypaimon or S3 server and
+#                     is not marked slow (crash-safety kills, the short fuzz run: the full run has them)
 #                     (PAIMON_CODEC_QUICK=1 makes those refuse to start: an unmarked use fails the run)
 #   ./run.sh setup    only set up
 #   ./run.sh preflight  check the test run's tools and files are there (exit 3 naming what is missing)
@@ -103,7 +104,7 @@ case "${1:-}" in
       "$PY" tools/generate.py --check
       "$PY" -m ruff check paimon_codec tools tests benchmarks
       "$PY" -m mypy paimon_codec
-      exec "$PY" -m pytest -q -p no:cacheprovider -m "not spark and not java and not pypaimon and not s3" "$@"
+      exec "$PY" -m pytest -q -p no:cacheprovider -m "not spark and not java and not pypaimon and not s3 and not slow" "$@"
     fi
     preflight
     setup_tools

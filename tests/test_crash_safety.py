@@ -19,6 +19,7 @@ from kill_writers import GOLDEN_TABLE, WRITERS, run_trials  # noqa: E402
 TRIALS = {"commit": 40, "index-build": 40}
 
 
+@pytest.mark.slow  # ~300 s of the quick run: left to the full run (./run.sh test, CI)
 @pytest.mark.skipif(not GOLDEN_TABLE.is_dir(), reason=f"golden table not found at {GOLDEN_TABLE}")
 @pytest.mark.parametrize("name", WRITERS)
 def test_sigkill_leaves_old_or_new(name, tmp_path):

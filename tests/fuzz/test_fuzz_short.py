@@ -17,6 +17,7 @@ from fuzz.targets import GOLDEN, TARGETS
 SLOW = {"table": 40, "cli": 40, "manifest": 120, "index-manifest": 120}
 
 
+@pytest.mark.slow  # minutes: left to the full run (./run.sh test, CI)
 @pytest.mark.skipif(not GOLDEN.is_dir(), reason=f"golden files (the seeds) not found at {GOLDEN}")
 @pytest.mark.parametrize("name", list(TARGETS))
 def test_short_fuzz_run(name, tmp_path):

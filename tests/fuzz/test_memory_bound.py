@@ -113,6 +113,7 @@ def _crashy(data: bytes, _: dict) -> None:
         bytearray(30 * 2**20)  # over 10 MB + 50 x input; measured (RLIMIT_AS leaves room for it)
 
 
+@pytest.mark.slow  # a fuzz loop of every index target: left to the full run
 def test_loop_counts_every_index_once(monkeypatch, tmp_path):
     """Workers that die are replaced; inputs they had not reported run again; every index counts once."""
     target = Target("crashy", lambda: [Seed(b"seed-bytes" * 8), Seed(b"\x00\x01\x02\x03" * 20)], _crashy)
