@@ -3,7 +3,7 @@
 Java's ORC reader gives an all-zero, NULL-free batch (1024 rows from the start of a stripe) its first zero's
 sign on every row (``0.0 == -0.0`` marks the batch repeating; :mod:`paimon_codec.table.orc_batches`), which
 pyarrow does not: our read returned the stored -0.0 where Java returns 0.0.  Parquet and Avro keep each
-value's bits.  Predicates comparing such columns of ORC files are refused
+value's bits.  Predicates comparing such columns of ORC files are refused under semantics="paimon"
 (:mod:`paimon_codec.table.orc_float_stats`): Java prunes by ORC statistics that leave NaN and zero signs out.
 All compared bit-exactly (``exact_floats``) with Java's own read.
 """
@@ -52,3 +52,23 @@ def test_orc_float_comparisons_refused_null_tests_answered(java_newest, tmp_path
         where = make_leaf(op, "f")
         assert row_set_difference(read_table(path, where), java_newest.read(path, where=where),
                                   exact_floats=True) is None
+
+
+def _spark_key(x: float) -> tuple:
+    """Spark SQL's float order, written out: NaN equal to itself and above every number, -0.0 = 0.0."""
+    return (1, 0.0) if x != x else (0, x + 0.0)
+
+
+def test_orc_float_comparisons_answered_under_spark_semantics(java_newest, tmp_path):
+    """The refusal guards Paimon's answer (Java's pruning); under Spark's semantics the answer is Spark SQL's
+    filter of every row Java stores, which no pruning of ours narrows - so it is answered."""
+    path = _table(java_newest, tmp_path, "orc")
+    every = java_newest.read(path).to_pylist()
+    tests = {"eq": lambda a, b: a == b, "gt": lambda a, b: a > b, "lte": lambda a, b: a <= b,
+             "lt": lambda a, b: a < b}
+    for op, lit in [("eq", -0.0), ("gt", -0.0), ("lte", 1.0), ("eq", NAN), ("lt", NAN)]:
+        got = sorted(read_table(path, make_leaf(op, "d", [lit]), semantics="spark").column("id").to_pylist())
+        want = sorted(r["id"] for r in every
+                      if r["d"] is not None and tests[op](_spark_key(r["d"]), _spark_key(lit)))
+        assert got == want, (op, lit)
+        assert want  # every case selects rows

@@ -221,7 +221,8 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
             report.topn_note = "primary-key merge reads are not pushed down"
         report.planning_ms = round((time.perf_counter() - started) * 1000, 3)
         refuse_padded_char_pruning(pred, row_type, (t.file_format for g in merge_groups for t in g.files))
-        refuse_float_stats_pruning(pred, row_type, (t.file_format for g in merge_groups for t in g.files))
+        refuse_float_stats_pruning(pred, row_type, (t.file_format for g in merge_groups for t in g.files),
+                                   report.semantics)
         return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, merge_groups)
     live = table.batch_files(snapshot)
     groups: list[GroupTask] = []
@@ -322,6 +323,6 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     report.planning_ms = round((time.perf_counter() - started) * 1000, 3)
     formats = [t.file_format for t in tasks] + [t.file_format for g in groups for t in g.files]
     refuse_padded_char_pruning(pred, row_type, formats)
-    refuse_float_stats_pruning(pred, row_type, formats)
+    refuse_float_stats_pruning(pred, row_type, formats, report.semantics)
     return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, groups)
 
