@@ -56,6 +56,9 @@ def check_global_index(task: dict) -> tuple[list[dict], dict]:
                                                 "table schema does not have")], {}
     dtype = parse_type(g["type"])
     layout = layout_of(data[-4:])
+    if layout is None and task.get("index_type") == "btree":
+        return [*out, _finding(task, "corrupt", f"B-tree global index of {len(data)} bytes does not end in the "
+                                                "footer magic 0x50425449")], {}
     if layout is None:  # Java 1.4.2's bitmap global index: a bitmap file-index payload
         F.get("bitmap").decode(data, task["path"], F.key_kind_for(dtype))
         return out, {"entries": 1}
