@@ -59,6 +59,13 @@ class _SignedPart:
         if self.slice_count < 0 or self.slice_count > 64:
             raise CorruptDataError(f"{label} bsi has {self.slice_count} slices", path=src.path,
                                    offset=src.base + pos, expected="0..64")
+        if (self.max - self.min).bit_length() > self.slice_count:
+            # the slices cannot hold max - min: compares would use only the literal's low bits (Paimon's
+            # writer sizes the slices by max - min, so no file it writes is like this)
+            raise CorruptDataError(f"{label} bsi max {self.max} - min {self.min} needs "
+                                   f"{(self.max - self.min).bit_length()} bits, the part has {self.slice_count} slices",
+                                   path=src.path, offset=src.base + offset,
+                                   expected=f"at most {self.slice_count}-bit max - min")
         pos += size
         self._slice_at = []
         for i in range(self.slice_count):
