@@ -59,7 +59,15 @@ __all__ = [
     "translate_error",
 ]
 
-REPO_SCHEMAS = Path(__file__).resolve().parent / "schemas"  # package data
+def _schema_dir() -> Path:
+    """The ``.ksy`` files: inside the installed package (the wheel maps ``schemas/`` there), else the source
+    tree's top-level ``schemas/`` beside the package (editable installs and checkouts)."""
+    here = Path(__file__).resolve().parent
+    installed = here / "schemas"
+    return installed if installed.is_dir() else here.parent / "schemas"
+
+
+REPO_SCHEMAS = _schema_dir()
 
 #: the key kinds of the key-typed formats (the ``kind`` parameter of schemas/paimon_key.ksy): one vocabulary
 KEY_KINDS = _rt.KEY_KINDS

@@ -46,7 +46,7 @@ def test_bad_input_exits_2(tmp_path, capsys):
                                       ("paimon_key", "paimon_key"), ("puffin", "puffin")])
 def test_formats_prints_a_schema(name, sid, capsys):
     assert main(["formats", "--schema", name]) == 0
-    assert capsys.readouterr().out == (REPO / "paimon_codec" / "schemas" / f"{sid}.ksy").read_text(encoding="utf-8")
+    assert capsys.readouterr().out == (REPO / "schemas" / f"{sid}.ksy").read_text(encoding="utf-8")
 
 
 def test_formats_refuses_an_unknown_schema(capsys):

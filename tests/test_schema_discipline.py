@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
-SCHEMAS = sorted((REPO / "paimon_codec" / "schemas").glob("*.ksy"))
+SCHEMAS = sorted((REPO / "schemas").glob("*.ksy"))
 PAIMON_TAG = "release-1.4.2"
 #: layouts Paimon defines (the others: RoaringFormatSpec, Iceberg Puffin, the never-shipped DELETE_MAP proposal)
 PAIMON = {"bitmap_index", "bloom_filter", "bsi", "deletion_vector", "deletion_vectors", "file_index", "hash_index",
@@ -98,7 +98,7 @@ def test_scalar_fields_carry_paimon_names(path):
 
 def test_listed_exceptions_exist():
     for (sid, tname, fid), why in NO_JAVA_NAME.items():
-        schema = _load(REPO / "paimon_codec" / "schemas" / f"{sid}.ksy")
+        schema = _load(REPO / "schemas" / f"{sid}.ksy")
         assert why and any(t == tname and f["id"] == fid for t, f in _fields(schema)), (sid, tname, fid)
 
 

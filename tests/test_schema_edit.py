@@ -341,7 +341,12 @@ EDITS: dict[str, tuple[str, str, str]] = {
 
 def _regenerated_copy(tmp_path: Path, sid: str, old: str, new: str) -> Path:
     root = tmp_path / "repo"
-    shutil.copytree(REPO / "paimon_codec", root / "paimon_codec", ignore=shutil.ignore_patterns("__pycache__", "generated"))
+    # the copy takes the installed wheel's shape (schemas and generated code inside the package), so the
+    # edited codecs are the ones imported from it, ahead of the editable install's mapping of generated/
+    shutil.copytree(REPO / "paimon_codec", root / "paimon_codec", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO / "schemas", root / "paimon_codec" / "schemas")
+    (root / "paimon_codec" / "generated").mkdir()
+    shutil.copy(REPO / "generated" / "__init__.py", root / "paimon_codec" / "generated" / "__init__.py")
     schemas = root / "paimon_codec" / "schemas"
     schema = schemas / f"{sid}.ksy"
     text = schema.read_text()
@@ -380,4 +385,4 @@ def test_schema_edit_flows_through_both_codecs_and_the_semantic_layer(sid, tmp_p
 
 
 def test_every_schema_has_an_edit():
-    assert set(EDITS) == {p.stem for p in (REPO / "paimon_codec" / "schemas").glob("*.ksy")}
+    assert set(EDITS) == {p.stem for p in (REPO / "schemas").glob("*.ksy")}

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Regenerate everything derived from ``paimon_codec/schemas/*.ksy``.
+"""Regenerate everything derived from ``schemas/*.ksy``.
 
 One command (``python tools/generate.py``) writes
 
-* ``paimon_codec/generated/construct/<id>.py`` - Construct codecs that parse AND build (jinja2 templates in
+* ``generated/construct/<id>.py`` - Construct codecs that parse AND build (jinja2 templates in
   ``tools/templates``), translated from the Kaitai schemas by this script;
-* ``paimon_codec/generated/kaitai/<id>.py`` - Kaitai Struct Python parsers from kaitai-struct-compiler 0.11.0,
+* ``generated/kaitai/<id>.py`` - Kaitai Struct Python parsers from kaitai-struct-compiler 0.11.0,
   driven through its library API by ``tools/ksc.js`` (``npm ci --prefix tools`` installs it);
 * ``docs/formats/<id>.dot`` + ``.svg`` - one diagram per format (the compiler's graphviz target
   rendered with ``dot``).
@@ -39,7 +39,7 @@ Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
   field: the fast builder patches it with the size of the built sequence.
 
 Constants: every member of a schema's Kaitai ``enums`` becomes ``ENUM_MEMBER`` and every
-``contents`` field ``TYPE_FIELD`` (bytes) in ``paimon_codec/generated/construct/constants.py`` (no imports, so the
+``contents`` field ``TYPE_FIELD`` (bytes) in ``generated/construct/constants.py`` (no imports, so the
 runtime can use them too), re-exported by the schema's module; ``-values-name: NAME`` on a root parameter
 exports ``NAME``, the tuple of the case labels of the root field that switches on it (a vocabulary such as
 paimon_key's key kinds); ``enum::member`` (``.to_i``) in
@@ -696,7 +696,7 @@ def gen_construct(schema_dir: Path, out_dir: Path) -> list[Path]:
     written = []
     model.cg = {sid: ConstructGen(model, sid) for sid in model.schemas}  # type: ignore[attr-defined]
     for sid in model.schemas:
-        text = model.cg[sid].render(env, f"paimon_codec/schemas/{sid}.ksy")  # type: ignore[attr-defined]
+        text = model.cg[sid].render(env, f"schemas/{sid}.ksy")  # type: ignore[attr-defined]
         # the schema's digest makes every edit (even to a doc string) visible to --check
         digest = hashlib.sha256((schema_dir / f"{sid}.ksy").read_bytes()).hexdigest()
         text = text.replace("\n", f"\n# schema sha256: {digest}\n", 1)
@@ -741,7 +741,7 @@ def gen_kaitai(schema_dir: Path, out_dir: Path) -> None:
                           else m.group(0), text, flags=re.M)
             (out_dir / p.name).write_text(text)
     (out_dir / "__init__.py").write_text(
-        '"""Kaitai Struct parsers generated from paimon_codec/schemas/*.ksy by tools/generate.py (kaitai-struct-compiler '
+        '"""Kaitai Struct parsers generated from schemas/*.ksy by tools/generate.py (kaitai-struct-compiler '
         '0.11.0).\n\nDo not edit; regenerate with `python tools/generate.py`."""\n')
 
 
@@ -760,17 +760,27 @@ def gen_diagrams(schema_dir: Path, out_dir: Path, svg: bool) -> None:
                 (out_dir / f"{p.stem}.svg").write_bytes(r.stdout)
 
 
+#: ``generated/__init__.py``: the folder is the package ``paimon_codec.generated`` once installed (pyproject's
+#: ``package-dir`` maps it), so the codecs import as ``paimon_codec.generated.construct.<id>``.
+GENERATED_INIT = (
+    '"""Code generated from ``schemas/*.ksy`` by ``tools/generate.py`` - do not edit; installed as\n'
+    '``paimon_codec.generated`` (``construct``: parse + build codecs; ``kaitai``: Kaitai Struct parsers)."""\n'
+)
+
+
 def generate(root: Path, schema_dir: Path, *, need_node: bool = True) -> list[str]:
-    """Generate into ``root`` (paimon_codec/generated/..., docs/formats/...); returns warnings."""
+    """Generate into ``root`` (generated/..., docs/formats/...); returns warnings."""
     warnings = []
-    gen_construct(schema_dir, root / "paimon_codec" / "generated" / "construct")
+    (root / "generated").mkdir(parents=True, exist_ok=True)
+    (root / "generated" / "__init__.py").write_text(GENERATED_INIT)
+    gen_construct(schema_dir, root / "generated" / "construct")
     problem = have_node()
     if problem:
         if need_node:
             raise SystemExit(problem)
         warnings.append(problem)
         return warnings
-    gen_kaitai(schema_dir, root / "paimon_codec" / "generated" / "kaitai")
+    gen_kaitai(schema_dir, root / "generated" / "kaitai")
     svg = shutil.which("dot") is not None
     if not svg:
         warnings.append("graphviz `dot` is not installed (apt-get install graphviz): SVG diagrams not rendered")
@@ -791,9 +801,9 @@ def check(schema_dir: Path, repo: Path) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         generate(t, schema_dir, need_node=False)
-        groups = [("paimon_codec/generated/construct", "*.py")]
+        groups = [("generated", "__init__.py"), ("generated/construct", "*.py")]
         if node_problem is None:
-            groups += [("paimon_codec/generated/kaitai", "*.py"), ("docs/formats", "*.dot")]
+            groups += [("generated/kaitai", "*.py"), ("docs/formats", "*.dot")]
             if dot_ok:
                 groups.append(("docs/formats", "*.svg"))
         stale = []
@@ -812,7 +822,7 @@ def check(schema_dir: Path, repo: Path) -> int:
             print("  " + s)
         return 1
     if node_problem:
-        print(f"cannot check paimon_codec/generated/kaitai and docs/formats/*.dot: {node_problem}")
+        print(f"cannot check generated/kaitai and docs/formats/*.dot: {node_problem}")
         return 3
     if not dot_ok:
         print("note: graphviz `dot` is not installed; SVG diagrams were not compared")
@@ -823,7 +833,7 @@ def check(schema_dir: Path, repo: Path) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="fail if anything committed is stale")
-    ap.add_argument("--schemas", type=Path, default=ROOT / "paimon_codec" / "schemas", help="schema directory")
+    ap.add_argument("--schemas", type=Path, default=ROOT / "schemas", help="schema directory")
     ap.add_argument("--repo", type=Path, default=ROOT, help="tree to write into / compare with")
     args = ap.parse_args(argv)
     if args.check:

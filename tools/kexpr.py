@@ -1,6 +1,6 @@
 """A small translator from the Kaitai Struct expression language to Python source.
 
-Only the subset the schemas in ``paimon_codec/schemas/`` use is supported: literals, names, ``_root``,
+Only the subset the schemas in ``schemas/`` use is supported: literals, names, ``_root``,
 ``_parent``, ``_index``, ``_io`` (``.size``, ``.pos``, ``.eof``), ``_`` (the current value in
 ``valid: expr`` / ``repeat-until``), attribute and index access, ``.length``/``.size`` of lists and
 byte arrays, arithmetic, bitwise and comparison operators, ``not``/``and``/``or`` and the ternary

@@ -56,7 +56,7 @@ def cmd_formats(args: argparse.Namespace) -> int:
         sys.stdout.write(schema_text(args.schema))
         return 0
     rows = [
-        {"name": s.name, "schema": f"paimon_codec/schemas/{s.schema_id}.ksy", "codec": f"paimon_codec.generated.construct.{s.schema_id}.{_camel(s.schema_id)}", "detectable": s.detector is not None,
+        {"name": s.name, "schema": f"schemas/{s.schema_id}.ksy", "codec": f"paimon_codec.generated.construct.{s.schema_id}.{_camel(s.schema_id)}", "detectable": s.detector is not None,
          "needs_key_kind": s.needs_key_kind, "description": s.description}
         for s in F.FORMATS.values()
     ]

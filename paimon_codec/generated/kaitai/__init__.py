@@ -1,3 +1,0 @@
-"""Kaitai Struct parsers generated from paimon_codec/schemas/*.ksy by tools/generate.py (kaitai-struct-compiler 0.11.0).
-
-Do not edit; regenerate with `python tools/generate.py`."""
