@@ -187,11 +187,19 @@ def test_version_above_one_is_unsupported():
 
 
 def _exercise(data: bytes, type_name: str) -> None:
+    """Every question a user asks, and (when the bytes were accepted) answers that agree with each other:
+    rows inside the row count, ``<`` / ``>=`` and ``=`` / ``<>`` partitioning the non-null rows, ``IN`` the union
+    of its equalities, ``BETWEEN`` the meet of its bounds (:mod:`fuzz.answers`)."""
+    from fuzz.answers import check_index_answers
+
     reader = RangeBitmapReader(data, type_name)
-    for lit in ("apple", "b", "zzz", "") if type_name == "STRING" else (0, 5, -3, 10**6):
+    lits = ("apple", "b", "zzz", "") if type_name == "STRING" else (0, 5, -3, 10**6)
+    for lit in lits:
         for res in (reader.visit_equal(lit), reader.visit_lt(lit), reader.visit_gte(lit),
                     reader.visit_not_equal(lit), reader.visit_is_null()):
             _ = res.bitmap
+    for pair in (lits[:2], lits[2:]):
+        check_index_answers(reader, "range-bitmap", list(pair))
     from paimon_codec.fileindex.topn import top_n_rows
     top_n_rows(reader, 3, True, False, True)
     reader.describe()
