@@ -146,6 +146,10 @@ def _reference_values(data: bytes) -> tuple[dict[int, int], int] | None:
                 return None
             if set(stored) & set(values):
                 return None
+            if sign < 0 and p["min"] + min(stored.values(), default=1) == 0:
+                # a negative-part row of magnitude 0 (Java's writer stores |v| >= 1 there): Java's algorithm
+                # (ours) looks for 0 in the positive part only; a corrupt state with no answer to compare
+                return None
             values.update({row: sign * (p["min"] + v) for row, v in stored.items()})
     except (PaimonCodecError, ValueError):  # ValueError: CRoaring refuses a bitmap
         return None

@@ -58,7 +58,10 @@ def check_index_answers(reader: Any, index_type: str, lits: list) -> None:
         eq = _rows(reader.visit_equal(lit))
         answers[f"= {lit!r}"] = eq
         eqs.append(eq)
-        if eq is not None and not_null is not None:
+        # a bitmap index stores each key's rows and the null rows as separate bitmaps that only the writer keeps
+        # apart (Java never checks either; proving it would read the null bitmap on every equality), so a
+        # corrupt file's overlap is answered as its bytes say; the other indexes derive = from one structure
+        if eq is not None and not_null is not None and index_type != "bitmap":
             _expect(eq <= not_null, f"= {lit!r} holds a null row")
         ne = _rows(reader.visit_not_equal(lit))
         if eq is not None and ne is not None:

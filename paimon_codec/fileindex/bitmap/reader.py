@@ -21,6 +21,7 @@ from pyroaring import BitMap
 
 from ... import codec_runtime as _rt
 from ...errors import (
+    CorruptDataError,
     InvalidPredicateError,
     PaimonCodecError,
     TruncatedDataError,
@@ -242,6 +243,17 @@ class BitmapIndexReader(V1Reads, BitmapVisits):
         return None if j < 0 else (int(blk.cols[0][j]), int(blk.cols[1][j]))
 
     def _read_bitmap(self, off: int, length: int) -> BitMap:
+        """A key's (or the nulls') rows; a row at or past the row count makes the index corrupt by name - an
+        answer naming rows the file does not have is never handed on."""
+        bm = self._decode_bitmap(off, length)
+        if bm and bm.max() >= self.row_count:
+            src = self.source
+            where = src.base + self.body_start + max(off, 0)
+            raise CorruptDataError(f"bitmap at body offset {off} names row {bm.max()} of {self.row_count}",
+                                   path=src.path, offset=where, expected=f"rows below {self.row_count}")
+        return bm
+
+    def _decode_bitmap(self, off: int, length: int) -> BitMap:
         if off < 0:
             return BitMap([-1 - off])
         src = self.source
