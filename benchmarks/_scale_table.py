@@ -17,8 +17,8 @@ range-bitmap index and fails on a container holding one ("Can't find file index 
 ``bench.scale_09`` / ``bench.scale_dv_09`` are twins for it: the same data files (hard links), the same
 deletion vectors, bitmap and bloom-filter indexes without the range bitmap.  :func:`subset_table` makes tables of the first ``n`` files of a table the
 same way (planning-time measurements at 50 / 200 / 1,000 files).  Bitmaps are written in the V1 layout,
-which Paimon 0.9 reads.  Tables are created, written and committed with :mod:`paimon_codec.table.write` and
-:mod:`paimon_codec.table.commit` (the twins in the 0.9 metadata layout).
+which Paimon 0.9 reads.  Tables are created, written and committed with :mod:`paimon_codec.writing` and
+:mod:`paimon_codec.writing.commit` (the twins in the 0.9 metadata layout).
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ def _dv_changes(path: str, changes: list, seed: int, share: float = 0.05) -> lis
     """Deletion vectors deleting ``share`` of the rows of every file, written into ``path``'s index dir."""
     from paimon_codec.dv.deletion_vector import DeletionVector
     from paimon_codec.dv.index_file import write_dv_index
-    from paimon_codec.table.commit import IndexChange
     from paimon_codec.table.index_manifest import DELETION_VECTORS_INDEX, DeletionVectorRange, IndexFileMeta
+    from paimon_codec.writing.commit import IndexChange
 
     rng = np.random.default_rng(seed)
     dvs = {c.file.file_name: DeletionVector.from_array(np.flatnonzero(rng.random(c.file.row_count) < share))
@@ -98,8 +98,8 @@ def _link(src: str, dst: str, changes: list) -> None:
 
 def _table_from(src: str, dst: str, changes: list, options: dict, layout: str, dv_seed: int | None) -> None:
     """``dst``: a table of ``changes``' data files (hard links from ``src``), deletion vectors optional."""
-    from paimon_codec.table.commit import commit_changes
-    from paimon_codec.table.write import create_table
+    from paimon_codec.writing import create_table
+    from paimon_codec.writing.commit import commit_changes
 
     create_table(dst, SCHEMA, options)
     _link(src, dst, changes)
@@ -111,9 +111,9 @@ def build(warehouse: str, files: int, rows: int, *, name: str = "scale", seed: i
           log=print) -> dict[str, str]:
     """Write (or reuse, when its stamp matches) ``bench.<name>``, ``<name>_dv`` and their ``_09`` twins."""
     from paimon_codec.fileindex.writer import FileIndexWriter, placement
-    from paimon_codec.table.commit import commit_changes
-    from paimon_codec.table.write import create_table, write_data_files
     from paimon_codec.types import parse_row_type
+    from paimon_codec.writing import create_table, write_data_files
+    from paimon_codec.writing.commit import commit_changes
 
     db = os.path.join(warehouse, "bench.db")
     names = {name: name, f"{name}_dv": f"{name}_dv", f"{name}_09": f"{name}_09", f"{name}_dv_09": f"{name}_dv_09"}

@@ -121,10 +121,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
+    from paimon_codec.maintenance.index_rewrite_job import set_table_options
     from paimon_codec.spark import get_spark, rewrite_file_index, scan, write
     from paimon_codec.table import PaimonTable
-    from paimon_codec.table.index_rewrite_job import set_table_options
-    from paimon_codec.table.write import create_table
+    from paimon_codec.writing import create_table
 
     wh = args.keep or tempfile.mkdtemp(prefix="paimon-codec-index-build-")
     path = os.path.join(wh, "bench.db", "events")
@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     t_plain, (ids_plain, plain_bytes) = _median_s(plain, args.rounds)
     if ids != ids_plain:
         raise SystemExit(f"row mismatch: {len(ids)} vs {len(ids_plain)}")
-    from paimon_codec.table.plan import plan_scan
+    from paimon_codec.planning.plan import plan_scan
 
     plan = plan_scan(path, where)
     scan_bytes = sum(_row_group_bytes(t) for t in plan.tasks)

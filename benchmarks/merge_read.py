@@ -77,8 +77,8 @@ def sorted_runs(path: str) -> tuple[int, int, int]:
 
 def read_local(path: str):
     """The whole table as an Arrow table (the timed region; the fold comes after)."""
-    from paimon_codec.table.plan import plan_scan
-    from paimon_codec.table.read import read_plan_locally
+    from paimon_codec.planning.plan import plan_scan
+    from paimon_codec.reading.read import read_plan_locally
 
     return read_plan_locally(plan_scan(path))
 

@@ -159,9 +159,9 @@ def planning_times(spark, warehouse: str, rounds: int, files: tuple[int, ...], s
     ``locate`` maps a local table to where it is read (its copy on the S3 server)."""
     import _scale_table
 
+    from paimon_codec.planning.plan import plan_scan
     from paimon_codec.spark.distributed_plan import SparkFileJudge
     from paimon_codec.table import PaimonTable
-    from paimon_codec.table.plan import plan_scan
 
     rows = []
     judge = SparkFileJudge(spark, "always")
@@ -306,12 +306,12 @@ def main(argv: list[str] | None = None) -> int:
     import _s3_store
     import _scale_table
 
+    from paimon_codec.planning.plan import plan_scan
     from paimon_codec.spark import get_spark, scan
     from paimon_codec.spark.routes import route_plan
     from paimon_codec.spark.scan import _projected
     from paimon_codec.storage import set_storage_options
     from paimon_codec.table import PaimonTable
-    from paimon_codec.table.plan import plan_scan
 
     warehouse = args.warehouse or os.path.join(os.path.expanduser("~"), ".cache", "paimon-codec", "bench", "scale-wh")
     t0 = time.perf_counter()
@@ -430,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# Scale: index-aware `scan` vs Paimon's Spark connector vs plain Spark read + filter"
              + (" (S3 server)" if s3 else ""), "",
              f"Table `bench.scale`: {args.files} Parquet files x {args.rows:,} rows = {args.files * args.rows:,} rows "
-             f"(written by `paimon_codec.table.write`; bitmap V1 on `cat`/`region`, bloom filter on `tag`, "
+             f"(written by `paimon_codec.writing`; bitmap V1 on `cat`/`region`, bloom filter on `tag`, "
              f"range bitmap on `amount`; `bench.scale_dv`: the same files with a deletion vector on each, 5 % of "
              f"rows deleted); tables built in {build_s:.0f} s; read from {where_read}.  Spark `{args.master}`; "
              f"{f'median of {args.rounds} rounds after a warm-up' if args.rounds else 'one cold run each'}; every "

@@ -34,6 +34,7 @@ from .types import DataType
 
 __all__ = [
     "Timestamp",
+    "java_float_string",
     "from_json",
     "to_json",
     "decimal_unscaled",
@@ -221,3 +222,28 @@ def parse_literal_text(dtype: DataType, text: str) -> Any:
     except (ValueError, decimal.InvalidOperation) as exc:
         raise InvalidPredicateError(f"cannot read {text!r} as {dtype}") from exc
     return t
+
+
+def java_float_string(v: float, single: bool) -> str:
+    """Java's ``Float.toString`` / ``Double.toString`` of ``v`` (shortest round-trip digits)."""
+    import numpy as np  # numpy only when a float is formatted
+
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "Infinity" if v > 0 else "-Infinity"
+    if v == 0:
+        return "-0.0" if math.copysign(1.0, v) < 0 else "0.0"
+    text = np.format_float_scientific(np.float32(v) if single else np.float64(v), unique=True, trim="-")
+    mantissa, _, exp_text = text.partition("e")
+    exponent = int(exp_text)
+    sign = "-" if mantissa.startswith("-") else ""
+    digits = mantissa.lstrip("-").replace(".", "")
+    if -3 <= exponent < 7:
+        if exponent >= 0:
+            whole = digits[: exponent + 1].ljust(exponent + 1, "0")
+            frac = digits[exponent + 1:] or "0"
+        else:
+            whole, frac = "0", "0" * (-exponent - 1) + digits
+        return f"{sign}{whole}.{frac}"
+    return f"{sign}{digits[0]}.{digits[1:] or '0'}E{exponent}"

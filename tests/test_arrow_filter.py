@@ -14,9 +14,9 @@ import pytest
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.expressions.sql import parse_where
+from paimon_codec.reading.arrow_filter import filter_table
 from paimon_codec.spark.filters import to_spark_column
 from paimon_codec.spark.types import spark_schema
-from paimon_codec.table.arrow_filter import filter_table
 from paimon_codec.types import parse_row_type
 
 pytestmark = pytest.mark.spark

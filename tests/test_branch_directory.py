@@ -13,7 +13,8 @@ from oracles.compare import assert_same_rows
 
 from paimon_codec.cli import main
 from paimon_codec.errors import BranchDirectoryError
-from paimon_codec.table import PaimonTable, read_table
+from paimon_codec.reading import read_table
+from paimon_codec.table import PaimonTable
 
 pytestmark = pytest.mark.java
 

@@ -22,8 +22,8 @@ from spark_fixtures import spark  # noqa: F401
 from paimon_codec.bucket.hash_index import write_hash_index
 from paimon_codec.cli import build_parser, main
 from paimon_codec.fileindex.bsi import BsiWriter
-from paimon_codec.table.write import create_table
-from paimon_codec.table.write.append import append_arrow
+from paimon_codec.writing import create_table
+from paimon_codec.writing.append import append_arrow
 
 SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
 

@@ -11,8 +11,8 @@ import pytest
 from golden_warehouse import WAREHOUSE_JSON, table_dir, tables
 
 from paimon_codec.cli import main
+from paimon_codec.planning.plan import plan_scan
 from paimon_codec.positions import ranges_of
-from paimon_codec.table.plan import plan_scan
 
 pytestmark = pytest.mark.skipif(not WAREHOUSE_JSON.exists(), reason="golden warehouse not available")
 

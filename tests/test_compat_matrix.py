@@ -4,7 +4,7 @@ Writers: Paimon Java 0.9 and 1.4.2 (the session's oracle JVMs), pypaimon 2.1 and
 session's pypaimon worker).  Table kinds and their builders: ``tests/compat_matrix_tables.py`` (a kind a
 writer cannot produce is not generated: it is recorded in ``CANNOT``).  Each table is built once per module
 (two to four commits of a few hundred rows).  In every cell our exact local read
-(:func:`paimon_codec.table.read_table`) must equal the writer's own read with the same predicate, as a
+(:func:`paimon_codec.reading.read_table`) must equal the writer's own read with the same predicate, as a
 multiset (top-N: the writer's rows sorted by the unique ``id``, first 5), or be a one-line refusal of
 :mod:`paimon_codec.errors` (``UnsupportedTypeError`` / ``UnsupportedVersionError``) — never other rows.
 
@@ -27,8 +27,9 @@ from oracles.compare import assert_same_rows
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError, UnsupportedVersionError
-from paimon_codec.table import PaimonTable, read_table
-from paimon_codec.table.plan import plan_scan
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading import read_table
+from paimon_codec.table import PaimonTable
 
 REPO = Path(__file__).resolve().parents[1]
 _ORACLE_FIXTURES = {"java-0.9": "java09_tables", "java-1.4.2": "java_newest", "pypaimon-2.1": "pypaimon21",

@@ -3,7 +3,7 @@
 Every table kind of ``tests/pypaimon_tables.py`` is written (two or three commits) into one module
 warehouse by the session's pypaimon worker; for each predicate (none, a plain column, the partition
 column, a range, a column with a file index where the table has one) our rows —
-``paimon_codec.table.local_read.read_table`` (plan, read, filter exactly) — must be pypaimon's rows, as a multiset.
+``paimon_codec.reading.local_read.read_table`` (plan, read, filter exactly) — must be pypaimon's rows, as a multiset.
 
 Two tests per case: ``test_rows_match_pypaimon`` (exact rows) and ``test_never_wrong_rows`` (exact
 rows, or a one-line ``paimon_codec.errors`` refusal; never other rows, never another exception).
@@ -23,8 +23,8 @@ from spark_fixtures import spark  # noqa: F401
 from storage_fixtures import on_s3
 
 from paimon_codec.errors import PaimonCodecError
-from paimon_codec.table.local_read import read_table
-from paimon_codec.table.plan import plan_scan
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.local_read import read_table
 
 CASES = {c.name: c for c in cases("<external>")}
 WHERE = PREDICATES | TYPED_PREDICATES

@@ -54,7 +54,7 @@ def test_position_set_forms_agree() -> None:
 @pytest.mark.parametrize("where", ['{"op": ', "[" * 100_000])
 def test_bad_where_json_is_an_invalid_predicate(where: str) -> None:
     from paimon_codec.errors import InvalidPredicateError
-    from paimon_codec.table.plan import as_predicate
+    from paimon_codec.planning.plan import as_predicate
 
     with pytest.raises(InvalidPredicateError):
         as_predicate(where, parse_row_type("a INT"))

@@ -14,7 +14,7 @@ import pytest
 from oracles.compare import assert_same_rows
 
 from paimon_codec.expressions import make_leaf
-from paimon_codec.table import read_table
+from paimon_codec.reading import read_table
 
 pytestmark = pytest.mark.java
 

@@ -19,9 +19,9 @@ from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import InvalidPredicateError
 from paimon_codec.expressions import make_leaf
-from paimon_codec.table.arrow_filter import filter_table
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.arrow_filter import filter_table
+from paimon_codec.reading.read import read_plan_locally
 
 ARROW = pa.schema([("id", pa.int32()), ("dec", pa.decimal128(10, 2))])
 FILES = [["1.25", "1.26", "1.24"], ["-1.25", "-1.26", "-1.24"], ["99999999.99", "-99999999.99"], ["0.00", "0.01"]]

@@ -36,8 +36,8 @@ KNOWN_VISITORS = {
     "paimon_codec.expressions._sql_render._SqlRenderer",
     "paimon_codec.fileindex.ask_reader.ReaderAsker",
     "paimon_codec.fileindex.float_keys._Widen",
-    "paimon_codec.table.arrow_filter._ArrowFilter",
-    "paimon_codec.table.partition_prune._MayMatch",
+    "paimon_codec.reading.arrow_filter._ArrowFilter",
+    "paimon_codec.planning.partition_prune._MayMatch",
     "paimon_codec.spark.filters._SparkFilter",
 }
 

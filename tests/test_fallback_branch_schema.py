@@ -14,10 +14,10 @@ from oracles.java_newest import JavaError
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError
-from paimon_codec.table.evolution import arrow_schema
-from paimon_codec.table.local_read import read_table
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_tasks_locally
+from paimon_codec.evolution.file_evolution import arrow_schema
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.local_read import read_table
+from paimon_codec.reading.read import read_tasks_locally
 
 
 def _key(r: dict) -> tuple:

@@ -2,7 +2,7 @@
 
 Tables are written by Java without index options (or with ones that change), then the options are
 set (``ALTER TABLE ... SET``, through Java's ``SchemaManager``).  For every live data file, the
-container :func:`~paimon_codec.table.file_index_rewrite.build_container` makes must be byte-identical
+container :func:`~paimon_codec.maintenance.file_index_rewrite.build_container` makes must be byte-identical
 to what Java's ``DataFileIndexWriter`` writes for the same file and options, land in the same place
 (embedded vs ``.index`` file, by ``file-index.in-manifest-threshold``), and a standalone index file
 gets the name Java's ``FileIndexProcessor`` (its ``rewrite_file_index`` step) gives it.  Java's
@@ -23,8 +23,8 @@ import pytest
 from paimon_codec.expressions import Or, make_leaf
 from paimon_codec.fileindex.container import FileIndexContainerReader
 from paimon_codec.fileindex.evaluate import evaluate
+from paimon_codec.maintenance.file_index_rewrite import build_container, index_task, run_index_task
 from paimon_codec.table import PaimonTable
-from paimon_codec.table.file_index_rewrite import build_container, index_task, run_index_task
 
 SCHEMA = "id INT, s STRING, n BIGINT, d DOUBLE, p STRING"
 OPTIONS = {

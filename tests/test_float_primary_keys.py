@@ -3,7 +3,7 @@
 Java compares such keys with ``<`` / ``>`` (-0.0 equals 0.0, NaN equals everything), so which records merge
 depends on the order they meet.  Our merge read returned other rows than Java's (checked here before the
 refusal: each merge engine differs on some format), so a read that merges such a table is refused by name
-(:mod:`paimon_codec.table.merge.float_keys`).  A deletion-vector table is read without a merge - Java's writer
+(:mod:`paimon_codec.planning.merge_float_keys`).  A deletion-vector table is read without a merge - Java's writer
 resolved its keys - and must equal Java's read bit-exactly.
 """
 
@@ -16,7 +16,7 @@ import pytest
 from oracles.compare import row_set_difference
 
 from paimon_codec.errors import UnsupportedTypeError
-from paimon_codec.table import read_table
+from paimon_codec.reading import read_table
 
 pytestmark = pytest.mark.java
 

@@ -20,8 +20,8 @@ import pytest
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.expressions import make_leaf
-from paimon_codec.table.local_read import read_table
-from paimon_codec.table.plan import plan_scan
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.local_read import read_table
 
 Z, NZ, NAN, INF = 0.0, -0.0, math.nan, math.inf
 LITS = [Z, NZ, NAN, INF, -INF, 1.0]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from oracles.pypaimon21 import pypaimon_venv
 
-from paimon_codec.table.inventory import check_index_task, table_inventory
+from paimon_codec.maintenance.inventory import check_index_task, table_inventory
 
 pytestmark = pytest.mark.pypaimon  # table_dir writes with the pypaimon venv, not the pypaimon21 fixture
 

@@ -12,8 +12,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from paimon_codec.table.local_read import read_table
-from paimon_codec.table.plan import plan_scan
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.local_read import read_table
 
 BATCH, BATCHES = 500, 4
 

@@ -17,8 +17,8 @@ import pytest
 from oracles.pypaimon21 import pypaimon_venv
 from spark_fixtures import spark  # noqa: F401
 
-from paimon_codec.table.local_read import read_table
-from paimon_codec.table.plan import plan_scan
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.local_read import read_table
 
 BATCH, BATCHES = 1500, 4
 
@@ -184,7 +184,7 @@ def test_btree_equality_marks_files_exact(java_table, where, exact):
     are marked exact (no residual filter); each exact selection == a brute-force filter of the whole file."""
     import pyarrow.parquet as pq
 
-    from paimon_codec.table.arrow_filter import to_arrow_expression
+    from paimon_codec.reading.arrow_filter import to_arrow_expression
 
     plan = plan_scan(java_table, where)
     assert plan.tasks or where == "name = 'nope'"

@@ -20,8 +20,8 @@ from paimon_codec.fileio import ByteSource
 from paimon_codec.globalindex.lookup import answer
 from paimon_codec.globalindex.meta import read_sorted_meta
 from paimon_codec.globalindex.table_files import GlobalIndexFile, open_reader
-from paimon_codec.table.local_read import read_table
-from paimon_codec.table.plan import plan_scan
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.local_read import read_table
 from paimon_codec.types import parse_type
 from paimon_codec.values import Timestamp
 

@@ -23,8 +23,8 @@ from paimon_codec.dv.deletion_vector import DeletionVector
 from paimon_codec.errors import CorruptDataError, MissingFileError, PaimonCodecError, UnsupportedTypeError
 from paimon_codec.fileindex.bloom import MAX_HASH_FUNCTIONS, BloomFilterReader, BloomFilterWriter
 from paimon_codec.fileindex.result import BitmapResult
+from paimon_codec.planning.plan import plan_scan
 from paimon_codec.positions import ranges_of
-from paimon_codec.table.plan import plan_scan
 from paimon_codec.types import parse_row_type, parse_type
 
 needs_warehouse = pytest.mark.skipif(not WAREHOUSE_JSON.exists(), reason="golden warehouse not available")

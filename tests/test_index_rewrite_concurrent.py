@@ -18,12 +18,13 @@ from pathlib import Path
 import pyarrow as pa
 from oracles.compare import assert_same_rows
 
-from paimon_codec.table import PaimonTable, read_table
+from paimon_codec.reading import read_table
+from paimon_codec.table import PaimonTable
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = """
 import json, sys, time
-from paimon_codec.table.index_rewrite_job import rewrite_file_index
+from paimon_codec.maintenance.index_rewrite_job import rewrite_file_index
 path, options, start = sys.argv[1], json.loads(sys.argv[2]), float(sys.argv[3])
 while time.time() < start:
     time.sleep(0.005)

@@ -1,7 +1,7 @@
 """``rewrite_file_index`` end to end on tables Java wrote: options persisted, one commit, readers use it.
 
 Each table is written by Paimon Java (1.4.2, or 0.9 for a 0.9-layout table) without file indexes, then
-:func:`~paimon_codec.table.index_rewrite_job.rewrite_file_index` sets the options and indexes every
+:func:`~paimon_codec.maintenance.index_rewrite_job.rewrite_file_index` sets the options and indexes every
 live file in one COMPACT snapshot.  Afterwards Java 1.4.2 (Java 0.9 for its table) and pypaimon 2.1 read
 the same rows as our scan for every predicate; Java's own filtered plan keeps exactly the files our
 plan keeps (its file-index evaluation reads our containers); a second identical rewrite commits nothing
@@ -20,9 +20,10 @@ from oracles.compare import assert_same_rows
 
 from paimon_codec.errors import InvalidOptionError, UnsupportedTypeError
 from paimon_codec.fileindex.container import FileIndexContainerReader
-from paimon_codec.table import PaimonTable, read_table
-from paimon_codec.table.index_rewrite_job import rewrite_file_index
-from paimon_codec.table.plan import plan_scan
+from paimon_codec.maintenance.index_rewrite_job import rewrite_file_index
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading import read_table
+from paimon_codec.table import PaimonTable
 
 SCHEMA = "id INT, s STRING, n BIGINT, p STRING"
 OPTIONS = {"file-index.bitmap.columns": "s", "file-index.bloom-filter.columns": "n",

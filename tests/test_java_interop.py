@@ -717,8 +717,8 @@ def test_dynamic_bucket_assigner_matches_java(java, seed):
 
 
 def _our_table_rows(path: str, where: str | None = None) -> tuple[list[tuple], list[str]]:
-    plan_mod = _ours("paimon_codec.table.plan")
-    read_mod = _ours("paimon_codec.table.read")
+    plan_mod = _ours("paimon_codec.planning.plan")
+    read_mod = _ours("paimon_codec.reading.read")
     plan = plan_mod.plan_scan(path, where)
     table = read_mod.read_tasks_locally(plan.tasks, read_mod.arrow_schema(plan.row_type))
     cols = [table.column(i).cast(pa.timestamp("ms")).cast(pa.int64()).to_pylist()  # epoch millis

@@ -16,8 +16,8 @@ import random
 import pytest
 
 from paimon_codec.errors import UnsupportedTypeError
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.read import read_plan_locally
 
 SCHEMA = ("id INT NOT NULL, a ARRAY<INT>, s ARRAY<STRING>, l ARRAY<BIGINT>, f ARRAY<DOUBLE>, "
           "dec ARRAY<DECIMAL(12, 2)>, ts ARRAY<TIMESTAMP(6)>, rc ARRAY<ROW<x INT, y STRING>>, "

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pytest
 from oracles.compare import row_set_difference
 
-from paimon_codec.table import read_table
+from paimon_codec.reading import read_table
 
 pytestmark = pytest.mark.java
 

@@ -3,7 +3,7 @@ merged by the fallback's own merge options in Paimon (``FallbackReadFileStoreTab
 the fallback table).  Ours merged them with the main branch's: an aggregate function or a sequence order
 changed on the branch gave other rows (sum 18 where Java 1.4.2 reads max 9).  A fallback branch whose
 merge differs was then refused in one line; it is now planned as a table of its own
-(:mod:`paimon_codec.table.fallback_read`) and read as Java reads it, as is one that merges the same.
+(:mod:`paimon_codec.planning.fallback`) and read as Java reads it, as is one that merges the same.
 
 Tables, branches and their writes are Java 1.4.2's (``java_newest``); Java's read is the oracle.
 """
@@ -14,8 +14,8 @@ import random
 
 import pytest
 
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.read import read_plan_locally
 
 COLUMNS = ["p", "id", "n", "s"]
 

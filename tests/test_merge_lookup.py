@@ -18,10 +18,10 @@ import random
 import pytest
 from spark_fixtures import spark  # noqa: F401
 
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.arrow_filter import filter_table
+from paimon_codec.reading.read import read_plan_locally
 from paimon_codec.table import PaimonTable
-from paimon_codec.table.arrow_filter import filter_table
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
 
 SCHEMA = "p INT NOT NULL, id INT NOT NULL, n BIGINT, d DOUBLE, v STRING"
 COLUMNS = ["p", "id", "n", "d", "v"]

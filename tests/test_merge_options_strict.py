@@ -21,8 +21,8 @@ import random
 import pytest
 
 from paimon_codec.errors import UnsupportedTypeError
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.read import read_plan_locally
 
 OPTIONS = {"bucket": "1", "write-only": "true", "merge-engine": "aggregation", "fields.n.aggregate-function": "sum",
            "fields.v.ignore-retract": "true", "changelog-producer": "none"}

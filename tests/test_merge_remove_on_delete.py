@@ -18,8 +18,8 @@ import pyarrow as pa
 import pytest
 
 from paimon_codec.errors import UnsupportedTypeError
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.read import read_plan_locally
 
 SCHEMA = ("id INT NOT NULL, s INT, mx INT, fv STRING, fnn INT, lnn STRING, la STRING, c ARRAY<INT>, "
           "p BIGINT, lv INT")

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.read import read_plan_locally
 
 COLUMNS = ["id", "n", "s", "v"]
 

@@ -1,10 +1,10 @@
 """FLOAT / DOUBLE zeros and NaN in ORC tables written by Paimon Java 1.4.2, read by us as Java reads them.
 
 Java's ORC reader gives an all-zero, NULL-free batch (1024 rows from the start of a stripe) its first zero's
-sign on every row (``0.0 == -0.0`` marks the batch repeating; :mod:`paimon_codec.table.orc_batches`), which
+sign on every row (``0.0 == -0.0`` marks the batch repeating; :mod:`paimon_codec.reading.orc_batches`), which
 pyarrow does not: our read returned the stored -0.0 where Java returns 0.0.  Parquet and Avro keep each
 value's bits.  Predicates comparing such columns of ORC files are refused under semantics="paimon"
-(:mod:`paimon_codec.table.orc_float_stats`): Java prunes by ORC statistics that leave NaN and zero signs out.
+(:mod:`paimon_codec.planning.orc_pruning`): Java prunes by ORC statistics that leave NaN and zero signs out.
 All compared bit-exactly (``exact_floats``) with Java's own read.
 """
 
@@ -16,7 +16,7 @@ from oracles.compare import row_set_difference
 
 from paimon_codec.errors import UnsupportedTypeError
 from paimon_codec.expressions import make_leaf
-from paimon_codec.table import read_table
+from paimon_codec.reading import read_table
 
 pytestmark = pytest.mark.java
 

@@ -19,13 +19,13 @@ import pyarrow as pa
 import pytest
 from spark_fixtures import spark  # noqa: F401
 
-from paimon_codec.table.orphan_clean import older_than_millis, remove_orphan_files
-from paimon_codec.table.orphans import find_orphans
+from paimon_codec.maintenance.orphan_clean import older_than_millis, remove_orphan_files
+from paimon_codec.maintenance.orphans import find_orphans
 
 
 def _table(root) -> str:
-    from paimon_codec.table.write.append import append_arrow
-    from paimon_codec.table.write.create import create_table
+    from paimon_codec.writing.append import append_arrow
+    from paimon_codec.writing.create import create_table
 
     p = create_table(os.path.join(str(root), "wh", "db.db", "t"), "p STRING, id INT, s STRING",
                      options={"file-index.bloom-filter.columns": "s", "file-index.in-manifest-threshold": "1"},
@@ -115,7 +115,7 @@ def test_object_store_finds_and_removes_the_same_orphans(tmp_path, s3_server):
     report = remove_orphan_files(uri, older_than_ms=int(time.time() * 1000), dry_run=False)
     assert sorted(f["path"][len(uri) + 1:] for f in report.files) == local_orphans
     assert find_orphans(uri, None).orphans == []
-    from paimon_codec.table import read_table
+    from paimon_codec.reading import read_table
 
     assert read_table(uri).num_rows == read_table(table).num_rows == 4
 

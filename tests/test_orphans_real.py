@@ -18,10 +18,10 @@ import uuid
 import pyarrow as pa
 import pytest
 
+from paimon_codec.maintenance.inventory import check_index_task, table_inventory
+from paimon_codec.maintenance.orphan_clean import remove_orphan_files
+from paimon_codec.maintenance.orphans import OrphanCheckRefused, candidate_dirs, find_orphans, used_file_names
 from paimon_codec.table import PaimonTable
-from paimon_codec.table.inventory import check_index_task, table_inventory
-from paimon_codec.table.orphan_clean import remove_orphan_files
-from paimon_codec.table.orphans import OrphanCheckRefused, candidate_dirs, find_orphans, used_file_names
 from paimon_codec.table.schema import load_schema
 from paimon_codec.table.table import branch_names
 
@@ -134,8 +134,8 @@ def _pypaimon_table(py, wh: str) -> str:
 
 
 def _our_table(wh: str) -> str:
-    from paimon_codec.table.write.append import append_arrow
-    from paimon_codec.table.write.create import create_table
+    from paimon_codec.writing.append import append_arrow
+    from paimon_codec.writing.create import create_table
 
     p = create_table(os.path.join(wh, "db.db", "ours_append"), "p STRING, id INT, s STRING, l BIGINT",
                      options={"file-index.bloom-filter.columns": "s", "file-index.in-manifest-threshold": "1"},

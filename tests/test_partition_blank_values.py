@@ -11,9 +11,9 @@ import pyarrow as pa
 import pytest
 from oracles.compare import assert_same_rows
 
-from paimon_codec.table import read_table
+from paimon_codec.reading import read_table
 from paimon_codec.table.paths import is_blank_partition_text
-from paimon_codec.table.write import append_arrow, create_table
+from paimon_codec.writing import append_arrow, create_table
 
 pytestmark = pytest.mark.java
 

@@ -1,11 +1,11 @@
-"""Partition pruning (:mod:`paimon_codec.table.partition_prune`) of FLOAT / DOUBLE partition keys.
+"""Partition pruning (:mod:`paimon_codec.planning.partition_prune`) of FLOAT / DOUBLE partition keys.
 
 Review finding: partition values were compared with Python's float comparisons, under which NaN is neither
 equal to itself nor ordered, so the NaN partition was dropped for ``p > 1``, ``p >= 1``, ``p = NaN``,
 ``p IN (NaN)``, ``p < NaN``, ``p BETWEEN 0.5 AND NaN``, ``p > Infinity`` - rows Java Paimon 1.4.2 returns
 (its ``Double.compare`` puts NaN above every number, equal to itself) and the row filter keeps (Spark's order,
 the same for NaN).  Partition values now compare as the row filter does; ``-0.0`` and ``0.0`` are one value
-there, as for data columns (:mod:`paimon_codec.table.arrow_filter`), where Java tells them apart.
+there, as for data columns (:mod:`paimon_codec.reading.arrow_filter`), where Java tells them apart.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import pyarrow as pa
 import pytest
 
 from paimon_codec.expressions import Or, make_leaf
-from paimon_codec.table.arrow_filter import filter_table
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.arrow_filter import filter_table
+from paimon_codec.reading.read import read_plan_locally
 
 VALUES = [math.nan, 1.0, -0.0, 0.0, math.inf, -math.inf, None, 2.5]
 ARROW = pa.schema([("id", pa.int32()), ("p", pa.float64()), ("f", pa.float32()), ("v", pa.float64())])

@@ -1,7 +1,7 @@
 """Adversarial review of today's planning shortcuts: they may keep extra rows, never drop a matching one.
 
-Stats pruning (:mod:`paimon_codec.table.stats_prune`) and threshold-first top-N
-(:mod:`paimon_codec.table.topn_push`) are checked where a slip would drop rows: files of older schemas
+Stats pruning (:mod:`paimon_codec.planning.stats_prune`) and threshold-first top-N
+(:mod:`paimon_codec.planning.topn.push`) are checked where a slip would drop rows: files of older schemas
 whose column changed type (a BinaryRow slot read with the new type gives other numbers), a column dropped
 and added again under the same name (new field id: the old file's values are NULL, not its stats'), a
 sort column renamed or added later (old files have no index on it, and NULLs), ``_VALUE_STATS_COLS``
@@ -22,10 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paimon_codec.expressions import make_leaf
-from paimon_codec.table.arrow_filter import filter_table
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
-from paimon_codec.table.write import append_arrow, create_table
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.arrow_filter import filter_table
+from paimon_codec.reading.read import read_plan_locally
+from paimon_codec.writing import append_arrow, create_table
 
 #: hypothesis examples per property (REVIEW_EXAMPLES=300 for a longer hunt)
 EXAMPLES = int(os.environ.get("REVIEW_EXAMPLES", "40"))
@@ -217,9 +217,9 @@ def _write_with_dvs(path, files: list[list[int | None]], deleted: list[list[int]
 
     from paimon_codec.dv.deletion_vector import DeletionVector
     from paimon_codec.dv.index_file import write_dv_index
-    from paimon_codec.table.commit import FileChange, IndexChange, commit_changes
     from paimon_codec.table.index_manifest import DELETION_VECTORS_INDEX, DeletionVectorRange, IndexFileMeta
-    from paimon_codec.table.write import write_data_files
+    from paimon_codec.writing import write_data_files
+    from paimon_codec.writing.commit import FileChange, IndexChange, commit_changes
 
     path = os.fspath(path)
     create_table(path, DV_SCHEMA, {"bucket": "-1", "deletion-vectors.enabled": "true",
@@ -301,7 +301,7 @@ def test_topn_with_deletion_vectors_and_a_predicate(tmp_path_factory, spec, desc
 @pytest.mark.parametrize("k", [1, 2, 3, 5, 9])
 @pytest.mark.parametrize("pushed", [True, False])
 def test_read_table_orders_nan_as_spark(tmp_path, desc, nulls_first, k, pushed):
-    from paimon_codec.table.local_read import read_table
+    from paimon_codec.reading.local_read import read_table
 
     schema = pa.schema([("id", pa.int32()), ("f", pa.float64())])
     options = {"bucket": "-1"} | ({"file-index.range-bitmap.columns": "f"} if pushed else {})

@@ -25,9 +25,9 @@ from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import InvalidPredicateError
 from paimon_codec.expressions import make_leaf, parse_where
-from paimon_codec.table.arrow_filter import filter_table
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.arrow_filter import filter_table
+from paimon_codec.reading.read import read_plan_locally
 
 TERMINATORS = ["a\nb", "a\rb", "a\x85b", "a\u2028b", "a\u2029b", "a\r\nb"]
 VALUES = ["a", "ab", "a_b", "a%b", "a\\b", "a\\%", "a%", "", "\x00", "a\x00b", "\U0001F600", "a\U0001F600b", "\uffff",

@@ -26,9 +26,9 @@ import pytest
 from oracles.compare import row_set_difference
 
 from paimon_codec.errors import UnsupportedTypeError
+from paimon_codec.evolution.file_evolution import arrow_schema
 from paimon_codec.expressions import And, Or, make_leaf
-from paimon_codec.table import read_table
-from paimon_codec.table.evolution import arrow_schema
+from paimon_codec.reading import read_table
 from paimon_codec.types import parse_row_type
 
 pytestmark = pytest.mark.java

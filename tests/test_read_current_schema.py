@@ -9,7 +9,7 @@ from __future__ import annotations
 import pyarrow as pa
 from oracles.compare import assert_same_rows
 
-from paimon_codec.table import read_table
+from paimon_codec.reading import read_table
 
 
 def test_alter_without_commit_reads_with_current_schema(java_newest, tmp_path):

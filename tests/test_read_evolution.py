@@ -11,10 +11,10 @@ from oracles.java_steps import canonical, normalize, run_steps, table_path
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError
+from paimon_codec.evolution.file_evolution import file_evolution
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.read import read_plan_locally
 from paimon_codec.table import PaimonTable
-from paimon_codec.table.evolution import file_evolution
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
 from paimon_codec.table.schema import parse_schema
 
 FORMATS = ("parquet", "orc", "avro")
@@ -253,7 +253,7 @@ def indexed_evolution(tmp_path_factory, java_newest):
     ("b = 'new'", lambda r: r[2] == "new"), ("c = 5", lambda r: r[1] == 5), ("c = 7", lambda r: r[1] == 7),
     ("b IS NOT NULL OR c = 6", lambda r: r[2] is not None or r[1] == 6)])
 def test_index_of_an_older_schema_never_answers_for_a_changed_column(indexed_evolution, where, keep):
-    from paimon_codec.table.local_read import read_table
+    from paimon_codec.reading.local_read import read_table
 
     path, java_rows = indexed_evolution
     plan = plan_scan(path)

@@ -18,9 +18,9 @@ import pyarrow as pa
 import pytest
 
 from paimon_codec.errors import UnsupportedTypeError
-from paimon_codec.table.local_read import read_table
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.local_read import read_table
+from paimon_codec.reading.read import read_plan_locally
 
 # name, old type, new type
 CASTS = [("t9", "TIMESTAMP(9)", "STRING"), ("t3", "TIMESTAMP(3)", "STRING"), ("t0", "TIMESTAMP(0)", "INT"),
@@ -127,7 +127,7 @@ def test_casts_in_the_jvm_time_zone_are_refused_by_name(java_newest, tmp_path, o
 
 
 def test_decimal_cast_of_booleans_fits_the_precision():
-    from paimon_codec.table.casts import cast_array
+    from paimon_codec.evolution.casts import cast_array
     from paimon_codec.types import DataType
 
     out = cast_array(pa.array([True, False, None]), DataType("BOOLEAN"), DataType("DECIMAL", precision=3, scale=1),

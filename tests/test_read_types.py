@@ -9,8 +9,8 @@ from oracles.java_steps import canonical, normalize, run_steps, table_path
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import arrow_schema, read_file_rows, read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.read import arrow_schema, read_file_rows, read_plan_locally
 
 FORMATS = ("parquet", "orc", "avro")
 

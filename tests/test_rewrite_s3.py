@@ -14,11 +14,12 @@ from spark_fixtures import spark  # noqa: F401
 from storage_fixtures import on_s3
 
 from paimon_codec import storage
+from paimon_codec.maintenance.index_rewrite_job import rewrite_file_index
+from paimon_codec.reading import read_table
 from paimon_codec.spark.rewrite import rewrite_file_index as spark_rewrite
 from paimon_codec.spark.write import write
-from paimon_codec.table import PaimonTable, read_table
-from paimon_codec.table.index_rewrite_job import rewrite_file_index
-from paimon_codec.table.write import create_table
+from paimon_codec.table import PaimonTable
+from paimon_codec.writing import create_table
 
 OPTIONS = {"file-index.bitmap.columns": "s", "file-index.bloom-filter.columns": "n",
            "file-index.bloom-filter.n.items": "100", "file-index.in-manifest-threshold": "300 b"}

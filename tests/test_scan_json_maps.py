@@ -20,7 +20,7 @@ SCHEMA = ("id INT, m MAP<ARRAY<FLOAT>, ROW<x INT, s STRING>>, ms MAP<STRING, INT
 
 
 def _arrow(java, path) -> pa.Table:
-    from paimon_codec.table.evolution import arrow_schema
+    from paimon_codec.evolution.file_evolution import arrow_schema
     from paimon_codec.types import parse_row_type
 
     rows = [

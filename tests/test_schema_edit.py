@@ -300,7 +300,7 @@ EDITS: dict[str, tuple[str, str, str]] = {
         import tempfile, zlib, os
         from pyroaring import BitMap
         from paimon_codec.generated.construct import blob_file as B
-        from paimon_codec.table.blob_file import read_blobs
+        from paimon_codec.reading.blob_file import read_blobs
         assert B.BLOB_RECORD_MAGIC == bytes([0xCF, 0x11, 0x4E, 0x59]), B.BLOB_RECORD_MAGIC
         body = b"hello"
         n = len(B.BLOB_RECORD_MAGIC) + len(body) + 12
@@ -318,7 +318,7 @@ EDITS: dict[str, tuple[str, str, str]] = {
         "contents: [0x43, 0x53, 0x45, 0x44, 0x42, 0x4f, 0x4c, 0x42]",
         "contents: [0x43, 0x53, 0x45, 0x44, 0x42, 0x4f, 0x4c, 0x43]",
         """
-        from paimon_codec.table.blob_file import blob_descriptor, parse_blob_descriptor
+        from paimon_codec.reading.blob_file import blob_descriptor, parse_blob_descriptor
         d = blob_descriptor("file:/t/x.blob", 4, 5)
         assert d[1:9] == bytes([0x43, 0x53, 0x45, 0x44, 0x42, 0x4F, 0x4C, 0x43]), d[1:9]
         assert parse_blob_descriptor(d) == ("file:/t/x.blob", 4, 5)

@@ -18,9 +18,9 @@ import pytest
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.expressions import parse_where
-from paimon_codec.table.arrow_filter import filter_table
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.arrow_filter import filter_table
+from paimon_codec.reading.read import read_plan_locally
 
 DAYS = [dt.date(1, 1, 1), dt.date(1, 1, 3), dt.date(999, 12, 31), dt.date(1582, 10, 4), dt.date(1582, 10, 15),
         dt.date(1500, 3, 1), None, dt.date(2024, 1, 1), dt.date(1969, 12, 31)]

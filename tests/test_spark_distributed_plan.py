@@ -19,7 +19,7 @@ from plan_compare import JAVA_ARROW, assert_same_plans, write_java_tables
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import InvalidOptionError
-from paimon_codec.table.plan import plan_scan
+from paimon_codec.planning.plan import plan_scan
 
 pytestmark = pytest.mark.spark
 

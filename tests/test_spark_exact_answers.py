@@ -71,7 +71,7 @@ def append_table(tmp_path_factory, java_newest):
 
 def _matching_positions(task, plan) -> list[int]:
     """Brute force: the positions of the file's rows the predicate holds for (pyarrow, whole file)."""
-    from paimon_codec.table.arrow_filter import to_arrow_expression
+    from paimon_codec.reading.arrow_filter import to_arrow_expression
 
     table = pq.read_table(task.path)
     table = table.append_column("__pos", pa.array(range(table.num_rows), pa.int64()))
@@ -80,7 +80,7 @@ def _matching_positions(task, plan) -> list[int]:
 
 @pytest.mark.parametrize(("where", "exact"), CASES, ids=[c[0] for c in CASES])
 def test_exact_flags_and_selections(append_table, where, exact):
-    from paimon_codec.table.plan import plan_scan
+    from paimon_codec.planning.plan import plan_scan
 
     plan = plan_scan(append_table, where)
     indexed = [t for t in plan.tasks if t.schema_id != 0]
@@ -136,8 +136,8 @@ def _pk_rows(ids, salt: int = 0) -> pa.Table:
 
 def test_deletion_vector_table(spark, java_newest, tmp_path):  # noqa: F811
     """Exact selections of files with deleted rows (index answer AND NOT deletion vector) against Java."""
+    from paimon_codec.planning.plan import plan_scan
     from paimon_codec.spark import scan
-    from paimon_codec.table.plan import plan_scan
 
     java = java_newest
     path = java.create_table(tmp_path, "db.pk_dv", PK_SCHEMA, primary_keys=["id"],
@@ -163,8 +163,8 @@ def test_deletion_vector_table(spark, java_newest, tmp_path):  # noqa: F811
 def test_the_exactness_check_reads_no_index_byte_again(append_table, monkeypatch, where):
     """The check asks the readers the evaluation kept on the container: the plan reads each index byte once
     (it used to build fresh readers and read every index file's bytes a second time)."""
-    from paimon_codec.table import judge
-    from paimon_codec.table.plan import plan_scan
+    from paimon_codec.planning import judge
+    from paimon_codec.planning.plan import plan_scan
 
     checked = plan_scan(append_table, where)
     assert any(t.exact for t in checked.tasks)

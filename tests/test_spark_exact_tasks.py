@@ -1,6 +1,6 @@
 """Exact index answers through every route of the Spark scan, large answers included (``mapInArrow`` tasks).
 
-``FileTask.exact`` (:func:`paimon_codec.table.topn_exact.exact_answer`, asked reader by reader): every leaf
+``FileTask.exact`` (:func:`paimon_codec.planning.topn.exact.exact_answer`, asked reader by reader): every leaf
 answered by a bitmap index (=, IN, IS [NOT] NULL) or a range bitmap (also <, <=, >, >=, BETWEEN, <>, NOT IN) with
 a bitmap, on a key that equals the SQL value (no float, no timestamp finer than micros), no NULL literal; AND / OR
 of such leaves.  Those files' selected rows are the answer, so the scan reads them by pyarrow with their
@@ -22,10 +22,10 @@ import pytest
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.expressions import parse_where
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.arrow_filter import filter_table
 from paimon_codec.spark import scan
 from paimon_codec.table import PaimonTable
-from paimon_codec.table.arrow_filter import filter_table
-from paimon_codec.table.plan import plan_scan
 
 ARROW = pa.schema([("id", pa.int32()), ("s", pa.string()), ("n", pa.int64()), ("f", pa.float64()),
                    ("b", pa.string())])

@@ -16,9 +16,10 @@ from oracles.compare import assert_same_rows
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.cli import main
+from paimon_codec.maintenance.file_index_rewrite import IndexTask
+from paimon_codec.reading import read_table
 from paimon_codec.spark.rewrite import group_tasks, rewrite_file_index
-from paimon_codec.table import PaimonTable, read_table
-from paimon_codec.table.file_index_rewrite import IndexTask
+from paimon_codec.table import PaimonTable
 
 OPTIONS = {"file-index.bitmap.columns": "s", "file-index.bloom-filter.columns": "n",
            "file-index.bloom-filter.n.items": "500", "file-index.range-bitmap.columns": "n",
@@ -58,7 +59,7 @@ def _javas(java, path: str) -> dict[str, bytes]:
 
 
 def test_spark_rewrite_matches_java(spark, java_table, java_newest, pypaimon21, caplog):  # noqa: F811
-    with caplog.at_level(logging.INFO, logger="paimon_codec.table.index_rewrite_job"):
+    with caplog.at_level(logging.INFO, logger="paimon_codec.maintenance.index_rewrite_job"):
         report = rewrite_file_index(spark, java_table, OPTIONS, target_bytes=3000)
     assert report.files_changed == 5 and report.snapshot_id is not None
     assert 0 < report.embedded < 5 and report.index_files_written == 5 - report.embedded

@@ -63,8 +63,8 @@ def test_whole_files_above_the_listing_threshold_are_listed_on_the_driver(spark,
 def test_few_rows_of_whole_files_are_read_on_the_driver(spark):  # noqa: F811
     """Whole files (every row kept) holding few rows in all go to pyarrow on the driver - no Spark job for the
     read - and give the rows Spark's own reader gives; ``driver_rows=0`` keeps them on Spark's reader."""
+    from paimon_codec.planning.plan import plan_scan
     from paimon_codec.spark import scan
-    from paimon_codec.table.plan import plan_scan
 
     spec = next(s for s in tables() if s["kind"] == "append")
     path = table_dir(spec["table"])

@@ -75,10 +75,10 @@ def test_scan_of_an_older_snapshot(spark, table_location):  # noqa: F811
 def test_scan_of_the_sample_table_uses_indexes_and_dvs(spark, tmp_path):  # noqa: F811
     import pyarrow.parquet as pq
 
+    from paimon_codec.planning.plan import plan_scan
     from paimon_codec.spark import scan
     from paimon_codec.spark.sample import write_sample_table
     from paimon_codec.table import PaimonTable
-    from paimon_codec.table.plan import plan_scan
 
     path = write_sample_table(tmp_path, files=3, rows_per_file=600)
     table = PaimonTable(path)

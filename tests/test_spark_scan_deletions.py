@@ -68,8 +68,8 @@ def _check(spark, path, where, want: pa.Table, monkeypatch):  # noqa: F811
 
 
 def test_jvm_deletions_match_java(spark, java_dv_table, monkeypatch):  # noqa: F811
+    from paimon_codec.planning.plan import plan_scan
     from paimon_codec.table import PaimonTable
-    from paimon_codec.table.plan import plan_scan
 
     java, path = java_dv_table
     tasks = plan_scan(PaimonTable(path)).tasks
@@ -92,8 +92,8 @@ def test_jvm_deletions_on_our_dv_table(spark, tmp_path, monkeypatch):  # noqa: F
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     import _scale_table
 
+    from paimon_codec.planning.plan import plan_scan
     from paimon_codec.table import PaimonTable
-    from paimon_codec.table.plan import plan_scan
 
     path = _scale_table.build(str(tmp_path), 3, 3000, log=lambda *_: None)["scale_dv"]
     table = PaimonTable(path)

@@ -55,10 +55,10 @@ def test_every_pyarrow_route_on_s3_gives_the_golden_rows(spark, s3_server, name)
 def test_small_store_answers_are_routed_by_the_manifest_estimate(spark, s3_server, monkeypatch):  # noqa: F811
     """On a store the bytes a selection touches are estimated from the manifest (file size times the share of
     columns read), bounded by STORE_DRIVER_READ_BYTES: under it the driver reads, over it Spark's tasks."""
+    from paimon_codec.planning.plan import plan_scan
     from paimon_codec.spark import routes, scan
     from paimon_codec.spark.scan import _projected
     from paimon_codec.table import PaimonTable
-    from paimon_codec.table.plan import plan_scan
 
     spec = _spec(_INDEXED)
     uri = _uri(s3_server, _INDEXED)
@@ -82,9 +82,9 @@ def test_small_store_answers_are_routed_by_the_manifest_estimate(spark, s3_serve
 
 
 def test_reading_a_store_plan_locally_uses_threads_and_gives_the_local_rows(s3_server):
+    from paimon_codec.planning.plan import plan_scan
+    from paimon_codec.reading.read import STORE_READ_THREADS, read_plan_locally, read_threads
     from paimon_codec.table import PaimonTable
-    from paimon_codec.table.plan import plan_scan
-    from paimon_codec.table.read import STORE_READ_THREADS, read_plan_locally, read_threads
 
     spec = _spec(_INDEXED)
     uri = _uri(s3_server, _INDEXED)
@@ -98,7 +98,7 @@ def test_reading_a_store_plan_locally_uses_threads_and_gives_the_local_rows(s3_s
 
 
 def test_map_bounded_keeps_order_and_bounds_the_calls_in_flight():
-    from paimon_codec.table.read import map_bounded
+    from paimon_codec.reading.read import map_bounded
 
     lock = threading.Lock()
     started: list[int] = []

@@ -43,9 +43,9 @@ def test_native_and_arrow_paths_give_the_same_rows(spark, latest, where):  # noq
 @pytest.mark.parametrize("spec", tables(), ids=lambda t: t["table"])
 def test_native_reader_on_java_written_files(spark, spec):  # noqa: F811
     """Java-written Parquet (incl. primary-key files with _VALUE_KIND) read natively == the Arrow path."""
+    from paimon_codec.planning.plan import plan_scan
     from paimon_codec.spark import scan
     from paimon_codec.spark.native import native_readable
-    from paimon_codec.table.plan import plan_scan
 
     plan = plan_scan(table_dir(spec["table"]))
     assert any(t.selection is None and native_readable(t.path, t.file_format, plan.row_type, t.primary_key_file)

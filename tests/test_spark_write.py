@@ -19,10 +19,11 @@ from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.cli import main
 from paimon_codec.errors import InvalidOptionError, PaimonCodecError
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading import read_table
 from paimon_codec.spark.write import write
-from paimon_codec.table import PaimonTable, read_table
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.write import create_table
+from paimon_codec.table import PaimonTable
+from paimon_codec.writing import create_table
 
 SCHEMA = pa.schema([("id", pa.int32()), ("s", pa.string()), ("n", pa.int64()), ("p", pa.string())])
 OPTIONS = {"file-index.bitmap.columns": "s", "file-index.bloom-filter.columns": "id",

@@ -1,4 +1,4 @@
-"""Adversarial review of stats pruning (:mod:`paimon_codec.table.stats_prune`) on Java 1.4.2 tables the other
+"""Adversarial review of stats pruning (:mod:`paimon_codec.planning.stats_prune`) on Java 1.4.2 tables the other
 stats tests do not write: TINYINT / SMALLINT at their extremes, BOOLEAN files of one value, DATEs before 1970,
 wide DECIMAL(20, 3) (the variable part of the BinaryRow), a partition column, and a second table whose
 layout changes file by file (``metadata.stats-dense-store`` off, ``metadata.stats-keep-first-n-columns``,
@@ -22,10 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paimon_codec.expressions import And, Or, make_leaf
-from paimon_codec.table.arrow_filter import filter_table
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
-from paimon_codec.table.write import append_arrow, create_table
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.arrow_filter import filter_table
+from paimon_codec.reading.read import read_plan_locally
+from paimon_codec.writing import append_arrow, create_table
 
 SCHEMA = "id INT, t TINYINT, sm SMALLINT, b BOOLEAN, d DATE, w DECIMAL(20, 3), s STRING, p STRING"
 ARROW = pa.schema([("id", pa.int32()), ("t", pa.int8()), ("sm", pa.int16()), ("b", pa.bool_()), ("d", pa.date32()),

@@ -315,7 +315,8 @@ def test_fsspec_fallback_serves_other_schemes(caplog):
     import fsspec
     from golden_warehouse import WAREHOUSE
 
-    from paimon_codec.table import list_tables, read_table
+    from paimon_codec.reading import read_table
+    from paimon_codec.table import list_tables
 
     mem = fsspec.filesystem("memory")
     local = str(WAREHOUSE)
@@ -349,8 +350,8 @@ def test_missing_index_file_is_corrupt_data_naming_it(tmp_path, table_location):
     from golden_warehouse import table_dir
 
     from paimon_codec.errors import CorruptDataError
+    from paimon_codec.planning.plan import plan_scan
     from paimon_codec.table import PaimonTable
-    from paimon_codec.table.plan import plan_scan
 
     local = str(tmp_path / "t")
     shutil.copytree(table_dir("golden.append_indexed"), local)

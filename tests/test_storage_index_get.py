@@ -12,8 +12,9 @@ from storage_fixtures import on_s3
 from paimon_codec import storage
 from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, evaluate, parse_where
 from paimon_codec.fileio import ByteSource
-from paimon_codec.table import PaimonTable, judge_sources
-from paimon_codec.table.plan import plan_scan
+from paimon_codec.planning import judge_sources
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.table import PaimonTable
 from paimon_codec.types import parse_row_type
 
 BUCKET = "index-get-tests"

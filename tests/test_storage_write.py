@@ -17,11 +17,12 @@ from oracles.s3_server import ACCESS_KEY, REGION, SECRET_KEY
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec import storage
-from paimon_codec.table import PaimonTable, read_table
-from paimon_codec.table.commit import FileChange, commit_changes
-from paimon_codec.table.file_index_rewrite import index_task, run_index_task, updated_meta
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.write import append_arrow, create_table
+from paimon_codec.maintenance.file_index_rewrite import index_task, run_index_task, updated_meta
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading import read_table
+from paimon_codec.table import PaimonTable
+from paimon_codec.writing import append_arrow, create_table
+from paimon_codec.writing.commit import FileChange, commit_changes
 
 BUCKET = "written-tables"
 SCHEMA = "id BIGINT, s STRING, p INT"

@@ -1,5 +1,5 @@
 """Adversarial review of the object-store read paths: :class:`~paimon_codec.storage.RangeReader` (a window of
-the last GET), :class:`~paimon_codec.table.held_ranges.HeldRanges` over it (every byte fetched kept) and
+the last GET), :class:`~paimon_codec.planning.held_ranges.HeldRanges` over it (every byte fetched kept) and
 :class:`~paimon_codec.fileio.ByteSource` over both, driven by random seeks, reads, prefetches and offsets past
 the end against a store object whose ranged GETs may answer short (a cut connection, an object replaced by a
 shorter one).  A read may come back short or raise, but never with bytes from anywhere but where it asked.
@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from paimon_codec.errors import PaimonCodecError, TruncatedDataError
 from paimon_codec.fileio import ByteSource
+from paimon_codec.planning.held_ranges import HeldRanges
 from paimon_codec.storage import RangeReader
-from paimon_codec.table.held_ranges import HeldRanges
 
 DATA = bytes((i * 7 + (i >> 8)) & 0xFF for i in range(5000))  # no period a misplaced window could hide in
 

@@ -20,14 +20,14 @@ from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.cli import main
 from paimon_codec.errors import ChecksumMismatchError, UnsupportedTypeError
+from paimon_codec.evolution.file_evolution import arrow_schema
+from paimon_codec.planning.blob_columns import blob_bunches
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.blob_file import parse_blob_descriptor
+from paimon_codec.reading.local_read import read_table
+from paimon_codec.reading.read import read_tasks_locally
 from paimon_codec.table import PaimonTable
-from paimon_codec.table.blob_columns import blob_bunches
-from paimon_codec.table.blob_file import parse_blob_descriptor
-from paimon_codec.table.evolution import arrow_schema
-from paimon_codec.table.local_read import read_table
 from paimon_codec.table.manifest import DataFileMeta, ManifestEntry
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_tasks_locally
 from paimon_codec.table.table import LiveDataFile
 from paimon_codec.types import DataType, Field, RowType
 

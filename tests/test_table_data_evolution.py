@@ -19,13 +19,13 @@ from oracles.pypaimon21 import PyPaimon
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError
+from paimon_codec.planning.data_evolution import plan_row_id_groups
+from paimon_codec.planning.plan import as_predicate, plan_scan
+from paimon_codec.reading.arrow_filter import filter_table
+from paimon_codec.reading.local_read import read_table
+from paimon_codec.reading.read import read_plan_locally
 from paimon_codec.table import PaimonTable
-from paimon_codec.table.arrow_filter import filter_table
-from paimon_codec.table.data_evolution import plan_row_id_groups
-from paimon_codec.table.local_read import read_table
 from paimon_codec.table.manifest import DataFileMeta, ManifestEntry
-from paimon_codec.table.plan import as_predicate, plan_scan
-from paimon_codec.table.read import read_plan_locally
 from paimon_codec.table.table import LiveDataFile
 from paimon_codec.types import parse_row_type
 

@@ -20,8 +20,8 @@ from paimon_semantics import filter_rows, spark_compare
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.expressions import And, Or, make_leaf
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.read import read_plan_locally
 
 NAN, INF = math.nan, math.inf
 COLUMNS = [("id", "INT"), ("f", "DOUBLE"), ("g", "FLOAT"), ("s", "STRING"), ("n", "BIGINT"), ("p", "INT")]

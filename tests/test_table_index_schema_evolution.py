@@ -16,8 +16,8 @@ from paimon_semantics import filter_rows
 
 from paimon_codec import storage
 from paimon_codec.expressions import make_leaf
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.read import read_plan_locally
 
 BITMAP = "file-index.bitmap.columns"
 

@@ -16,7 +16,7 @@ from paimon_semantics import filter_rows
 
 from paimon_codec import storage
 from paimon_codec.expressions import make_leaf
-from paimon_codec.table.plan import plan_scan
+from paimon_codec.planning.plan import plan_scan
 from paimon_codec.values import Timestamp
 
 T = Timestamp

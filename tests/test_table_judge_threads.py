@@ -18,9 +18,9 @@ from golden_warehouse import WAREHOUSE_JSON, table_at, tables
 from plan_compare import assert_same_plans, write_java_tables
 
 from paimon_codec.errors import PaimonCodecError
-from paimon_codec.table import judge as judge_module
-from paimon_codec.table.judge import judge_files
-from paimon_codec.table.plan import plan_scan
+from paimon_codec.planning import judge as judge_module
+from paimon_codec.planning.judge import judge_files
+from paimon_codec.planning.plan import plan_scan
 
 PREDICATES = [None, "cat = 'c3'", "code > 90", "name = 'n42'", "cat IN ('c1', 'c5') AND p = 'x'",
               "code BETWEEN 10 AND 12 OR cat = 'c0'", "name = 'absent'"]

@@ -15,9 +15,9 @@ import pytest
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError
-from paimon_codec.table.arrow_filter import filter_table
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.arrow_filter import filter_table
+from paimon_codec.reading.read import read_plan_locally
 
 COLUMNS = [["id", "INT NOT NULL"], ["v", "STRING"], ["n", "BIGINT"], ["d", "DOUBLE"], ["b", "BOOLEAN"]]
 
@@ -167,7 +167,7 @@ def test_value_predicate_is_applied_after_the_merge(java_tables):
 
 
 def test_refusals_name_the_feature(tmp_path):
-    from paimon_codec.table.merge.spec import merge_spec
+    from paimon_codec.table.merge_spec import merge_spec
     from paimon_codec.table.schema import TableSchema
     from paimon_codec.types import parse_row_type
 
@@ -304,8 +304,8 @@ def test_sum_and_product_equal_a_sequential_fold(arrow_type):
     import numpy as np
     import pyarrow as pa
 
-    from paimon_codec.table.merge.aggregates import aggregate_field
-    from paimon_codec.table.merge.groups import Groups
+    from paimon_codec.reading.merge.aggregates import aggregate_field
+    from paimon_codec.reading.merge.groups import Groups
 
     rng = random.Random(arrow_type)
     typ = getattr(pa, arrow_type)()

@@ -260,8 +260,8 @@ def test_missing_deletion_vector_file_is_a_clear_error(tmp_path, how):
     """The index manifest names deletion-vector files that are gone (or are directories): planning refuses in
     one line naming one, on one judging thread and on several (fuzz finding table #1802)."""
     from paimon_codec.errors import CorruptDataError
-    from paimon_codec.table import judge
-    from paimon_codec.table.plan import plan_scan
+    from paimon_codec.planning import judge
+    from paimon_codec.planning.plan import plan_scan
 
     path = _copy_table(tmp_path)
     assert any(t.has_deletions for t in plan_scan(path, None).tasks)
@@ -292,7 +292,7 @@ def test_declared_row_count_costs_nothing_with_a_deletion_vector(tmp_path):
 
     import fastavro
 
-    from paimon_codec.table.plan import plan_scan
+    from paimon_codec.planning.plan import plan_scan
 
     path = _copy_table(tmp_path)
     before = {t.path: t.row_count for t in plan_scan(path, None).tasks if t.has_deletions}
@@ -326,7 +326,7 @@ def test_schema_without_fields_is_refused(tmp_path):
     """A schema file declaring no columns is refused in one line (fuzz finding table #261,152: planning
     reached a table of no columns)."""
     from paimon_codec.errors import CorruptDataError
-    from paimon_codec.table.plan import plan_scan
+    from paimon_codec.planning.plan import plan_scan
 
     path = _copy_table(tmp_path)
     for name in os.listdir(os.path.join(path, "schema")):

@@ -17,13 +17,13 @@ from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec import storage
 from paimon_codec.errors import CorruptDataError, UnsupportedTypeError
+from paimon_codec.maintenance.inventory import table_inventory
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.planning.read_options import REFUSED, classify_options
+from paimon_codec.reading.read import read_plan_locally
 from paimon_codec.table import PaimonTable
-from paimon_codec.table.inventory import table_inventory
 from paimon_codec.table.metadata_records import read_metadata_records
 from paimon_codec.table.paths import strip_scheme
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
-from paimon_codec.table.read_options import REFUSED, classify_options
 
 
 def _rows_of(ids, tag: str = "v") -> list[dict]:
@@ -236,14 +236,14 @@ def test_audit_of_java_tables_is_clean(java, table):
     if table in ("external", "external_dv"):
         # both tables write into one external root: Paimon's orphan clean of either would delete the other's
         # files; the audit names each such file with the table using it, never as an orphan
-        from paimon_codec.table.orphans import used_file_names
+        from paimon_codec.maintenance.orphans import used_file_names
 
         other = used_file_names(os.path.join(db, "external_dv" if table == "external" else "external"))[0]
         shared = [f for f in findings if f.finding == "shared-external-file"]
         assert shared and all(os.path.basename(f.path) in other for f in shared)
         findings = [f for f in findings if f not in shared]
     assert findings == []
-    from paimon_codec.table.inventory import check_index_task
+    from paimon_codec.maintenance.inventory import check_index_task
 
     for t in tasks:
         assert check_index_task(t.to_row())["status"] in ("ok", "skipped"), t.path
@@ -394,7 +394,7 @@ def test_global_index_entries_are_carried_and_reported(java, tmp_path):
     assert (meta.row_range_start, meta.row_range_end, meta.index_field_id, meta.index_meta) == (0, 9, 1, b"m")
     tasks, findings = table_inventory(str(dst))
     assert findings == []
-    from paimon_codec.table.inventory import check_index_task
+    from paimon_codec.maintenance.inventory import check_index_task
 
     [task] = [x for x in tasks if x.path == g.path]
     # the audit decodes B-tree global-index files (paimon_codec.globalindex.audit): these 3 bytes are no B-tree,

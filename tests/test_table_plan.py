@@ -14,9 +14,9 @@ from golden_warehouse import (
     tables,
 )
 
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.read import arrow_schema, read_tasks_locally
 from paimon_codec.table import PaimonTable
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import arrow_schema, read_tasks_locally
 
 pytestmark = pytest.mark.skipif(not WAREHOUSE_JSON.exists(), reason="golden warehouse not available")
 

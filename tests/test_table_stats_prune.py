@@ -1,4 +1,4 @@
-"""Stats pruning (:mod:`paimon_codec.table.stats_prune`) against tables real writers made.
+"""Stats pruning (:mod:`paimon_codec.planning.stats_prune`) against tables real writers made.
 
 Append tables written by Java Paimon 1.4.2 (stats modes ``truncate(16)`` by default, ``full``, ``counts``,
 ``none`` with per-column ``fields.<col>.stats-mode``, a rename and an added column), pypaimon 2.1
@@ -22,10 +22,10 @@ import pyarrow as pa
 import pytest
 
 from paimon_codec.expressions import And, Or, make_leaf
-from paimon_codec.table.arrow_filter import filter_table
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
-from paimon_codec.table.write import append_arrow, create_table
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.arrow_filter import filter_table
+from paimon_codec.reading.read import read_plan_locally
+from paimon_codec.writing import append_arrow, create_table
 
 SCHEMA = "id INT, i BIGINT, s STRING, d DATE, dec DECIMAL(10, 2), b BOOLEAN, f DOUBLE"
 P = "abcdefghijklmnop"  # 16 characters: the default truncation keeps exactly this prefix

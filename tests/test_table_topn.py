@@ -9,9 +9,9 @@ import pyarrow.compute as pc
 import pytest
 
 from paimon_codec.errors import InvalidPredicateError
+from paimon_codec.planning.plan import SortKey, parse_order_by, plan_scan
+from paimon_codec.reading.read import arrow_schema, read_tasks_locally
 from paimon_codec.spark.sample import write_sample_table
-from paimon_codec.table.plan import SortKey, parse_order_by, plan_scan
-from paimon_codec.table.read import arrow_schema, read_tasks_locally
 
 TS0 = dt.datetime(2023, 11, 14, 22, 13, 20)  # ts of id 0 in the sample (1_700_000_000_000 ms)
 

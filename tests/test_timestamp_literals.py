@@ -18,9 +18,9 @@ import pytest
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.expressions import make_leaf
-from paimon_codec.table.arrow_filter import filter_table
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.arrow_filter import filter_table
+from paimon_codec.reading.read import read_plan_locally
 from paimon_codec.values import Timestamp
 
 BASE = dt.datetime(2024, 1, 1)

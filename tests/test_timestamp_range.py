@@ -16,7 +16,7 @@ from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError
 from paimon_codec.expressions import make_leaf
-from paimon_codec.table import read_table
+from paimon_codec.reading import read_table
 
 pytestmark = pytest.mark.java
 

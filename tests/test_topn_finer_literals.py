@@ -20,7 +20,7 @@ import pyarrow as pa
 import pytest
 
 from paimon_codec.expressions import parse_where
-from paimon_codec.table.local_read import read_table
+from paimon_codec.reading.local_read import read_table
 from paimon_codec.values import Timestamp
 
 BASE = dt.datetime(2024, 1, 1)

@@ -1,7 +1,7 @@
 """Top-N pushdown, threshold first: the same answer as a full sort, from far fewer index bytes.
 
 The planner bounds the n-th best value from each file's range-bitmap header (and dictionary chunks
-when needed) and answers only the files that reach it (:mod:`paimon_codec.table.topn_push`).  Every
+when needed) and answers only the files that reach it (:mod:`paimon_codec.planning.topn.push`).  Every
 file's new candidates must be a subset of its previous per-file answer (the reference below:
 ``top_n_rows`` on every file, as the planner did before), and the candidates must still hold the
 whole answer: the sort values of ``ORDER BY .. LIMIT k`` over them equal a brute-force sort of the
@@ -26,13 +26,13 @@ from paimon_codec.fileindex.container import FileIndexContainerReader
 from paimon_codec.fileindex.range_bitmap import RangeBitmapReader
 from paimon_codec.fileindex.topn import top_n_rows
 from paimon_codec.fileio import ByteSource
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.read import read_tasks_locally
 from paimon_codec.storage import files as storage_files
 from paimon_codec.storage.ranges import DEFAULT_MIN_GET, RangeReader
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_tasks_locally
 from paimon_codec.table.table import PaimonTable
-from paimon_codec.table.write.append import append_arrow
-from paimon_codec.table.write.create import create_table
+from paimon_codec.writing.append import append_arrow
+from paimon_codec.writing.create import create_table
 
 SCHEMA = pa.schema([("id", pa.int32()), ("g", pa.string()), ("v", pa.int64())])
 OPTIONS = {"bucket": "-1", "file-index.range-bitmap.columns": "v", "file-index.bitmap.columns": "g",
@@ -312,7 +312,7 @@ def test_deletion_vectors_discount_a_files_best_keys(tmp_path):
 
 
 def arrow_schema_of(path: str):
-    from paimon_codec.table.read import arrow_schema
+    from paimon_codec.reading.read import arrow_schema
 
     return arrow_schema(plan_scan(path).row_type)
 
@@ -321,7 +321,7 @@ def test_held_ranges_fetch_each_byte_once():
     import io
 
     from paimon_codec.errors import TruncatedDataError
-    from paimon_codec.table.held_ranges import HeldRanges
+    from paimon_codec.planning.held_ranges import HeldRanges
 
     data = bytes(range(256)) * 40  # 10,240 bytes
 

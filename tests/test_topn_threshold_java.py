@@ -24,8 +24,8 @@ from paimon_semantics import spark_compare
 from paimon_codec.fileindex.range_bitmap import RangeBitmapReader
 from paimon_codec.fileindex.topn_bound import KeyStream, nth_best
 from paimon_codec.fileio import ByteSource
-from paimon_codec.table.plan import plan_scan
-from paimon_codec.table.read import read_plan_locally
+from paimon_codec.planning.plan import plan_scan
+from paimon_codec.reading.read import read_plan_locally
 
 
 def _golden_cases(golden: Path) -> list[dict]:

@@ -1,4 +1,4 @@
-"""Tables created and appended to by ``paimon_codec.table.write``, read back by Paimon itself.
+"""Tables created and appended to by ``paimon_codec.writing``, read back by Paimon itself.
 
 Every table is read by Paimon Java 1.4.2 (JPype oracle), Paimon Java 0.9, pypaimon 2.1 (newest
 layout only: pypaimon 2.1 cannot read the 0.9 manifest layout, not even Java 0.9's own) and our
@@ -21,9 +21,10 @@ import pytest
 from oracles.compare import assert_same_rows
 
 from paimon_codec.errors import PaimonCodecError, UnsupportedTypeError
-from paimon_codec.table import PaimonTable, read_table
-from paimon_codec.table.commit import index_manifest_schema, manifest_list_schema, manifest_schema
-from paimon_codec.table.write import append_arrow, create_table
+from paimon_codec.reading import read_table
+from paimon_codec.table import PaimonTable
+from paimon_codec.writing import append_arrow, create_table
+from paimon_codec.writing.commit import index_manifest_schema, manifest_list_schema, manifest_schema
 
 SCHEMA = pa.schema([("id", pa.int32()), ("s", pa.string()), ("p", pa.int32()), ("b", pa.int64()),
                     ("f", pa.float64()), ("ts", pa.timestamp("ms")), ("ts6", pa.timestamp("us")),

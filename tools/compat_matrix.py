@@ -6,7 +6,7 @@
 The matrix (rows = writer x table kind, columns = predicates) goes between ``<!-- compat-matrix:start -->``
 and ``<!-- compat-matrix:end -->``.  The refusal list is collected from the source, not written by hand:
 every ``UnsupportedTypeError(...)`` / ``UnsupportedVersionError(...)`` message of the table, Spark and
-inspect code (placeholders shown as ``‹expression›``), the reasons :mod:`paimon_codec.table.read_options`
+inspect code (placeholders shown as ``‹expression›``), the reasons :mod:`paimon_codec.planning.read_options`
 gives for refused options, grouped by the feature (module) that refuses.  The README's count line (between
 ``<!-- compat-summary -->`` and ``<!-- /compat-summary -->``) is rewritten with the page.
 """
@@ -35,14 +35,14 @@ SOURCES = ["paimon_codec/table", "paimon_codec/spark", "paimon_codec/cli/inspect
            "paimon_codec/globalindex"]
 #: module (relative path prefix) -> feature; the first match wins
 FEATURES = [
-    ("paimon_codec/table/read_options.py", "Table options that change a read"),
+    ("paimon_codec/planning/read_options.py", "Table options that change a read"),
     ("paimon_codec/table/merge/", "Primary-key merge read"),
-    ("paimon_codec/table/data_evolution.py", "Data-evolution tables"),
+    ("paimon_codec/planning/data_evolution.py", "Data-evolution tables"),
     ("paimon_codec/table/blob_", "BLOB columns (.blob files)"),
-    ("paimon_codec/table/fallback_read.py", "Branches (scan.fallback-branch)"),
+    ("paimon_codec/planning/fallback.py", "Branches (scan.fallback-branch)"),
     ("paimon_codec/table/casts", "Schema evolution: older data files"),  # casts.py, casts_temporal.py
-    ("paimon_codec/table/evolution.py", "Schema evolution: older data files"),
-    ("paimon_codec/table/read.py", "Data-file formats"),
+    ("paimon_codec/evolution/file_evolution.py", "Schema evolution: older data files"),
+    ("paimon_codec/reading/read.py", "Data-file formats"),
     ("paimon_codec/table/table.py", "Branches (scan.fallback-branch)"),
     ("paimon_codec/table/", "Metadata versions (schema, snapshot, manifests)"),
     ("paimon_codec/spark/", "Spark scan"),

@@ -147,7 +147,7 @@ def _inspect_blob_file(path: str, data: bytes, args: argparse.Namespace) -> int:
     """A BLOB data file (``schemas/blob_file.ksy``), recognised by its ``.blob`` name: it is read from
     its end, so its bytes alone do not identify it."""
     from ..fileio import ByteSource
-    from ..table.blob_file import describe_blob_file
+    from ..reading.blob_file import describe_blob_file
 
     with ByteSource(data, path=str(path)) as src:
         decoded = describe_blob_file(src)

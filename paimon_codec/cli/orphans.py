@@ -14,7 +14,7 @@ __all__ = ["register"]
 
 
 def cmd_remove_orphans(args) -> int:
-    from ..table.orphan_clean import older_than_millis, remove_orphans_in
+    from ..maintenance.orphan_clean import older_than_millis, remove_orphans_in
 
     dry_run = not args.delete
     older_than = older_than_millis(args.older_than)

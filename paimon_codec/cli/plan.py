@@ -59,7 +59,7 @@ def _print(obj: dict, out=None) -> None:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from ..table.plan import plan_scan
+    from ..planning.plan import plan_scan
 
     plan = plan_scan(args.table, predicate_arg(args), args.snapshot, branch=args.branch, tag=args.tag,
                      semantics=args.semantics)

@@ -40,7 +40,7 @@ def _progress_logging(quiet: bool) -> None:
         return
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
-    for name in ("paimon_codec.table.index_rewrite_job", "paimon_codec.spark.write"):
+    for name in ("paimon_codec.maintenance.index_rewrite_job", "paimon_codec.spark.write"):
         logger = logging.getLogger(name)
         logger.setLevel(logging.INFO)
         logger.addHandler(handler)
@@ -59,7 +59,7 @@ def cmd_rewrite(args: argparse.Namespace) -> int:
     options = parse_option_args(args.option, args.remove_option)
     _progress_logging(args.quiet)
     if args.local:
-        from ..table.index_rewrite_job import rewrite_file_index as local_rewrite
+        from ..maintenance.index_rewrite_job import rewrite_file_index as local_rewrite
 
         report = local_rewrite(args.table, options or None, args.partition or None)
     else:

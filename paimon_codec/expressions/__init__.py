@@ -10,7 +10,7 @@
 * :mod:`.json_form` (+ :mod:`._json_render`) - the JSON forms (``predicate_from_json`` / ``predicate_to_json``).
 
 Nothing here knows about index formats: :mod:`paimon_codec.fileindex.evaluate` asks the indexes,
-:mod:`paimon_codec.table.arrow_filter` and :mod:`paimon_codec.spark.filters` filter rows.
+:mod:`paimon_codec.reading.arrow_filter` and :mod:`paimon_codec.spark.filters` filter rows.
 """
 
 from __future__ import annotations

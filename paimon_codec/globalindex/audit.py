@@ -1,4 +1,4 @@
-"""The table audit's decode of global-index files (hooked into :mod:`paimon_codec.table.inventory`).
+"""The table audit's decode of global-index files (hooked into :mod:`paimon_codec.maintenance.inventory`).
 
 :func:`task_fields` gives an ``IndexTask`` what the executor needs for a ``_GLOBAL_INDEX`` file (its
 column type, row-id range and ``_INDEX_META``); :func:`check_global_index` decodes the file whole

@@ -1,8 +1,8 @@
 """Warehouse audit on Spark: decode and verify every index file of every table, in parallel.
 
-The driver reads table metadata (:func:`paimon_codec.table.inventory.table_inventory`): which index
+The driver reads table metadata (:func:`paimon_codec.maintenance.inventory.table_inventory`): which index
 files every retained snapshot references, which of those are missing, and which files Paimon's own
-orphan clean would delete (orphans of every kind, :mod:`paimon_codec.table.orphans`; not looked for in a
+orphan clean would delete (orphans of every kind, :mod:`paimon_codec.maintenance.orphans`; not looked for in a
 table whose metadata could not be read completely: that is a finding about the unreadable file instead).  Every existing index file then becomes one Spark task
 that decodes it completely (DV CRCs, entry counts and sizes against the index manifest, hash files,
 file-index containers incl. embedded ones).  Tasks carry plain paths and bytes only, so the audit
@@ -15,9 +15,9 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..maintenance.inventory import check_index_task, table_inventory
 from ..storage import storage_state
 from ..table import list_tables
-from ..table.inventory import check_index_task, table_inventory
 from ..table.table import register_storage_options
 from .session import is_spark_connect
 

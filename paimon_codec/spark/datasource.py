@@ -20,8 +20,8 @@ from typing import cast
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
 from ..errors import InvalidOptionError
+from ..maintenance.inventory import KIND_DV, KIND_FILE_INDEX, KIND_HASH, index_rows, table_inventory
 from ..table import list_tables
-from ..table.inventory import KIND_DV, KIND_FILE_INDEX, KIND_HASH, index_rows, table_inventory
 
 __all__ = ["PaimonIndexDataSource", "register", "SCHEMA"]
 

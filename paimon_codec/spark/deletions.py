@@ -43,8 +43,8 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap
 
-from ..table.read import VALUE_KIND_COLUMN
-from ..table.tasks import FileTask
+from ..planning.tasks import FileTask
+from ..reading.read import VALUE_KIND_COLUMN
 from ..types import RowType
 from .native import PARQUET_READ_OPTIONS, listed_on_driver
 

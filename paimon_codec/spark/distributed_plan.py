@@ -2,10 +2,10 @@
 
 A table of many thousands of data files cannot be planned by opening every ``.index`` file and every
 deletion vector on the driver.  :class:`SparkFileJudge` is a judge for
-:func:`paimon_codec.table.plan.plan_scan`: beyond ``threshold`` files it ships
-:class:`~paimon_codec.table.judge.FileProbe` records (paths, offsets, embedded index bytes - what the
+:func:`paimon_codec.planning.plan.plan_scan`: beyond ``threshold`` files it ships
+:class:`~paimon_codec.planning.judge.FileProbe` records (paths, offsets, embedded index bytes - what the
 manifest entries already hold) to Spark tasks, one task per group of files.  Each task reads only index
-bytes and runs :func:`~paimon_codec.table.judge.judge_file`, the very function the driver runs, and sends
+bytes and runs :func:`~paimon_codec.planning.judge.judge_file`, the very function the driver runs, and sends
 back small verdicts (decision, row selection as a roaring bitmap, index bytes read).  The driver thus holds
 the manifest entries and the verdicts, never an index.
 
@@ -24,7 +24,7 @@ import pickle
 from typing import Any
 
 from ..errors import InvalidOptionError
-from ..table.judge import FileProbe, FileVerdict, JudgeContext, judge_on_driver
+from ..planning.judge import FileProbe, FileVerdict, JudgeContext, judge_on_driver
 from .session import is_spark_connect
 
 __all__ = ["DEFAULT_THRESHOLD", "SparkFileJudge", "judge_task_function"]
@@ -51,7 +51,7 @@ def judge_task_function(ctx_bytes: bytes, storage: dict):
 
         import pyarrow as pa
 
-        from paimon_codec.table.judge import judge_files
+        from paimon_codec.planning.judge import judge_files
 
         if storage:
             from paimon_codec.storage import restore_storage_state
@@ -69,7 +69,7 @@ def judge_task_function(ctx_bytes: bytes, storage: dict):
 
 
 class SparkFileJudge:
-    """A judge (:data:`paimon_codec.table.judge.FileJudge`) running in Spark tasks beyond a threshold.
+    """A judge (:data:`paimon_codec.planning.judge.FileJudge`) running in Spark tasks beyond a threshold.
 
     ``threshold``: an int ``N`` moves planning into tasks when at least ``N`` files need judging
     (``0``: never), or ``"always"`` / ``"never"``.  ``files_per_task``: files per task (default: the

@@ -4,7 +4,7 @@ A file whose scan keeps every row (the index answered REMAIN and no deletion vec
 needs no row selection, so Spark's vectorised reader is the fastest way to read it: it runs in the
 JVM, prunes row groups with the residual filter's statistics and skips the Python worker round
 trip.  It is used only where it gives exactly the rows the Arrow path
-(:func:`paimon_codec.table.read.read_file_rows`) gives: the file's footer must hold every table
+(:func:`paimon_codec.reading.read.read_file_rows`) gives: the file's footer must hold every table
 column with the same physical meaning (same Arrow type after pyarrow decoding, or a timestamp of the
 same time-zone kind in millis or micros), and the file must have been written under a schema with
 the table's field ids, names and types (``FileTask.evolution is None``): files of an older schema
@@ -24,8 +24,8 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..reading.read import VALUE_KIND_COLUMN, arrow_type
 from ..storage import is_local
-from ..table.read import VALUE_KIND_COLUMN, arrow_type
 from ..types import RowType
 from .session import is_spark_connect
 
@@ -119,7 +119,7 @@ def native_readable(path: str, file_format: str, row_type: RowType, primary_key_
                     evolution: Any = None) -> bool:
     """Whether Spark's reader gives exactly this file's rows as the table's columns (reads the footer).
 
-    ``evolution`` is the file task's :class:`~paimon_codec.table.evolution.FileEvolution`: a file of an
+    ``evolution`` is the file task's :class:`~paimon_codec.evolution.file_evolution.FileEvolution`: a file of an
     older schema is never read natively.
     """
     if evolution is not None or file_format not in ("parquet", "orc") or _GLOB_CHARS & set(path):

@@ -1,6 +1,6 @@
 """``remove_orphan_files`` on Spark, as Paimon's Spark procedure: one task per table of a warehouse.
 
-Each task runs :func:`paimon_codec.table.orphan_clean.remove_orphan_files` where the table's files are (the
+Each task runs :func:`paimon_codec.maintenance.orphan_clean.remove_orphan_files` where the table's files are (the
 driver's storage options travel with it); the result is one row per file deleted (or, in a dry run, that
 would be) and the per-table reports, refusals included.  On Spark Connect (no RDDs) the tables are cleaned on
 the driver.
@@ -13,10 +13,10 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..maintenance.orphan_clean import older_than_millis
+from ..maintenance.orphan_clean import remove_orphan_files as _remove
 from ..storage import storage_state
 from ..table import list_tables
-from ..table.orphan_clean import older_than_millis
-from ..table.orphan_clean import remove_orphan_files as _remove
 from ..table.table import register_storage_options
 from .session import is_spark_connect
 

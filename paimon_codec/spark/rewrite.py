@@ -4,12 +4,12 @@
 >>> report = rewrite_file_index(get_spark(), "wh/db.db/orders",
 ...                             options={"file-index.bitmap.columns": "status"}, partitions=["dt=2024-01-01"])
 
-The driver plans (:func:`paimon_codec.table.index_rewrite_job.plan_rewrite`), ships each group of
-:class:`~paimon_codec.table.file_index_rewrite.IndexTask` s to an executor, which reads the file's
+The driver plans (:func:`paimon_codec.maintenance.index_rewrite_job.plan_rewrite`), ships each group of
+:class:`~paimon_codec.maintenance.file_index_rewrite.IndexTask` s to an executor, which reads the file's
 indexed columns with pyarrow, builds the container and either returns it (embedded in the manifest) or
 writes ``<data file>.index`` (crash-safe, create-if-absent) and returns its name.  Progress (files
 indexed / total, bytes, rate) is logged on the driver while the job runs (a Spark accumulator polled
-from the driver); the commit is the job's (:func:`~paimon_codec.table.index_rewrite_job.rewrite_file_index`).
+from the driver); the commit is the job's (:func:`~paimon_codec.maintenance.index_rewrite_job.rewrite_file_index`).
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..table.file_index_rewrite import IndexOutcome, IndexTask
-from ..table.index_rewrite_job import Progress, RewriteReport
-from ..table.index_rewrite_job import rewrite_file_index as _rewrite_job
+from ..maintenance.file_index_rewrite import IndexOutcome, IndexTask
+from ..maintenance.index_rewrite_job import Progress, RewriteReport
+from ..maintenance.index_rewrite_job import rewrite_file_index as _rewrite_job
 from .polled_job import Pair, pair_accumulator, run_polled
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-    from ..table.index_rewrite_job import Runner
+    from ..maintenance.index_rewrite_job import Runner
 
 __all__ = ["rewrite_file_index", "spark_runner", "group_tasks"]
 
@@ -58,7 +58,7 @@ def group_tasks(tasks: Sequence[IndexTask], target_bytes: int = DEFAULT_GROUP_BY
 def _run_group(storage_state: Any, accumulator: Any) -> Callable[[list[IndexTask]], list[IndexOutcome]]:
     def run(group: list[IndexTask]) -> list[IndexOutcome]:
         from .. import storage
-        from ..table.file_index_rewrite import run_index_task
+        from ..maintenance.file_index_rewrite import run_index_task
 
         if storage_state is not None:
             storage.restore_storage_state(storage_state)
@@ -72,7 +72,7 @@ def _run_group(storage_state: Any, accumulator: Any) -> Callable[[list[IndexTask
 
 
 def spark_runner(spark: SparkSession, target_bytes: int = DEFAULT_GROUP_BYTES, poll_s: float = 2.0) -> Runner:
-    """A :data:`~paimon_codec.table.index_rewrite_job.Runner` running the tasks as one Spark job."""
+    """A :data:`~paimon_codec.maintenance.index_rewrite_job.Runner` running the tasks as one Spark job."""
 
     def run(tasks: Sequence[IndexTask], progress: Progress) -> list[IndexOutcome]:
         if not tasks:
@@ -104,6 +104,6 @@ def rewrite_file_index(spark: SparkSession, table: Any, options: Mapping[str, st
                        paimon_version: str | None = None) -> RewriteReport:
     """Persist ``options`` (if any) to the table's schema, rebuild the file indexes of every live data file
     (of ``partitions``: ``"k=v[,k2=v2]"``, a dict, or a list of those) on Spark and commit one snapshot.
-    Returns the :class:`~paimon_codec.table.index_rewrite_job.RewriteReport`."""
+    Returns the :class:`~paimon_codec.maintenance.index_rewrite_job.RewriteReport`."""
     return _rewrite_job(table, options, partitions, runner=spark_runner(spark, target_bytes),
                         max_attempts=max_attempts, paimon_version=paimon_version)

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..planning.plan import ScanPlan
+from ..planning.tasks import FileTask
 from ..storage import is_local
-from ..table.plan import ScanPlan
-from ..table.tasks import FileTask
 from . import deletions
 from .deletions import JvmSelection, jvm_selection
 from .native import native_readable, selected_bytes
@@ -58,7 +58,7 @@ class ReadRoutes:
     tasks: list[FileTask] = field(default_factory=list)  # pyarrow in mapInArrow tasks
 
     def counts(self, groups: int = 0) -> dict[str, int]:
-        """Files per path, for :attr:`~paimon_codec.table.plan.PlanReport.read_paths` (snake_case keys, as
+        """Files per path, for :attr:`~paimon_codec.planning.plan.PlanReport.read_paths` (snake_case keys, as
         every ``--json`` key): ``driver_pyarrow``, ``spark_whole_files``, ``spark_tasks_pyarrow``,
         ``group_tasks``, ``spark_jvm_deletions_mask`` / ``spark_jvm_deletions_join``."""
         out = {"driver_pyarrow": len(self.driver),

@@ -1,7 +1,7 @@
 """A small Paimon append table written by this library (for the demo and the benchmark).
 
-Made with the library's own table writer and commit path (:mod:`paimon_codec.table.write`,
-:mod:`paimon_codec.table.commit`): Parquet data files with their file-index containers (embedded in
+Made with the library's own table writer and commit path (:mod:`paimon_codec.writing`,
+:mod:`paimon_codec.writing.commit`): Parquet data files with their file-index containers (embedded in
 the manifest or as ``<data file>.index`` by ``file-index.in-manifest-threshold``), deletion vectors
 for some files (a ``DELETION_VECTORS`` index file + index manifest), all committed as one snapshot in
 the metadata layout of the chosen Paimon version.  Rows are generated from a seed, so every run holds
@@ -90,14 +90,14 @@ def write_sample_table(warehouse: str | os.PathLike, *, database: str = "demo", 
     (0 = no deletion vectors).  ``paimon_version``: ``"0.9"`` (readable and filterable by Paimon 0.9;
     the 0.9 metadata layout) or ``"latest"`` (bitmap V2 and range-bitmap indexes, the newest metadata
     layout that Paimon 1.4 and pypaimon 2.x read; see the module docstring).  The table is created,
-    written and committed through :mod:`paimon_codec.table.write` / :mod:`paimon_codec.table.commit`.
+    written and committed through :mod:`paimon_codec.writing` / :mod:`paimon_codec.writing.commit`.
     An existing table at that path is an error.
     """
     from ..dv.deletion_vector import DeletionVector
     from ..dv.index_file import write_dv_index
-    from ..table.commit import FileChange, IndexChange, commit_changes
     from ..table.index_manifest import DELETION_VECTORS_INDEX, DeletionVectorRange, IndexFileMeta
-    from ..table.write import create_table, write_data_files
+    from ..writing import create_table, write_data_files
+    from ..writing.commit import FileChange, IndexChange, commit_changes
 
     layout = "0.9" if paimon_version == "0.9" else "newest"
     path = os.path.join(os.fspath(warehouse), f"{database}.db", table)

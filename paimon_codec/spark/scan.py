@@ -1,7 +1,7 @@
 """Index-aware scans of Paimon tables on Spark.
 
 ``scan(spark, table_path, where=...)`` plans on the driver (metadata, file indexes, deletion
-vectors: :func:`paimon_codec.table.plan.plan_scan`), then Spark reads only the surviving files:
+vectors: :func:`paimon_codec.planning.plan.plan_scan`), then Spark reads only the surviving files:
 
 * files read whole (the index kept every row and no deletion vector applies) go to Spark's own
   Parquet/ORC reader in one ``spark.read`` (vectorised, in the JVM, row groups pruned by the
@@ -18,8 +18,8 @@ The parts are unioned and the predicate is applied again in Spark because index 
 supersets - except to the rows read on the driver: files whose index answer is exact (``FileTask.exact``:
 every leaf answered by a bitmap / range bitmap on exact keys) need neither the filter nor the columns
 only the predicate reads, and the others are filtered by pyarrow right after their read
-(:func:`paimon_codec.table.arrow_filter.filter_table`, which selects the rows Spark's filter selects).  ``order_by`` + ``limit`` push top-N down to range-bitmap indexes (see
-:func:`paimon_codec.table.plan.plan_scan`); Spark then sorts and limits the candidate rows.  Tasks
+(:func:`paimon_codec.reading.arrow_filter.filter_table`, which selects the rows Spark's filter selects).  ``order_by`` + ``limit`` push top-N down to range-bitmap indexes (see
+:func:`paimon_codec.planning.plan.plan_scan`); Spark then sorts and limits the candidate rows.  Tasks
 carry only paths and bytes, so the same code runs on a cluster whose executors see the table's
 file system.
 """
@@ -35,11 +35,11 @@ from typing import Any
 import pyarrow as pa
 
 from ..expressions.semantics import Semantics
+from ..planning.plan import ScanPlan, SortKey, plan_scan
+from ..planning.tasks import FileTask, PlanReport
+from ..reading.read import arrow_schema
 from ..storage import storage_state
 from ..table import PaimonTable
-from ..table.plan import ScanPlan, SortKey, plan_scan
-from ..table.read import arrow_schema
-from ..table.tasks import FileTask, PlanReport
 from ..types import RowType
 from .deletions import selection_dataframe
 from .distributed_plan import DEFAULT_THRESHOLD, SparkFileJudge
@@ -78,7 +78,7 @@ def read_plan_tasks(schema_bytes: bytes, storage: dict | None = None):
     ``storage`` is the driver's :func:`paimon_codec.storage.storage_state` (plain options, never a
     filesystem object): the executor rebuilds its filesystems from each task's URI and these options.
     The files of a task are read several at once when they are on an object store
-    (:func:`paimon_codec.table.read.read_threads`; bounded memory in flight): one after the other, each
+    (:func:`paimon_codec.reading.read.read_threads`; bounded memory in flight): one after the other, each
     file's footer and column-chunk GETs would leave the task waiting on the network (measured with
     ``benchmarks/scale.py --store s3``, 200 files, 1M of 10M rows: 23 -> 10 s).  Local files are read one
     after the other, as Spark already runs one task per core.
@@ -89,9 +89,9 @@ def read_plan_tasks(schema_bytes: bytes, storage: dict | None = None):
 
         import pyarrow as pa
 
+        from paimon_codec.reading.read import map_bounded, read_file_rows, read_threads
         from paimon_codec.spark.types import to_spark_micros
         from paimon_codec.storage import is_local, restore_storage_state
-        from paimon_codec.table.read import map_bounded, read_file_rows, read_threads
 
         restore_storage_state(storage)
         schema = pa.ipc.read_schema(pa.py_buffer(schema_bytes))
@@ -143,9 +143,9 @@ def read_group_tasks(schema_bytes: bytes, storage: dict | None = None):
 
         import pyarrow as pa
 
+        from paimon_codec.reading.read import read_group_task
         from paimon_codec.spark.types import to_spark_micros
         from paimon_codec.storage import restore_storage_state
-        from paimon_codec.table.tasks import read_group_task
 
         restore_storage_state(storage)
         schema = pa.ipc.read_schema(pa.py_buffer(schema_bytes))
@@ -180,12 +180,12 @@ def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask], out: RowType
     With ``out`` (a scan's returned and sort columns) the rows come filtered, of ``out``'s columns: a file
     whose selection is exact (``FileTask.exact``) is read for those columns alone; any other is read with
     the predicate's columns and filtered right after its read by
-    :func:`~paimon_codec.table.arrow_filter.filter_table` - the exact filter of reads without Spark, which
+    :func:`~paimon_codec.reading.arrow_filter.filter_table` - the exact filter of reads without Spark, which
     selects the rows Spark's filter selects (``tests/test_arrow_filter.py``) - so Spark gets only the
     matching rows (a bloom-filter answer: 1 row of a 50,000-row file, not the file and a filter in Spark).
     """
-    from ..table.arrow_filter import filter_table
-    from ..table.read import map_bounded, read_file_rows, read_threads
+    from ..reading.arrow_filter import filter_table
+    from ..reading.read import map_bounded, read_file_rows, read_threads
 
     tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
     schema = _with_timezone(arrow_schema(plan.row_type), tz)
@@ -317,7 +317,7 @@ def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, 
     ``columns``: the columns to return (``SELECT columns``; default every column): only they and the
     columns the predicate and sort need are read (a pyarrow read of a selection decodes whole column
     chunks, so this is what keeps small answers cheap; Spark's reader prunes columns by itself).
-    ``use_stats=False``: no file is dropped by its manifest value stats (:mod:`paimon_codec.table.stats_prune`).
+    ``use_stats=False``: no file is dropped by its manifest value stats (:mod:`paimon_codec.planning.stats_prune`).
     ``semantics``: whose FLOAT / DOUBLE comparison the rows and their order follow - ``"spark"`` (default: what
     ``spark.read...filter(...)`` keeps, ``-0.0 = 0.0``) or ``"paimon"`` (what Paimon's own read keeps,
     ``Double.compare``: ``-0.0 < 0.0``); ``report.semantics`` names it.

@@ -1,4 +1,4 @@
-"""Spark SQL types of Paimon columns (matching the Arrow types of :mod:`paimon_codec.table.read`).
+"""Spark SQL types of Paimon columns (matching the Arrow types of :mod:`paimon_codec.reading.read`).
 
 Spark timestamps hold microseconds.  TIMESTAMP(7..9) columns keep their nanoseconds in the Arrow
 read path (``timestamp[ns]``); handed to Spark they become ``TimestampNTZType`` / ``TimestampType``

@@ -5,7 +5,7 @@
 ...                                                         # partitions written (the table if unpartitioned)
 
 Each Spark partition is one task (``mapInArrow``): it writes its rows as Paimon data files with
-:func:`paimon_codec.table.write.write_data_files` - Paimon's file naming, partition paths, buckets
+:func:`paimon_codec.writing.write_data_files` - Paimon's file naming, partition paths, buckets
 (bucket-unaware or fixed ``bucket-key`` buckets), value stats, and the file indexes the table's
 ``file-index.*`` options ask for, built in the same task from the same Arrow data - and returns the
 files' metadata.  The driver commits them all as one snapshot (``commit_changes``: conflicts re-plan,
@@ -65,7 +65,7 @@ def _write_task(table_path: str, storage_state: Any,
         import pyarrow as pa
 
         from .. import storage
-        from ..table.write import write_data_files
+        from ..writing import write_data_files
 
         if storage_state is not None:
             storage.restore_storage_state(storage_state)
@@ -111,7 +111,7 @@ def write(df: DataFrame, table: Any, mode: str = "append", *, commit_user: str |
     schema decides the types."""
     from .. import storage
     from ..table import PaimonTable
-    from ..table.commit import commit_changes
+    from ..writing.commit import commit_changes
 
     if mode not in _MODES:
         raise InvalidOptionError(f"write mode {mode!r} is not supported", expected=" or ".join(_MODES))
@@ -120,7 +120,7 @@ def write(df: DataFrame, table: Any, mode: str = "append", *, commit_user: str |
     t = PaimonTable(path)
     if t.schema.primary_keys:
         raise InvalidOptionError("writing primary-key tables is not supported; write an append table", path=path)
-    from ..table.write import arrow_schema_for, write_data_files
+    from ..writing import arrow_schema_for, write_data_files
 
     write_data_files(path, arrow_schema_for(t.schema.fields).empty_table())  # refuses what it cannot write, here
     names = set(t.schema.fields.names)

@@ -1,7 +1,7 @@
 """The position bookkeeping shared by the read-only, seekable binary files over a store object.
 
 :class:`~paimon_codec.storage.RangeReader` (a window of the last GET) and
-:class:`~paimon_codec.table.held_ranges.HeldRanges` (every byte fetched, kept) differ only in how they
+:class:`~paimon_codec.planning.held_ranges.HeldRanges` (every byte fetched, kept) differ only in how they
 fetch and hold bytes; the file protocol around that (a size known up front, a position, ``seek`` /
 ``tell``, ``readinto`` / ``readall`` in terms of ``read``) lives here once.
 """

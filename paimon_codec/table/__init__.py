@@ -1,4 +1,7 @@
-"""Paimon table metadata (filesystem catalog): schemas, snapshots, manifests, index manifests.
+"""The stored table's metadata (filesystem catalog): schemas, snapshots, manifests, index manifests.
+
+Planning a scan is :mod:`paimon_codec.planning`, reading rows :mod:`paimon_codec.reading`, writing
+:mod:`paimon_codec.writing`, maintenance jobs :mod:`paimon_codec.maintenance`.
 
 >>> from paimon_codec.table import PaimonTable
 >>> t = PaimonTable("warehouse/db.db/orders")
@@ -16,7 +19,6 @@ from .index_manifest import (
     IndexFileMeta,
     IndexManifestEntry,
 )
-from .local_read import read_table
 from .manifest import DataFileMeta, ManifestEntry, ManifestFileMeta
 from .schema import TableSchema, load_schema
 from .snapshot import (
@@ -37,5 +39,5 @@ __all__ = [
     "earliest_snapshot_id", "ManifestEntry", "ManifestFileMeta", "DataFileMeta", "IndexManifestEntry",
     "IndexFileMeta", "GlobalIndexMeta", "DeletionVectorRange", "load_tag", "tag_names", "snapshot_at_time",
     "branch_names", "HASH_INDEX", "DELETION_VECTORS_INDEX",
-    "decode_binary_row", "decode_serialized_row", "read_table",
+    "decode_binary_row", "decode_serialized_row",
 ]

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..storage.filesystems import strip_scheme  # noqa: F401  (its home: URI handling)
 from ..types import DataType
-from ..values import Timestamp
+from ..values import Timestamp, java_float_string
 
 __all__ = ["partition_path", "partition_value_text", "is_blank_partition_text", "strip_scheme", "bucket_dir_name", "DEFAULT_PARTITION_NAME"]
 
@@ -66,8 +66,6 @@ def partition_value_text(value: Any, dtype: DataType, legacy: bool = True) -> st
     elif isinstance(value, bytes):
         text = value.decode("utf-8", "replace")
     elif dtype.root in ("FLOAT", "DOUBLE"):
-        from .casts import java_float_string  # numpy/pyarrow only when a float partition is named
-
         text = java_float_string(float(value), dtype.root == "FLOAT")
     else:
         text = str(value)

@@ -372,7 +372,7 @@ class PaimonTable:
         if not changed and mine.is_primary_key_table:
             # the merge read applies one merge to every bucket: the fallback's must be the same (any merge
             # option: aggregate functions, sequence order, lookup, ...)
-            from .merge.spec import merge_spec
+            from .merge_spec import merge_spec
 
             if merge_spec(mine, self.meta_path) != merge_spec(theirs, other.meta_path):
                 changed = ["its primary-key merge options"]

@@ -113,8 +113,8 @@ ROWS = 20_000  # rows per commit (each trial appends once more; the table is rea
 
 
 def _commit_writer(d: Path) -> Writer:
-    from paimon_codec.table.local_read import read_table
-    from paimon_codec.table.write import append_arrow, create_table
+    from paimon_codec.reading.local_read import read_table
+    from paimon_codec.writing import append_arrow, create_table
 
     table = d / "wh" / "db.db" / "t"
     if not table.exists():
@@ -129,13 +129,13 @@ def _commit_writer(d: Path) -> Writer:
 
 
 def _temp_files(root: Path) -> list[str]:
-    from paimon_codec.table.inventory import is_temp_file
+    from paimon_codec.maintenance.inventory import is_temp_file
 
     return sorted(str(p) for p in root.rglob("*") if p.is_file() and is_temp_file(p.name))
 
 
 def _audit_orphans(table: Path) -> set[str]:
-    from paimon_codec.table.inventory import table_inventory
+    from paimon_codec.maintenance.inventory import table_inventory
 
     _, findings = table_inventory(str(table))
     return {f.path for f in findings if f.finding in ("orphan", "temp-file")}

@@ -125,7 +125,7 @@ def _table_seeds() -> list[Seed]:
 
 
 def _run_table(data: bytes, meta: dict) -> None:
-    from paimon_codec.table.plan import plan_scan
+    from paimon_codec.planning.plan import plan_scan
 
     base = scratch("table")
     table = base / meta["table"]

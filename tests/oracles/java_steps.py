@@ -24,7 +24,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from paimon_codec.table.evolution import arrow_schema
+from paimon_codec.evolution.file_evolution import arrow_schema
 from paimon_codec.types import DataType, parse_row_type
 
 from .java_newest import JavaPaimon

@@ -30,7 +30,7 @@ from typing import Any
 import pyarrow as pa
 
 from paimon_codec.expressions import And, Leaf, Or
-from paimon_codec.table.plan import as_predicate
+from paimon_codec.planning.plan import as_predicate
 from paimon_codec.types import DataType, RowType, parse_row_type
 from paimon_codec.values import Timestamp
 

@@ -1,0 +1,72 @@
+"""Which files a batch read of a primary-key table merges, one :class:`GroupTask` per (partition, bucket).
+
+Paimon's rules (1.4.2, ``CoreOptions.batchScanSkipLevel0`` and the key-value file store scan):
+
+* every sorted run of a bucket takes part (each level-0 file is a run, each level >= 1 is one run);
+* level-0 files are skipped by first-row tables (their compaction keeps the first row, so a level-0 row
+  of a key already in a higher level must not win); tables with deletion vectors never get here unless
+  ``deletion-vectors.merge-on-read`` is set (pypaimon's option), and then their deletion vectors become
+  row selections of the files they belong to, before the merge;
+* files of a postpone-bucket table's ``bucket-postpone`` directory (bucket -2) are not visible to batch
+  reads until compaction moves them into real buckets (:meth:`PaimonTable.batch_files` drops them, and
+  adds a ``scan.fallback-branch``'s partitions).
+
+Only partition values prune here: a value predicate on a merged table may not drop a file, because an
+older version of a row in another run would then win the merge.  The caller filters the merged rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyroaring import BitMap
+
+from ..evolution.file_evolution import evolution_for
+from ..roaring import all_rows
+from ..table.merge_spec import merge_spec
+from ..table.schema import TableSchema
+from ..table.table import PaimonTable
+from .tasks import FileTask, GroupTask, PlanReport, admit_file
+
+__all__ = ["plan_merge_groups", "MERGE_READER"]
+
+MERGE_READER = "paimon_codec.reading.merge.read:read_merge_group"
+
+
+def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: Any,
+                      report: PlanReport) -> list[GroupTask]:
+    """Group tasks merging every live file a batch read of ``snapshot`` sees (report updated in place)."""
+    spec = merge_spec(schema, table.path)
+    skip_level0 = spec.engine == "first-row" and not schema.deletion_vectors_enabled
+    params = spec.to_params()
+    buckets: dict[tuple[bytes, int], list[FileTask]] = {}
+    levels: dict[tuple[bytes, int], list[int]] = {}  # the LSM level of each file (lookup merges need it)
+    for f in table.batch_files(snapshot):
+        admitted = admit_file(f, table, schema, pred, report,
+                              "skipped: level 0 (first-row table)" if skip_level0 else None)
+        if admitted is None:
+            continue
+        detail, dv = admitted
+        selection = None
+        if dv is not None and dv.cardinality:
+            selection = all_rows(f.row_count, path=f.path)
+            deleted = dv.to_bitmap()
+            selection.difference_update(deleted if isinstance(deleted, BitMap) else BitMap(dv.to_array()))
+            if not len(selection):
+                report.files_skipped_by_deletion_vectors += 1
+                detail["decision"] = "skipped: every row deleted"
+                continue
+        task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, True,
+                        f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
+        buckets.setdefault((f.entry.partition, f.bucket), []).append(task)
+        levels.setdefault((f.entry.partition, f.bucket), []).append(f.level)
+        report.files_read += 1
+        report.rows_selected += task.selected_rows
+        report.bytes_read += f.meta.file_size
+        detail["decision"] = "read (merged)"
+        detail["rows_selected"] = task.selected_rows
+    groups = []
+    for (partition, bucket), files in buckets.items():
+        label = f"{table.name} partition={table.partition_values(partition, schema)} bucket={bucket}"
+        groups.append(GroupTask(MERGE_READER, files, {**params, "levels": levels[(partition, bucket)]}, label))
+    return groups

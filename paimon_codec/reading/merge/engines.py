@@ -1,0 +1,179 @@
+"""The merge engines over records sorted by (key, sequence): which row each key yields.
+
+Paimon (1.4.2) merges the records of a key through ``ReducerMergeFunctionWrapper``: a key with a single
+record yields that record untouched (dropped if it is a retraction, -U/-D), a key with several records
+yields the merge function's result (dropped when its row kind is a retraction):
+
+* ``deduplicate``: the last record; with ``ignore-delete`` retractions are skipped first;
+* ``first-row``: the first record; a retraction among several records is an error unless ``ignore-delete``;
+* ``partial-update``: non-null fields of insert records overwrite; a first record that is a retraction
+  seeds the row with all its fields; retractions are an error unless ``ignore-delete`` or
+  ``partial-update.remove-record-on-delete`` (then a -D seeds the row again and removes it if it is the
+  key's last record); a key without any insert record is removed;
+* ``aggregation``: each field folded by its aggregate function (:mod:`.aggregates`, :mod:`.collections`
+  for ARRAY / MAP fields); the result is an insert even when every record was a retraction, except with
+  ``aggregation.remove-record-on-delete``, where a -D restarts the row from its own values and removes
+  the key when it is the last record.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from ...errors import UnsupportedTypeError
+from ...table.merge_spec import MergeSpec
+from .aggregates import RETRACTABLE, aggregate_field, check_retraction
+from .collections import COLLECTION_FUNCTIONS, collection_field
+from .groups import Groups, take_or_null
+from .nested_partial import nested_partial_update_field
+
+__all__ = ["merge_sorted", "RETRACT_KINDS", "DELETE_KIND"]
+
+RETRACT_KINDS = (1, 3)   # UPDATE_BEFORE, DELETE
+DELETE_KIND = 3
+
+
+def _deduplicate(retract, groups: Groups, spec: MergeSpec) -> np.ndarray:
+    """Per key: the (merge-order) position of the record it yields, -1 for none."""
+    if spec.ignore_delete:
+        return groups.last_where(~retract)
+    winner = groups.last.copy()
+    winner[retract[winner]] = -1     # the latest record is a retraction: the key is gone
+    return winner
+
+
+def _first_row(retract, groups: Groups, spec: MergeSpec, path: str) -> np.ndarray:
+    if not spec.ignore_delete and groups.any(retract & groups.merged[groups.gid]).any():
+        raise UnsupportedTypeError("first-row table holds a DELETE/UPDATE_BEFORE record for a key with several "
+                                   "records, which Paimon refuses to merge (set 'ignore-delete')", path=path)
+    return groups.first_where(~retract)
+
+
+def _partial_update(table, kinds, retract, groups: Groups, spec: MergeSpec, path: str) -> pa.Table:
+    multi = groups.merged[groups.gid]
+    if not spec.ignore_delete and not spec.partial_update_remove_on_delete and (retract & multi).any():
+        raise UnsupportedTypeError("partial-update table holds a delete record for a key with several records, "
+                                   "which Paimon refuses to merge (set 'ignore-delete' or "
+                                   "'partial-update.remove-record-on-delete')", path=path)
+    add = ~retract
+    seeds = groups.starts & retract
+    removing = (kinds == DELETE_KIND) & spec.partial_update_remove_on_delete & (not spec.ignore_delete)
+    seeds |= removing
+    keep = groups.any(add) & ~removing[groups.last]
+    single = ~groups.merged
+    keep[single] = add[groups.first[single]]
+    columns = []
+    for name in table.column_names:
+        col = table.column(name)
+        valid = ~np.asarray(col.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        source = groups.last_where(seeds | (add & valid))
+        source[single] = groups.first[single]
+        columns.append(take_or_null(col, source[keep]))
+    return pa.Table.from_arrays(columns, names=table.column_names)
+
+
+def _remove_on_delete(table, kinds, retract, groups: Groups, spec: MergeSpec, path: str):
+    """``aggregation.remove-record-on-delete``: a key's last -D replaces its row with the -D's own values
+    (Paimon's ``initRow``; a null in a NOT NULL field fails its read) and the key is removed when that
+    -D is its last record.  The records before it only matter for the errors they raise (a retraction of
+    a function without one), so they are cut; the -D stays as the key's *seed*: the accumulator it sets.
+
+    Returns the cut table, kinds, retractions, seeds, groups, the kept keys and, per key, whether an
+    insert came before its seed (Paimon's first_value / first_non_null_value stay initialized)."""
+    n = len(kinds)
+    in_merge = groups.merged[groups.gid]
+    last_delete = groups.last_where((kinds == DELETE_KIND) & in_merge)
+    at = last_delete[groups.gid]
+    cut = np.arange(n) < at
+    seeds = np.arange(n) == at
+    for name, func in spec.aggregates.items():
+        if func not in RETRACTABLE and (retract & cut & (kinds != DELETE_KIND)).any():   # an earlier -D re-seeds
+            raise UnsupportedTypeError(f"aggregate function '{func}' does not support retraction (a -U/-D record "
+                                       "reached it; Paimon fails this read too)", path=f"{path}: field {name}")
+    for name in spec.not_null:
+        if seeds.any() and table.column(name).filter(pa.array(seeds)).null_count:
+            raise UnsupportedTypeError(f"a DELETE record with a null in NOT NULL field {name} replaces a row "
+                                       "(aggregation.remove-record-on-delete: Paimon fails this read too)", path=path)
+    keep = ~((last_delete >= 0) & (last_delete == groups.last))
+    before = {name: groups.any(cut & ~retract & (True if func == "first_value" else _valid(table.column(name))))
+              for name, func in spec.aggregates.items() if func in ("first_value", "first_non_null_value")}
+    rest = ~cut
+    cut_groups = Groups((groups.starts | seeds)[rest], groups.merged)
+    return (table.filter(pa.array(rest)), kinds[rest], (retract & ~seeds)[rest], seeds[rest], cut_groups, keep,
+            before)
+
+
+def _valid(col) -> np.ndarray:
+    return ~np.asarray(col.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _seeded_first(col, func: str, retract, seeds, groups: Groups, initialized: np.ndarray) -> pa.Array:
+    """first_value / first_non_null_value of keys that may hold a seed: Paimon's aggregator keeps its
+    ``initialized`` flag across the -D (it is reset per key only), so a seed is the result when an insert
+    (a non-null one) came before it, and otherwise the first (non-null) insert after it, else the seed."""
+    adds = ~retract & ~seeds
+    if func == "first_non_null_value":
+        adds &= _valid(col)
+    picked = groups.first_where((seeds & initialized[groups.gid]) | adds)
+    seed_at = groups.first_where(seeds)
+    picked = np.where(picked < 0, seed_at, picked)
+    return take_or_null(col, picked)
+
+
+def _aggregation(table, kinds, retract, groups: Groups, spec: MergeSpec, path: str) -> pa.Table:
+    single = ~groups.merged
+    keep = ~(single & retract[groups.first])
+    seeds = np.zeros(len(kinds), dtype=bool)
+    initialized: dict[str, np.ndarray] = {}
+    if spec.remove_record_on_delete and groups.merged.any():
+        table, kinds, retract, seeds, groups, kept, initialized = _remove_on_delete(table, kinds, retract, groups,
+                                                                                     spec, path)
+        keep &= kept
+    in_merge = groups.merged[groups.gid]  # records of keys the merge function sees (retractions matter there)
+    columns = []
+    for name in table.column_names:
+        col = table.column(name)
+        if name in spec.primary_keys:
+            columns.append(col.take(pa.array(groups.first[keep], type=pa.int64())))
+            continue
+        func = spec.aggregates[name]
+        col = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
+        where = f"{path}: field {name}"
+        if func in COLLECTION_FUNCTIONS:
+            merged = collection_field(col, func, retract & in_merge, seeds, groups, name in spec.ignore_retract,
+                                      spec.collection_options.get(name, {}), where)
+        elif func == "nested_partial_update":
+            check_retraction(func, retract & in_merge, name in spec.ignore_retract, where)
+            merged = nested_partial_update_field(col, groups, ~(retract & in_merge),
+                                                 spec.collection_options.get(name, {}).get("nested_key"), where)
+        elif name in initialized:
+            merged = _seeded_first(col, func, retract & in_merge, seeds, groups, initialized[name])
+        else:   # a seed is an insert into an empty accumulator: these functions' agg(null, v) is v
+            merged = aggregate_field(col, func, retract & in_merge, groups, name in spec.ignore_retract,
+                                     spec.listagg_delimiters.get(name, ","), where,
+                                     bool(spec.collection_options.get(name, {}).get("distinct")))
+        columns.append(merged.filter(pa.array(keep)))
+    return pa.Table.from_arrays(columns, names=table.column_names)
+
+
+def merge_sorted(table: pa.Table, order: np.ndarray, kinds: np.ndarray, starts: np.ndarray, spec: MergeSpec,
+                 path: str = "", merged: np.ndarray | None = None) -> pa.Table:
+    """Merge the records of ``table`` into one row per surviving key.
+
+    ``order``: the records' positions in merge order (by key, then sequence); ``kinds`` / ``starts``: the
+    row kind of each record in that order and whether it begins a new key; ``merged``: per key, whether
+    the merge function sees it (default: keys of several records, see :class:`.groups.Groups`).
+    """
+    groups = Groups(starts, merged)
+    retract = np.isin(kinds, RETRACT_KINDS)
+    if spec.engine in ("deduplicate", "first-row"):  # one whole record per key: take just those rows
+        picked = (_deduplicate(retract, groups, spec) if spec.engine == "deduplicate"
+                  else _first_row(retract, groups, spec, path))
+        return table.take(pa.array(order[picked[picked >= 0]], type=pa.int64()))
+    table = table.take(pa.array(order, type=pa.int64()))
+    if spec.engine == "partial-update":
+        return _partial_update(table, kinds, retract, groups, spec, path)
+    if spec.engine == "aggregation":
+        return _aggregation(table, kinds, retract, groups, spec, path)
+    raise UnsupportedTypeError(f"primary-key merge read: merge-engine '{spec.engine}' is not supported", path=path)
