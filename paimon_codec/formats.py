@@ -46,6 +46,7 @@ from .errors import (
 )
 from .generated.construct.constants import DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64, FILE_INDEX_MAGIC
 from .generated.construct.deletion_vector import DV_MAGIC_DTYPE
+from .kaitai_plain import kaitai_to_plain
 
 __all__ = [
     "FORMATS",
@@ -192,7 +193,7 @@ class FormatSpec:
         cls = self.kaitai_class
         ks = KaitaiStream(io.BytesIO(bytes(data)))
         obj = cls(kw["key_kind"], ks) if kw else cls(ks)
-        return _rt.kaitai_to_plain(obj, self.module.LAYOUT, self.schema_id)
+        return kaitai_to_plain(obj, self.module.LAYOUT, self.schema_id)
 
     def detect(self, data: bytes) -> bool:
         return bool(self.detector and self.detector(data))

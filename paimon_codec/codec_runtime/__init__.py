@@ -2,7 +2,7 @@
 
 Hand-written library code: every generated module imports it (``from paimon_codec import
 codec_runtime as _rt``), so there is exactly one copy.  This package re-exports the names of its
-modules (``streams``, ``structs``, ``params``, ``strings``, ``roaring``, ``fast``, ``kaitai``) so the
+modules (``streams``, ``structs``, ``params``, ``strings``, ``roaring``, ``fast``) so the
 generated code reaches every one as ``_rt.<name>``.
 
 Everything the Kaitai-to-Construct translation needs beyond stock Construct lives here:
@@ -12,6 +12,10 @@ style parameters, numpy-backed bulk arrays, strict ``repeat: eos`` / ``repeat: u
 modified UTF-8 strings, a self-delimiting Roaring32 byte field and Paimon's varints.  Errors raised here are
 :class:`CodecError` (a Construct ``ConstructError``) carrying ``offset``/``expected``/``kind``;
 ``paimon_codec.formats`` translates them into the ``paimon_codec.errors`` family.
+
+The package sits under the generated code and imports none of it beyond the import-free
+``generated.construct.constants``: turning a Kaitai object into the Construct shape, which needs the
+generated layouts, is :mod:`paimon_codec.kaitai_plain`, above both.
 """
 
 from __future__ import annotations
@@ -28,11 +32,6 @@ from .fast import (  # noqa: F401
     _utf,
     crc32_signed,
     walk_columns,
-)
-from .kaitai import (  # noqa: F401
-    _plain_one,
-    _plain_value,
-    kaitai_to_plain,
 )
 from .params import (  # noqa: F401
     ABSENT,

@@ -3,18 +3,45 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from ...fileio import ByteSource
 from ._layout import _V1, _v2_dtype
 
-if TYPE_CHECKING:
-    from .reader import BitmapIndexReader
+__all__ = ["BitmapDescribe"]
 
 
-def describe(reader: BitmapIndexReader) -> dict:
-    """The decoded structure (reads everything), in the golden ``expected_meta`` shape."""
+class BitmapDescribe:
+    """``describe()`` of :class:`~.reader.BitmapIndexReader` (a mixin, like :class:`~._visits.BitmapVisits`):
+    what it reads of the reader is declared here, so this module imports no reader."""
+
+    codec: Any
+    source: ByteSource
+    version: int
+    row_count: int
+    non_null_bitmap_number: int
+    has_null_value: bool
+    null_value_offset: int
+    null_bitmap_length: int
+    body_start: int
+    index_block_start: int
+    _block_offsets: Any
+    _block_first_keys: Any
+
+    def _load_v1(self) -> Any:
+        raise NotImplementedError
+
+    def _block(self, i: int) -> Any:
+        raise NotImplementedError
+
+    def describe(self) -> dict:
+        """The decoded structure (reads everything), in the golden ``expected_meta`` shape."""
+        return _describe(self)
+
+
+def _describe(reader: BitmapDescribe) -> dict:
     codec = reader.codec
     out: dict[str, Any] = {
         "version": reader.version, "row_count": reader.row_count,

@@ -32,6 +32,7 @@ from ...formats import translate_error
 from ...generated.construct import bitmap_index as _gen
 from ...roaring import read_bitmap
 from ...types import DataType
+from ._describe import BitmapDescribe
 from ._dictionary import _FixedTable, _reader_codec, _SmallV1, _V1Dictionary
 from ._layout import (
     _EMPTY,
@@ -50,7 +51,7 @@ from ._v1 import V1Reads
 from ._visits import BitmapVisits
 
 
-class BitmapIndexReader(V1Reads, BitmapVisits):
+class BitmapIndexReader(V1Reads, BitmapVisits, BitmapDescribe):
     """Lazy reader of a bitmap index payload (V1 or V2)."""
 
     def __init__(self, source: ByteSource | bytes, dtype: DataType | str,
@@ -308,10 +309,3 @@ class BitmapIndexReader(V1Reads, BitmapVisits):
             else:
                 self._null = self._read_bitmap(self.null_value_offset, self.null_bitmap_length)
         return self._null
-
-    # ------------------------------------------------------------------ structure (tests / inspect)
-    def describe(self) -> dict:
-        """The decoded structure (reads everything), in the golden ``expected_meta`` shape."""
-        from ._describe import describe
-
-        return describe(self)

@@ -1,4 +1,6 @@
-"""Kaitai objects -> the same plain shape the Construct codecs produce (for cross-checks).
+"""Kaitai objects -> the same plain shape the Construct codecs produce (for cross-checks by
+:mod:`paimon_codec.formats`).  It reads the generated modules' ``LAYOUT`` tables, so it sits above the
+generated code, not in the runtime the generated code imports.
 """
 
 from __future__ import annotations
@@ -9,7 +11,8 @@ from construct import (
     Container,
 )
 
-from .strings import mutf8_decode
+from .codec_runtime.strings import mutf8_decode
+from .generated.construct import roaring32 as _r32
 
 # --------------------------------------------------------------------------------------------
 # Kaitai objects -> the same plain shape the Construct codecs produce (for cross-checks)
@@ -45,7 +48,6 @@ def _plain_one(v: Any, layout: dict, f: dict) -> Any:
     if isinstance(v, (int, float, str, bytes, bool)):
         return v
     if f.get("embedded") == "roaring32_bytes":
-        from ..generated.construct import roaring32 as _r32  # noqa: PLC0415 - import cycle otherwise
         return _r32.Roaring32.build(kaitai_to_plain(v, _r32.LAYOUT, "roaring32"))
     cls = type(v).__name__
     tl = f.get("types", {})
