@@ -48,17 +48,7 @@ from .generated.construct.constants import DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64,
 from .generated.construct.deletion_vector import DV_MAGIC_DTYPE
 from .kaitai_plain import kaitai_to_plain
 
-__all__ = [
-    "FORMATS",
-    "KEY_KINDS",
-    "FormatSpec",
-    "detect",
-    "get",
-    "key_kind_for",
-    "parse",
-    "plain",
-    "translate_error",
-]
+__all__ = ["FORMATS", "KEY_KINDS", "FormatSpec", "detect", "get", "key_kind_for", "parse", "plain", "translate_error"]
 
 def _schema_dir() -> Path:
     """The ``.ksy`` files: inside the installed package (the wheel maps ``schemas/`` there), else the source
