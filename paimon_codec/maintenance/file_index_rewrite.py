@@ -20,7 +20,7 @@ What the rewrite does, and the pitfalls it avoids (apache/paimon#9085, #8596):
   expiry removes as it does for Paimon; the name is claimed with create-if-absent, so two concurrent
   rewrites can never overwrite each other's file;
 * a file written under an older schema is indexed in that schema: index columns are matched by field
-  id and keyed by the file's own column names (what :mod:`.index_schema` reads); a column the file
+  id and keyed by the file's own column names (what :mod:`~paimon_codec.table.index_schema` reads); a column the file
   does not hold, or whose type changed since, gets no index in that file.
 """
 

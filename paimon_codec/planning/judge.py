@@ -43,7 +43,7 @@ class FileVerdict:
     """One file's judgement: ``decision`` is ``"read"`` or ``"skipped: ..."``; ``selection`` the rows to
     read (``None``: every row); ``bitmap_answer`` whether the index answered with a bitmap (top-N needs it);
     ``exact`` whether that bitmap holds exactly the rows matching the predicate, not a superset (every leaf
-    answered by an index that answers it exactly, :func:`~.topn_exact.exact_answer`, in a file written
+    answered by an index that answers it exactly, :func:`~.topn.exact.exact_answer`, in a file written
     under the schema read): a reader of the selection then needs no residual filter."""
 
     index_result: str = "NO_INDEX"
@@ -149,7 +149,7 @@ def _judge_file(ctx: JudgeContext, f: FileProbe, dv_source: Any, kept: list) -> 
 
 
 def _topn_here(ctx: JudgeContext, f: FileProbe, verdict: FileVerdict, opened: tuple) -> None:
-    """The file's top-N candidates through its still open index (see :mod:`.topn_file`)."""
+    """The file's top-N candidates through its still open index (see :mod:`.topn.file`)."""
     from .topn.file import topn_of_file
 
     source, container, file_type, view, file_pred = opened
@@ -265,7 +265,7 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
     stays open: ``(source, container, file row type, view, translated predicate)`` is appended to it.
 
     With ``table`` and the read ``schema`` the file's own schema (``_SCHEMA_ID``) is used: a file written before an
-    ``ALTER TABLE`` has its indexes under the old column names and types (see :mod:`.index_schema`).
+    ``ALTER TABLE`` has its indexes under the old column names and types (see :mod:`~paimon_codec.table.index_schema`).
     ``semantics``: whose float comparison the answer must hold (``"spark"`` widens ±0.0 leaves).
     """
     try:
@@ -313,7 +313,7 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
 
 def _exact(pred, container, file_type: RowType) -> bool:
     """Whether the file's bitmap answer is exactly the matching rows, asked reader by reader
-    (:func:`.topn_exact.exact_answer`: a leaf an index of an exact kind answered REMAIN - an empty index's
+    (:func:`~.topn.exact.exact_answer`: a leaf an index of an exact kind answered REMAIN - an empty index's
     BETWEEN, say - would otherwise count as exact inside an AND, whose bitmap is then a superset)."""
     try:
         return exact_answer(pred, container, file_type)

@@ -248,7 +248,7 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
 
 
 def _trimmed_orc_chars(table: pa.Table, plan: list[tuple[pa.Field, str | None, Conversion | None]]) -> pa.Table:
-    """``table`` (an ORC file's columns) with its CHAR values unpadded (:mod:`.orc_char`); the file's own
+    """``table`` (an ORC file's columns) with its CHAR values unpadded (:mod:`~paimon_codec.evolution.orc_char`); the file's own
     type of a column is the evolution's source type, else the table's (noted on the Arrow field)."""
     for fld, src, conv in plan:
         if src is None or src not in table.column_names:

@@ -3,7 +3,7 @@
 A batch read never uses them; the audit decodes their ``.index`` file indexes like any other index file, each
 under the schema its changelog file was written with.  Paimon's changelog expiry deletes a changelog manifest
 list while a tag (or a branch made from the tag) still names it, so a missing list is no changelog, as Paimon's
-own orphan clean reads it (:mod:`.orphans`).
+own orphan clean reads it (:mod:`~paimon_codec.maintenance.orphans`).
 """
 
 from __future__ import annotations

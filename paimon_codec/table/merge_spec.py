@@ -14,9 +14,9 @@ Facts (checked against Paimon 1.4.2's ``CoreOptions`` and merge functions):
   ``CoreOptions.needLookup``) are read through Paimon's ``LookupMergeFunction`` (all engines but
   ``first-row``): their lookup compaction writes a key's *whole* merged state into the level it
   compacts to while the older state stays in the higher levels, so of a key's records in levels above 0
-  only the one of the lowest level takes part in the merge (:mod:`.read`).  ``deletion-vectors.merge-on-read`` is not a Paimon Java option
+  only the one of the lowest level takes part in the merge (:mod:`paimon_codec.reading.merge.read`).  ``deletion-vectors.merge-on-read`` is not a Paimon Java option
   (1.4.2 ignores it); pypaimon 2.x reads it as "merge level-0 files too, deletion vectors applied to the
-  others", which is what :mod:`.plan` does when it is set.
+  others", which is what :mod:`paimon_codec.planning.merge_plan` does when it is set.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Top-N of one file, answered where its index is already open (the judge of a scan with a predicate).
 
-A scan with a predicate judges every file's index first (:mod:`.judge`: the container head and the
+A scan with a predicate judges every file's index first (:mod:`..judge`: the container head and the
 predicate's index blocks are fetched); computing the file's top-N candidates there, through the same
 open handle, fetches the sort column's bit slices once instead of reopening the file afterwards and
 fetching its head and header again.  The verdict carries the rows (or why top-N cannot be pushed)

@@ -7,7 +7,7 @@ read.  Every record of the group is read (retractions included), sorted by key, 
 ``sequence.field`` (if any), then ``_SEQUENCE_NUMBER``, and each run of equal keys is merged by the
 table's engine (:mod:`.engines`).
 
-Tables that need lookup (:attr:`.spec.MergeSpec.lookup`) merge as Paimon's ``LookupMergeFunction`` does:
+Tables that need lookup (:attr:`~paimon_codec.table.merge_spec.MergeSpec.lookup`) merge as Paimon's ``LookupMergeFunction`` does:
 of a key with several records, those of level 0 and the one of the lowest level above 0 are merged, the
 records of higher levels (older states the lookup compaction already folded in) are left out; such a key
 is merged even when one record is left.
