@@ -53,13 +53,16 @@ KNOWN_CYCLES = [frozenset({
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:
+    """Module name -> (file, is a package): the library, and the generated code of the top-level
+    ``generated/`` folder, installed as ``paimon_codec.generated`` (pyproject's package-dir)."""
     out = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = list(path.relative_to(ROOT).with_suffix("").parts)
-        is_package = parts[-1] == "__init__"
-        if is_package:
-            parts = parts[:-1]
-        out[".".join(parts)] = (path, is_package)
+    for top, prefix in ((PACKAGE, ["paimon_codec"]), (ROOT / "generated", ["paimon_codec", "generated"])):
+        for path in top.rglob("*.py"):
+            parts = prefix + list(path.relative_to(top).with_suffix("").parts)
+            is_package = parts[-1] == "__init__"
+            if is_package:
+                parts = parts[:-1]
+            out[".".join(parts)] = (path, is_package)
     return out
 
 
