@@ -31,20 +31,32 @@ SUMMARY_START, SUMMARY_END = "<!-- compat-summary -->", "<!-- /compat-summary --
 TEST = "tests/test_compat_matrix.py"
 
 REFUSING_CALLS = {"UnsupportedTypeError", "UnsupportedVersionError", "_refuse"}
-SOURCES = ["paimon_codec/table", "paimon_codec/spark", "paimon_codec/cli/inspect.py", "paimon_codec/global_index_files.py",
-           "paimon_codec/globalindex"]
+SOURCES = ["paimon_codec/table", "paimon_codec/evolution", "paimon_codec/planning", "paimon_codec/reading",
+           "paimon_codec/writing", "paimon_codec/maintenance", "paimon_codec/spark", "paimon_codec/cli/inspect.py",
+           "paimon_codec/global_index_files.py", "paimon_codec/globalindex"]
 #: module (relative path prefix) -> feature; the first match wins
 FEATURES = [
     ("paimon_codec/planning/read_options.py", "Table options that change a read"),
-    ("paimon_codec/table/merge/", "Primary-key merge read"),
+    ("paimon_codec/table/merge_spec.py", "Primary-key merge read"),
+    ("paimon_codec/planning/merge_", "Primary-key merge read"),  # merge_plan.py, merge_float_keys.py
+    ("paimon_codec/reading/merge/", "Primary-key merge read"),
     ("paimon_codec/planning/data_evolution.py", "Data-evolution tables"),
-    ("paimon_codec/table/blob_", "BLOB columns (.blob files)"),
+    ("paimon_codec/reading/data_evolution.py", "Data-evolution tables"),
+    ("paimon_codec/planning/blob_", "BLOB columns (.blob files)"),
+    ("paimon_codec/reading/blob_", "BLOB columns (.blob files)"),
     ("paimon_codec/planning/fallback.py", "Branches (scan.fallback-branch)"),
-    ("paimon_codec/table/casts", "Schema evolution: older data files"),  # casts.py, casts_temporal.py
+    ("paimon_codec/reading/fallback_read.py", "Branches (scan.fallback-branch)"),
+    ("paimon_codec/evolution/casts", "Schema evolution: older data files"),  # casts.py, casts_temporal.py
     ("paimon_codec/evolution/file_evolution.py", "Schema evolution: older data files"),
     ("paimon_codec/reading/read.py", "Data-file formats"),
     ("paimon_codec/table/table.py", "Branches (scan.fallback-branch)"),
+    # the rest of the table's metadata, planning, reading, writing and maintenance
     ("paimon_codec/table/", "Metadata versions (schema, snapshot, manifests)"),
+    ("paimon_codec/evolution/", "Metadata versions (schema, snapshot, manifests)"),
+    ("paimon_codec/planning/", "Metadata versions (schema, snapshot, manifests)"),
+    ("paimon_codec/reading/", "Metadata versions (schema, snapshot, manifests)"),
+    ("paimon_codec/writing/", "Metadata versions (schema, snapshot, manifests)"),
+    ("paimon_codec/maintenance/", "Metadata versions (schema, snapshot, manifests)"),
     ("paimon_codec/spark/", "Spark scan"),
     ("paimon_codec/cli/inspect.py", "Global-index files (inspect)"),
     ("paimon_codec/global_index_files.py", "Global-index files (inspect)"),
