@@ -14,11 +14,25 @@ import io
 import os
 import tempfile
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from .errors import TruncatedDataError
 
 __all__ = ["ByteSource", "atomic_write", "atomic_write_bytes"]
+
+
+def _store_errors() -> Any:
+    """:func:`paimon_codec.storage.store_errors` (imported on first use: storage imports this module);
+    looked up once, not on every read (a planner reads a few ranges of each of many index files)."""
+    global _STORE_ERRORS
+    if _STORE_ERRORS is None:
+        from .storage import store_errors
+
+        _STORE_ERRORS = store_errors
+    return _STORE_ERRORS
+
+
+_STORE_ERRORS: Any = None
 
 
 class ByteSource:
@@ -83,9 +97,7 @@ class ByteSource:
         if self._buf is not None:
             return bytes(self._buf[start:start + size])
         assert self._file is not None
-        from .storage import store_errors
-
-        with store_errors(self.path or "", "range read"):
+        with _store_errors()(self.path or "", "range read"):
             self._file.seek(start)
             out = self._file.read(size)
         if len(out) != size:

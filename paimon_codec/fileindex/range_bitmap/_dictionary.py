@@ -6,13 +6,15 @@ Read lazily: the chunk directory once, then only the chunk whose key range holds
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from functools import cached_property
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
 from ...errors import CorruptDataError, UnsupportedVersionError
 from ...fileio import ByteSource
+from ...formats import translate_error
 from ...generated.construct import range_bitmap as _codec
 from ...generated.construct.paimon_key import STRING_LENGTH_DTYPE as _STRING_LENGTH
 from ..keys import KeyCodec
@@ -26,6 +28,45 @@ class _Chunk:
                  keys_length: int) -> None:
         self.first, self.code, self.keys_offset, self.size = first, code, keys_offset, size
         self.offsets_length, self.keys_length = offsets_length, keys_length
+
+
+class _FixedChunks(Sequence[_Chunk]):
+    """The chunk headers of a fixed-width dictionary as the generated record array's columns: checked
+    all at once, and a :class:`_Chunk` built only for a chunk a lookup lands in (a planner opens the
+    dictionaries of hundreds of files and looks up one or two keys in each)."""
+
+    def __init__(self, rec: np.ndarray) -> None:
+        self.keys = rec["key"].astype(np.int64)
+        self.codes = rec["code"].astype(np.int64)
+        self.keys_offsets = rec["keys_offset"].astype(np.int64)
+        self.sizes = rec["size"].astype(np.int64)
+        self.keys_lengths = rec["keys_length"].astype(np.int64)
+
+    def __len__(self) -> int:
+        return int(self.codes.size)
+
+    @overload
+    def __getitem__(self, i: int) -> _Chunk: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[_Chunk]: ...
+
+    def __getitem__(self, i: int | slice) -> _Chunk | Sequence[_Chunk]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        return _Chunk(int(self.keys[i]), int(self.codes[i]), int(self.keys_offsets[i]), int(self.sizes[i]), 0,
+                      int(self.keys_lengths[i]))
+
+    def consistent(self, keys_base: int, dict_length: int, cardinality: int) -> bool:
+        """The checks :meth:`_RangeDictionary._directory` makes chunk by chunk, at once: codes dense from 0
+        (each chunk's first key plus its ``size`` others), sizes >= 0, keys inside the dictionary."""
+        c, n = self.codes, self.sizes
+        if not c.size:
+            return cardinality == 0
+        ends = c + n + 1
+        return bool(c[0] == 0 and np.all(c[1:] == ends[:-1]) and np.all(n >= 0) and ends[-1] == cardinality
+                    and np.all(self.keys_offsets >= 0)
+                    and np.all(keys_base + self.keys_offsets + self.keys_lengths <= dict_length))
 
 
 class _RangeDictionary:
@@ -85,7 +126,7 @@ class _RangeDictionary:
 
     # -- dictionary
     @cached_property
-    def _directory(self) -> tuple[Any, list[_Chunk], int]:
+    def _directory(self) -> tuple[Any, Sequence[_Chunk], int]:
         """(comparable first keys, chunk list, keys base) - read once per reader."""
         d = self._dict_src
         dhl = self._length_prefix(d, "dictionary header length")
@@ -97,7 +138,11 @@ class _RangeDictionary:
         if dict_head[0] > _codec.DICTIONARY_VERSION_V1:
             raise UnsupportedVersionError(f"dictionary version {dict_head[0]}", path=d.path, offset=d.base + 4,
                                           expected=f"<= {_codec.DICTIONARY_VERSION_V1}")
-        hd = self._generated(_codec.DictionaryHeader, dict_head, "dictionary header", self.dictionary_offset + 4)
+        try:
+            hd = _codec.fast_parse_dictionary_header(dict_head)[0]
+        except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
+            raise translate_error(exc, self.src.path, "dictionary header").with_base_offset(
+                self.src.base + self.dictionary_offset + 4) from None
         count, offsets_length, chunks_length = hd["chunk_count"], hd["offsets_length"], hd["chunks_length"]
         base = at + dhl
         if count < 0 or offsets_length != 4 * count or chunks_length < 0 or \
@@ -108,11 +153,17 @@ class _RangeDictionary:
         if (count == 0) != (self.cardinality == 0):
             raise CorruptDataError(f"{count} chunks for cardinality {self.cardinality}", path=d.path,
                                    offset=d.base, expected="no chunks exactly when the cardinality is 0")
-        offsets = np.frombuffer(d.read(base, offsets_length, "chunk offsets"),
-                                dtype=_codec.DICTIONARY_OFFSETS_DTYPE).astype(np.int64)
-        area = d.read(base + offsets_length, chunks_length, "chunk headers")
+        both = d.read(base, offsets_length + chunks_length, "chunk offsets and headers")  # adjacent: one read
+        offsets = np.frombuffer(both, dtype=_codec.DICTIONARY_OFFSETS_DTYPE, count=count).astype(np.int64)
+        area = both[offsets_length:]
         keys_base = base + offsets_length + chunks_length
         chunks = self._parse_chunks(offsets, area)
+        if isinstance(chunks, _FixedChunks) and chunks.consistent(keys_base, d.length, self.cardinality):
+            sortable = self.codec.sortable(chunks.keys)
+            if not np.any(sortable[1:] <= sortable[:-1]):
+                return sortable, chunks, keys_base
+        # the checks one chunk at a time: the first inconsistent chunk named (a fixed-width directory gets
+        # here only when it is corrupt)
         expect = 0
         for c in chunks:
             if c.code != expect or c.size < 0:
@@ -139,7 +190,7 @@ class _RangeDictionary:
                                        expected="chunk first keys in ascending order")
         return first_keys, chunks, keys_base
 
-    def _parse_chunks(self, offsets: np.ndarray, area: bytes) -> list[_Chunk]:
+    def _parse_chunks(self, offsets: np.ndarray, area: bytes) -> Sequence[_Chunk]:
         n = offsets.size
         d = self._dict_src
         w = self.codec.width
@@ -154,9 +205,7 @@ class _RangeDictionary:
                     raise CorruptDataError(f"fixed-length chunk with a key width other than {w}",
                                            path=d.path, offset=d.base,
                                            expected=f"key width {w}, keys length = size x {w}")
-                return [_Chunk(int(k), int(c), int(o), int(s), 0, int(kl)) for k, c, o, s, kl in zip(
-                    rec["key"].astype(np.int64), rec["code"], rec["keys_offset"], rec["size"],
-                    rec["keys_length"], strict=True)]
+                return _FixedChunks(rec)
         chunks = []
         for off in offsets.tolist():
             if off < 0 or off >= len(area):

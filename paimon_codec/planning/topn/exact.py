@@ -79,9 +79,10 @@ def _leaf_exact(leaf: Leaf, container: Any, row_type: RowType) -> bool:
     # the readers the evaluation kept on the container: asking again re-reads no index byte
     for index_type, asker in zip(types, kept_askers(container, column, dtype), strict=True):
         answer = ask(asker, leaf, dtype)
-        if not answer.remain():
-            return True
+        # the kind first: a lazy bitmap answer need not be computed again to be known exact
         if isinstance(answer, BitmapResult) and isinstance(leaf, _EXACT_BY_TYPE.get(index_type, ())):
+            return True
+        if not answer.remain():
             return True
     return False
 
