@@ -117,17 +117,21 @@ class V1Reads:
             later = v1.offsets[v1.offsets > off]
             nxt = int(later.min()) if len(later) else v1.body_len
         else:
-            if v1.sorted_starts is None:
-                starts = v1.offsets[v1.offsets >= 0]
-                if self.has_null_value and self.null_value_offset >= 0:
-                    starts = np.append(starts, self.null_value_offset)
-                v1.sorted_starts = np.sort(starts)
-            starts = v1.sorted_starts
+            starts = self._v1_sorted_starts(v1)
             i = int(np.searchsorted(starts, off, side="right"))
             return (int(starts[i]) if i < len(starts) else v1.body_len) - off
         if self.has_null_value and off < self.null_value_offset < nxt:
             nxt = self.null_value_offset
         return nxt - off
+
+    def _v1_sorted_starts(self, v1: _V1Dictionary) -> np.ndarray:
+        """Every bitmap's body offset (the null bitmap's too), sorted once: where each bitmap ends."""
+        if v1.sorted_starts is None:
+            starts = v1.offsets[v1.offsets >= 0]
+            if self.has_null_value and self.null_value_offset >= 0:
+                starts = np.append(starts, self.null_value_offset)
+            v1.sorted_starts = np.sort(starts)
+        return v1.sorted_starts
 
     def _find_v1(self, key: int | bytes) -> tuple[int, int] | None:
         v1 = self._load_v1()

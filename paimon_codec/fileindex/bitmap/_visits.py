@@ -35,8 +35,11 @@ class BitmapVisits(FileIndexReader):
     def null_bitmap(self) -> BitMap:
         raise NotImplementedError
 
+    def lookup_many(self, literals: Sequence[Any]) -> list[BitMap]:
+        return [self.lookup(lit) for lit in literals]
+
     def _union(self, literals: Sequence[Any]) -> BitMap:
-        maps = [self.lookup(lit) for lit in literals]
+        maps = self.lookup_many(literals)  # an IN list: every key found and read in one pass
         if not maps:
             return BitMap()
         return BitMap.union(*maps) if len(maps) > 1 else maps[0]

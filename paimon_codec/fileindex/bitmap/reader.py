@@ -47,11 +47,12 @@ from ._layout import (
     _v1_dtype,
     _v2_dtype,
 )
+from ._many import ManyLookups
 from ._v1 import V1Reads
 from ._visits import BitmapVisits
 
 
-class BitmapIndexReader(V1Reads, BitmapVisits, BitmapDescribe):
+class BitmapIndexReader(V1Reads, ManyLookups, BitmapVisits, BitmapDescribe):
     """Lazy reader of a bitmap index payload (V1 or V2)."""
 
     def __init__(self, source: ByteSource | bytes, dtype: DataType | str,
