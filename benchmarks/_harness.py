@@ -3,11 +3,13 @@
 * the splitmix64 input generator of ``shared/anchors/java-bench/workloads.md`` (:func:`gen`,
   :func:`below`) so every script builds exactly the anchor's inputs;
 * timing: :func:`timed` (warm-up + timed rounds, ``gc.collect()`` before each, optional untimed
-  setup) and :func:`alternate` (several implementations timed in turn, round by round, so that on a
-  shared machine they all see the same load);
+  setup), :func:`alternate` (several implementations timed in turn, round by round, so that on a
+  shared machine they all see the same load) and :func:`interleave` (whole runs of several sides - a
+  Java process among them - in turn, repeat after repeat);
 * one result record per measured workload (:func:`result_line`, printed as a JSON line);
 * the Java anchor harness runner (:func:`run_java`, ``run.sh --only ...``);
-* markdown output (:func:`markdown_table`, :func:`write_result`, :func:`environment`).
+* markdown output (:func:`markdown_table`, :func:`write_result`, :func:`environment`,
+  :func:`replace_readme_section`).
 
 Scripts run as ``python benchmarks/<name>.py``, so this module is imported as ``_harness``.
 """
@@ -97,6 +99,31 @@ def alternate(fns: Sequence[Callable[[], Any]], rounds: int) -> tuple[list[list[
             outs[i] = fn()
             times[i].append((time.perf_counter() - t0) * 1000)
     return times, outs
+
+
+def interleave(sides: Sequence[tuple[str, Callable[[], Any]]], repeats: int,
+               log: Callable[[dict], Any] | None = None) -> tuple[dict[str, list[Any]], dict[str, list[float]]]:
+    """Run every side once per repeat, in turn (A B C, then B C A, ...): on a shared machine a ratio counts
+    only when the sides saw the same load.  Each side's call does its own warm-up and rounds and returns its
+    records (a list, or a dict by workload); ``log`` gets every record as it comes.  Returns each side's
+    results per repeat and the 1-minute load average at the start of each of its runs."""
+    results: dict[str, list[Any]] = {name: [] for name, _ in sides}
+    loads: dict[str, list[float]] = {name: [] for name, _ in sides}
+    for rep in range(repeats):
+        for k in range(len(sides)):
+            name, fn = sides[(k + rep) % len(sides)]
+            loads[name].append(os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"))
+            out = fn()
+            results[name].append(out)
+            if log is not None:
+                for rec in out if isinstance(out, list) else out.values():
+                    log({**rec, "repeat": rep})
+    return results, loads
+
+
+def load_summary(loads: dict[str, list[float]]) -> str:
+    """``python 3.1-5.2, java-1.4.2 2.9-6.0`` (min-max of the load averages each side started at)."""
+    return ", ".join(f"{name} {min(v):.1f}-{max(v):.1f}" for name, v in loads.items() if v)
 
 
 # --------------------------------------------------------------------------------------- records
@@ -202,6 +229,18 @@ def write_result(path: str | Path, text: str) -> None:
     """Write a results file atomically (``text`` gets a final newline if missing)."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(path, (text if text.endswith("\n") else text + "\n").encode("utf-8"))
+
+
+def replace_readme_section(name: str, text: str, readme: Path = HERE / "README.md") -> None:
+    """Replace what lies between ``<!-- <name>:begin -->`` and ``<!-- <name>:end -->`` in the benchmarks
+    README (the benchmark regenerates its own table there)."""
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    body = readme.read_text(encoding="utf-8")
+    if begin not in body or end not in body:
+        raise SystemExit(f"{readme} has no {begin} ... {end} markers")
+    head, rest = body.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    write_result(readme, f"{head}{begin}\n{text.strip()}\n{end}{tail}")
 
 
 def parse_only(text: str, known: Iterable[str], error: Callable[[str], Any]) -> set[str]:

@@ -9,15 +9,25 @@ are byte-identical to Java 0.9, whose only bitmap layout is V1), and - when ``ja
 one JSON line per workload and a markdown table of medians with the ratio *ours / Java* per
 operation (< 1 means paimon-codec is faster), written to ``benchmarks/results/file_index.md``.
 
-    .venv/bin/python benchmarks/file_index.py            # with Java when available
-    .venv/bin/python benchmarks/file_index.py --no-java  # Python only
+The sides run **interleaved** (:func:`_harness.interleave`): ``--repeats`` times Python, Java 0.9, Java
+1.4.2 in turn, the order rotated each repeat, each run with its own warm-up and rounds, so on a shared
+machine every side sees the same load; a cell is the median of the per-repeat medians with their min-max,
+and the load average at each run's start is reported.  W3a.reuse / W3b.reuse are timed twice: through the
+batched ``lookup_many`` (``batch``) and one ``visit_equal`` call per lookup (``per-item``).
+
+    .venv/bin/python benchmarks/file_index.py                          # with Java when available
+    .venv/bin/python benchmarks/file_index.py --no-java-09 --readme    # Python vs Java 1.4.2, README table
+    .venv/bin/python benchmarks/file_index.py --no-java                # Python only
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import _java_newest
 import numpy as np
@@ -29,8 +39,11 @@ from _harness import (
     crc32_hex,
     environment,
     gen,
+    interleave,
+    load_summary,
     markdown_table,
     parse_only,
+    replace_readme_section,
     result_line,
     run_java,
     same_as_java,
@@ -111,6 +124,10 @@ def run_python(only: set[str]) -> list[dict]:
         reader = BitmapIndexReader(blob, dtype)
         return sum(len(reader.visit_equal(lit).bitmap) for lit in lits)
 
+    def reuse_many(blob: bytes, dtype: str, lits: list) -> int:
+        """The same lookups through the batched API (``lookup_many``: one call, one vectorised pass)."""
+        return sum(len(bm) for bm in BitmapIndexReader(blob, dtype).lookup_many(lits))
+
     if "W3a" in only:
         times, check = timed(lambda: fresh(w2_blob, "INT", w3a_lits[:20]), WARMUP, ROUNDS)
         res.append(line("W3a", times, blob=w2_blob, ops=20, check=check, variant="per-item",
@@ -119,14 +136,15 @@ def run_python(only: set[str]) -> list[dict]:
         times, check = timed(lambda: fresh(w1_blob, "STRING", w3b_lits), WARMUP, ROUNDS)
         res.append(line("W3b", times, blob=w1_blob, ops=1000, check=check, variant="per-item",
                         what="1000 Equal lookups on W1's index, fresh reader per lookup"))
-    if "W3a.reuse" in only:
-        times, check = timed(lambda: reuse(w2_blob, "INT", w3a_lits), WARMUP, ROUNDS)
-        res.append(line("W3a.reuse", times, blob=w2_blob, ops=1000, check=check, variant="per-item",
-                        what="1000 Equal lookups on W2's index, one reader per round"))
-    if "W3b.reuse" in only:
-        times, check = timed(lambda: reuse(w1_blob, "STRING", w3b_lits), WARMUP, ROUNDS)
-        res.append(line("W3b.reuse", times, blob=w1_blob, ops=1000, check=check, variant="per-item",
-                        what="1000 Equal lookups on W1's index, one reader per round"))
+    for name, blob, dtype, lits, w in (("W3a.reuse", w2_blob, "INT", w3a_lits, "W2"),
+                                       ("W3b.reuse", w1_blob, "STRING", w3b_lits, "W1")):
+        if name in only:
+            times, check = timed(lambda b=blob, d=dtype, li=lits: reuse_many(b, d, li), WARMUP, ROUNDS)
+            res.append(line(name, times, blob=blob, ops=1000, check=check, variant="batch",
+                            what=f"1000 Equal lookups on {w}'s index, one reader per round, one lookup_many call"))
+            times, check = timed(lambda b=blob, d=dtype, li=lits: reuse(b, d, li), WARMUP, ROUNDS)
+            res.append(line(name, times, blob=blob, ops=1000, check=check, variant="per-item",
+                            what=f"1000 Equal lookups on {w}'s index, one reader per round, one call each"))
 
     if only & {"W4.build", "W4.probe"}:
         values = gen(401, 0, 1_000_000).view(np.int64)
@@ -196,65 +214,93 @@ def _per_op_ms(median_ms: float, ops: int) -> float:
     return median_ms / max(ops, 1)
 
 
-def markdown(py: list[dict], java: dict[str, dict], newest: dict[str, dict] | None = None) -> str:
-    newest = newest or {}
+def _spread(values: list[float]) -> str:
+    """``median (min-max)`` of the per-repeat medians, in ms."""
+    med = statistics.median(values)
+    if len(values) == 1:
+        return f"{med:.1f} ms"
+    return f"{med:.1f} ms ({min(values):.1f}-{max(values):.1f})"
+
+
+def _medians(runs: list[dict[Any, dict]], key: Any) -> list[float]:
+    return [run[key]["median_ms"] for run in runs if key in run]
+
+
+def markdown(py_runs: list[list[dict]], java_runs: list[dict[str, dict]], newest_runs: list[dict[str, dict]]) -> str:
+    """One row per Python workload / variant: each side's median of its per-repeat medians (min-max over the
+    repeats), ratios per operation of those medians, and whether every repeat's checks agree."""
     rows = []
-    for r in py:
-        w = r["workload"]
-        j = java.get(w)
-        n = newest.get(w)
-        ours = _per_op_ms(r["median_ms"], r["ops"])
-        if j:
-            theirs = _per_op_ms(j["median_ms"], j["ops"])
-            jm = f"{j['median_ms']:.1f} ms"
-            ratio = f"{ours / theirs:.3f}"
-        else:
-            theirs = JAVA_REF_MS[w] / JAVA_REF_OPS.get(w, 1)
-            jm = f"({JAVA_REF_MS[w]:.1f} ms ref.)"
-            ratio = f"({ours / theirs:.3f} vs ref.)"
-        nm = f"{n['median_ms']:.1f} ms" if n else "not run"
-        nratio = f"{ours / _per_op_ms(n['median_ms'], n['ops']):.3f}" if n else "-"
-        rows.append([w, r["ops"], f"{r['median_ms']:.2f} ms", jm, ratio, nm, nratio, r["bytes"], r["crc32"],
-                     r.get("check", "-"), "yes" if same_as_java(r, j) and same_as_java(r, n) else "NO"])
-    return markdown_table(["workload", "ops", "paimon-codec median", "Java 0.9 median", "ours / Java 0.9 (per op)",
-                           "Java 1.4.2 median", "ours / Java 1.4.2 (per op)", "bytes", "crc32", "check",
-                           "checks match"],
-                          ["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---", "---:", "---"], rows)
+    by_key = [{(r["workload"], r["variant"]): r for r in run} for run in py_runs]
+    for r in py_runs[-1]:
+        w, key = r["workload"], (r["workload"], r["variant"])
+        ours_ms = _medians(by_key, key)
+        ours = _per_op_ms(statistics.median(ours_ms), r["ops"])
+        cells = [w, r["variant"], r["ops"], _spread(ours_ms)]
+        agree = all(same_as_java(run[key], None) for run in by_key if key in run)
+        for runs, ref in ((java_runs, True), (newest_runs, False)):
+            theirs_ms = _medians(runs, w)
+            if theirs_ms:
+                ops = next(run[w]["ops"] for run in runs if w in run)
+                cells += [_spread(theirs_ms), f"{ours / _per_op_ms(statistics.median(theirs_ms), ops):.3f}"]
+                agree = agree and all(same_as_java(r, run[w]) for run in runs if w in run)
+            elif ref:
+                theirs = JAVA_REF_MS[w] / JAVA_REF_OPS.get(w, 1)
+                cells += [f"({JAVA_REF_MS[w]:.1f} ms ref.)", f"({ours / theirs:.3f} vs ref.)"]
+            else:
+                cells += ["not run", "-"]
+        cells += [r["bytes"], r["crc32"], r.get("check", "-"), "yes" if agree else "NO"]
+        rows.append(cells)
+    return markdown_table(["workload", "variant", "ops", "paimon-codec", "Java 0.9", "ours / Java 0.9 (per op)",
+                           "Java 1.4.2", "ours / Java 1.4.2 (per op)", "bytes", "crc32", "check", "checks match"],
+                          ["---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---", "---:", "---"],
+                          rows)
+
+
+def _sides(args: argparse.Namespace, only: set[str]) -> list[tuple[str, Callable[[], Any]]]:
+    sides: list[tuple[str, Callable[[], Any]]] = [("python", lambda: run_python(only))]
+    if not args.no_java and not args.no_java_09:
+        sides.append(("java-0.9", lambda: run_java(only)))
+    if not args.no_java and not args.no_java_newest:
+        sides.append(("java-1.4.2", lambda: _java_newest.index_records(only, WARMUP, ROUNDS)))
+    return sides
 
 
 def main(argv: list[str] | None = None) -> int:
     global WARMUP, ROUNDS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--no-java", action="store_true", help="skip both Java harnesses")
+    ap.add_argument("--no-java-09", action="store_true", help="skip the Java 0.9 anchor harness (run.sh)")
     ap.add_argument("--no-java-newest", action="store_true", help="skip the Java 1.4.2 driver (tools/java)")
     ap.add_argument("--only", default=",".join(EXPECTED))
     ap.add_argument("--rounds", type=int, default=ROUNDS)
     ap.add_argument("--warmup", type=int, default=WARMUP)
+    ap.add_argument("--repeats", type=int, default=3,
+                    help="interleaved repeats: each side runs once per repeat (own warm-up + rounds), in turn")
     ap.add_argument("--output", default=str(RESULTS / "file_index.md"))
+    ap.add_argument("--readme", action="store_true", help="also replace the table in benchmarks/README.md")
     args = ap.parse_args(argv)
     WARMUP, ROUNDS = args.warmup, args.rounds
     only = parse_only(args.only, EXPECTED, ap.error)
-    py = run_python(only)
-    for r in py:
-        print(json.dumps(r))
-    java = {} if args.no_java else run_java(only)
-    for j in java.values():
-        print(json.dumps(j))
-    newest = {} if args.no_java or args.no_java_newest else _java_newest.index_records(only)
-    for n in newest.values():
-        print(json.dumps(n))
-    table = markdown(py, java, newest)
-    header = (f"# File-index workloads (W1-W4, W7)\n\n{environment()} at the end; "
-              f"{WARMUP} warm-up + {ROUNDS} timed rounds, median.  Java = Paimon 0.9.0 via "
-              f"`shared/anchors/java-bench/run.sh` in the same run"
-              f"{'' if java else ' (not run: reference medians from its README in parentheses)'}; Java 1.4.2 = the "
-              f"same workloads on Paimon 1.4.2's API (`tools/java` IndexBench, bitmap version 1 as workloads.md "
-              f"says, one JVM per workload, 3 warm-up + 7 rounds){'' if newest else ' - not run this time'}.  "
-              "Ratio < 1: paimon-codec is faster.\n\n")
+    sides = _sides(args, only)
+    results, loads = interleave(sides, args.repeats, log=lambda rec: print(json.dumps(rec), flush=True))
+    py_runs, java_runs, newest_runs = results["python"], results.get("java-0.9", []), results.get("java-1.4.2", [])
+    table = markdown(py_runs, java_runs, newest_runs)
+    names = ", ".join(name for name, _ in sides)
+    header = (f"{environment()} at the end; sides interleaved ({names}), {args.repeats} repeats, the order "
+              f"rotated each repeat; each side's run = {WARMUP} warm-up + {ROUNDS} timed rounds, median; cells: "
+              f"median of the per-repeat medians (min-max).  Load average (1 min) at each side's start: "
+              f"{load_summary(loads)}.  Java 0.9 = `shared/anchors/java-bench/run.sh`"
+              f"{'' if java_runs else ' (not run: reference medians from its README in parentheses)'}; Java 1.4.2 = "
+              f"the same workloads on Paimon 1.4.2's API (`tools/java` IndexBench, bitmap version 1 as "
+              f"workloads.md says, one JVM per workload){'' if newest_runs else ' - not run this time'}.  "
+              "Ratio < 1: paimon-codec is faster.  `batch` = the lookups through `lookup_many` (one call), "
+              "`per-item` = one `visit_equal` call each.")
     print()
     print(table)
-    write_result(args.output, header + table + "\n")
-    return 0 if all(r["checks_ok"] for r in py) else 1
+    write_result(args.output, "# File-index workloads (W1-W4, W7)\n\n" + header + "\n\n" + table + "\n")
+    if args.readme:
+        replace_readme_section("file_index", header + "\n\n" + table)
+    return 0 if all(r["checks_ok"] for run in py_runs for r in run) else 1
 
 
 if __name__ == "__main__":

@@ -50,3 +50,18 @@ def test_lookup_many_equals_single_lookups_and_a_scan(case):
     assert mixed.lookup_many(literals) == many
     # IN is the union of the lookups
     assert BitmapIndexReader(payload, type_name).visit_in(literals).bitmap == BitMap.union(BitMap(), *many)
+
+
+def test_lookup_many_tells_keys_apart_that_share_their_low_bits():
+    """The vectorised search narrows by low bits first: keys equal in their low 20 bits (and a literal
+    sharing them with no key at all) must still be told apart, each first entry kept."""
+    step = 1 << 20
+    keys = [k * step + 7 for k in range(-80, 80)] + [5, 5 + step, 5 + 2 * step]
+    rows = keys + keys[::-1] + [None]
+    w = BitmapIndexWriter("BIGINT", {"version": "1"})
+    w.write_array(rows)
+    payload = w.serialize()
+    literals = [7, 7 + step, 5 + step, 5 + 3 * step, 7 - 200 * step, None, 5]
+    got = BitmapIndexReader(payload, "BIGINT").lookup_many(literals)
+    for lit, bm in zip(literals, got, strict=True):
+        assert bm == BitMap(i for i, v in enumerate(rows) if v == lit), lit
