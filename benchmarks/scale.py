@@ -16,7 +16,9 @@ indexes only.  Wall time (median of ``--rounds`` after a warm-up), data bytes re
 planning time; (a) and (b) must return the same rows.  Bytes read: what the JVM read through ``read()``
 calls during the query (``/proc/<pid>/io`` ``rchar``; Paimon's reader reports no ``inputBytes``), and for
 (a) also the compressed size of the Parquet row groups pyarrow read for row selections (conservative for
-(a): its JVM also counts the rows Python workers hand over).  Then planning time
+(a): its JVM also counts the rows Python workers hand over).  Each filter's physical **floor**: the compressed
+bytes of the returned column in the row groups holding a matching row (read and filtered without any index,
+:func:`planning.floor_bytes` of `benchmarks/planning.py`) plus our planning time, and ours / floor in bytes.  Then planning time
 of driver vs distributed planning (:mod:`paimon_codec.spark.distributed_plan`) at 50 / 200 / 1,000 files.
 Writes ``benchmarks/results/scale.md`` and ``scale.png``.
 
@@ -43,6 +45,7 @@ import time
 from contextlib import nullcontext
 from pathlib import Path
 
+import planning as _planning
 from _harness import RESULTS, environment, write_result
 
 # (kind, selectivity label, table suffix, where, order_by, limit, key column compared)
@@ -232,9 +235,9 @@ def _table_lines(results: list[dict], s3: bool) -> list[str]:
                 "| planning ms ours / connector | files read |")
     else:
         head = ("| query | selectivity | rows | ours (s) | connector (s) | plain (s) | ours / connector | plain / ours "
-                "| bytes read ours / connector / plain | index bytes (ours) "
-                "| planning ms ours / connector | files read |")
-    lines = [head, "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                "| bytes read ours / connector / plain | index bytes (ours) | floor: row-group bytes + planning "
+                "| ours / floor (bytes) | planning ms ours / connector | files read |")
+    lines = [head, "|" + "---|" * head.count(" | ")]
     for r in results:
         sel = f"{r['selectivity'] * 100:g} %" if r["selectivity"] else "-"
         ratio = None if r["connector_s"] is None else r["ours_s"] / r["connector_s"]
@@ -247,6 +250,10 @@ def _table_lines(results: list[dict], s3: bool) -> list[str]:
         else:
             byte_cells = (f"{r['ours_bytes']:,} / {_fmt(r['connector_bytes'], ',')} / {r['plain_bytes']:,} | "
                           f"{r['index_bytes']:,}")
+        if not s3:
+            floor = r.get("floor_bytes")
+            byte_cells += (f" | {_fmt(floor, ',')} + {r['planning_ms']:.0f} ms | "
+                           + (f"{r['ours_bytes'] / floor:.2f}" if floor else "-"))
         lines.append(f"| {_what(r)} | {sel} | {r['rows']:,} | {r['ours_s']:.3f} | {_fmt(r['connector_s'])} | "
                      f"{r['plain_s']:.3f}{plain_note} | {_fmt(ratio, '.2f')} | {r['plain_s'] / r['ours_s']:.1f} | "
                      f"{byte_cells} | {r['planning_ms']:.0f} / {_fmt(r['connector_planning_ms'], '.0f')} | "
@@ -399,6 +406,8 @@ def main(argv: list[str] | None = None) -> int:
                 before = _rchar(jvm_pid)
                 plain(q)
                 measured["plain_bytes"] = _rchar(jvm_pid) - before
+                if q["where"]:  # the physical floor: the returned column's row groups holding a match
+                    measured["floor_bytes"] = _planning.floor_bytes(table, q["where"], q["key"])[0]
             keys, plain_keys = _keys(keys), _keys(plain_keys)  # sorted after the clock stopped, as (b) does
             conn = connector.get(q["id"])
             if conn is not None and conn["keys"] != keys:
