@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyroaring import BitMap
 
+from paimon_codec.errors import PaimonCodecError
 from paimon_codec.fileindex.bitmap import BitmapIndexReader, BitmapIndexWriter
 
 _INT = st.integers(-(2**31), 2**31 - 1)
@@ -65,3 +66,39 @@ def test_lookup_many_tells_keys_apart_that_share_their_low_bits():
     got = BitmapIndexReader(payload, "BIGINT").lookup_many(literals)
     for lit, bm in zip(literals, got, strict=True):
         assert bm == BitMap(i for i, v in enumerate(rows) if v == lit), lit
+
+
+def _outcome(fn):
+    try:
+        return ("answer", fn())
+    except PaimonCodecError:
+        return ("refused", None)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_lookup_many_on_mutated_bytes_answers_or_refuses_as_single_lookups(data):
+    """Flipped bits in a V1 index (large fixed-width dictionary, string dictionary) or a V2 one: where every
+    single lookup answers, ``lookup_many`` gives the same answers; where one of them refuses (our error
+    family - a row past the row count, say), so does ``lookup_many``."""
+    type_name, version = data.draw(st.sampled_from([("BIGINT", "1"), ("STRING", "1"), ("INT", "2")]))
+    keys = [f"k{i}" for i in range(200)] if type_name == "STRING" else list(range(-100, 100))
+    rows = [keys[(i * 7) % len(keys)] if i % 13 else None for i in range(600)]
+    w = BitmapIndexWriter(type_name, {"version": version})
+    w.write_array(rows)
+    payload = bytearray(w.serialize())
+    start = data.draw(st.sampled_from([0, len(payload) // 3]))  # anywhere, or in the bitmaps
+    for _ in range(data.draw(st.integers(1, 3))):
+        pos = data.draw(st.integers(start, len(payload) - 1))
+        payload[pos] ^= 1 << data.draw(st.integers(0, 7))
+    literals = [*keys, None, keys[3]]
+    opened = _outcome(lambda: BitmapIndexReader(bytes(payload), type_name))
+    if opened[0] == "refused":
+        return
+    singles = [_outcome(lambda lit=lit: BitmapIndexReader(bytes(payload), type_name).lookup(lit))
+               for lit in literals]  # a fresh reader each: one refusal cannot hide another answer
+    many = _outcome(lambda: BitmapIndexReader(bytes(payload), type_name).lookup_many(literals))
+    if all(kind == "answer" for kind, _ in singles):
+        assert many == ("answer", [bm for _, bm in singles])
+    else:
+        assert many[0] == "refused"

@@ -6,7 +6,8 @@ for many literals at once, the reader maps them all, finds every key of a large 
 dictionary in one vectorised pass (the per-key path sorts the whole dictionary first), works out every
 bitmap's extent with one ``searchsorted``, reads the span holding the wanted bitmaps in one read and
 decodes each from it.  The answers are the per-lookup path's (same keys, same first-entry-wins rule,
-same extents, same checks); both fill and use the reader's bitmap cache.
+same extents, same checks - a bitmap naming a row past the row count is corrupt on both); both fill and
+use the reader's bitmap cache.
 """
 
 from __future__ import annotations
@@ -61,6 +62,9 @@ class ManyLookups:
     def _read(self, offset: int, size: int, what: str) -> bytes:
         raise NotImplementedError
 
+    def _within_rows(self, bm: BitMap, off: int) -> BitMap:
+        raise NotImplementedError
+
     def lookup_many(self, literals: Sequence[Any]) -> list[BitMap]:
         """Rows equal to each literal, in order (``None``: the null rows, as :meth:`lookup`).
 
@@ -91,7 +95,7 @@ class ManyLookups:
             if loc is None:
                 cache[key] = _EMPTY
             elif loc[0] < 0:
-                cache[key] = BitMap([-1 - loc[0]])
+                cache[key] = self._within_rows(BitMap([-1 - loc[0]]), loc[0])
             else:
                 wanted.append((key, loc[0]))
         if not wanted:
@@ -110,8 +114,8 @@ class ManyLookups:
             span = memoryview(self._read(lo, hi - lo, "bitmaps"))
         for (key, off), start, length in zip(wanted, starts.tolist(), lengths.tolist(), strict=True):
             data = span[start - lo:start - lo + length] if span is not None else self._read(start, length, "bitmap")
-            cache[key] = read_bitmap(data, what=f"roaring bitmap at body offset {off}", path=src.path,
-                                     offset=src.base + start)
+            cache[key] = self._within_rows(read_bitmap(data, what=f"roaring bitmap at body offset {off}",
+                                                       path=src.path, offset=src.base + start), off)
 
     def _extents(self, offs: np.ndarray, lengths: list[int]) -> np.ndarray:
         """Byte length of each bitmap at body offset ``offs`` (V1: up to the next bitmap; V2: as recorded,

@@ -247,7 +247,10 @@ class BitmapIndexReader(V1Reads, ManyLookups, BitmapVisits, BitmapDescribe):
     def _read_bitmap(self, off: int, length: int) -> BitMap:
         """A key's (or the nulls') rows; a row at or past the row count makes the index corrupt by name - an
         answer naming rows the file does not have is never handed on."""
-        bm = self._decode_bitmap(off, length)
+        return self._within_rows(self._decode_bitmap(off, length), off)
+
+    def _within_rows(self, bm: BitMap, off: int) -> BitMap:
+        """``bm`` (the bitmap at body offset ``off``) when every row it names is below the row count."""
         if bm and bm.max() >= self.row_count:
             src = self.source
             where = src.base + self.body_start + max(off, 0)
