@@ -49,8 +49,8 @@ def floor_bytes(table, where: str, key: str) -> tuple[int, int]:
     import pyarrow.parquet as pq
     from pyroaring import BitMap
 
-    from paimon_codec.table.arrow_filter import filter_table
-    from paimon_codec.table.plan import as_predicate
+    from paimon_codec.planning.plan import as_predicate
+    from paimon_codec.reading.arrow_filter import filter_table
 
     plan = _plan(table, None)
     row_type = plan.row_type
@@ -72,7 +72,7 @@ def floor_bytes(table, where: str, key: str) -> tuple[int, int]:
 
 
 def _plan(table, where):
-    from paimon_codec.table.plan import plan_scan
+    from paimon_codec.planning.plan import plan_scan
 
     return plan_scan(table, where)
 
