@@ -84,6 +84,8 @@ def inputs(tmp_path_factory):
     table = create_table(str(d / "wh" / "db.db" / "t"), SCHEMA,
                          {"file-index.bitmap.columns": "s", "file-index.in-manifest-threshold": "1 mb"})
     append_arrow(table, _rows(0, 40))
+    dv_table = create_table(str(d / "dvwh" / "db.db" / "d"), SCHEMA, {"deletion-vectors.enabled": "true"})
+    append_arrow(dv_table, _rows(0, 40))
     jsonl = d / "rows.jsonl"
     jsonl.write_text("".join(json.dumps(r) + "\n" for r in _rows(0, 20).to_pylist()))
     parquet = d / "more.parquet"
@@ -106,7 +108,7 @@ def inputs(tmp_path_factory):
     write_hash_index(hashes, np.array([1, -7, 42], dtype=np.int32))
     keys = d / "keys.json"
     keys.write_text(json.dumps([[1], [2], [3]]))
-    return {"dir": d, "table": table, "jsonl": jsonl, "parquet": parquet, "container": container,
+    return {"dir": d, "table": table, "dv_table": dv_table, "jsonl": jsonl, "parquet": parquet, "container": container,
             "bsi": bsi_path, "positions": positions, "dv_file": dv_file, "puffin": puffin, "hashes": hashes,
             "keys": keys}
 
@@ -138,6 +140,7 @@ CASES = {
     ("audit",): lambda f, tmp: ["audit", str(f["dir"] / "wh")],
     ("remove-orphans",): lambda f, tmp: ["remove-orphans", str(f["dir"] / "wh")],
     ("write",): lambda f, tmp: ["write", str(f["table"]), "--input", str(f["parquet"]), "--quiet"],
+    ("delete",): lambda f, tmp: ["delete", str(f["dv_table"]), "--where", "id < 3", "--local"],
 }
 
 

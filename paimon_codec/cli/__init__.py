@@ -38,6 +38,7 @@ COMMAND_MODULES = [
     "paimon_codec.cli.bucket",      # bucket read / hash / assign
     "paimon_codec.cli.scan",        # scan, audit, demo (Spark)
     "paimon_codec.cli.write",       # write (Spark; index rewrite registers under index)
+    "paimon_codec.cli.delete",      # delete (by deletion vectors; Spark or --local)
     "paimon_codec.cli.plan",        # plan (no Spark)
     "paimon_codec.cli.orphans",     # remove-orphans (no Spark)
 ]

@@ -7,22 +7,24 @@
 >>> files_df, reports = remove_orphan_files(spark, "wh", dry_run=True)   # Paimon's orphan clean
 >>> rewrite_file_index(spark, "wh/db.db/orders", {"file-index.bitmap.columns": "status"})  # index old files
 >>> write(df, "wh/db.db/orders")              # append a DataFrame, indexes built on write, one commit
+>>> delete(spark, "wh/db.db/orders", "status = 'CANCELLED'")   # by deletion vectors, one commit
 >>> spark.read.format("paimon_index").option("table", "wh/db.db/orders").option("kind", "hash").load()
 
-``scan``, ``audit``, ``remove_orphan_files``, ``rewrite_file_index`` and ``write`` are bound eagerly (their modules import pyspark only when called) so that the
+``scan``, ``audit``, ``delete``, ``remove_orphan_files``, ``rewrite_file_index`` and ``write`` are bound eagerly (their modules import pyspark only when called) so that the
 function names win over the submodule names.
 """
 
 from __future__ import annotations
 
 from .audit import audit
+from .delete import delete
 from .orphans import remove_orphan_files
 from .rewrite import rewrite_file_index
 from .scan import scan
 from .session import get_spark
 from .write import write
 
-__all__ = ["scan", "audit", "remove_orphan_files", "register", "get_spark", "rewrite_file_index", "write"]
+__all__ = ["scan", "audit", "delete", "remove_orphan_files", "register", "get_spark", "rewrite_file_index", "write"]
 
 
 def register(spark) -> None:

@@ -235,6 +235,11 @@ class JavaPaimon:
         """Compact every (partition, bucket) that holds files, in one commit; returns the snapshot id."""
         return self._call("compact", table_path=os.fspath(table_path), full=full, branch=branch)
 
+    def delete_dv(self, table_path: str | os.PathLike, where: Any, *, branch: str | None = None) -> dict[str, Any]:
+        """Java's DELETE on an append table with deletion vectors (its Spark command's table-API half):
+        ``{"snapshot_id", "files_planned", "positions": {data file: [deleted positions]}}``."""
+        return self._call("delete_dv", table_path=os.fspath(table_path), where=_where(where), branch=branch)
+
     def create_tag(self, table_path: str | os.PathLike, tag: str, snapshot_id: int | None = None, *,
                    branch: str | None = None) -> None:
         """Tag ``snapshot_id`` (default: the latest snapshot)."""

@@ -23,6 +23,7 @@ from paimon_codec.expressions.json_form import predicate_from_json
 from paimon_codec.fileindex import parse_where
 from paimon_codec.types import parse_row_type
 
+from .java_dv_delete import DvDeleteOps
 from .java_file_index import FileIndexOps
 from .java_orphans import OrphanOps
 from .java_row_tracking import RowTrackingOps
@@ -119,7 +120,7 @@ def _bucket_assigner(table: Any) -> Any:
     return assign
 
 
-class PaimonOps(RowTrackingOps, FileIndexOps, OrphanOps):
+class PaimonOps(RowTrackingOps, FileIndexOps, OrphanOps, DvDeleteOps):
     """The worker's request handlers (public methods are the protocol's method names)."""
 
     def __init__(self) -> None:

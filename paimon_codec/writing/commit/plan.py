@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ...binary_row import serialize_binary_row
-from ...table.index_manifest import IndexManifestEntry, merge_index_entries
+from ...table.index_manifest import DELETION_VECTORS_INDEX, IndexManifestEntry, merge_index_entries
 from ...table.manifest import FILE_KIND_ADD, FILE_KIND_DELETE, ManifestEntry, merge_entries
 from ...table.snapshot import Snapshot
 from ...table.table import PaimonTable
@@ -85,7 +85,8 @@ def plan_commit(table: PaimonTable, latest: Snapshot | None, files: Sequence[Fil
             targets = set(overwrite_partitions)
         elif table.schema.partition_keys:
             targets = {e.partition for e in adds}
-    need_live = bool(deletes) or overwrite or any(i.kind == FILE_KIND_DELETE for i in indexes)
+    need_live = bool(deletes) or overwrite or any(i.kind == FILE_KIND_DELETE for i in indexes) \
+        or any(_is_dv_add(i) for i in indexes)
     live: dict[tuple, ManifestEntry] = {}
     history_deleted: set[tuple] = set()
     if need_live and latest is not None:
@@ -129,6 +130,7 @@ def plan_commit(table: PaimonTable, latest: Snapshot | None, files: Sequence[Fil
             assigned.append(e)
         adds = assigned
     index_entries = _plan_indexes(table, latest, indexes, targets if overwrite else set(), overwrite)
+    _check_dv_targets(table, live, deletes, adds, indexes, index_entries)
     delta = sum(e.file.row_count for e in adds) - sum(e.file.row_count for e in deletes)
     return CommitPlan(deletes + adds, index_entries, delta, next_row_id, readd)
 
@@ -170,3 +172,46 @@ def _plan_indexes(table: PaimonTable, latest: Snapshot | None, indexes: Sequence
     if set(live) == before and not indexes:
         return None
     return merge_index_entries(live.values())
+
+
+def _is_dv_add(c: IndexChange) -> bool:
+    return c.kind == FILE_KIND_ADD and c.index_file.index_type == DELETION_VECTORS_INDEX
+
+
+def _check_dv_targets(table: PaimonTable, live: dict[tuple, ManifestEntry], deletes: list[ManifestEntry],
+                      adds: list[ManifestEntry], indexes: Sequence[IndexChange],
+                      index_entries: list[IndexManifestEntry] | None) -> None:
+    """A deletion vector the commit adds must mark a data file live after it, and be that file's only
+    vector (Paimon's rule: two commits changing one file's deletion vector conflict).  Catches a
+    compaction that removed the file and a concurrent delete that gave it a vector first."""
+    new = [c for c in indexes if _is_dv_add(c)]
+    if not new:
+        return
+    gone = {file_key(e) for e in deletes}
+    files = {(e.partition, e.bucket, e.file.file_name) for k, e in live.items() if k not in gone}
+    files |= {(e.partition, e.bucket, e.file.file_name) for e in adds}
+    holders: dict[tuple, list[str]] = {}
+    for e in index_entries or ():
+        if e.index_file.index_type == DELETION_VECTORS_INDEX:
+            for r in e.index_file.dv_ranges or ():
+                holders.setdefault((e.partition, e.bucket, r.data_file), []).append(e.index_file.file_name)
+    unaware = table.schema.bucket == -1 and not table.schema.is_primary_key_table
+    per_bucket: dict[tuple, int] = {}
+    for e in index_entries or ():
+        if e.index_file.index_type == DELETION_VECTORS_INDEX:
+            per_bucket[(e.partition, e.bucket)] = per_bucket.get((e.partition, e.bucket), 0) + 1
+    for c in new:
+        part = encode_partition(table, c.partition)
+        if not unaware and per_bucket.get((part, c.bucket), 0) > 1:
+            raise CommitConflictError(f"bucket {c.bucket} would hold {per_bucket[(part, c.bucket)]} deletion-vector "
+                                      "index files (Paimon keeps one per bucket): another commit changed the "
+                                      "bucket's deletion vectors", path=table.path)
+        for r in c.index_file.dv_ranges or ():
+            key = (part, c.bucket, r.data_file)
+            if key not in files:
+                raise CommitConflictError(f"deletion vector of data file {r.data_file} (bucket {c.bucket}): the "
+                                          "file is not live: another commit removed it", path=table.path)
+            if len(holders.get(key, ())) > 1:
+                raise CommitConflictError(f"data file {r.data_file} (bucket {c.bucket}) would have deletion "
+                                          f"vectors in {sorted(holders[key])}: another commit changed its "
+                                          "deletion vector", path=table.path)
