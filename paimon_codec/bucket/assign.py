@@ -114,8 +114,16 @@ class DynamicBucketAssigner:
             raise InvalidOptionError(f"bucket {bucket} out of range", expected=f"0..{MAX_BUCKETS_CAP}")
         idx = self._index(partition)
         idx.hash_to_bucket.update(dict.fromkeys(arr.tolist(), int(bucket)))
+        self.load_count(bucket, int(arr.size), partition=partition)
+
+    def load_count(self, bucket: int, rows: int, *, partition: bytes = b"") -> None:
+        """Count ``rows`` existing keys in ``bucket`` without their hashes: for a caller that resolves known
+        keys itself and passes only new ones to :meth:`assign` (what :meth:`load` does after mapping them)."""
+        if not 0 <= bucket <= MAX_BUCKETS_CAP:
+            raise InvalidOptionError(f"bucket {bucket} out of range", expected=f"0..{MAX_BUCKETS_CAP}")
+        idx = self._index(partition)
         if self._is_mine(bucket):
-            idx.add_candidate(bucket, idx.non_full.get(bucket, 0) + int(arr.size))
+            idx.add_candidate(bucket, idx.non_full.get(bucket, 0) + int(rows))
             idx.total.add(bucket)
 
     # ------------------------------------------------------------------------------ assigning

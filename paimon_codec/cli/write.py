@@ -1,4 +1,4 @@
-"""``paimon-codec write`` and ``paimon-codec index rewrite`` (Spark; local unless ``--master`` is given).
+"""``paimon-codec write``, ``paimon-codec compact`` and ``paimon-codec index rewrite`` (Spark; local unless ``--master`` is given).
 
 Progress (files indexed / total, bytes, rate) goes to stderr through ``logging``; ``--json`` prints the
 report of what was written on stdout.
@@ -101,6 +101,23 @@ def cmd_write(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compact(args: argparse.Namespace) -> int:
+    _progress_logging(args.quiet)
+    if args.local:
+        from ..writing.compact import compact_table
+
+        result = compact_table(args.table)
+        report = {"snapshot_id": result.snapshot_id, "files_deleted": result.deleted_files,
+                  "files_added": result.added_files}
+    else:
+        from ..spark.primary_key import compact
+        from ..spark.session import get_spark
+
+        report = compact(get_spark(args.master), args.table)
+    _print(report, args.json)
+    return 0
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     add_master_arg(p)
@@ -126,11 +143,17 @@ def register_rewrite(index: CommandGroup) -> None:
 
 
 def register(root: CommandGroup) -> None:
-    """``write`` (top-level command)."""
+    """``write`` and ``compact`` (top-level commands)."""
     p = root.command("write", cmd_write, "append rows (Parquet / JSON lines / CSV / ORC) to a Paimon table "
                                          "on Spark, file indexes built on write, one commit", json=REPORT_JSON)
     add_table_arg(p)
     p.add_argument("--input", required=True, help="input file or directory Spark reads")
     p.add_argument("--format", default=None, help="input format (default: from the file extension)")
-    p.add_argument("--mode", default="append", choices=["append", "overwrite"], help="write mode")
+    p.add_argument("--mode", default="append", choices=["append", "overwrite"],
+                   help="write mode (a primary-key table: append = upsert)")
     _common(p)
+    c = root.command("compact", cmd_compact, "fully compact a primary-key table: every bucket merged into the top "
+                                             "level, one COMPACT snapshot", json=REPORT_JSON)
+    add_table_arg(c)
+    c.add_argument("--local", action="store_true", help="compact in this process instead of on Spark")
+    _common(c)

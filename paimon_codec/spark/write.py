@@ -104,7 +104,9 @@ def _renumber(changes: list, table: PaimonTable) -> list:
 
 
 def write(df: DataFrame, table: Any, mode: str = "append", *, commit_user: str | None = None, poll_s: float = 2.0) -> WriteReport:
-    """Write ``df`` into the append table at ``table`` (path / URI / ``PaimonTable``) and commit once.
+    """Write ``df`` into the table at ``table`` (path / URI / ``PaimonTable``) and commit once.
+
+    A primary-key table is upserted into (:mod:`.primary_key`: level-0 files, fixed or dynamic buckets).
 
     ``mode="overwrite"`` replaces the partitions the DataFrame writes to (the whole table when it is not
     partitioned), as Spark's dynamic partition overwrite does.  Columns are matched by name; the table's
@@ -119,7 +121,12 @@ def write(df: DataFrame, table: Any, mode: str = "append", *, commit_user: str |
     path = table.path if isinstance(table, PaimonTable) else str(table)
     t = PaimonTable(path)
     if t.schema.primary_keys:
-        raise InvalidOptionError("writing primary-key tables is not supported; write an append table", path=path)
+        if mode != "append":
+            raise InvalidOptionError(f"write mode {mode!r} on a primary-key table is not supported", path=path,
+                                     expected="append (an upsert)")
+        from .primary_key import upsert
+
+        return upsert(df, path, commit_user=commit_user)
     from ..writing import arrow_schema_for, write_data_files
 
     write_data_files(path, arrow_schema_for(t.schema.fields).empty_table())  # refuses what it cannot write, here

@@ -48,7 +48,8 @@ _COMPRESSION = {"zstd": "zstd", "snappy": "snappy", "gzip": "gzip", "lz4": "lz4"
 def _check_table(table: PaimonTable) -> tuple[str, str]:
     schema = table.schema
     if schema.primary_keys:
-        raise PaimonCodecError("writing to a primary-key table is not supported (append tables only)", path=table.path)
+        raise PaimonCodecError("appending to a primary-key table: use upsert_arrow (append tables only here)",
+                               path=table.path)
     if schema.bucket == -2:
         raise PaimonCodecError("writing to a postpone-bucket table (bucket = -2) is not supported", path=table.path)
     fmt = schema.options.get("file.format", "parquet")  # Paimon's default since 0.9

@@ -7,8 +7,8 @@ alone with ``python tests/crash/kill_writers.py --trials 300``.
 
 Writers: the hash index (``write_hash_index``), the delete map, a Puffin file, a DV index file
 (``write_dv_index``: new names, so "complete or absent"), a file-index container through the CLI
-(``index build --output``), and the table commit path (``append_arrow``: the table reads exactly its
-previous or its new snapshot).  Every trial happens inside a copy of a golden table, so the audit
+(``index build --output``), and the table commit path (``append_arrow``, and ``upsert_arrow`` into a
+dynamic-bucket primary-key table: the table reads exactly its previous or its new snapshot).  Every trial happens inside a copy of a golden table, so the audit
 (``table_inventory``) sees what a crash left.
 """
 
@@ -42,6 +42,8 @@ class Writer:
     name: str
     write: Callable[[int], None]
     state: Callable[[], object]
+    #: table writers: the state one more ``write(1)`` makes of ``old`` (each trial writes once more)
+    expect: Callable[[object], object] | None = None
 
 
 def _dvs(version: int, n: int) -> dict:
@@ -128,6 +130,35 @@ def _commit_writer(d: Path) -> Writer:
     return Writer("commit", lambda v: append_arrow(table, batches[v]), state)
 
 
+UPSERT_NEW, UPSERT_UPDATED = 1_500, 500  # keys an upsert adds / rewrites (dynamic buckets of 4000 keys)
+
+
+def _upsert_batch(state: tuple) -> tuple[pa.Table, dict]:
+    """The next upsert of a primary-key table holding ``state`` (sorted ``(id, stamp)`` pairs) and the rows after it."""
+    n = len(state)
+    ids = np.arange(max(n - UPSERT_UPDATED, 0), n + UPSERT_NEW, dtype=np.int64)
+    rows = dict(state)
+    rows.update(dict.fromkeys(ids.tolist(), n))
+    return pa.table({"id": pa.array(ids, pa.int64()), "stamp": pa.array(np.full(len(ids), n), pa.int64())}), rows
+
+
+def _upsert_writer(d: Path) -> Writer:
+    """Upserts into a dynamic-bucket primary-key table (level-0 files + HASH index files + one commit)."""
+    from paimon_codec.reading.local_read import read_table
+    from paimon_codec.writing import create_table, upsert_arrow
+
+    table = d / "wh" / "db.db" / "t"
+    if not table.exists():
+        create_table(table, "id BIGINT, stamp BIGINT", {"bucket": "-1", "dynamic-bucket.target-row-num": "4000"},
+                     primary_keys=["id"])
+
+    def state() -> tuple:
+        t = read_table(str(table))
+        return tuple(sorted(zip(t.column("id").to_pylist(), t.column("stamp").to_pylist(), strict=True)))
+    return Writer("upsert", lambda v: upsert_arrow(table, _upsert_batch(state())[0]), state,
+                  lambda old: tuple(sorted(_upsert_batch(old)[1].items())))
+
+
 def _temp_files(root: Path) -> list[str]:
     from paimon_codec.maintenance.inventory import is_temp_file
 
@@ -160,7 +191,7 @@ def run_trials(name: str, trials: int, seed: int, work: Path) -> Counter:
     shutil.rmtree(d, ignore_errors=True)
     shutil.copytree(GOLDEN_TABLE, d)
     writers = {w.name: w for w in (*_file_writers(d), _dv_index_writer(d), _cli_writer(d))}
-    writer = writers[name] if name in writers else _commit_writer(d)
+    writer = writers[name] if name in writers else _upsert_writer(d) if name == "upsert" else _commit_writer(d)
     rnd = random.Random(seed)
     counts: Counter = Counter()
     states = []
@@ -176,13 +207,16 @@ def run_trials(name: str, trials: int, seed: int, work: Path) -> Counter:
         if name == "commit":  # each trial appends once more: old = what the table held before
             old = writer.state()
             new = (old[0] + ROWS, old[1] + sum(range(ROWS, 2 * ROWS)))
+        elif writer.expect is not None:
+            old = writer.state()
+            new = writer.expect(old)
         else:
             writer.write(prev)
             old, new = states[prev], states[target]
         pid = os.fork()
         if pid == 0:  # child: one write, then leave without cleanup (as a killed process would not)
             try:
-                writer.write(1 if name == "commit" else target)
+                writer.write(1 if name == "commit" or writer.expect is not None else target)
             finally:
                 os._exit(0)
         time.sleep(rnd.uniform(0, 1.5 * duration))
@@ -201,7 +235,7 @@ def run_trials(name: str, trials: int, seed: int, work: Path) -> Counter:
     return counts
 
 
-WRITERS = ("hash-index", "delete-map", "puffin", "dv-index", "index-build", "commit")
+WRITERS = ("hash-index", "delete-map", "puffin", "dv-index", "index-build", "commit", "upsert")
 
 
 def main(argv: list[str] | None = None) -> int:

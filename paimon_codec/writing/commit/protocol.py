@@ -17,13 +17,13 @@ import os
 import random
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ... import storage
 from ...errors import PaimonCodecError
 from ...memory_size import parse_memory_size
 from ...table.manifest import FILE_KIND_ADD, FILE_KIND_DELETE
-from ...table.snapshot import earliest_snapshot_id
+from ...table.snapshot import Snapshot, earliest_snapshot_id
 from ...table.table import PaimonTable
 from .changes import CommitConflictError, CommitResult, FileChange, IndexChange
 from .manifests import MetadataWriter, full_merge, merge_manifests
@@ -54,7 +54,8 @@ def commit_changes(table_path: str | os.PathLike, changes: Iterable[FileChange |
                    commit_user: str | None = None, kind: str = "APPEND", retries: int = 50,
                    commit_identifier: int = BATCH_COMMIT_IDENTIFIER,
                    overwrite_partitions: Sequence[bytes | tuple] | None = None,
-                   layout: str | None = None, branch: str | None = None) -> CommitResult:
+                   layout: str | None = None, branch: str | None = None,
+                   precondition: Callable[[PaimonTable, Snapshot | None], None] | None = None) -> CommitResult:
     """Commit ``changes`` as one new snapshot of the table at ``table_path``.
 
     ``kind``: ``APPEND`` (add / delete exactly the given files), ``OVERWRITE`` (also delete every
@@ -64,7 +65,9 @@ def commit_changes(table_path: str | os.PathLike, changes: Iterable[FileChange |
     commits to a branch (its snapshots and hints under ``branch/branch-<name>/``; manifests are shared).
     Retries up to ``retries`` times when another writer takes the snapshot id first; raises
     :class:`CommitConflictError` when the table changed in a way that conflicts with the changes.
-    A commit without changes writes nothing (``snapshot_id`` is ``None``).
+    A commit without changes writes nothing (``snapshot_id`` is ``None``).  ``precondition(table, latest)``
+    runs on the latest snapshot of every attempt and raises :class:`CommitConflictError` when the changes
+    no longer fit it (e.g. another writer added to a bucket whose sequence numbers they continue).
     """
     kind = str(kind).upper()
     if kind not in COMMIT_KINDS:
@@ -74,7 +77,7 @@ def commit_changes(table_path: str | os.PathLike, changes: Iterable[FileChange |
     user = commit_user or str(uuid.uuid4())
     for attempt in range(1, retries + 2):
         result = _attempt(path, branch, files, indexes, kind, user, commit_identifier, overwrite_partitions, layout,
-                          attempt)
+                          attempt, precondition)
         if result is not None:
             return result
         time.sleep(min(1.0, 0.01 * attempt) * random.random())
@@ -83,9 +86,12 @@ def commit_changes(table_path: str | os.PathLike, changes: Iterable[FileChange |
 
 
 def _attempt(path: str, branch: str | None, files: list[FileChange], indexes: list[IndexChange], kind: str,
-             user: str, identifier: int, overwrite_partitions, layout: str | None, attempt: int) -> CommitResult | None:
+             user: str, identifier: int, overwrite_partitions, layout: str | None, attempt: int,
+             precondition: Callable[[PaimonTable, Snapshot | None], None] | None = None) -> CommitResult | None:
     table = PaimonTable(path, branch=branch)
     latest = table.snapshot()
+    if precondition is not None:
+        precondition(table, latest)
     parts = None if overwrite_partitions is None else [encode_partition(table, p) for p in overwrite_partitions]
     plan = plan_commit(table, latest, files, indexes, kind, parts)
     if not plan.entries and plan.index_entries is None and kind != "OVERWRITE":

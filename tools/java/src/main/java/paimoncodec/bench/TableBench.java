@@ -10,13 +10,16 @@ import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.index.HashBucketAssigner;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.sink.DynamicBucketRowKeyExtractor;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataTypes;
@@ -38,7 +41,15 @@ import java.util.Map;
  *                  [--updates F] [--deletes F] [--merge-engine E] [--option k=v ...] [--write-only false]
  *                  [--compact-first true]
  * TableBench read  --warehouse DIR --table db.name [--warmup 3] [--rounds 7]
+ * TableBench compact --warehouse DIR --table db.name
  * </pre>
+ *
+ * <p>{@code --buckets -1} makes a dynamic-bucket table: each commit assigns buckets with Paimon's
+ * {@code HashBucketAssigner} (one assigner, loaded from the latest snapshot's hash index). {@code --stop-after C}
+ * writes commits [0, C) only; {@code --resume-at C} writes commits [C, R) into the existing table (the
+ * upsert benchmark copies the table in between). The write report lists each commit's wall time
+ * ({@code commit_ms}). {@code compact} runs one full compaction of every (partition, bucket) holding files and
+ * commits it, timed once.
  *
  * <p>The table is {@code k BIGINT NOT NULL (primary key), v BIGINT, s STRING}, bucket = B. Its rows come
  * from the splitmix64 generator of the anchor's workloads.md §1, so Python regenerates them
@@ -102,6 +113,9 @@ public final class TableBench {
             case "write":
                 write(catalog, id, flags, tableOptions);
                 break;
+            case "compact":
+                compact(catalog, id);
+                break;
             case "read":
                 read(catalog, id, Integer.parseInt(flags.getOrDefault("warmup", "3")),
                         Integer.parseInt(flags.getOrDefault("rounds", "7")));
@@ -137,12 +151,15 @@ public final class TableBench {
         long updatesPpm = Math.round(Double.parseDouble(flags.getOrDefault("updates", "0")) * PPM);
         long deletesPpm = Math.round(Double.parseDouble(flags.getOrDefault("deletes", "0")) * PPM);
         String engine = flags.getOrDefault("merge-engine", "deduplicate");
-        if (rows < 1 || buckets < 1 || commits < 1 || commits > rows || updatesPpm < 0 || deletesPpm < 0
+        if (rows < 1 || (buckets < 1 && buckets != -1) || commits < 1 || commits > rows || updatesPpm < 0 || deletesPpm < 0
                 || updatesPpm + deletesPpm > PPM) {
             throw new IllegalArgumentException("need rows >= commits >= 1, buckets >= 1, 0 <= updates + deletes <= 1");
         }
-        catalog.createDatabase(id.getDatabaseName(), true);
-        catalog.dropTable(id, true);
+        int resumeAt = Integer.parseInt(flags.getOrDefault("resume-at", "0"));
+        int stopAfter = Integer.parseInt(flags.getOrDefault("stop-after", String.valueOf(commits)));
+        if (resumeAt == 0) {
+            catalog.createDatabase(id.getDatabaseName(), true);
+            catalog.dropTable(id, true);
         Schema.Builder schema = Schema.newBuilder()
                 .column("k", DataTypes.BIGINT().notNull())
                 .column("v", DataTypes.BIGINT())
@@ -155,6 +172,7 @@ public final class TableBench {
         }
         tableOptions.forEach(schema::option);
         catalog.createTable(id, schema.build(), false);
+        }
         Map<String, String> dynamic = new HashMap<>();
         // write-only (the default): no compaction, each commit adds sorted runs; false: Paimon compacts as it
         // would (first-row tables need that: a batch read skips their level-0 files)
@@ -166,7 +184,15 @@ public final class TableBench {
         File spill = Files.createTempDirectory("paimon-codec-bench-io-").toFile();
         long t0 = System.nanoTime();
         long[] kinds = new long[3];
-        for (int c = 0; c < commits; c++) {
+        List<Object> commitMs = new java.util.ArrayList<>();
+        for (int c = resumeAt; c < stopAfter; c++) {
+            long tc = System.nanoTime();
+            FileStoreTable fst = (FileStoreTable) table;
+            HashBucketAssigner assigner = buckets != -1 ? null : new HashBucketAssigner(
+                    fst.snapshotManager(), "paimon-codec-bench", fst.store().newIndexFileHandler(), 1, 1, 0,
+                    fst.coreOptions().dynamicBucketTargetRowNum(), fst.coreOptions().dynamicBucketMaxBuckets());
+            DynamicBucketRowKeyExtractor extractor = buckets != -1 ? null
+                    : new DynamicBucketRowKeyExtractor(fst.schema());
             long from = start(c, rows, commits);
             long to = start(c + 1, rows, commits);
             BatchWriteBuilder builder = table.newBatchWriteBuilder();
@@ -187,10 +213,16 @@ public final class TableBench {
                     GenericRow row = GenericRow.ofKind(kind == 2 ? RowKind.DELETE : RowKind.INSERT,
                             Rounds.gen(SEED_KEY, target), Rounds.gen(SEED_VALUE, i),
                             BinaryString.fromString("r" + i));
-                    w.write(row);
+                    if (assigner == null) {
+                        w.write(row);
+                    } else {
+                        extractor.setRecord(row);
+                        w.write(row, assigner.assign(extractor.partition(), extractor.trimmedPrimaryKey().hashCode()));
+                    }
                 }
                 commit.commit(w.prepareCommit());
             }
+            commitMs.add(new Rounds.Raw(Rounds.fmt((System.nanoTime() - tc) / 1e6, 3)));
             if (c == 0 && Boolean.parseBoolean(flags.getOrDefault("compact-first", "false"))) {
                 Map<String, String> compacting = new HashMap<>(dynamic);
                 compacting.put("write-only", "false");
@@ -217,11 +249,46 @@ public final class TableBench {
         out.put("deletes", kinds[2]);
         out.put("buckets", buckets);
         out.put("commits", commits);
+        out.put("commit_ms", commitMs);
         out.put("merge_engine", engine);
         out.put("write_only", dynamic.get("write-only"));
         out.put("table", id.getFullName());
         Snapshot snap = catalog.getTable(id).latestSnapshot().orElseThrow(IllegalStateException::new);
         out.put("snapshot", snap.id());
+        System.out.println(Rounds.json(out));
+    }
+
+    static void compact(Catalog catalog, Identifier id) throws Exception {
+        Map<String, String> compacting = new HashMap<>();
+        compacting.put("write-only", "false");
+        Table table = catalog.getTable(id).copy(compacting);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        List<Object[]> targets = new java.util.ArrayList<>();
+        for (Split split : table.newReadBuilder().newScan().plan().splits()) {
+            org.apache.paimon.table.source.DataSplit ds = (org.apache.paimon.table.source.DataSplit) split;
+            if (seen.add(ds.partition().toString() + "/" + ds.bucket())) {
+                targets.add(new Object[] {ds.partition(), ds.bucket()});
+            }
+        }
+        File spill = Files.createTempDirectory("paimon-codec-bench-io-").toFile();
+        long t0 = System.nanoTime();
+        BatchWriteBuilder builder = table.newBatchWriteBuilder();
+        try (IOManager io = IOManager.create(spill.getAbsolutePath());
+                BatchTableWrite w = builder.newWrite().withIOManager(io);
+                BatchTableCommit commit = builder.newCommit()) {
+            for (Object[] t : targets) {
+                w.compact((BinaryRow) t[0], (Integer) t[1], true);
+            }
+            commit.commit(w.prepareCommit());
+        }
+        long ns = System.nanoTime() - t0;
+        deleteRecursively(spill);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("workload", "compact");
+        out.put("impl", IMPL);
+        out.put("ms", new Rounds.Raw(Rounds.fmt(ns / 1e6, 3)));
+        out.put("buckets", targets.size());
+        out.put("table", id.getFullName());
         System.out.println(Rounds.json(out));
     }
 

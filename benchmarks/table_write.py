@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Table-write benchmarks against Paimon Java 1.4.2 in the same run.
+
+Upsert + compaction (``--only upsert``): Paimon Java 1.4.2 writes a dynamic-bucket (``bucket = -1``)
+primary-key table of ``--base-rows`` rows (``TableBench write``, ``benchmarks/_java_newest.py``: commits of
+``--upsert-rows`` rows each, write-only, so the base holds several sorted runs per bucket).  The table is
+copied; then the same next commit of ``--upsert-rows`` rows (``--updates`` of them rewrite a key of an earlier
+commit, ``--deletes`` delete one, the rest are new keys) is written by Java (its ``HashBucketAssigner``
+loading the partition's hash index) into one copy and by paimon-codec (``upsert_arrow``: hash index loaded,
+keys assigned, level-0 files + new HASH files, one commit) into the other, each timed once; then each copy
+gets one full compaction (Java: ``BatchTableWrite.compact(partition, bucket, true)`` for every bucket;
+paimon-codec: ``compact_table``), timed once.  Timings count only when Java's own read of each table after
+each step returns the row count and checksum the generator and the merge engine say it holds
+(:func:`_java_newest.expected_fold`).  Java's times are its commit loop inside a running JVM (JVM start and
+table creation excluded); ours are the Python call (interpreter start excluded).
+
+    .venv/bin/python benchmarks/table_write.py --only upsert                   # 2M + 200k rows
+    .venv/bin/python benchmarks/table_write.py --only upsert --base-rows 10000000 --upsert-rows 1000000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import _java_newest as jn
+import numpy as np
+import pyarrow as pa
+from _harness import RESULTS, environment, markdown_table, write_result
+
+UPSERT_TABLE = "db.java"
+
+
+# ------------------------------------------------------------------------------------------ upsert + compaction
+def upsert_spec(args: argparse.Namespace) -> jn.TableSpec:
+    """Commits of ``upsert_rows`` each: the base is all but the last, the upsert is the last."""
+    commits = max(args.base_rows // args.upsert_rows, 1) + 1
+    return jn.TableSpec(args.upsert_rows * commits, -1, commits, args.updates, args.deletes)
+
+
+def upsert_rows(spec: jn.TableSpec, commit: int) -> tuple[pa.Table, np.ndarray]:
+    """Commit ``commit``'s rows as ``TableBench`` writes them (k, v, s = "r" + i) and their row kinds."""
+    g = jn.generate(spec)
+    start, end = commit * spec.rows // spec.commits, (commit + 1) * spec.rows // spec.commits
+    i = np.arange(start, end)
+    rows = pa.table({"k": pa.array(g["k"][start:end], pa.int64()), "v": pa.array(g["v"][start:end], pa.int64()),
+                     "s": pa.array([f"r{x}" for x in i.tolist()], pa.string())})
+    kinds = np.where(g["kind"][start:end] == jn.DELETE, 3, 0).astype(np.int8)
+    return rows, kinds
+
+
+def _java_fold(warehouse: Path, table: str) -> tuple[int, str]:
+    rec = jn.read_timed(warehouse, table, warmup=0, rounds=1)
+    return int(rec["rows"]), str(rec["checksum"])
+
+
+def _partial_fold(spec: jn.TableSpec, commits: int) -> tuple[int, str]:
+    """The expected table after the first ``commits`` commits (a spec cut to those rows)."""
+    cut = jn.TableSpec(spec.rows * commits // spec.commits, spec.buckets, commits, spec.updates, spec.deletes)
+    return jn.expected_fold(cut)
+
+
+def run_upsert(args: argparse.Namespace, work: Path) -> list[dict]:
+    from paimon_codec.writing import compact_table, upsert_arrow
+
+    spec = upsert_spec(args)
+    last = spec.commits - 1
+    wh = work / "wh"
+    driver_args = ["--warehouse", str(wh), "--table", UPSERT_TABLE, *spec.args()]
+    jn.run_driver("TableBench", ["write", *driver_args, "--stop-after", str(last)])
+    java_path, ours_path = wh / "db.db" / "java", wh / "db.db" / "ours"
+    shutil.copytree(java_path, ours_path)
+    base = _partial_fold(spec, last)
+    assert _java_fold(wh, "db.ours") == base, "the copied base table reads as the generator says"
+    expected = jn.expected_fold(spec)
+
+    (java_write,) = jn.run_driver("TableBench", ["write", *driver_args, "--resume-at", str(last)])
+    java_upsert_ms = float(java_write["commit_ms"][0])
+    rows, kinds = upsert_rows(spec, last)
+    t0 = time.perf_counter()
+    upsert_arrow(ours_path, rows, row_kinds=kinds)
+    ours_upsert_ms = (time.perf_counter() - t0) * 1e3
+    for name in ("java", "ours"):  # level 0 of a table without deletion vectors is read by merge
+        got = _java_fold(wh, f"db.{name}")
+        assert got == expected, f"{name} after the upsert: Java reads {got}, the generator says {expected}"
+
+    (java_compact,) = jn.run_driver("TableBench", ["compact", "--warehouse", str(wh), "--table", UPSERT_TABLE])
+    t0 = time.perf_counter()
+    result = compact_table(ours_path)
+    ours_compact_ms = (time.perf_counter() - t0) * 1e3
+    for name in ("java", "ours"):
+        got = _java_fold(wh, f"db.{name}")
+        assert got == expected, f"{name} after compaction: Java reads {got}, the generator says {expected}"
+
+    common = {"base_rows": spec.rows - args.upsert_rows, "upsert_rows": args.upsert_rows, "updates": args.updates,
+              "deletes": args.deletes, "rows_after": expected[0], "checksum": expected[1], "checks_match": True}
+    return [
+        {"workload": "upsert", "paimon_codec_ms": round(ours_upsert_ms, 1), "java_ms": java_upsert_ms, **common},
+        {"workload": "compact", "paimon_codec_ms": round(ours_compact_ms, 1), "java_ms": float(java_compact["ms"]),
+         "buckets_compacted": int(java_compact["buckets"]), "snapshot": result.snapshot_id, **common},
+    ]
+
+
+def upsert_markdown(records: list[dict]) -> str:
+    rows = [(r["workload"], f"{r['base_rows']:,}", f"{r['upsert_rows']:,}", f"{r['paimon_codec_ms']:.0f}",
+             f"{r['java_ms']:.0f}", f"{r['paimon_codec_ms'] / r['java_ms']:.2f}", f"{r['rows_after']:,}",
+             "yes" if r["checks_match"] else "no") for r in records]
+    return markdown_table(["workload", "base rows", "upsert rows", "paimon-codec ms", "Java 1.4.2 ms",
+                           "ours / Java", "rows after", "Java reads the expected rows"],
+                          ["---", "---:", "---:", "---:", "---:", "---:", "---:", "---"], rows)
+
+
+# ------------------------------------------------------------------------------------------ main
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", default="upsert", help="comma-separated parts (upsert)")
+    ap.add_argument("--base-rows", type=int, default=2_000_000)
+    ap.add_argument("--upsert-rows", type=int, default=200_000)
+    ap.add_argument("--updates", type=float, default=0.5, help="fraction of the upsert rewriting existing keys")
+    ap.add_argument("--deletes", type=float, default=0.05, help="fraction of the upsert deleting existing keys")
+    ap.add_argument("--no-write", action="store_true", help="do not write benchmarks/results/")
+    args = ap.parse_args(argv)
+    parts = {p.strip() for p in args.only.split(",") if p.strip()}
+    text = [f"# Table writes vs Paimon Java {jn.NEWEST}", "", environment(), ""]
+    with tempfile.TemporaryDirectory(prefix="paimon-codec-table-write-") as work:
+        if "upsert" in parts:
+            records = run_upsert(args, Path(work))
+            for r in records:
+                print(json.dumps(r), flush=True)
+            text += ["## Upsert into a dynamic-bucket table, then full compaction", "",
+                     f"`python benchmarks/table_write.py --only upsert --base-rows {args.base_rows} "
+                     f"--upsert-rows {args.upsert_rows}`", "", upsert_markdown(records), ""]
+    print("\n".join(text))
+    if not args.no_write:
+        write_result(RESULTS / f"table_write_{'_'.join(sorted(parts))}.md", "\n".join(text) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
