@@ -44,35 +44,24 @@ def _upsert_task(table_path: str, storage_state: Any) -> Callable[[Iterator[pa.R
 
 
 def upsert(df: DataFrame, table_path: str, *, commit_user: str | None = None):
-    """Upsert ``df`` (every row ``+I``) into the primary-key table at ``table_path``; returns the
-    :class:`~paimon_codec.spark.write.WriteReport`."""
+    """Upsert ``df`` (every row ``+I``) into the primary-key table at ``table_path``; returns what the tasks
+    wrote (:class:`~paimon_codec.writing.primary_key.PrimaryKeyWrite`) and the commit's result (``None``:
+    nothing to commit).  :func:`paimon_codec.spark.write` turns them into its report."""
     from .. import storage
     from ..table import PaimonTable
     from ..writing.commit import commit_changes
     from ..writing.primary_key import PrimaryKeyWrite, check_primary_key_table
-    from .write import WriteReport
 
-    started = time.monotonic()
-    table = PaimonTable(table_path)
-    check_primary_key_table(table)
-    keys = list(table.schema.partition_keys)
+    check_primary_key_table(PaimonTable(table_path))
+    keys = list(PaimonTable(table_path).schema.partition_keys)
     shuffled = df.repartition(*keys) if keys else df.coalesce(1)
     rows = shuffled.mapInArrow(_upsert_task(table_path, storage.storage_state()), "written binary").collect()
     written = PrimaryKeyWrite.merge([pickle.loads(r["written"]) for r in rows])
-    report = WriteReport(table_path, "upsert")
+    commit = None
     if written.files:
         commit = commit_changes(table_path, written.changes(), commit_user=commit_user,
                                 precondition=written.precondition())
-        report.snapshot_id, report.attempts = commit.snapshot_id, commit.attempts
-    report.rows = sum(c.file.row_count for c in written.files)
-    report.files = len(written.files)
-    report.data_bytes = sum(c.file.file_size for c in written.files)
-    report.embedded_indexes = sum(1 for c in written.files if c.file.embedded_index is not None)
-    report.index_files = len([c for c in written.indexes if c.kind == 0])
-    report.partitions = len({c.partition for c in written.files})
-    report.file_names = sorted(c.file.file_name for c in written.files)
-    report.seconds = time.monotonic() - started
-    return report
+    return written, commit
 
 
 def compact(spark: Any, table: Any, *, commit_user: str | None = None) -> dict:

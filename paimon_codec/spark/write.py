@@ -103,6 +103,25 @@ def _renumber(changes: list, table: PaimonTable) -> list:
     return out
 
 
+def _upsert_report(df: DataFrame, path: str, commit_user: str | None, started: float) -> WriteReport:
+    """A primary-key table: the upsert of :mod:`.primary_key`, reported like an append."""
+    from .primary_key import upsert
+
+    written, commit = upsert(df, path, commit_user=commit_user)
+    report = WriteReport(path, "upsert")
+    if commit is not None:
+        report.snapshot_id, report.attempts = commit.snapshot_id, commit.attempts
+    report.rows = sum(c.file.row_count for c in written.files)
+    report.files = len(written.files)
+    report.data_bytes = sum(c.file.file_size for c in written.files)
+    report.embedded_indexes = sum(1 for c in written.files if c.file.embedded_index is not None)
+    report.index_files = sum(1 for c in written.indexes if c.kind == 0)
+    report.partitions = len({c.partition for c in written.files})
+    report.file_names = sorted(c.file.file_name for c in written.files)
+    report.seconds = time.monotonic() - started
+    return report
+
+
 def write(df: DataFrame, table: Any, mode: str = "append", *, commit_user: str | None = None, poll_s: float = 2.0) -> WriteReport:
     """Write ``df`` into the table at ``table`` (path / URI / ``PaimonTable``) and commit once.
 
@@ -124,9 +143,7 @@ def write(df: DataFrame, table: Any, mode: str = "append", *, commit_user: str |
         if mode != "append":
             raise InvalidOptionError(f"write mode {mode!r} on a primary-key table is not supported", path=path,
                                      expected="append (an upsert)")
-        from .primary_key import upsert
-
-        return upsert(df, path, commit_user=commit_user)
+        return _upsert_report(df, path, commit_user, started)
     from ..writing import arrow_schema_for, write_data_files
 
     write_data_files(path, arrow_schema_for(t.schema.fields).empty_table())  # refuses what it cannot write, here
