@@ -22,7 +22,7 @@ from spark_fixtures import spark  # noqa: F401
 from paimon_codec.bucket.hash_index import write_hash_index
 from paimon_codec.cli import build_parser, main
 from paimon_codec.fileindex.bsi import BsiWriter
-from paimon_codec.writing import create_table
+from paimon_codec.writing import create_table, upsert_arrow
 from paimon_codec.writing.append import append_arrow
 
 SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -86,6 +86,9 @@ def inputs(tmp_path_factory):
     append_arrow(table, _rows(0, 40))
     dv_table = create_table(str(d / "dvwh" / "db.db" / "d"), SCHEMA, {"deletion-vectors.enabled": "true"})
     append_arrow(dv_table, _rows(0, 40))
+    pk_table = create_table(str(d / "pkwh" / "db.db" / "k"), SCHEMA, {"bucket": "2"}, primary_keys=["id"])
+    upsert_arrow(pk_table, _rows(0, 30))
+    upsert_arrow(pk_table, _rows(10, 30))  # a second level-0 file per bucket: something to compact
     jsonl = d / "rows.jsonl"
     jsonl.write_text("".join(json.dumps(r) + "\n" for r in _rows(0, 20).to_pylist()))
     parquet = d / "more.parquet"
@@ -108,7 +111,7 @@ def inputs(tmp_path_factory):
     write_hash_index(hashes, np.array([1, -7, 42], dtype=np.int32))
     keys = d / "keys.json"
     keys.write_text(json.dumps([[1], [2], [3]]))
-    return {"dir": d, "table": table, "dv_table": dv_table, "jsonl": jsonl, "parquet": parquet, "container": container,
+    return {"dir": d, "table": table, "dv_table": dv_table, "pk_table": pk_table, "jsonl": jsonl, "parquet": parquet, "container": container,
             "bsi": bsi_path, "positions": positions, "dv_file": dv_file, "puffin": puffin, "hashes": hashes,
             "keys": keys}
 
@@ -141,6 +144,7 @@ CASES = {
     ("remove-orphans",): lambda f, tmp: ["remove-orphans", str(f["dir"] / "wh")],
     ("write",): lambda f, tmp: ["write", str(f["table"]), "--input", str(f["parquet"]), "--quiet"],
     ("delete",): lambda f, tmp: ["delete", str(f["dv_table"]), "--where", "id < 3", "--local"],
+    ("compact",): lambda f, tmp: ["compact", str(f["pk_table"]), "--local"],
 }
 
 
