@@ -1,39 +1,52 @@
-"""Paimon's ``BinaryRow``: the one owner of its byte layout, encoding and decoding.
+"""Paimon's ``BinaryRow``: values of typed fields to and from the layout of ``schemas/binary_row.ksy``.
 
-Layout (FORMATS.md §7.2) of a row of arity ``n``:
-
-* header + null bits: ``W = ((n + 63 + 8) // 64) * 8`` bytes; byte 0 = RowKind (0 for keys and
-  partitions); the null flag of field ``i`` is bit ``i + 8`` (byte ``b >> 3``, mask ``1 << (b & 7)``);
-* one 8-byte little-endian slot per field at ``W + 8 i``: BOOLEAN / TINYINT / SMALLINT / INT / DATE /
-  TIME / FLOAT in the low bytes, BIGINT / DOUBLE in all 8, compact DECIMAL (p <= 18) as the unscaled
-  long, compact TIMESTAMP (p <= 3) as epoch millis; a null field has a zero slot;
-* strings and binaries of <= 7 bytes inline (bytes 0..len-1, byte 7 = ``0x80 | len``); longer ones in
-  the variable part (zero-padded to a multiple of 8) with slot ``offset << 32 | len`` (offsets count
-  from the row's first byte);
-* non-compact TIMESTAMP (p > 3): 8 bytes of epoch millis in the variable part, slot
-  ``offset << 32 | nanos_of_milli``; non-compact DECIMAL (p > 18): 16 reserved bytes in the variable
-  part holding ``BigInteger.toByteArray()`` of the unscaled value, slot ``offset << 32 | len``.  A null
-  non-compact field still reserves its bytes (Paimon's null setter for these types), slot
-  ``offset << 32 | 0``.
-
-Manifest fields (``_PARTITION``, ``_MIN_VALUES`` ...) store a row *serialised*: ``int32 BE arity`` +
-the row bytes (``SerializationUtils.serializeBinaryRow``).
+The layout (FORMATS.md §7.2) - header and null bits, one 8-byte slot per field, the variable part - and
+the serialized form manifests store (``schemas/serialized_binary_row.ksy``: ``int32 BE arity`` + row)
+are declared in the schemas; their generated codecs give this module the slot structs per slot kind
+(``SLOT_STRUCTS``), the header sizes, the inline marker and the variable-part sizes.  What stays here is
+semantic: which slot kind a field type uses (BOOLEAN ... DOUBLE in the slot; compact DECIMAL (p <= 18)
+as the unscaled long, compact TIMESTAMP (p <= 3) as epoch millis; strings / binaries inline up to the
+inline slot's size else referenced; non-compact TIMESTAMP / DECIMAL referenced - a null one still
+reserves its variable-part bytes, as Paimon's null setter for these types does), and the conversion of
+values (:mod:`paimon_codec.values`).
 
 :class:`BinaryRowCodec` encodes and decodes rows of fixed field types; :meth:`~BinaryRowCodec.encode_columns`
-builds the rows of fixed-width columns with numpy, without a per-row Python loop.  Values follow
-:mod:`paimon_codec.values`.  Hashing key rows lives in :mod:`paimon_codec.bucket.binary_row`.
+builds the rows of fixed-width columns with numpy, without a per-row Python loop.  Hashing key rows lives
+in :mod:`paimon_codec.bucket.binary_row`.
 """
 
 from __future__ import annotations
 
 import decimal
-import struct
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from .errors import CorruptDataError, PaimonCodecError, TruncatedDataError, UnsupportedTypeError
+from .generated.construct.binary_row import (
+    BINARY_ROW_KIND_SIZE,
+    INLINE_MARKER_FLAG,
+    SLOT_KIND_BIGINT,
+    SLOT_KIND_BOOLEAN,
+    SLOT_KIND_DOUBLE,
+    SLOT_KIND_FLOAT,
+    SLOT_KIND_INLINE,
+    SLOT_KIND_INT,
+    SLOT_KIND_REFERENCE,
+    SLOT_KIND_SMALLINT,
+    SLOT_KIND_TINYINT,
+    SLOT_STRUCTS,
+    SLOTS_DTYPE,
+    WIDE_SIZES_DECIMAL,
+    WIDE_SIZES_TIMESTAMP,
+    WIDE_TIMESTAMP_STRUCT,
+    binary_row_fixed_size,
+    binary_row_null_bits_size,
+    inline_slot_is_inline,
+    inline_slot_length,
+)
+from .generated.construct.serialized_binary_row import SERIALIZED_HEAD_STRUCT
 from .types import DataType, parse_row_type, parse_type
 from .values import Timestamp, decimal_from_unscaled, decimal_unscaled
 
@@ -42,44 +55,49 @@ __all__ = [
     "null_bits_size", "is_compact_decimal", "is_compact_timestamp", "EMPTY_ROW",
 ]
 
-#: The arity-0 row (an empty partition): the 8-byte header alone.
-EMPTY_ROW = bytes(8)
-
-SLOT_SIZE = 8
-INLINE_MAX = 7                 # strings/binaries up to this many bytes live in their slot
-_INLINE_FLAG = 0x80            # top bit of the slot's last byte marks an inline value
-WIDE_DECIMAL_BYTES = 16        # variable-part bytes a non-compact DECIMAL reserves
-WIDE_TIMESTAMP_BYTES = 8       # variable-part bytes of a non-compact TIMESTAMP (epoch millis)
+_INLINE = SLOT_STRUCTS[SLOT_KIND_INLINE]
+_REFERENCE = SLOT_STRUCTS[SLOT_KIND_REFERENCE]
+SLOT_SIZE = _REFERENCE.size
+INLINE_MAX = _INLINE.size - 1  # the inline slot's data bytes (its last byte is the marker)
+WIDE_DECIMAL_BYTES = WIDE_SIZES_DECIMAL
+WIDE_TIMESTAMP_BYTES = WIDE_SIZES_TIMESTAMP
 MAX_COMPACT_DECIMAL_PRECISION = 18
 MAX_COMPACT_TIMESTAMP_PRECISION = 3
-_U64 = 0xFFFFFFFFFFFFFFFF
+_NANOS_OF_MILLI_MAX = 999_999
+
+#: The arity-0 row (an empty partition): the header word alone.
+EMPTY_ROW = bytes(binary_row_fixed_size(0))
 
 # Field kinds: how a field's slot (and variable part) holds its value.
-_FIXED = "fixed"               # a primitive in the slot's low bytes (struct format below)
+_FIXED = "fixed"               # a primitive in the slot (its slot kind below)
 _DECIMAL = "decimal"           # compact DECIMAL: unscaled long in the slot
 _MILLIS = "millis"             # compact TIMESTAMP: epoch millis in the slot
-_BYTES = "bytes"               # CHAR / VARCHAR / BINARY / VARBINARY: inline or offset|length
+_BYTES = "bytes"               # CHAR / VARCHAR / BINARY / VARBINARY: inline or referenced
 _WIDE_DECIMAL = "wide_decimal"
 _WIDE_TIMESTAMP = "wide_timestamp"
 
-_FIXED_FORMATS = {
-    "BOOLEAN": "<?", "TINYINT": "<b", "SMALLINT": "<h", "INTEGER": "<i", "DATE": "<i",
-    "TIME_WITHOUT_TIME_ZONE": "<i", "BIGINT": "<q", "FLOAT": "<f", "DOUBLE": "<d",
+#: Slot kind of each primitive type (the ``slot`` type of ``binary_row.ksy``).
+_SLOT_KINDS = {
+    "BOOLEAN": SLOT_KIND_BOOLEAN, "TINYINT": SLOT_KIND_TINYINT, "SMALLINT": SLOT_KIND_SMALLINT,
+    "INTEGER": SLOT_KIND_INT, "DATE": SLOT_KIND_INT, "TIME_WITHOUT_TIME_ZONE": SLOT_KIND_INT,
+    "BIGINT": SLOT_KIND_BIGINT, "FLOAT": SLOT_KIND_FLOAT, "DOUBLE": SLOT_KIND_DOUBLE,
 }
+_FIXED_FORMATS = _SLOT_KINDS  # the primitive types (name kept for callers that test membership)
 _INT_BITS = {"TINYINT": 8, "SMALLINT": 16, "INTEGER": 32, "DATE": 32, "TIME_WITHOUT_TIME_ZONE": 32, "BIGINT": 64}
 _VAR_ROOTS = ("CHAR", "VARCHAR", "BINARY", "VARBINARY")
 _TS_ROOTS = ("TIMESTAMP_WITHOUT_TIME_ZONE", "TIMESTAMP_WITH_LOCAL_TIME_ZONE")
+_BIGINT = SLOT_STRUCTS[SLOT_KIND_BIGINT]
+_BOOLEAN = SLOT_STRUCTS[SLOT_KIND_BOOLEAN]
 
 
 def null_bits_size(arity: int) -> int:
-    """Bytes of the header + null-bit region of a row with ``arity`` fields."""
-    return ((arity + 63 + 8) // 64) * 8
+    """Bytes of the header (row kind + null bits, whole 8-byte words) of a row with ``arity`` fields."""
+    return BINARY_ROW_KIND_SIZE + binary_row_null_bits_size(arity)
 
 
 def _null_bit(i: int) -> tuple[int, int]:
-    """(byte index, mask) of field ``i``'s null flag."""
-    b = i + 8
-    return b >> 3, 1 << (b & 7)
+    """(byte index in the row, mask) of field ``i``'s null flag: bit ``i`` of the null bits."""
+    return BINARY_ROW_KIND_SIZE + (i >> 3), 1 << (i & 7)
 
 
 def is_compact_decimal(t: DataType) -> bool:
@@ -94,7 +112,7 @@ def is_compact_timestamp(t: DataType) -> bool:
 
 def _field_kind(t: DataType) -> str:
     r = t.root
-    if r in _FIXED_FORMATS:
+    if r in _SLOT_KINDS:
         return _FIXED
     if r in _VAR_ROOTS:
         return _BYTES
@@ -144,10 +162,11 @@ class BinaryRowCodec:
     def __init__(self, types: Sequence[DataType | str] | str) -> None:
         self.types = _parse_types(types)
         self._kinds = [_field_kind(t) for t in self.types]
-        self._formats = [_FIXED_FORMATS.get(t.root, "<q") for t in self.types]
+        # the slot struct of each field (primitives and compact decimals / timestamps)
+        self._structs = [SLOT_STRUCTS[_SLOT_KINDS.get(t.root, SLOT_KIND_BIGINT)] for t in self.types]
         self.arity = len(self.types)
         self.header = null_bits_size(self.arity)
-        self.fixed_size = self.header + SLOT_SIZE * self.arity
+        self.fixed_size = binary_row_fixed_size(self.arity)
         #: every field lives in its slot alone (no strings, binaries, non-compact decimals/timestamps)
         self.fixed_width_only = all(k in (_FIXED, _DECIMAL, _MILLIS) for k in self._kinds)
 
@@ -167,36 +186,35 @@ class BinaryRowCodec:
                 byte, mask = _null_bit(i)
                 fixed[byte] |= mask
                 if kind == _WIDE_DECIMAL or kind == _WIDE_TIMESTAMP:  # reserved bytes, zero length
-                    struct.pack_into("<Q", fixed, at, (self.fixed_size + len(var)) << 32)
+                    _REFERENCE.pack_into(fixed, at, 0, self.fixed_size + len(var))
                     var += bytes(WIDE_DECIMAL_BYTES if kind == _WIDE_DECIMAL else WIDE_TIMESTAMP_BYTES)
                 continue
             if kind == _FIXED:
-                struct.pack_into(self._formats[i], fixed, at, _fixed_value(t, v))
+                self._structs[i].pack_into(fixed, at, _fixed_value(t, v))
             elif kind == _DECIMAL:
-                struct.pack_into("<q", fixed, at, _ranged(decimal_unscaled(_as_decimal(v), t.scale or 0), 64))
+                _BIGINT.pack_into(fixed, at, _ranged(decimal_unscaled(_as_decimal(v), t.scale or 0), 64))
             elif kind == _MILLIS:
-                struct.pack_into("<q", fixed, at, _ranged(_as_timestamp(v).millis, 64))
+                _BIGINT.pack_into(fixed, at, _ranged(_as_timestamp(v).millis, 64))
             elif kind == _BYTES:
                 data = _as_bytes(v)
                 if len(data) <= INLINE_MAX:
-                    fixed[at:at + len(data)] = data
-                    fixed[at + 7] = _INLINE_FLAG | len(data)
+                    _INLINE.pack_into(fixed, at, data, INLINE_MARKER_FLAG | len(data))
                 else:
-                    struct.pack_into("<Q", fixed, at, ((self.fixed_size + len(var)) << 32) | len(data))
+                    _REFERENCE.pack_into(fixed, at, len(data), self.fixed_size + len(var))
                     var += data
-                    var += bytes(-len(data) % 8)
+                    var += bytes(-len(data) % SLOT_SIZE)
             elif kind == _WIDE_DECIMAL:
                 data = _java_big_integer_bytes(decimal_unscaled(_as_decimal(v), t.scale or 0))
                 if len(data) > WIDE_DECIMAL_BYTES:
                     raise PaimonCodecError(f"decimal {v} does not fit DECIMAL({t.precision}, {t.scale})")
-                struct.pack_into("<Q", fixed, at, ((self.fixed_size + len(var)) << 32) | len(data))
+                _REFERENCE.pack_into(fixed, at, len(data), self.fixed_size + len(var))
                 var += data + bytes(WIDE_DECIMAL_BYTES - len(data))
             else:  # _WIDE_TIMESTAMP
                 ts = _as_timestamp(v)
-                if not 0 <= ts.nanos_of_milli <= 999_999:
+                if not 0 <= ts.nanos_of_milli <= _NANOS_OF_MILLI_MAX:
                     raise PaimonCodecError(f"nanos of millisecond {ts.nanos_of_milli} outside 0..999999")
-                struct.pack_into("<Q", fixed, at, ((self.fixed_size + len(var)) << 32) | int(ts.nanos_of_milli))
-                var += struct.pack("<q", _ranged(ts.millis, 64))
+                _REFERENCE.pack_into(fixed, at, int(ts.nanos_of_milli), self.fixed_size + len(var))
+                var += WIDE_TIMESTAMP_STRUCT.pack(_ranged(ts.millis, 64))
         return bytes(fixed) + bytes(var)
 
     def encode_many(self, rows: Iterable[Sequence[Any]]) -> list[bytes]:
@@ -204,7 +222,7 @@ class BinaryRowCodec:
 
     def serialize(self, values: Sequence[Any]) -> bytes:
         """``int32 BE arity`` + BinaryRow bytes, as manifest fields store a row."""
-        return self.arity.to_bytes(4, "big") + self.encode(values)
+        return SERIALIZED_HEAD_STRUCT.pack(self.arity) + self.encode(values)
 
     def encode_columns(self, columns: Sequence[np.ndarray | Sequence[Any]],
                        nulls: Sequence[np.ndarray | None] | None = None) -> np.ndarray:
@@ -213,6 +231,7 @@ class BinaryRowCodec:
         ``columns[i]`` holds field ``i`` for every row as a numpy array (ints; floats for FLOAT/DOUBLE;
         epoch millis for compact timestamps; unscaled longs for compact decimals); ``nulls[i]`` an
         optional bool mask.  Only for rows whose fields are all fixed-width (``fixed_width_only``).
+        The rows are built as the schema's slot words (``SLOTS_DTYPE``), a value in its slot's low bits.
         """
         if not self.fixed_width_only:
             raise UnsupportedTypeError("encode_columns needs fixed-width fields only",
@@ -220,7 +239,8 @@ class BinaryRowCodec:
         if len(columns) != self.arity:
             raise PaimonCodecError(f"{len(columns)} columns given, the BinaryRow has {self.arity} fields")
         n = len(columns[0]) if self.arity else 0
-        words = np.zeros((n, self.fixed_size // 8), dtype=np.uint64)
+        word_bits = 8 * SLOT_SIZE
+        words = np.zeros((n, self.fixed_size // SLOT_SIZE), dtype=np.uint64)
         for i, (t, col) in enumerate(zip(self.types, columns, strict=True)):
             arr = np.asarray(col)
             if arr.shape != (n,):
@@ -238,15 +258,15 @@ class BinaryRowCodec:
                 if bits < 64 and signed.size and (
                         int(signed.min()) < -(1 << (bits - 1)) or int(signed.max()) >= 1 << (bits - 1)):
                     raise PaimonCodecError(f"column {i} has values outside {t}")
-                slot = signed.view(np.uint64) & np.uint64((1 << bits) - 1 if bits < 64 else _U64)
+                slot = signed.view(np.uint64) & np.uint64((1 << bits) - 1 if bits < 64 else (1 << 64) - 1)
             mask = None if nulls is None else nulls[i]
             if mask is not None:
                 mask = np.asarray(mask, dtype=bool)
                 slot = np.where(mask, np.uint64(0), slot)
-                b = i + 8
-                words[:, b >> 6] |= np.where(mask, np.uint64(1 << (b & 63)), np.uint64(0))
-            words[:, self.header // 8 + i] = slot
-        return words.astype("<u8", copy=False).view(np.uint8).reshape(n, self.fixed_size)
+                b = 8 * BINARY_ROW_KIND_SIZE + i  # bit of the header words
+                words[:, b // word_bits] |= np.where(mask, np.uint64(1 << (b % word_bits)), np.uint64(0))
+            words[:, self.header // SLOT_SIZE + i] = slot
+        return words.astype(SLOTS_DTYPE, copy=False).view(np.uint8).reshape(n, self.fixed_size)
 
     # ------------------------------------------------------------------------------------ decode
     def decode(self, data: bytes | bytearray | memoryview) -> tuple:
@@ -263,37 +283,38 @@ class BinaryRowCodec:
 
     def decode_serialized(self, data: bytes | bytearray | memoryview) -> tuple:
         """The values of ``int32 BE arity`` + BinaryRow bytes (manifest fields like ``_PARTITION``)."""
-        if len(data) < 4:
-            raise TruncatedDataError("serialized BinaryRow shorter than its arity field", expected="4 bytes")
-        arity = int.from_bytes(data[:4], "big", signed=True)
+        head = SERIALIZED_HEAD_STRUCT.size
+        if len(data) < head:
+            raise TruncatedDataError("serialized BinaryRow shorter than its arity field", expected=f"{head} bytes")
+        arity = SERIALIZED_HEAD_STRUCT.unpack_from(data)[0]
         if arity != self.arity:
             raise CorruptDataError(f"serialized BinaryRow has arity {arity}", expected=f"{self.arity} fields")
-        return self.decode(data[4:])
+        return self.decode(data[head:])
 
     def _decode_field(self, data: bytes, i: int) -> Any:
         kind, at, t = self._kinds[i], self._slot(i), self.types[i]
         if kind == _FIXED:
-            return struct.unpack_from(self._formats[i], data, at)[0]
-        word = int.from_bytes(data[at:at + 8], "little")
+            value = self._structs[i].unpack_from(data, at)[0]
+            return bool(value) if self._structs[i] is _BOOLEAN else value
         if kind == _DECIMAL:
-            return decimal_from_unscaled(_signed64(word), t.scale or 0)
+            return decimal_from_unscaled(_BIGINT.unpack_from(data, at)[0], t.scale or 0)
         if kind == _MILLIS:
-            return Timestamp(_signed64(word), 0)
+            return Timestamp(_BIGINT.unpack_from(data, at)[0], 0)
         if kind == _BYTES:
-            raw = _var_bytes(data, at, word)
+            raw = _var_bytes(data, at)
             if t.root in ("BINARY", "VARBINARY"):
                 return raw
             try:
                 return raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise CorruptDataError(f"BinaryRow string is not UTF-8: {exc}", offset=at) from None
-        offset, low = word >> 32, word & 0xFFFFFFFF
+        low, offset = _REFERENCE.unpack_from(data, at)
         if kind == _WIDE_DECIMAL:
-            unscaled = int.from_bytes(_region(data, offset, low, "DECIMAL bytes"), "big", signed=True)
+            unscaled = _java_big_integer(_region(data, offset, low, "DECIMAL bytes"))
             return decimal_from_unscaled(unscaled, t.scale or 0)
-        if low > 999_999:
+        if low > _NANOS_OF_MILLI_MAX:
             raise CorruptDataError(f"TIMESTAMP nanos of millisecond {low}", offset=at, expected="0..999999")
-        millis = struct.unpack("<q", _region(data, offset, WIDE_TIMESTAMP_BYTES, "TIMESTAMP millis"))[0]
+        millis = WIDE_TIMESTAMP_STRUCT.unpack(_region(data, offset, WIDE_TIMESTAMP_BYTES, "TIMESTAMP millis"))[0]
         return Timestamp(millis, low)
 
 
@@ -303,19 +324,22 @@ def _region(data: bytes, offset: int, size: int, what: str) -> bytes:
     return data[offset:offset + size]
 
 
-def _var_bytes(data: bytes, at: int, word: int) -> bytes:
-    """A string/binary field: inline in the slot, or ``offset << 32 | length`` into the row."""
-    if data[at + 7] & _INLINE_FLAG:
-        n = data[at + 7] & 0x7F
+def _var_bytes(data: bytes, at: int) -> bytes:
+    """A string/binary field: inline in the slot, or a reference (offset, length) into the row."""
+    inline, marker = _INLINE.unpack_from(data, at)
+    if inline_slot_is_inline(marker):
+        n = inline_slot_length(marker)
         if n > INLINE_MAX:
             raise CorruptDataError(f"inline BinaryRow value of {n} bytes", offset=at,
                                    expected=f"at most {INLINE_MAX}")
-        return data[at:at + n]
-    return _region(data, word >> 32, word & 0xFFFFFFFF, "variable-length value")
+        return inline[:n]
+    length, offset = _REFERENCE.unpack_from(data, at)
+    return _region(data, offset, length, "variable-length value")
 
 
-def _signed64(word: int) -> int:
-    return word - (1 << 64) if word >> 63 else word
+def _java_big_integer(data: bytes) -> int:
+    """The inverse of ``BigInteger.toByteArray()`` (big-endian two's complement of any width)."""
+    return int.from_bytes(data, "big", signed=True)
 
 
 def _java_big_integer_bytes(n: int) -> bytes:
@@ -334,7 +358,7 @@ def _fixed_value(t: DataType, v: Any) -> Any:
     if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
         raise PaimonCodecError(f"{v!r} is not a {t} value")
     try:
-        struct.pack("<f" if t.root == "FLOAT" else "<d", v)
+        SLOT_STRUCTS[_SLOT_KINDS[t.root]].pack(v)
     except OverflowError:
         raise PaimonCodecError(f"{v!r} does not fit {t}") from None
     return float(v)

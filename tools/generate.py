@@ -38,6 +38,12 @@ Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
   e.g. varint).  ``-fast-build: seq-size`` on an integer
   field: the fast builder patches it with the size of the built sequence.
 
+* ``-struct-formats: NAME`` on a type of fixed-size fields: export ``NAME``, its ``struct.Struct``; on a
+  type whose one field switches on its one parameter: a dict of them per case (sizes pad narrower cases)
+  - for semantic code that packs or reads one such record at a time (BinaryRow slots).
+* ``-export-values: true`` on a type: each of its value instances becomes ``<type>_<instance>(...)``, a
+  function of the fields and parameters it reads (e.g. ``binary_row_null_bits_size(arity)``).
+
 Constants: every member of a schema's Kaitai ``enums`` becomes ``ENUM_MEMBER`` and every
 ``contents`` field ``TYPE_FIELD`` (bytes) in ``generated/construct/constants.py`` (no imports, so the
 runtime can use them too), re-exported by the schema's module; ``-values-name: NAME`` on a root parameter
@@ -164,6 +170,12 @@ def schema_constants(sid: str, d: dict) -> dict[str, tuple[object, str]]:
             values = tuple(str(k).strip('"') for k in cases[0])
             out[name] = (values, f"{sid}: the values of the ``{p['id']}`` parameter (its switch cases)")
     return out
+
+
+def struct_calcsize(t: TypeInfo, fmt: str) -> int:
+    import struct  # noqa: PLC0415
+
+    return struct.calcsize(("<" if t.endian == "le" else ">") + fmt)
 
 
 def parse_ref(ref: str) -> tuple[str, list[str]]:
@@ -352,7 +364,9 @@ class ConstructGen:
             return f"_rt.SizedString({size}, {f.get('encoding', 'UTF-8')!r}, {name!r}, {pad!r})"
         code = self.elem_code(t, ty)
         if has_size and sized:
-            code = f"_rt.Sized({size}, {code}, {name!r})"
+            # a literal size around cases of different widths: the narrower ones are zero-padded on build
+            pad = ", pad=True" if isinstance(f.get("size"), int) and isinstance(ty, dict) else ""
+            code = f"_rt.Sized({size}, {code}, {name!r}{pad})"
         return code
 
     def dtype_of(self, t: TypeInfo, ty: object, env: dict[str, str] | None = None,
@@ -644,6 +658,15 @@ class ConstructGen:
                     dtypes.append({"name": alias, "dynamic": False, "alias": None, "code": f"np.dtype({p[1]!r})",
                                    "doc": f"numpy dtype of the ``{t.name}.{f['id']}`` field"})
         for t in types:
+            if t.d.get("-struct-formats"):
+                names, src = self.struct_formats(t)
+                self.fast_api += names
+                self.fast_src += src
+            if t.d.get("-export-values"):
+                names, src = self.value_functions(t)
+                self.fast_api += names
+                self.fast_src += src
+        for t in types:
             if t.d.get("-fast-head") is not None:
                 names, src = self.fast.type_functions(t)
                 self.fast_api += names
@@ -658,6 +681,92 @@ class ConstructGen:
             types=[t.cname for t in types], fast_api=self.fast_api,
             constants=self.visible_constants(),
         )
+
+    # -- struct formats and value functions (semantic code that packs / reads one record at a time) --
+    def struct_format(self, t: TypeInfo, ty: object, depth: int = 0) -> str:
+        """``struct`` format (no byte-order prefix) of a fixed-size ``ty``: numbers and sized byte fields,
+        nested types inlined; raises ``ValueError`` when ``ty`` is not of one fixed size."""
+        p = prim(ty, t.endian)
+        if p:
+            if (p[2] > 1 and p[1][0] != ("<" if t.endian == "le" else ">")):
+                raise ValueError(f"{t.sid}.{t.name}: -struct-formats needs one byte order")
+            return fastgen._FMT[p[0]].lstrip("<>")
+        if not isinstance(ty, str) or depth > 6:
+            raise ValueError(f"{t.sid}.{t.name}: {ty!r} has no struct format")
+        u = self.m.resolve(t.sid, parse_ref(ty)[0])
+        if u is None or u.params or u.d.get("-construct"):
+            raise ValueError(f"{t.sid}.{t.name}: {ty!r} has no struct format")
+        return self.seq_format(u, u.seq(), depth + 1)
+
+    def seq_format(self, t: TypeInfo, seq: list[dict], depth: int = 0) -> str:
+        out = ""
+        for f in seq:
+            if any(k in f for k in ("if", "repeat", "contents", "size-eos")):
+                raise ValueError(f"{t.sid}.{t.name}.{f['id']}: -struct-formats needs fixed fields")
+            size = f.get("size")
+            if size is not None and not isinstance(size, int):
+                raise ValueError(f"{t.sid}.{t.name}.{f['id']}: -struct-formats needs literal sizes")
+            ty = f.get("type")
+            if ty is None:
+                out += f"{size}s"
+                continue
+            fmt = self.struct_format(t, ty, depth)
+            if size is not None:
+                n = struct_calcsize(t, fmt)
+                if n > size:
+                    raise ValueError(f"{t.sid}.{t.name}.{f['id']}: {fmt} is wider than its size {size}")
+                fmt += f"{size - n}x" if size > n else ""
+            out += fmt
+        return out
+
+    def struct_formats(self, t: TypeInfo) -> tuple[list[str], list[str]]:
+        """``-struct-formats: NAME``: ``NAME``, the ``struct.Struct`` of the type (one per case of the
+        parameter its only field switches on, keyed by the case value)."""
+        name = t.d["-struct-formats"]
+        order = "<" if t.endian == "le" else ">"
+        if not t.params:
+            fmt = order + self.seq_format(t, t.seq())
+            return [name], [f"#: ``struct.Struct`` of one ``{t.name}`` (generated from its fields).",
+                            f"{name} = _struct.Struct({fmt!r})", "", ""]
+        seq = t.seq()
+        ty = seq[0].get("type") if len(seq) == 1 else None
+        if len(t.params) != 1 or not isinstance(ty, dict) or ty.get("switch-on") != t.params[0]:
+            raise ValueError(f"{t.sid}.{t.name}: -struct-formats needs one field switching on the one parameter")
+        items = []
+        for k, v in ty["cases"].items():
+            fmt = order + self.seq_format(t, [dict(seq[0], type=v)])
+            items.append(f"    {self._case_key(k)}: _struct.Struct({fmt!r}),")
+        return [name], [f"#: ``struct.Struct`` of one ``{t.name}`` per ``{t.params[0]}`` (generated from its cases).",
+                        f"{name} = {{", *items, "}", "", ""]
+
+    def value_functions(self, t: TypeInfo) -> tuple[list[str], list[str]]:
+        """``-export-values: true``: each value instance of the type as a function of the fields and
+        parameters it reads, ``<type>_<instance>(...)``."""
+        names: list[str] = []
+        src: list[str] = []
+        inst = t.instances()
+        for iname, d in inst.items():
+            if "value" not in d:
+                continue
+            used: list[str] = []
+
+            def resolve(n: str, used: list[str] = used, where: str = f"{t.sid}.{t.name}.{iname}") -> str:
+                if n in inst and "value" in inst[n]:
+                    return "(" + kexpr.emit(kexpr.parse(inst[n]["value"]), resolve) + ")"
+                if n.startswith("_"):
+                    raise ValueError(f"{where}: -export-values cannot read {n}")
+                if n not in used:
+                    used.append(n)
+                return n
+
+            body = kexpr.emit(kexpr.parse(d["value"]), resolve)
+            fn = f"{t.name}_{iname}"
+            doc = str(d.get("doc", "")).strip().splitlines()
+            names.append(fn)
+            src += [f"def {fn}({', '.join(used)}):",
+                    f'    """{doc[0] if doc else iname} (the ``{iname}`` instance of ``{t.name}``)."""',
+                    f"    return {body}", "", ""]
+        return names, src
 
     def visible_constants(self) -> list[str]:
         """Constants of this schema and of every schema it imports (inlined fast paths use theirs)."""

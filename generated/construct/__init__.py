@@ -6,6 +6,7 @@ Stable interface
 One module per schema, ``paimon_codec.generated.construct.<schema_id>``, whose top-level Construct
 object is the CamelCase of the id:
 
+* ``binary_row.BinaryRow``
 * ``bitmap_global_index.BitmapGlobalIndex``
 * ``bitmap_index.BitmapIndex``
 * ``blob_descriptor.BlobDescriptor``
@@ -24,6 +25,7 @@ object is the CamelCase of the id:
 * ``range_bitmap.RangeBitmap``
 * ``roaring32.Roaring32``
 * ``roaring64.Roaring64``
+* ``serialized_binary_row.SerializedBinaryRow``
 * ``sorted_index_file_meta.SortedIndexFileMeta``
 * ``varint.Varint``
 

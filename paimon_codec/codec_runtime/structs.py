@@ -199,10 +199,11 @@ def built(ctx: Container, name: str, subcon: Callable[[], Construct] | None = No
 class Sized(Subconstruct):
     """Kaitai ``size: expr`` (or ``size-eos``) with a ``type``: parse the type from a bounded substream."""
 
-    def __init__(self, size: Callable | int | None, subcon: Construct, name: str) -> None:
+    def __init__(self, size: Callable | int | None, subcon: Construct, name: str, pad: bool = False) -> None:
         super().__init__(subcon)
         self.size = size
         self.fname = name
+        self.pad = pad  # a fixed size around cases of different widths: zero-pad the narrower on build
 
     def _parse(self, stream, context, path):
         n = remaining(stream) if self.size is None else _ev(self.size, context)
@@ -223,6 +224,8 @@ class Sized(Subconstruct):
             del context[key]
         if self.size is not None:
             n = _ev(self.size, context)
+            if self.pad and len(data) < n:
+                data += bytes(n - len(data))
             if n != len(data):
                 raise CodecError(f"{self.fname} builds to {len(data)} bytes but its size field says {n}",
                                  expected=f"{len(data)}", kind="corrupt", path=path)
