@@ -258,7 +258,7 @@ def _validate_dv_entry(e: Any, path: str | None) -> None:
     if _rt.crc32_signed(data) != e["crc"]:
         raise ChecksumMismatchError("deletion vector CRC-32 mismatch", path=path,
                                     expected=f"{_rt.crc32_signed(data) & 0xFFFFFFFF:#010x}")
-    if e["bin"]["magic"] == 0x5E43F2D0:
+    if e["bin"]["magic"] == DV_MAGIC_BITMAP32:
         r = e["bin"]["bitmap"]["roaring"]
         n = _rt.roaring32_size(r) if len(r) else 0
         if n != len(r):

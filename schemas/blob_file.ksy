@@ -32,6 +32,8 @@ instances:
 types:
   blob_footer:
     doc: the fixed-size end of a blob file
+    -fast-head:
+      blob_footer: true
     seq:
       - id: index_length
         -orig-id: indexLength
@@ -60,6 +62,8 @@ types:
         doc: the varint's bytes
   blob_record:
     doc: one non-null blob, parsed from exactly its record's bytes (offset and length from the index)
+    -fast-head:
+      blob_record_tail: [record_length, crc]
     seq:
       - id: magic
         contents: [0xcf, 0x11, 0x4e, 0x58]

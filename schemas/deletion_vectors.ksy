@@ -10,6 +10,8 @@ doc-ref:
 doc: |
   FORMATS.md 6.1: a version byte, then one `size | bin | crc32` entry per data file. Which data
   file an entry belongs to is recorded in the index manifest (offset of the size field, length).
+-fast-head:
+  deletion_vectors_version: version
 seq:
   - id: version
     -orig-id: VERSION_ID_V1

@@ -72,6 +72,9 @@ VERSION = _deletion_vectors.DELETION_VECTORS_VERSION_V1
 INDEX_TYPE = "DELETION_VECTORS"
 DEFAULT_TARGET_SIZE = 2 * 1024 * 1024
 _MAX_INT = 2**31 - 1
+_FRAME = _SIZE.itemsize + _CRC.itemsize  # the size and crc fields around a bin
+_HEAD = _SIZE.itemsize + _MAGIC.itemsize  # the size field and the bin's magic
+_FIRST_ENTRY = _deletion_vectors.DELETION_VECTORS_VERSION_SIZE  # entries follow the version byte
 
 DvInput = Mapping[str, DeletionVector] | Iterable[tuple[str, DeletionVector]]
 
@@ -107,7 +110,7 @@ class DvIndexFileMeta:
 
 def range_length(size: int, kind: str) -> int:
     """The ``length`` a manifest records for an entry whose size field is ``size``."""
-    return size + 8 if kind == "64" else size
+    return size + _FRAME if kind == "64" else size
 
 
 def _kind_of(bin_obj: Mapping[str, Any]) -> str:
@@ -143,7 +146,7 @@ def encode_dv_files(dvs: DvInput, *, target_size: int | str | None = DEFAULT_TAR
     files: list[tuple[bytes, list[DeletionFileRange]]] = []
     entries: list[dict] = []
     ranges: list[DeletionFileRange] = []
-    pos = 1
+    pos = _FIRST_ENTRY
     for name, dv in _items(dvs):
         bin_obj = dv.to_bin()
         size = bin_length(bin_obj)
@@ -153,10 +156,10 @@ def encode_dv_files(dvs: DvInput, *, target_size: int | str | None = DEFAULT_TAR
             raise CorruptDataError(f"index file offset {pos} does not fit an int range offset")
         ranges.append(DeletionFileRange(str(name), pos, range_length(size, _kind_of(bin_obj)), dv.cardinality))
         entries.append({"bin": bin_obj})
-        pos += size + 8
+        pos += size + _FRAME
         if target is not None and pos > target:
             files.append((_build_file(entries, pos), ranges))
-            entries, ranges, pos = [], [], 1
+            entries, ranges, pos = [], [], _FIRST_ENTRY
     if ranges or not files:
         files.append((_build_file(entries, pos), ranges))
     return files
@@ -229,11 +232,12 @@ class DvIndexFile:
 def _check_crc(buf: bytes | memoryview, pos: int, size: int, stored: int, *, path: str | None,
                base: int) -> None:
     """Compare the CRC-32 of the bin at ``buf[pos + 4:]`` with ``stored`` (entry at file offset ``base + pos``)."""
-    actual = crc32(memoryview(buf)[pos + 4:pos + 4 + size])
+    sw = _SIZE.itemsize
+    actual = crc32(memoryview(buf)[pos + sw:pos + sw + size])
     if actual != stored & 0xFFFFFFFF:
         raise ChecksumMismatchError(
             f"deletion-vector checksum mismatch: stored {stored & 0xFFFFFFFF:08x}, computed {actual:08x} "
-            f"(checksum field at offset {base + pos + 4 + size})", path=path, offset=base + pos,
+            f"(checksum field at offset {base + pos + sw + size})", path=path, offset=base + pos,
             expected=f"crc32 {actual:08x}")
 
 
@@ -267,7 +271,7 @@ def _entry_of(obj: Mapping[str, Any], buf: bytes | memoryview, pos: int, *, path
     size, bin_obj = obj["size"], obj["bin"]
     kind = _kind_of(bin_obj)
     if expected_length is not None and range_length(size, kind) != expected_length:
-        want = expected_length - 8 if kind == "64" else expected_length
+        want = expected_length - _FRAME if kind == "64" else expected_length
         raise CorruptDataError(f"deletion-vector size {size} does not match the recorded length "
                                f"{expected_length} ({kind}-bit)", path=path, offset=base + pos,
                                expected=f"size {want}")
@@ -276,8 +280,8 @@ def _entry_of(obj: Mapping[str, Any], buf: bytes | memoryview, pos: int, *, path
     used = bin_length(bin_obj)
     if used != size:
         raise CorruptDataError(f"{size - used} stray bytes after the last bitmap", path=path,
-                               offset=base + pos + 4 + used, expected=f"bin of {used} bytes")
-    dv = DeletionVector.from_bin(bin_obj, path=path, base=base + pos + 4)
+                               offset=base + pos + _SIZE.itemsize + used, expected=f"bin of {used} bytes")
+    dv = DeletionVector.from_bin(bin_obj, path=path, base=base + pos + _SIZE.itemsize)
     return DvEntry(base + pos, size, kind, obj["crc"] & 0xFFFFFFFF, dv)
 
 
@@ -312,7 +316,7 @@ def _parse_file(buf: bytes, *, path: str | None, verify_crc: bool) -> list[tuple
     out, pos = [], 1
     for entry in obj["entries"]:
         out.append((pos, entry))
-        pos += entry["size"] + 8
+        pos += entry["size"] + _FRAME
     return out
 
 
@@ -333,9 +337,9 @@ def read_entry(data: ByteSource | bytes | BinaryIO | str | os.PathLike, *, path:
     with ByteSource.opened(data, path) as src:
         buf = src.read_all()
         entry = _decode_entry(buf, 0, path=src.path, verify_crc=verify_crc)
-        if entry.size + 8 != len(buf):
-            raise CorruptDataError(f"{len(buf) - entry.size - 8} stray bytes after the entry", path=src.path,
-                                   offset=entry.size + 8, expected=f"{entry.size + 8} bytes")
+        if entry.size + _FRAME != len(buf):
+            raise CorruptDataError(f"{len(buf) - entry.size - _FRAME} stray bytes after the entry", path=src.path,
+                                   offset=entry.size + _FRAME, expected=f"{entry.size + _FRAME} bytes")
         return entry
 
 
@@ -347,16 +351,16 @@ def read_deletion_vector(data: ByteSource | bytes | BinaryIO | str | os.PathLike
     the entry itself is decoded by the generated entry codec.
     """
     with ByteSource.opened(data, path) as src:
-        if offset < 1 or length < 4:
+        if offset < _FIRST_ENTRY or length < _MAGIC.itemsize:
             raise CorruptDataError(f"invalid deletion-vector range ({offset}, {length})", path=src.path,
-                                   offset=offset, expected="offset >= 1 and length >= 4")
-        head = src.read(offset, 8, "deletion-vector entry header")
-        kind = bin_kind(head[4:8], path=src.path, offset=src.base + offset + 4)
-        extent = length if kind == "64" else length + 8
-        if extent < 12:
+                                   offset=offset, expected=f"offset >= {_FIRST_ENTRY} and length >= {_MAGIC.itemsize}")
+        head = src.read(offset, _HEAD, "deletion-vector entry header")
+        kind = bin_kind(head[_SIZE.itemsize:_HEAD], path=src.path, offset=src.base + offset + _SIZE.itemsize)
+        extent = length if kind == "64" else length + _FRAME
+        if extent < _HEAD + _CRC.itemsize:
             raise CorruptDataError(f"invalid deletion-vector length {length} for a {kind}-bit vector",
                                    path=src.path, offset=src.base + offset, expected="a whole entry")
-        entry = head + src.read(offset + 8, extent - 8, "deletion-vector bin and checksum")
+        entry = head + src.read(offset + _HEAD, extent - _HEAD, "deletion-vector bin and checksum")
         return _decode_entry(entry, 0, path=src.path, base=src.base + offset, expected_length=length,
                              verify_crc=verify_crc).dv
 

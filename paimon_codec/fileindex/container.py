@@ -41,7 +41,7 @@ __all__ = [
 MAGIC = int.from_bytes(FILE_INDEX_MAGIC, "big")  # Java's long 1493475289347502, written big-endian
 VERSION = FILE_INDEX_VERSION_V1
 EMPTY_INDEX_FLAG = -1
-_PREFIX = 16  # magic, version, head_length
+_PREFIX = _fi.FILE_INDEX_PREFIX_SIZE  # magic, version, head_length
 
 
 def encode_modified_utf8(text: str) -> bytes:

@@ -33,8 +33,8 @@ __all__ = ["BlobFileIndex", "read_blob_index", "read_blobs", "read_blob_bunch_pa
 
 NULL_LENGTH = -1  # index value of a null blob
 _MAGIC_SIZE = len(_codec.BLOB_RECORD_MAGIC)
-RECORD_OVERHEAD = _MAGIC_SIZE + 8 + 4  # magic + int64 record length + CRC-32 around the bytes
-_FOOTER_SIZE = 5  # int32 index length + version byte (blob_footer in the schema)
+RECORD_OVERHEAD = _MAGIC_SIZE + _codec.BLOB_RECORD_TAIL_SIZE  # magic + int64 record length + CRC-32
+_FOOTER_SIZE = _codec.BLOB_FOOTER_SIZE  # int32 index length + version byte
 
 
 @dataclass(frozen=True)
