@@ -16,10 +16,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .generated.construct.btree_global_index import BTREE_FOOTER_SIZE
+from .generated.construct.constants import BITMAP_FOOTER_MAGIC as _PYPAIMON_BITMAP_MAGIC_BE  # "BGIX"
+from .generated.construct.constants import BTREE_FOOTER_MAGIC as _BTREE_FOOTER_MAGIC_LE  # BTreeFileFooter
+
 __all__ = ["GlobalIndexFile", "recognise"]
 
-_BTREE_FOOTER_MAGIC_LE = (0x50425449).to_bytes(4, "little")  # Java BTreeFileFooter.MAGIC_NUMBER
-_PYPAIMON_BITMAP_MAGIC_BE = (0x42474958).to_bytes(4, "big")  # "BGIX"
 _NAME = re.compile(r"^(?P<type>[A-Za-z0-9_]+)-global-index-[0-9A-Za-z-]+\.index$")
 
 
@@ -41,9 +43,9 @@ class GlobalIndexFile:
 def recognise(file_name: str, data: bytes) -> GlobalIndexFile | None:
     """The global-index file ``data`` is (by footer magic, then by file name), else ``None``."""
     named = _NAME.match(file_name)
-    if len(data) >= 52 and data[-4:] == _BTREE_FOOTER_MAGIC_LE:
+    if len(data) >= BTREE_FOOTER_SIZE and data[-len(_BTREE_FOOTER_MAGIC_LE):] == _BTREE_FOOTER_MAGIC_LE:
         return GlobalIndexFile("btree", "B-tree SST file with footer magic 0x50425449", global_layout="btree")
-    if len(data) >= 4 and data[-4:] == _PYPAIMON_BITMAP_MAGIC_BE:
+    if data[-len(_PYPAIMON_BITMAP_MAGIC_BE):] == _PYPAIMON_BITMAP_MAGIC_BE:
         return GlobalIndexFile("bitmap", "pypaimon bitmap layout with footer magic BGIX", global_layout="bitmap")
     if named is None:
         return None

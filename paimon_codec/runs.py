@@ -15,17 +15,31 @@ merge as they are written (no concatenated copy, no second pass over the whole).
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from pyroaring import BitMap, BitMap64
 
+from .generated.construct.constants import ROARING_COOKIE_NO_RUN, ROARING_COOKIE_RUN
+from .generated.construct.roaring32 import (
+    CONTAINER_COUNT_DTYPE,
+    CONTAINER_RUNS_DTYPE,
+    CONTAINER_VALUES_DTYPE,
+    COOKIE_DTYPE,
+    DESCRIPTIVE_HEADER_DTYPE,
+    NUM_RUNS_DTYPE,
+    OFFSETS_DTYPE,
+)
+from .generated.construct.roaring64 import BUCKET_COUNT_DTYPE, BUCKET_KEY_DTYPE
+
 __all__ = ["Runs", "bitmap_runs", "join_parts", "roaring32_runs", "runs_of_sorted"]
 
-_U16 = np.dtype("<u2")
-_COOKIE_RUN, _COOKIE_NO_RUN = 12347, 12346
+_U16 = CONTAINER_VALUES_DTYPE
+_COOKIE_RUN, _COOKIE_NO_RUN = ROARING_COOKIE_RUN, ROARING_COOKIE_NO_RUN
+_ARRAY_MAX = 4096  # Roaring: a container of more values is a bitmap container
+_BITMAP_BYTES = (1 << 16) // 8  # a bitmap container: one bit per low-16-bit value
+_RUN = CONTAINER_RUNS_DTYPE.itemsize  # bytes of one run (start, length - 1)
 _EMPTY32 = np.zeros(0, np.uint32)
 _EMPTY64 = np.zeros(0, np.int64)
 
@@ -100,8 +114,9 @@ def _array_container(body: memoryview) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _run_container(body: memoryview) -> tuple[np.ndarray, np.ndarray]:
-    pairs = np.frombuffer(body, dtype=_U16).astype(np.int64).reshape(-1, 2)
-    return _merge_touching(pairs[:, 0], pairs[:, 0] + pairs[:, 1])
+    pairs = np.frombuffer(body, dtype=CONTAINER_RUNS_DTYPE)
+    start = pairs["start"].astype(np.int64)
+    return _merge_touching(start, start + pairs["length_minus_1"])
 
 
 def roaring32_runs(data: bytes | memoryview) -> Runs:
@@ -111,48 +126,56 @@ def roaring32_runs(data: bytes | memoryview) -> Runs:
     one vectorised step through the offset header."""
     mv = memoryview(data)
     raw = np.frombuffer(mv, dtype=np.uint8)
-    cookie = struct.unpack_from("<I", mv, 0)[0]
+    cookie = int(np.frombuffer(mv, COOKIE_DTYPE, 1, 0)[0])
+    pos = COOKIE_DTYPE.itemsize
     if cookie & 0xFFFF == _COOKIE_RUN:
         n = (cookie >> 16) + 1
-        flags = np.unpackbits(raw[4:4 + (n + 7) // 8], bitorder="little")[:n].astype(bool)
-        pos = 4 + (n + 7) // 8
+        flags = np.unpackbits(raw[pos:pos + (n + 7) // 8], bitorder="little")[:n].astype(bool)
+        pos += (n + 7) // 8
         has_offsets = n >= 4
     else:
-        n = struct.unpack_from("<I", mv, 4)[0]
-        flags, pos, has_offsets = np.zeros(n, bool), 8, True
+        n = int(np.frombuffer(mv, CONTAINER_COUNT_DTYPE, 1, pos)[0])
+        flags, has_offsets = np.zeros(n, bool), True
+        pos += CONTAINER_COUNT_DTYPE.itemsize
     if not n:
         return Runs(_EMPTY32, _EMPTY32)
-    heads = np.frombuffer(mv[pos:pos + 4 * n], dtype=_U16).reshape(-1, 2).astype(np.int64)
-    keys, cards = heads[:, 0], heads[:, 1] + 1
-    pos += 4 * n
-    u16 = lambda at: raw[at].astype(np.int64) | (raw[at + 1].astype(np.int64) << 8)  # noqa: E731
+    heads = np.frombuffer(mv, DESCRIPTIVE_HEADER_DTYPE, n, pos)
+    keys, cards = heads["key"].astype(np.int64), heads["cardinality_minus_1"].astype(np.int64) + 1
+    pos += DESCRIPTIVE_HEADER_DTYPE.itemsize * n
+    # u2 fields at any byte position (containers need not be aligned): views of both alignments
+    even = np.frombuffer(mv, NUM_RUNS_DTYPE, len(mv) // 2)
+    odd = np.frombuffer(mv, NUM_RUNS_DTYPE, (len(mv) - 1) // 2, 1)
+    u16 = lambda at: np.where(at & 1, odd[np.minimum(at >> 1, odd.size - 1)],  # noqa: E731
+                              even[np.minimum(at >> 1, even.size - 1)]).astype(np.int64)
+    nr, sw = NUM_RUNS_DTYPE.itemsize, CONTAINER_VALUES_DTYPE.itemsize
     if has_offsets:
-        at = np.frombuffer(mv[pos:pos + 4 * n], dtype="<u4").astype(np.int64)
+        at = np.frombuffer(mv, OFFSETS_DTYPE, n, pos).astype(np.int64)
     else:  # a run cookie with fewer than 4 containers: walk them (at most 3)
         at = np.zeros(n, np.int64)
         cur = pos
         for i in range(n):
             at[i] = cur
-            cur += 2 + 4 * int(u16(cur)) if flags[i] else (8192 if cards[i] > 4096 else 2 * int(cards[i]))
+            cur += (nr + _RUN * int(u16(np.int64(cur))) if flags[i] else
+                    _BITMAP_BYTES if cards[i] > _ARRAY_MAX else sw * int(cards[i]))
     nruns = np.where(flags, u16(at * flags), 0)  # a run container's run count (its first u16)
-    bound = np.where(flags, nruns, np.where(cards > 4096, np.minimum(cards, 65537 - cards), cards))
+    bound = np.where(flags, nruns, np.where(cards > _ARRAY_MAX, np.minimum(cards, 65537 - cards), cards))
     out = _Filler(int(bound.sum()), np.uint32)
     single = flags & (nruns == 1)
     others = np.flatnonzero(~single).tolist() + [n]
     i = 0
     for j in others:
         if i < j:  # containers i .. j-1 hold one run each: all at once
-            first = (keys[i:j] << 16) + u16(at[i:j] + 2)
-            out.put(*_merge_touching(first, first + u16(at[i:j] + 4)))
+            first = (keys[i:j] << 16) + u16(at[i:j] + nr)
+            out.put(*_merge_touching(first, first + u16(at[i:j] + nr + sw)))
         if j == n:
             break
         o, high = int(at[j]), int(keys[j]) << 16
         if flags[j]:
-            s, last = _run_container(mv[o + 2:o + 2 + 4 * int(nruns[j])])
-        elif cards[j] > 4096:
-            s, last = _bitmap_container(mv[o:o + 8192])
+            s, last = _run_container(mv[o + nr:o + nr + _RUN * int(nruns[j])])
+        elif cards[j] > _ARRAY_MAX:
+            s, last = _bitmap_container(mv[o:o + _BITMAP_BYTES])
         else:
-            s, last = _array_container(mv[o:o + 2 * int(cards[j])])
+            s, last = _array_container(mv[o:o + sw * int(cards[j])])
         out.put(s + high, last + high)
         i = j + 1
     return out.done()
@@ -177,14 +200,15 @@ def bitmap_runs(bm: BitMap | BitMap64) -> Runs:
 
     if isinstance(bm, BitMap):
         return roaring32_runs(bm.serialize())
-    data = memoryview(bm.serialize())  # portable 64-bit: u64 bucket count, then (u32 high key, roaring32)*
-    pos = 8
+    data = memoryview(bm.serialize())  # portable 64-bit (roaring64.ksy): bucket count, then (high key, roaring32)*
+    pos = BUCKET_COUNT_DTYPE.itemsize
+    kw = BUCKET_KEY_DTYPE.itemsize
     parts: list[tuple[int, Runs]] = []
-    for _ in range(struct.unpack_from("<Q", data, 0)[0]):
-        high = struct.unpack_from("<I", data, pos)[0]
-        size = portable_size(data, pos + 4)
-        parts.append((high, roaring32_runs(data[pos + 4:pos + 4 + size])))
-        pos += 4 + size
+    for _ in range(int(np.frombuffer(data, BUCKET_COUNT_DTYPE, 1, 0)[0])):
+        high = int(np.frombuffer(data, BUCKET_KEY_DTYPE, 1, pos)[0])
+        size = portable_size(data, pos + kw)
+        parts.append((high, roaring32_runs(data[pos + kw:pos + kw + size])))
+        pos += kw + size
     return join_parts(parts)
 
 

@@ -14,11 +14,13 @@ doc: |
 seq:
   - id: cookie
     type: u4
+    -dtype-name: COOKIE_DTYPE
     valid:
       expr: (_ & 0xffff) == roaring_cookie::run.to_i or _ == roaring_cookie::no_run.to_i
     doc: 12346 (no run containers) or 12347 | (container_count - 1) << 16 (run containers present)
   - id: container_count
     type: u4
+    -dtype-name: CONTAINER_COUNT_DTYPE
     if: (cookie & 0xffff) != roaring_cookie::run.to_i
     doc: number of containers (only without run containers)
   - id: run_flags
@@ -85,6 +87,7 @@ types:
         doc: bitmap container - 65536 bits, value v is bit v & 63 of word v >> 6
       - id: num_runs
         type: u2
+        -dtype-name: NUM_RUNS_DTYPE
         if: (cookie_runs) and ((_parent.run_flags[idx >> 3] >> (idx & 7)) & 1) == 1
         doc: run container - number of runs
       - id: runs

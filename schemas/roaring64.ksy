@@ -12,6 +12,7 @@ doc: |
 seq:
   - id: bucket_count
     type: u8
+    -dtype-name: BUCKET_COUNT_DTYPE
     doc: number of buckets that follow
   - id: buckets
     type: bucket
@@ -24,6 +25,7 @@ types:
     seq:
       - id: key
         type: u4
+        -dtype-name: BUCKET_KEY_DTYPE
         doc: high 32 bits of every value in this bucket
       - id: bitmap
         type: roaring32

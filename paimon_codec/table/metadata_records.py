@@ -167,7 +167,7 @@ def read_metadata_records(path: str | os.PathLike, what: str) -> list[dict]:
 # (every commit writes new names), yet each plan re-reads all of them - a table opened per query decodes
 # and checks the same files again (~1 ms each).  The key is a digest of the bytes, never the name or a
 # modification time, so a file rewritten in place (or a different table's file) cannot be served stale.
-_CACHE: OrderedDict[tuple[str, bytes], tuple] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, bytes, int], tuple] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 _CACHE_ENTRIES, _CACHE_BYTES = 512, 16 * 2**20
 _cached_bytes = [0]
@@ -180,7 +180,7 @@ def read_decoded(path: str | os.PathLike, what: str, build: Callable[[list[dict]
     failures are not remembered.  Each call returns a new list of the shared objects."""
     path = os.fspath(path)
     data = _read_bytes(path, what)
-    key = (what, hashlib.blake2b(data, digest_size=16).digest() + len(data).to_bytes(8, "little"))
+    key = (what, hashlib.blake2b(data, digest_size=16).digest(), len(data))
     with _CACHE_LOCK:
         hit = _CACHE.get(key)
         if hit is not None:
@@ -193,8 +193,8 @@ def read_decoded(path: str | os.PathLike, what: str, build: Callable[[list[dict]
                 _CACHE[key] = objects
                 _cached_bytes[0] += len(data)
                 while len(_CACHE) > _CACHE_ENTRIES or _cached_bytes[0] > _CACHE_BYTES:
-                    (_, digest), _ = _CACHE.popitem(last=False)
-                    _cached_bytes[0] -= int.from_bytes(digest[-8:], "little")
+                    (_, _digest, size), _ = _CACHE.popitem(last=False)
+                    _cached_bytes[0] -= size
     return list(objects)
 
 
