@@ -12,11 +12,11 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import tempfile
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 from .errors import TruncatedDataError
+from .storage import files as storage_files
 
 __all__ = ["ByteSource", "atomic_write", "atomic_write_bytes"]
 
@@ -172,34 +172,12 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator[BinaryIO
         data = buf.getvalue()
         storage.write_atomic(path, data if isinstance(data, bytes) else data.encode("utf-8"))
         return
-    path = storage.split_uri(path)[2]
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX + os.path.basename(path) + ".", dir=directory)
-    try:
-        with os.fdopen(fd, mode) as fh:
-            yield fh  # type: ignore[misc]  # IO[Any] of ``mode``: typed for the binary default
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(directory)
+    with storage.local_atomic_file(storage.split_uri(path)[2], mode) as fh:
+        yield fh
 
 
 #: Name prefix of :func:`atomic_write`'s temporary files (what a killed writer leaves behind).
-TEMP_PREFIX = ".tmp-"
-
-
-def _fsync_dir(directory: str) -> None:
-    with contextlib.suppress(OSError):  # some filesystems cannot open a directory for fsync
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+TEMP_PREFIX = storage_files.TEMP_PREFIX
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes | bytearray | memoryview) -> None:

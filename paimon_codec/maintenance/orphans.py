@@ -68,8 +68,9 @@ class OrphanScan(JsonReport):
 
 
 def is_temp_file(name: str) -> bool:
-    """A temporary file of an atomic write (``fileio.atomic_write``: ``.tmp-*``; ``storage``: ``.<name>.*.tmp``)."""
-    return name.startswith(".tmp-") or (name.startswith(".") and name.endswith(".tmp"))
+    """A temporary file of an atomic write: ``storage.TEMP_PREFIX`` (``.tmp-<name>.*``, the one writer's), or
+    ``.<name>.*.tmp`` that versions before it left when ``storage.write_atomic`` had a scheme of its own."""
+    return name.startswith(storage.TEMP_PREFIX) or (name.startswith(".") and name.endswith(".tmp"))
 
 
 def file_kind(directory_kind: str, name: str) -> str:

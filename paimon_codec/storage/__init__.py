@@ -6,6 +6,7 @@ cached filesystem built from the URI and the registered storage options.
 """
 
 from .files import (
+    TEMP_PREFIX,
     basename,
     create_if_absent,
     delete,
@@ -15,6 +16,7 @@ from .files import (
     is_file,
     join,
     list_dir,
+    local_atomic_file,
     makedirs,
     normalize,
     open_input,
@@ -47,5 +49,5 @@ __all__ = [
     "create_if_absent", "delete", "describe_options", "exists", "file_size", "filesystem_for", "is_dir", "is_file",
     "is_local", "join", "list_dir", "makedirs", "normalize", "open_input", "parent", "read_bytes", "read_range",
     "read_text", "restore_storage_state", "s3_settings", "set_storage_options", "split_uri", "store_errors",
-    "storage_options_for", "storage_state", "walk", "write_atomic",
+    "storage_options_for", "storage_state", "walk", "write_atomic", "TEMP_PREFIX", "local_atomic_file",
 ]

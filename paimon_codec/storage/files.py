@@ -235,19 +235,50 @@ def _fsync_dir(directory: str) -> None:
             os.close(fd)
 
 
-def _local_temp(target: str, data: bytes) -> str:
-    directory = os.path.dirname(target) or "."
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
+#: Name prefix of the temporary files of a crash-safe local write (what a killed writer leaves behind:
+#: ``.tmp-<name>.<random>``, reported by the audit as an orphan).
+TEMP_PREFIX = ".tmp-"
+
+
+@contextlib.contextmanager
+def local_atomic_file(target: str, mode: str = "wb") -> Iterator[Any]:
+    """A temporary file next to local ``target``, written through the block and ``fsync``-ed; on success it
+    replaces ``target`` (``rename``, then ``fsync`` of the directory): a crash at any point leaves the old
+    file or the whole new one, plus at most a ``TEMP_PREFIX`` file - never a mix.  The one atomic writer:
+    :func:`write_atomic` and :func:`paimon_codec.fileio.atomic_write` write local files through it."""
+    with _synced_temp(target, mode) as (f, tmp):
+        yield f
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(os.path.dirname(os.path.abspath(target)))
+
+
+@contextlib.contextmanager
+def _synced_temp(target: str, mode: str = "wb") -> Iterator[tuple[Any, str]]:
+    """``(file, path)`` of a new temporary file next to ``target``, synced when the block ends and removed
+    when it fails."""
+    directory = os.path.dirname(os.path.abspath(target))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX + os.path.basename(target) + ".", dir=directory)
+    try:
+        with os.fdopen(fd, mode) as f:
+            yield f, tmp
             f.flush()
             os.fsync(f.fileno())
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _local_temp(target: str, data: bytes) -> str:
+    """A synced temporary file next to ``target`` holding ``data`` (for a link that must not replace)."""
+    with _synced_temp(target) as (f, tmp):
+        f.write(data)
     return tmp
 
 
@@ -255,14 +286,8 @@ def write_atomic(path: str, data: bytes) -> None:
     """Replace ``path`` with ``data`` so that readers see the old or the new content, never a mix."""
     fs, p = filesystem_for(path)
     if isinstance(fs, pafs.LocalFileSystem):
-        tmp = _local_temp(p, data)
-        try:
-            os.replace(tmp, p)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-        _fsync_dir(os.path.dirname(p) or ".")
+        with local_atomic_file(p) as f:
+            f.write(data)
         return
     with store_errors(path, "write"), fs.open_output_stream(p) as out:
         out.write(data)
