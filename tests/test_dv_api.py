@@ -11,7 +11,7 @@ from conftest import GOLDEN_LATEST, load_json
 from pyroaring import BitMap, BitMap64
 
 from paimon_codec.cli import main
-from paimon_codec.dv.apply import and_not, evaluate_with_deletion_vector, filter_arrow, selected_positions
+from paimon_codec.dv.apply import combine, filter_arrow, selected_positions
 from paimon_codec.dv.delete_map import delete_map_ranges, encode_delete_map, read_delete_map, write_delete_map
 from paimon_codec.dv.deletion_vector import DeletionVector
 from paimon_codec.dv.index_file import encode_dv_files, read_dv_index
@@ -120,21 +120,24 @@ def test_delete_map_round_trip(tmp_path):
         read_delete_map(raw[:6])
 
 
-def test_apply_and_not_and_arrow():
+def test_combine_selected_positions_and_arrow():
+    """One combiner (FileIndexEvaluator, FORMATS.md 9.3): REMAIN stays REMAIN with a DV (the read applies
+    the DV), a bitmap loses its deleted rows, equal to the DV selection => REMAIN, empty => SKIP; the rows
+    to read are the bitmap's, or for REMAIN the rows the DV keeps."""
     dv = DeletionVector([1, 3, 5])
-    assert and_not(SKIP, dv, 10) is SKIP
-    r = and_not(REMAIN, dv, 10)
-    assert isinstance(r, BitmapResult) and list(r.bitmap) == [0, 2, 4, 6, 7, 8, 9]
-    r = and_not(BitmapResult(BitMap([1, 2, 3])), dv, 10)
-    assert list(r.bitmap) == [2]
-    assert and_not(REMAIN, DeletionVector(range(4)), 4) is SKIP
-    assert and_not(REMAIN, None, 4) is REMAIN
+    assert combine(SKIP, dv, 10) is SKIP
+    assert combine(REMAIN, dv, 10) is REMAIN
+    assert combine(REMAIN, None, 4) is REMAIN
+    r = combine(BitmapResult(BitMap([1, 2, 3])), dv, 10)
+    assert isinstance(r, BitmapResult) and list(r.bitmap) == [2]
+    assert combine(BitmapResult(BitMap([1, 3])), dv, 10) is SKIP
+    assert combine(BitmapResult(BitMap([0, 2, 4, 6, 7, 8, 9])), dv, 10) is REMAIN
+    assert combine(SKIP, DeletionVector([1], bitmap64=True), 10) is REMAIN
     assert selected_positions(REMAIN, dv, 7).tolist() == [0, 2, 4, 6]
+    assert selected_positions(REMAIN, DeletionVector(range(4)), 4).tolist() == []
+    assert selected_positions(BitmapResult(BitMap([1, 2, 3, 8])), dv, 7).tolist() == [2]
     assert selected_positions(SKIP, dv, 7).tolist() == []
-    # FileIndexEvaluator step: equal to the DV selection => REMAIN; 64-bit DV => REMAIN
-    assert evaluate_with_deletion_vector(BitmapResult(BitMap([0, 2, 4, 6, 7, 8, 9])), dv, 10) is REMAIN
-    assert evaluate_with_deletion_vector(BitmapResult(BitMap([1, 3])), dv, 10).remain() is False
-    assert evaluate_with_deletion_vector(SKIP, DeletionVector([1], bitmap64=True), 10) is REMAIN
+    assert selected_positions(REMAIN, DeletionVector([1], bitmap64=True), 3).tolist() == [0, 2]
     table = pa.table({"id": list(range(10)), "v": [str(i) for i in range(10)]})
     assert filter_arrow(table, dv)["id"].to_pylist() == [0, 2, 4, 6, 7, 8, 9]
     batch = pa.record_batch([pa.array(range(5, 10))], names=["id"])

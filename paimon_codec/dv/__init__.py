@@ -11,7 +11,7 @@ Typical use::
 """
 
 from ..memory_size import parse_memory_size
-from .apply import and_not, evaluate_with_deletion_vector, filter_arrow, selected_positions
+from .apply import combine, filter_arrow, selected_positions
 from .delete_map import encode_delete_map, read_delete_map, write_delete_map
 from .deletion_vector import MAGIC_32, MAGIC_64, DeletionVector
 from .index_file import (
@@ -33,6 +33,6 @@ __all__ = [
     "read_dv_index", "read_entry", "read_deletion_vector", "read_deletion_vectors",
     "encode_delete_map", "write_delete_map", "read_delete_map",
     "encode_puffin", "write_puffin", "read_puffin",
-    "and_not", "evaluate_with_deletion_vector", "filter_arrow", "selected_positions",
+    "combine", "filter_arrow", "selected_positions",
     "parse_memory_size",
 ]
