@@ -2,7 +2,8 @@
 
 * :func:`murmur_words` - ``MurmurHashUtils.hashUnsafeBytesByWords``: MurmurHash3 x86_32 over 4-byte
   little-endian words, seed 42; used by ``BinaryRow.hashCode()`` (the bucket hash).  Equal to
-  standard MurmurHash3 when the length is a multiple of 4, so it is computed by ``mmh3``.
+  standard MurmurHash3 when the length is a multiple of 4, so one value is computed by ``mmh3`` (C);
+  :func:`murmur3_rows` is the same hash of many equal-length rows at once.
 * :func:`murmur_bytes` - ``MurmurHashUtils.hashBytes``: the same word rounds, but each trailing byte
   (sign-extended) is mixed as its own full round; used as ``BinaryString.hashCode()`` and therefore
   decides Java ``HashMap`` order of string keys.
@@ -12,13 +13,18 @@
 from __future__ import annotations
 
 import struct
+from typing import Any
 
 import mmh3
+import numpy as np
+
+from .errors import PaimonCodecError
 
 __all__ = [
     "DEFAULT_SEED",
     "murmur_words",
     "murmur_bytes",
+    "murmur3_rows",
     "int32",
     "long_hash_code",
     "float_hash_code",
@@ -43,26 +49,50 @@ def murmur_words(data: bytes, seed: int = DEFAULT_SEED) -> int:
     return mmh3.hash(data, seed, signed=True)
 
 
-def _mix_k1(k1: int) -> int:
+# The MurmurHash3 x86_32 rounds, written once for Python ints and numpy uint32 arrays alike (the masks
+# keep Python ints to 32 bits and are no-ops on uint32, whose arithmetic wraps by itself).
+
+def _mix_k1(k1: Any) -> Any:  # an int or a uint32 array
     k1 = (k1 * _C1) & _M32
     k1 = ((k1 << 15) | (k1 >> 17)) & _M32
     return (k1 * _C2) & _M32
 
 
-def _mix_h1(h1: int, k1: int) -> int:
+def _mix_h1(h1: Any, k1: Any) -> Any:
     h1 ^= k1
     h1 = ((h1 << 13) | (h1 >> 19)) & _M32
     return (h1 * 5 + 0xE6546B64) & _M32
 
 
-def _fmix(h1: int, length: int) -> int:
-    h1 ^= length
+def _fmix_unsigned(h1: Any, length: int) -> Any:
+    h1 ^= length & _M32
     h1 ^= h1 >> 16
     h1 = (h1 * 0x85EBCA6B) & _M32
     h1 ^= h1 >> 13
     h1 = (h1 * 0xC2B2AE35) & _M32
     h1 ^= h1 >> 16
-    return int32(h1)
+    return h1
+
+
+def _fmix(h1: int, length: int) -> int:
+    return int32(_fmix_unsigned(h1, length))
+
+
+def murmur3_rows(rows: np.ndarray, seed: int = DEFAULT_SEED) -> np.ndarray:
+    """MurmurHash3 x86_32 of every row of an ``(n, L)`` uint8 matrix (L a multiple of 4), as int32:
+    :func:`murmur_words` of each row, in one numpy pass over the word columns."""
+    rows = np.ascontiguousarray(rows, dtype=np.uint8)
+    n, length = rows.shape
+    if length % 4:
+        raise PaimonCodecError(f"row length {length} is not a multiple of 4")
+    # the hash input as little-endian words (Java reads the row's memory segment with getInt)
+    words = rows.view(np.dtype("<u4")).astype(np.uint32, copy=False)
+    h = np.full(n, seed & _M32, dtype=np.uint32)
+    with np.errstate(over="ignore"):
+        for j in range(length // 4):
+            h = _mix_h1(h, _mix_k1(words[:, j]))
+        h = _fmix_unsigned(h, length)
+    return h.astype(np.uint32).view(np.int32)
 
 
 def murmur_bytes(data: bytes, seed: int = DEFAULT_SEED) -> int:

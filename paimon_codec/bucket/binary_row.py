@@ -1,8 +1,8 @@
 """Paimon's key hash (``BinaryRow.hashCode()``) of key rows, one at a time or vectorised.
 
 The BinaryRow bytes themselves come from :mod:`paimon_codec.binary_row` (the one owner of the
-layout); the hash is MurmurHash3 x86_32 (seed 42) over all bytes of the row.  :func:`murmur3_rows`
-hashes many equal-length rows at once with numpy, and :meth:`KeyEncoder.hash_columns` builds and
+layout); the hash is MurmurHash3 x86_32 (seed 42) over all bytes of the row (:mod:`paimon_codec.javahash`,
+the one Murmur3; its :func:`murmur3_rows` hashes many equal-length rows at once with numpy), and :meth:`KeyEncoder.hash_columns` builds and
 hashes fixed-width key columns without a per-row Python loop.
 """
 
@@ -14,8 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..binary_row import EMPTY_ROW, BinaryRowCodec
-from ..errors import PaimonCodecError
-from ..javahash import murmur_words
+from ..javahash import murmur3_rows, murmur_words
 from ..types import DataType
 
 __all__ = ["KeyEncoder", "binary_row", "row_hash", "murmur3_rows", "EMPTY_ROW", "EMPTY_ROW_HASH"]
@@ -55,32 +54,3 @@ def binary_row(types: Sequence[DataType | str] | str, values: Sequence[Any]) -> 
 def row_hash(types: Sequence[DataType | str] | str, values: Sequence[Any]) -> int:
     """``BinaryRow.hashCode()`` of one row of ``types``."""
     return KeyEncoder(types).hash(values)
-
-
-_C1, _C2 = np.uint32(0xCC9E2D51), np.uint32(0x1B873593)
-
-
-def _rotl(x: np.ndarray, r: int) -> np.ndarray:
-    return (x << np.uint32(r)) | (x >> np.uint32(32 - r))
-
-
-def murmur3_rows(rows: np.ndarray, seed: int = 42) -> np.ndarray:
-    """MurmurHash3 x86_32 of every row of an ``(n, L)`` uint8 matrix (L a multiple of 4), as int32."""
-    rows = np.ascontiguousarray(rows, dtype=np.uint8)
-    n, length = rows.shape
-    if length % 4:
-        raise PaimonCodecError(f"row length {length} is not a multiple of 4")
-    words = rows.view("<u4").astype(np.uint32, copy=False)
-    h = np.full(n, seed & 0xFFFFFFFF, dtype=np.uint32)
-    with np.errstate(over="ignore"):
-        for j in range(length // 4):
-            k = words[:, j] * _C1
-            k = _rotl(k, 15) * _C2
-            h = _rotl(h ^ k, 13) * np.uint32(5) + np.uint32(0xE6546B64)
-        h ^= np.uint32(length & 0xFFFFFFFF)
-        h ^= h >> np.uint32(16)
-        h *= np.uint32(0x85EBCA6B)
-        h ^= h >> np.uint32(13)
-        h *= np.uint32(0xC2B2AE35)
-        h ^= h >> np.uint32(16)
-    return h.view(np.int32)
