@@ -252,12 +252,9 @@ def _validate_range_bitmap(obj: Any, path: str | None) -> None:
 
 
 def _validate_dv_entry(e: Any, path: str | None) -> None:
-    from .errors import ChecksumMismatchError  # noqa: PLC0415
+    from .checksum import check_crc32  # noqa: PLC0415
 
-    data = _DV_BIN_BUILD(e["bin"])
-    if _rt.crc32_signed(data) != e["crc"]:
-        raise ChecksumMismatchError("deletion vector CRC-32 mismatch", path=path,
-                                    expected=f"{_rt.crc32_signed(data) & 0xFFFFFFFF:#010x}")
+    check_crc32(_DV_BIN_BUILD(e["bin"]), e["crc"], "deletion vector", path=path)
     if e["bin"]["magic"] == DV_MAGIC_BITMAP32:
         r = e["bin"]["bitmap"]["roaring"]
         n = _rt.roaring32_size(r) if len(r) else 0

@@ -20,6 +20,7 @@ generated layouts, is :mod:`paimon_codec.kaitai_plain`, above both.
 
 from __future__ import annotations
 
+from ..checksum import crc32_signed  # noqa: F401  # the generated codecs' -build of stored CRCs
 from .fast import (  # noqa: F401
     _C,
     _L,
@@ -30,7 +31,6 @@ from .fast import (  # noqa: F401
     _gather,
     _short,
     _utf,
-    crc32_signed,
     walk_columns,
 )
 from .params import (  # noqa: F401

@@ -5,7 +5,6 @@ and the columnar walks of records with one length-prefixed field.
 from __future__ import annotations
 
 import struct
-import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -94,11 +93,6 @@ class FastArray(Construct):
         stream.write(out)  # a BuildStream keeps it as it is (no copy)
         return obj
 
-
-def crc32_signed(data: bytes | bytearray) -> int:
-    """java.util.zip.CRC32 value as the signed int32 that ``DataOutput.writeInt`` stores."""
-    v = zlib.crc32(data)
-    return v - (1 << 32) if v >= 1 << 31 else v
 
 
 # --------------------------------------------------------------------------------------------

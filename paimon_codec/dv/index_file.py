@@ -30,8 +30,8 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from ..checksum import check_crc32
 from ..errors import (
-    ChecksumMismatchError,
     CorruptDataError,
     PaimonCodecError,
     TruncatedDataError,
@@ -46,7 +46,6 @@ from ..generated.construct.deletion_vector import DV_SIZE_DTYPE as _SIZE
 from ..generated.construct.deletion_vector import DeletionVector as EntryCodec
 from ..generated.construct.deletion_vectors import DeletionVectors as FileCodec
 from ..memory_size import parse_memory_size
-from .checksum import crc32
 from .deletion_vector import MAGIC_32, DeletionVector, bin_kind, bin_length
 
 __all__ = [
@@ -233,12 +232,8 @@ def _check_crc(buf: bytes | memoryview, pos: int, size: int, stored: int, *, pat
                base: int) -> None:
     """Compare the CRC-32 of the bin at ``buf[pos + 4:]`` with ``stored`` (entry at file offset ``base + pos``)."""
     sw = _SIZE.itemsize
-    actual = crc32(memoryview(buf)[pos + sw:pos + sw + size])
-    if actual != stored & 0xFFFFFFFF:
-        raise ChecksumMismatchError(
-            f"deletion-vector checksum mismatch: stored {stored & 0xFFFFFFFF:08x}, computed {actual:08x} "
-            f"(checksum field at offset {base + pos + sw + size})", path=path, offset=base + pos,
-            expected=f"crc32 {actual:08x}")
+    check_crc32(memoryview(buf)[pos + sw:pos + sw + size], stored,
+                f"deletion-vector checksum (field at offset {base + pos + sw + size})", path=path, offset=base + pos)
 
 
 def _frame_size(buf: bytes | memoryview, pos: int) -> int:

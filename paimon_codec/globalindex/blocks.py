@@ -7,15 +7,15 @@ per-entry codec costs ~0.1 ms an entry).  ``tests/test_global_index_lookup.py`` 
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
+from ..checksum import check_crc32
 from ..codec_runtime import varint_runs, varints_at
 from ..codec_runtime.streams import CodecError
-from ..errors import ChecksumMismatchError, CorruptDataError, TruncatedDataError, UnsupportedTypeError
+from ..errors import CorruptDataError, TruncatedDataError, UnsupportedTypeError
 from ..fileio import ByteSource
 from ..formats import translate_error
 from ..generated.construct import btree_global_index as _gen
@@ -49,10 +49,8 @@ def read_stored_block(src: ByteSource, offset: int, size: int, what: str) -> byt
     except Exception as e:  # noqa: BLE001
         raise translate_error(e, src.path, what).with_base_offset(src.base + offset) from None
     compression = trailer["compression"]
-    actual = zlib.crc32(raw[:size + 1]) & 0xFFFFFFFF  # the block bytes, then the compression byte
-    if actual != trailer["crc32"]:
-        raise ChecksumMismatchError(f"{what}: CRC32 {actual:#010x} != trailer's {trailer['crc32']:#010x}",
-                                    path=src.path, offset=src.base + offset)
+    # the block bytes, then the compression byte
+    check_crc32(raw[:size + 1], trailer["crc32"], what, path=src.path, offset=src.base + offset)
     data = raw[:size]
     if compression == _gen.BLOCK_COMPRESSION_NONE:
         return data

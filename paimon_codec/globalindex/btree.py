@@ -9,13 +9,13 @@ the lower bound, ``IS NULL`` from the null bitmap (CRC32-checked), ``IS NOT NULL
 from __future__ import annotations
 
 import bisect
-import zlib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pyroaring import BitMap64
 
-from ..errors import ChecksumMismatchError, CorruptDataError
+from ..checksum import check_crc32
+from ..errors import CorruptDataError
 from ..fileio import ByteSource
 from ..formats import translate_error
 from ..generated.construct import btree_global_index as _gen
@@ -108,9 +108,8 @@ class BTreeGlobalIndexReader:
             parsed = _gen.NullBitmap.parse(raw, size=size)
         except Exception as e:  # noqa: BLE001
             raise translate_error(e, self.path, "B-tree null bitmap") from None
-        if zlib.crc32(parsed["bitmap"]) & 0xFFFFFFFF != parsed["crc32"]:
-            raise ChecksumMismatchError("B-tree null bitmap: CRC32 mismatch", path=self.path,
-                                        offset=self.src.base + f["null_bitmap_offset"])
+        check_crc32(parsed["bitmap"], parsed["crc32"], "B-tree null bitmap", path=self.path,
+                    offset=self.src.base + f["null_bitmap_offset"])
         try:
             return BitMap64.deserialize(bytes(parsed["bitmap"]))
         except ValueError as e:

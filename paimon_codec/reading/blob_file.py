@@ -14,7 +14,6 @@ serialized descriptor ``(file, offset of the bytes, length)`` instead (``blob_de
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +21,8 @@ import numpy as np
 import pyarrow as pa
 from pyroaring import BitMap
 
-from ..errors import ChecksumMismatchError, CorruptDataError, PaimonCodecError
+from ..checksum import check_crc32
+from ..errors import CorruptDataError, PaimonCodecError
 from ..fileio import ByteSource
 from ..formats import translate_error
 from ..generated.construct import blob_descriptor as _descriptor
@@ -104,12 +104,10 @@ def _record_bytes(src: ByteSource, index: BlobFileIndex, row: int) -> bytes:
         raise translate_error(e, index.path, f"blob record of row {row} at {offset}") from None
     if int(record["record_length"]) != length:
         raise CorruptDataError(f"blob record of row {row} says {record['record_length']} bytes, the index {length}",
-                               path=index.path, offset=src.base + offset + length - 12, expected=str(length))
+                               path=index.path, offset=src.base + offset + length - _codec.BLOB_RECORD_TAIL_SIZE, expected=str(length))
     data = bytes(record["data"])
-    crc = zlib.crc32(buf[:-4]) & 0xFFFFFFFF  # magic, bytes and record length
-    if crc != int(record["crc"]):
-        raise ChecksumMismatchError(f"blob record of row {row}: CRC-32 {crc:#010x}, stored {int(record['crc']):#010x}",
-                                    path=index.path, offset=src.base + offset + length - 4)
+    check_crc32(buf[:-4], int(record["crc"]), f"blob record of row {row}",  # magic, bytes and record length
+                path=index.path, offset=src.base + offset)
     return data
 
 
