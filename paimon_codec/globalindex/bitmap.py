@@ -10,7 +10,7 @@ block by bytes; ranges walk the whole dictionary and compare decoded keys in Jav
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from pyroaring import BitMap64
@@ -96,13 +96,6 @@ class BitmapGlobalIndexReader:
                 return self._rows(e)
         return BitMap64()
 
-    def in_(self, literals: Iterable[Any]) -> BitMap64:
-        out = BitMap64()
-        for lit in literals:
-            if lit is not None:
-                out |= self.equal(lit)
-        return out
-
     def range(self, lower: Any | None, lower_inclusive: bool, upper: Any | None, upper_inclusive: bool) -> BitMap64:
         lo = None if lower is None else self.codec.order(lower)
         hi = None if upper is None else self.codec.order(upper)
@@ -118,6 +111,3 @@ class BitmapGlobalIndexReader:
 
     def not_equal(self, literal: Any) -> BitMap64:
         return self.not_null_rows() - self.equal(literal)
-
-    def not_in(self, literals: Iterable[Any]) -> BitMap64:
-        return self.not_null_rows() - self.in_(literals)

@@ -9,7 +9,7 @@ the lower bound, ``IS NULL`` from the null bitmap (CRC32-checked), ``IS NOT NULL
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from pyroaring import BitMap64
@@ -123,13 +123,6 @@ class BTreeGlobalIndexReader:
             return BitMap64(row_ids_of(value, self.path)) if order == target else BitMap64()
         return BitMap64()
 
-    def in_(self, literals: Iterable[Any]) -> BitMap64:
-        out = BitMap64()
-        for lit in literals:
-            if lit is not None:
-                out |= self.equal(lit)
-        return out
-
     def _first_at_or_after(self, block: Block, bound: Any, after: bool) -> int:
         """Index of the first entry of ``block`` whose key is >= ``bound`` (> with ``after``)."""
         lo, hi = 0, len(block)
@@ -196,6 +189,3 @@ class BTreeGlobalIndexReader:
 
     def not_equal(self, literal: Any) -> BitMap64:
         return self.not_null_rows() - self.equal(literal)
-
-    def not_in(self, literals: Iterable[Any]) -> BitMap64:
-        return self.not_null_rows() - self.in_(literals)

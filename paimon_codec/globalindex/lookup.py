@@ -14,7 +14,7 @@ from .bitmap import BitmapGlobalIndexReader
 from .btree import BTreeGlobalIndexReader
 from .java_bitmap import JavaBitmapGlobalIndexReader
 
-__all__ = ["OPS", "answer", "shifted"]
+__all__ = ["OPS", "answer", "in_rows", "shifted"]
 
 Reader = BTreeGlobalIndexReader | BitmapGlobalIndexReader | JavaBitmapGlobalIndexReader
 
@@ -46,12 +46,26 @@ def answer(reader: Reader, op: str, literals: Sequence[Any]) -> BitMap64:
     if op == "between":
         return reader.range(literals[0], True, literals[1], True)
     if op == "in":
-        return reader.in_(literals)
+        return in_rows(reader, literals)
     if op == "not_in":
-        return reader.not_in(literals)
+        if isinstance(reader, JavaBitmapGlobalIndexReader):
+            return reader.not_in(literals)
+        return reader.not_null_rows() - in_rows(reader, literals)
     if op == "is_null":
         return reader.null_rows()
     return reader.not_null_rows()
+
+
+def in_rows(reader: Reader, literals: Sequence[Any]) -> BitMap64:
+    """IN: Java 1.4.2's bitmap index answers it itself; the B-tree and pypaimon's bitmap readers as the union
+    of EQUAL over the non-null literals (``BTreeIndexReader.visitIn``)."""
+    if isinstance(reader, JavaBitmapGlobalIndexReader):
+        return reader.in_(literals)
+    out = BitMap64()
+    for lit in literals:
+        if lit is not None:
+            out |= reader.equal(lit)
+    return out
 
 
 def shifted(rows: BitMap64, start: int) -> BitMap64:
