@@ -18,9 +18,20 @@ seq:
   - id: groups
     type: u1
     repeat: until
-    repeat-until: (_ & 0x80) == 0
+    repeat-until: (_ & varint_group::continuation.to_i) == 0
     doc: the 7-bit groups, least significant first; the last has its high bit clear
 instances:
   value:
     value: '(groups[0] & 0x7f) | (groups.size > 1 ? (groups[1] & 0x7f) << 7 : 0) | (groups.size > 2 ? (groups[2] & 0x7f) << 14 : 0) | (groups.size > 3 ? (groups[3] & 0x7f) << 21 : 0) | (groups.size > 4 ? (groups[4] & 0x7f) << 28 : 0) | (groups.size > 5 ? (groups[5] & 0x7f) << 35 : 0) | (groups.size > 6 ? (groups[6] & 0x7f) << 42 : 0) | (groups.size > 7 ? (groups[7] & 0x7f) << 49 : 0) | (groups.size > 8 ? (groups[8] & 0x7f) << 56 : 0) | (groups.size > 9 ? (groups[9] & 0x7f) << 63 : 0)'
     doc: the integer (groups beyond the tenth, which no Paimon writer emits, are not summed)
+enums:
+  varint_group:
+    0x80:
+      id: continuation
+      doc: the high bit of a group - another group follows
+    0x7f:
+      id: payload
+      doc: the seven value bits of a group
+    7:
+      id: bits
+      doc: value bits per group (the value instance's shifts are multiples of it)

@@ -24,10 +24,10 @@ from construct import *  # noqa: F403
 
 from paimon_codec import codec_runtime as _rt
 from paimon_codec.codec_runtime import _C, _L, _bad, _count, _short, _utf
-from .constants import BITMAP_GLOBAL_INDEX_VERSION_V1, BITMAP_FOOTER_MAGIC
+from .constants import BITMAP_GLOBAL_INDEX_VERSION_V1, BITMAP_FOOTER_MAGIC, VARINT_GROUP_CONTINUATION, VARINT_GROUP_PAYLOAD, VARINT_GROUP_BITS
 from . import varint as _m_varint
 
-__all__ = ["BitmapFooter", "BitmapGlobalIndex", "DictionaryBlockRef", "IndexBlock", "DictionaryEntry", "DictionaryBlock", "LAYOUT", "BITMAP_GLOBAL_INDEX_VERSION_V1", "BITMAP_FOOTER_MAGIC", "fast_parse_bitmap_global_footer", "fast_build_bitmap_global_footer", "BITMAP_GLOBAL_FOOTER_SIZE"]
+__all__ = ["BitmapFooter", "BitmapGlobalIndex", "DictionaryBlockRef", "IndexBlock", "DictionaryEntry", "DictionaryBlock", "LAYOUT", "BITMAP_GLOBAL_INDEX_VERSION_V1", "BITMAP_FOOTER_MAGIC", "VARINT_GROUP_CONTINUATION", "VARINT_GROUP_PAYLOAD", "VARINT_GROUP_BITS", "fast_parse_bitmap_global_footer", "fast_build_bitmap_global_footer", "BITMAP_GLOBAL_FOOTER_SIZE"]
 
 # --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
 # functions (see tools/fastgen.py)

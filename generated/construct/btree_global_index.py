@@ -27,10 +27,10 @@ from construct import *  # noqa: F403
 
 from paimon_codec import codec_runtime as _rt
 from paimon_codec.codec_runtime import _C, _L, _bad, _count, _short, _utf
-from .constants import BTREE_FOOTER_VERSION_V1, BLOCK_COMPRESSION_NONE, BLOCK_COMPRESSION_ZSTD, BLOCK_COMPRESSION_LZ4, BLOCK_COMPRESSION_LZO, BLOCK_ALIGNED_TYPE_ALIGNED, BLOCK_ALIGNED_TYPE_UNALIGNED, BTREE_FOOTER_MAGIC
+from .constants import BTREE_FOOTER_VERSION_V1, BLOCK_COMPRESSION_NONE, BLOCK_COMPRESSION_ZSTD, BLOCK_COMPRESSION_LZ4, BLOCK_COMPRESSION_LZO, BLOCK_ALIGNED_TYPE_ALIGNED, BLOCK_ALIGNED_TYPE_UNALIGNED, BTREE_FOOTER_MAGIC, VARINT_GROUP_CONTINUATION, VARINT_GROUP_PAYLOAD, VARINT_GROUP_BITS
 from . import varint as _m_varint
 
-__all__ = ["BtreeFooter", "BlockTrailer", "StoredBlock", "NullBitmap", "BtreeGlobalIndex", "CompressedBlock", "BlockTail", "EntryOffset", "Entry", "BlockHandle", "RowIds", "LAYOUT", "BTREE_FOOTER_VERSION_V1", "BLOCK_COMPRESSION_NONE", "BLOCK_COMPRESSION_ZSTD", "BLOCK_COMPRESSION_LZ4", "BLOCK_COMPRESSION_LZO", "BLOCK_ALIGNED_TYPE_ALIGNED", "BLOCK_ALIGNED_TYPE_UNALIGNED", "BTREE_FOOTER_MAGIC", "fast_parse_btree_footer", "fast_build_btree_footer", "BTREE_FOOTER_SIZE", "fast_parse_block_trailer", "fast_build_block_trailer", "BLOCK_TRAILER_SIZE", "fast_parse_block_tail", "fast_build_block_tail", "BLOCK_TAIL_SIZE", "fast_parse_entry", "fast_build_entry", "fast_parse_block_handle", "fast_build_block_handle", "ENTRY_OFFSET_DTYPE"]
+__all__ = ["BtreeFooter", "BlockTrailer", "StoredBlock", "NullBitmap", "BtreeGlobalIndex", "CompressedBlock", "BlockTail", "EntryOffset", "Entry", "BlockHandle", "RowIds", "LAYOUT", "BTREE_FOOTER_VERSION_V1", "BLOCK_COMPRESSION_NONE", "BLOCK_COMPRESSION_ZSTD", "BLOCK_COMPRESSION_LZ4", "BLOCK_COMPRESSION_LZO", "BLOCK_ALIGNED_TYPE_ALIGNED", "BLOCK_ALIGNED_TYPE_UNALIGNED", "BTREE_FOOTER_MAGIC", "VARINT_GROUP_CONTINUATION", "VARINT_GROUP_PAYLOAD", "VARINT_GROUP_BITS", "fast_parse_btree_footer", "fast_build_btree_footer", "BTREE_FOOTER_SIZE", "fast_parse_block_trailer", "fast_build_block_trailer", "BLOCK_TRAILER_SIZE", "fast_parse_block_tail", "fast_build_block_tail", "BLOCK_TAIL_SIZE", "fast_parse_entry", "fast_build_entry", "fast_parse_block_handle", "fast_build_block_handle", "ENTRY_OFFSET_DTYPE"]
 
 # --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
 # functions (see tools/fastgen.py)

@@ -24,10 +24,10 @@ from construct import *  # noqa: F403
 
 from paimon_codec import codec_runtime as _rt
 from paimon_codec.codec_runtime import _C, _L, _bad, _count, _short, _utf
-from .constants import GLOBAL_KEY_KINDS
+from .constants import GLOBAL_KEY_KINDS, VARINT_GROUP_CONTINUATION, VARINT_GROUP_PAYLOAD, VARINT_GROUP_BITS
 from . import varint as _m_varint
 
-__all__ = ["Utf8Key", "TimestampNanos", "BtreeGlobalIndexKey", "LAYOUT", "GLOBAL_KEY_KINDS", "fast_parse_btree_global_index_key", "fast_build_btree_global_index_key"]
+__all__ = ["Utf8Key", "TimestampNanos", "BtreeGlobalIndexKey", "LAYOUT", "GLOBAL_KEY_KINDS", "VARINT_GROUP_CONTINUATION", "VARINT_GROUP_PAYLOAD", "VARINT_GROUP_BITS", "fast_parse_btree_global_index_key", "fast_build_btree_global_index_key"]
 
 # --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
 # functions (see tools/fastgen.py)

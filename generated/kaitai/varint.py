@@ -3,6 +3,7 @@
 
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
+from enum import IntEnum
 
 
 if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
@@ -22,6 +23,11 @@ class Varint(KaitaiStruct):
     .. seealso::
        Source - https://github.com/apache/paimon/blob/release-1.4.2/paimon-common/src/main/java/org/apache/paimon/memory/MemorySliceInput.java
     """
+
+    class VarintGroup(IntEnum):
+        bits = 7
+        payload = 127
+        continuation = 128
     def __init__(self, _io, _parent=None, _root=None):
         super(Varint, self).__init__(_io)
         self._parent = _parent
@@ -34,7 +40,7 @@ class Varint(KaitaiStruct):
         while True:
             _ = self._io.read_u1()
             self.groups.append(_)
-            if _ & 128 == 0:
+            if _ & int(Varint.VarintGroup.continuation) == 0:
                 break
             i += 1
 

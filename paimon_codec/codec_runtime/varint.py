@@ -12,6 +12,9 @@ from typing import Any
 import numpy as np
 from construct import Adapter, ConstructError, Container, VarInt
 
+from ..generated.construct.constants import VARINT_GROUP_BITS as _BITS
+from ..generated.construct.constants import VARINT_GROUP_CONTINUATION as _MORE
+from ..generated.construct.constants import VARINT_GROUP_PAYLOAD as _PAYLOAD
 from .streams import CodecError
 
 __all__ = ["VarUInt", "fast_build_varint", "fast_parse_varint", "varint_runs", "varints_at"]
@@ -50,10 +53,10 @@ def fast_parse_varint(buf: Any, p: int, end: int, what: str) -> tuple[Container,
                              kind="truncated")
         b = buf[p]
         p += 1
-        value |= (b & 0x7F) << shift
-        if b < 0x80:
+        value |= (b & _PAYLOAD) << shift
+        if b < _MORE:
             return Container(value=value), p
-        shift += 7
+        shift += _BITS
         if shift > 63:
             raise CodecError(f"{what}: variable-length integer longer than 10 bytes", offset=p, expected="a varint")
 
@@ -64,9 +67,9 @@ def fast_build_varint(obj: Any) -> bytes:
     if n < 0:
         raise CodecError(f"negative variable-length integer {n}", expected="a value >= 0")
     out = bytearray()
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
+    while n >= _MORE:
+        out.append((n & _PAYLOAD) | _MORE)
+        n >>= _BITS
     out.append(n)
     return bytes(out)
 
@@ -87,9 +90,9 @@ def varints_at(data: np.ndarray, positions: np.ndarray, end: int) -> tuple[np.nd
             raise CodecError(f"variable-length integer runs past byte {end}", offset=bad, expected="a varint",
                              kind="truncated")
         b = data[at]
-        values[active] |= (b & 0x7F).astype(np.uint64) << np.uint64(7 * k)
+        values[active] |= (b & _PAYLOAD).astype(np.uint64) << np.uint64(_BITS * k)
         pos[active] = at + 1
-        more = (b & 0x80) != 0
+        more = (b & _MORE) != 0
         active[np.flatnonzero(active)[~more]] = False
     if active.any():
         bad = int(positions[active][0])
@@ -109,7 +112,7 @@ def varint_runs(data: np.ndarray, starts: np.ndarray, stops: np.ndarray) -> tupl
     offsets = np.cumsum(lengths) - lengths
     idx = starts[run_of] + (np.arange(run_of.size) - offsets[run_of])
     b = data[idx]
-    last = (b & 0x80) == 0
+    last = (b & _MORE) == 0
     ends_run = np.cumsum(lengths) - 1  # index of each non-empty run's last byte
     ends_run = ends_run[lengths > 0]
     if not last[ends_run].all():
@@ -123,7 +126,7 @@ def varint_runs(data: np.ndarray, starts: np.ndarray, stops: np.ndarray) -> tupl
         bad = int(idx[np.flatnonzero(shift > 9)[0]])
         raise CodecError("variable-length integer longer than 10 bytes", offset=bad, expected="a varint",
                          kind="corrupt")
-    parts = (b & 0x7F).astype(np.uint64) << (7 * shift).astype(np.uint64)
+    parts = (b & _PAYLOAD).astype(np.uint64) << (_BITS * shift).astype(np.uint64)
     values = np.bitwise_or.reduceat(parts, group_start)
     counts = np.add.reduceat(last.astype(np.int64), offsets) if lengths.all() else \
         np.array([int(last[o:o + n].sum()) for o, n in zip(offsets, lengths, strict=True)], np.int64)
