@@ -395,6 +395,25 @@ FIELD_EDITS: list[tuple[str, str, str, str, str]] = [
          assert read_dv_index(data).entries[0].dv == dv
          assert read_deletion_vector(data, r.offset, r.length) == dv
      """),
+    ("blob_file:footer_version", "blob_file",
+     "        -orig-id: VERSION\n        type: u1", "        -orig-id: VERSION\n        type: u2",
+     """
+     import tempfile, zlib, os
+     from pyroaring import BitMap
+     from paimon_codec.generated.construct import blob_file as B
+     from paimon_codec.table.blob_file import read_blobs
+     assert B.BLOB_FOOTER_SIZE == 6, B.BLOB_FOOTER_SIZE
+     body = b"hello"
+     n = len(B.BLOB_RECORD_MAGIC) + len(body) + B.BLOB_RECORD_TAIL_SIZE
+     rec = B.BLOB_RECORD_MAGIC + body + n.to_bytes(8, "little")
+     rec += (zlib.crc32(rec) & 0xFFFFFFFF).to_bytes(4, "little")
+     index = B.BlobIndex.build({"entries": [{"groups": [2 * n]}]})
+     data = bytes(rec) + index + B.BlobFooter.build({"index_length": len(index), "version": 1})
+     assert data[-2:] == bytes([0, 1]) or data[-2:] == bytes([1, 0]), data[-6:].hex()
+     path = os.path.join(tempfile.mkdtemp(), "x.blob")
+     open(path, "wb").write(data)
+     assert read_blobs(path, BitMap([0])).to_pylist() == [body]   # the reader finds the 6-byte footer
+     """),
 ]
 
 
