@@ -19,29 +19,27 @@ DOC = REPO / "docs" / "architecture.md"
 SECTION = "## Deliberate exceptions (byte handling outside generated code)"
 
 _STRUCT_CALLS = {"pack", "pack_into", "unpack", "unpack_from", "iter_unpack", "Struct", "calcsize"}
-_ORDERED_DTYPE = re.compile(r"[<>!][a-zA-Z?]\d*")
+#: a numpy dtype or ``struct`` format with an explicit byte order: ``"<u4"``, ``">i"``, ``"<I"``, ``">q"`` ...
+_ORDERED_FORMAT = re.compile(r"[<>!][iufcbBhHiIlLqQfdx?]\d*")
 
 
 def layout_sites(source: str) -> list[tuple[int, str]]:
-    """``(line, what)`` of every hand-written byte-layout site in a module's source."""
+    """``(line, what)`` of every hand-written byte-layout site in a module's source: ``struct`` calls and
+    imports, ``int.from_bytes`` / ``.to_bytes``, and byte-order format literals anywhere (a call's argument,
+    a conditional, a table of them)."""
     out = []
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Call):
-            continue
-        f = node.func
-        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "struct":
-            if f.attr in _STRUCT_CALLS:
-                out.append((node.lineno, f"struct.{f.attr}"))
-            continue
-        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-        if name in ("from_bytes", "to_bytes"):
-            out.append((node.lineno, name))
-            continue
-        for arg in [*node.args, *(k.value for k in node.keywords)]:
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and _ORDERED_DTYPE.fullmatch(arg.value):
-                out.append((node.lineno, f"{name}({arg.value!r})"))
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and node.module == "struct":
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "struct":
+                if f.attr in _STRUCT_CALLS:
+                    out.append((node.lineno, f"struct.{f.attr}"))
+            elif isinstance(f, ast.Attribute) and f.attr in ("from_bytes", "to_bytes"):
+                out.append((node.lineno, f.attr))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _ORDERED_FORMAT.fullmatch(node.value):
+            out.append((node.lineno, f"format {node.value!r}"))
+        elif isinstance(node, ast.ImportFrom) and node.module == "struct":
             out.append((node.lineno, "from struct import"))
     return out
 
@@ -106,8 +104,10 @@ d = n.to_bytes(4, "little")
 e = np.frombuffer(buf, dtype=">u4")
 f = arr.astype("<i8")
 g = np.frombuffer(buf, dtype=np.uint8)
+widths = {8: ">i8"}
+note = "a < b and x > 1"
 h = GENERATED_STRUCT.unpack_from(buf, 0)
 '''
     found = {what for _, what in layout_sites(src)}
-    assert found == {"struct.unpack", "struct.Struct", "from_bytes", "to_bytes", "frombuffer('>u4')",
-                     "astype('<i8')", "from struct import"}
+    assert found == {"struct.unpack", "struct.Struct", "from_bytes", "to_bytes", "format '<i'", "format '>q'",
+                     "format '>u4'", "format '<i8'", "format '>i8'", "from struct import"}
