@@ -257,3 +257,50 @@ def _bsi_bytes(values: list) -> bytes:
     w = BsiWriter("BIGINT")
     w.write_batch(values)
     return w.serialize()
+
+
+def test_struct_formats_and_value_functions():
+    """``-struct-formats``: a struct per switch case, narrower cases padded to the field's size, nested
+    fixed types inlined, a case wider than the size refused; ``-export-values``: value instances as
+    functions of what they read (instances inlined)."""
+    import generate  # noqa: PLC0415
+    import yaml  # noqa: PLC0415
+
+    def model(size: int):
+        d = yaml.safe_load(f"""
+meta: {{id: t, endian: le}}
+-export-values: true
+params: [{{id: n, type: s4}}]
+seq: [{{id: a, type: u1}}]
+instances:
+  base: {{value: n * 2}}
+  twice_plus_one: {{value: base + 1, doc: "n * 2 + 1"}}
+types:
+  cell:
+    -struct-formats: CELL_STRUCTS
+    params: [{{id: kind, type: u1}}]
+    seq:
+      - id: v
+        size: {size}
+        type: {{switch-on: kind, cases: {{1: s4, 2: pair}}}}
+  pair:
+    -struct-formats: PAIR_STRUCT
+    seq: [{{id: x, type: u2}}, {{id: y, size: 3}}]
+""")
+        m = generate.Model({"t": d})
+        m.cg = {"t": generate.ConstructGen(m, "t")}  # type: ignore[attr-defined]
+        return m, m.cg["t"]  # type: ignore[attr-defined]
+
+    m, cg = model(8)
+    names, src = cg.struct_formats(m.types[("t", "cell")])
+    assert names == ["CELL_STRUCTS"]
+    code = "\n".join(src)
+    assert "1: _struct.Struct('<i4x')" in code and "2: _struct.Struct('<H3s3x')" in code, code
+    assert "PAIR_STRUCT = _struct.Struct('<H3s')" in "\n".join(cg.struct_formats(m.types[("t", "pair")])[1])
+    ns: dict = {}
+    names, src = cg.value_functions(m.types[("t", "t")])
+    exec("\n".join(src), ns)  # noqa: S102 - the generated source under test
+    assert names == ["t_base", "t_twice_plus_one"] and ns["t_twice_plus_one"](5) == 11
+    m, cg = model(4)
+    with pytest.raises(ValueError, match="wider than its size"):
+        cg.struct_formats(m.types[("t", "cell")])
