@@ -25,10 +25,12 @@ PACKAGE = ROOT / "paimon_codec"
 # Lowest first.  A package (or a top-level module) may import its own floor and the floors below it.
 FLOORS: list[tuple[str, ...]] = [
     # foundation: errors, types and values, storage and byte sources
-    ("paimon_codec", "errors", "types", "values", "binary_row", "javahash", "memory_size", "report",
-     "global_index_files", "storage", "fileio"),
-    # codecs: the generated Construct codecs and the runtime they import, bitmaps, format detection
-    ("codec_runtime", "generated", "roaring", "runs", "positions", "formats", "kaitai_plain", "schemas"),
+    ("paimon_codec", "errors", "types", "values", "javahash", "checksum", "memory_size", "report", "storage",
+     "fileio"),
+    # codecs: the generated Construct codecs and the runtime they import, bitmaps, BinaryRow values,
+    # format detection
+    ("codec_runtime", "generated", "roaring", "runs", "positions", "binary_row", "global_index_files", "formats",
+     "kaitai_plain", "schemas"),
     # predicates over typed values
     ("expressions",),
     # the index and file layers: file indexes, deletion vectors, buckets, global indexes

@@ -2,8 +2,8 @@
 
 The BinaryRow bytes themselves come from :mod:`paimon_codec.binary_row` (the one owner of the
 layout); the hash is MurmurHash3 x86_32 (seed 42) over all bytes of the row (:mod:`paimon_codec.javahash`,
-the one Murmur3; its :func:`murmur3_rows` hashes many equal-length rows at once with numpy), and :meth:`KeyEncoder.hash_columns` builds and
-hashes fixed-width key columns without a per-row Python loop.
+the one Murmur3; its :func:`murmur3_rows` hashes many equal-length rows at once with numpy), and
+:meth:`KeyEncoder.hash_columns` builds and hashes fixed-width key columns without a per-row Python loop.
 """
 
 from __future__ import annotations
