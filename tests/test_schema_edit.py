@@ -401,7 +401,7 @@ FIELD_EDITS: list[tuple[str, str, str, str, str]] = [
      import tempfile, zlib, os
      from pyroaring import BitMap
      from paimon_codec.generated.construct import blob_file as B
-     from paimon_codec.table.blob_file import read_blobs
+     from paimon_codec.reading.blob_file import read_blobs
      assert B.BLOB_FOOTER_SIZE == 6, B.BLOB_FOOTER_SIZE
      body = b"hello"
      n = len(B.BLOB_RECORD_MAGIC) + len(body) + B.BLOB_RECORD_TAIL_SIZE
