@@ -17,12 +17,12 @@ in :mod:`paimon_codec.bucket.binary_row`.
 
 from __future__ import annotations
 
-import decimal
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
+from .binary_row_values import _as_bytes, _as_decimal, _as_timestamp, _ranged
 from .errors import CorruptDataError, PaimonCodecError, TruncatedDataError, UnsupportedTypeError
 from .generated.construct.binary_row import (
     BINARY_ROW_KIND_SIZE,
@@ -362,43 +362,6 @@ def _fixed_value(t: DataType, v: Any) -> Any:
     except OverflowError:
         raise PaimonCodecError(f"{v!r} does not fit {t}") from None
     return float(v)
-
-
-def _ranged(v: Any, bits: int) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-        if isinstance(v, float) and v.is_integer():
-            v = int(v)
-        else:
-            raise PaimonCodecError(f"{v!r} is not an integer")
-    v = int(v)
-    if not -(1 << (bits - 1)) <= v < (1 << (bits - 1)):
-        raise PaimonCodecError(f"{v} does not fit a {bits}-bit integer")
-    return v
-
-
-def _as_decimal(v: Any) -> decimal.Decimal:
-    return v if isinstance(v, decimal.Decimal) else decimal.Decimal(str(v))
-
-
-def _as_timestamp(v: Any) -> Timestamp:
-    if isinstance(v, Timestamp):
-        return v
-    if isinstance(v, (tuple, list)):
-        return Timestamp(int(v[0]), int(v[1]) if len(v) > 1 else 0)
-    if isinstance(v, int) and not isinstance(v, bool):
-        return Timestamp(v, 0)
-    raise PaimonCodecError(f"{v!r} is not a timestamp")
-
-
-def _as_bytes(v: Any) -> bytes:
-    if isinstance(v, str):
-        try:
-            return v.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise PaimonCodecError(f"string is not encodable as UTF-8: {exc}") from None
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        return bytes(v)
-    raise PaimonCodecError(f"{type(v).__name__} value {v!r} is not a string or bytes")
 
 
 def encode_binary_row(types: Sequence[DataType | str] | str, values: Sequence[Any]) -> bytes:
