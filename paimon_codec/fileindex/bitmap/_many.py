@@ -91,6 +91,7 @@ class ManyLookups:
         """Read and cache the bitmap of every located key (inline single rows need no read)."""
         cache, src = self._cache, self.source
         wanted: list[tuple[Any, int]] = []
+        recorded: list[int] = []  # each wanted bitmap's recorded length (V2; -1: to the payload's end)
         for key, loc in locs.items():
             if loc is None:
                 cache[key] = _EMPTY
@@ -98,10 +99,11 @@ class ManyLookups:
                 cache[key] = self._within_rows(BitMap([-1 - loc[0]]), loc[0])
             else:
                 wanted.append((key, loc[0]))
+                recorded.append(loc[1])
         if not wanted:
             return
         offs = np.fromiter((off for _, off in wanted), dtype=np.int64, count=len(wanted))
-        lengths = self._extents(offs, [locs[k][1] for k, _ in wanted])  # type: ignore[index]
+        lengths = self._extents(offs, recorded)
         starts = self.body_start + offs
         for (_, off), start, length in zip(wanted, starts.tolist(), lengths.tolist(), strict=True):
             if start + length > len(src) or length < 0:
