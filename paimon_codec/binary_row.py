@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .binary_row_values import _as_bytes, _as_decimal, _as_timestamp, _ranged
-from .errors import CorruptDataError, PaimonCodecError, TruncatedDataError, UnsupportedTypeError
+from .errors import CorruptDataError, TruncatedDataError, UnsupportedTypeError, UsageError
 from .generated.construct.binary_row import (
     BINARY_ROW_KIND_SIZE,
     INLINE_MARKER_FLAG,
@@ -177,7 +177,7 @@ class BinaryRowCodec:
     def encode(self, values: Sequence[Any]) -> bytes:
         """BinaryRow bytes of one row (``values`` in the Python value conventions, None = null)."""
         if len(values) != self.arity:
-            raise PaimonCodecError(f"row has {len(values)} values, the BinaryRow has {self.arity} fields")
+            raise UsageError(f"row has {len(values)} values, the BinaryRow has {self.arity} fields")
         fixed = bytearray(self.fixed_size)
         var = bytearray()
         for i, v in enumerate(values):
@@ -206,13 +206,13 @@ class BinaryRowCodec:
             elif kind == _WIDE_DECIMAL:
                 data = _java_big_integer_bytes(decimal_unscaled(_as_decimal(v), t.scale or 0))
                 if len(data) > WIDE_DECIMAL_BYTES:
-                    raise PaimonCodecError(f"decimal {v} does not fit DECIMAL({t.precision}, {t.scale})")
+                    raise UsageError(f"decimal {v} does not fit DECIMAL({t.precision}, {t.scale})")
                 _REFERENCE.pack_into(fixed, at, len(data), self.fixed_size + len(var))
                 var += data + bytes(WIDE_DECIMAL_BYTES - len(data))
             else:  # _WIDE_TIMESTAMP
                 ts = _as_timestamp(v)
                 if not 0 <= ts.nanos_of_milli <= _NANOS_OF_MILLI_MAX:
-                    raise PaimonCodecError(f"nanos of millisecond {ts.nanos_of_milli} outside 0..999999")
+                    raise UsageError(f"nanos of millisecond {ts.nanos_of_milli} outside 0..999999")
                 _REFERENCE.pack_into(fixed, at, int(ts.nanos_of_milli), self.fixed_size + len(var))
                 var += WIDE_TIMESTAMP_STRUCT.pack(_ranged(ts.millis, 64))
         return bytes(fixed) + bytes(var)
@@ -237,14 +237,14 @@ class BinaryRowCodec:
             raise UnsupportedTypeError("encode_columns needs fixed-width fields only",
                                        expected="no strings, binaries, non-compact decimals or timestamps")
         if len(columns) != self.arity:
-            raise PaimonCodecError(f"{len(columns)} columns given, the BinaryRow has {self.arity} fields")
+            raise UsageError(f"{len(columns)} columns given, the BinaryRow has {self.arity} fields")
         n = len(columns[0]) if self.arity else 0
         word_bits = 8 * SLOT_SIZE
         words = np.zeros((n, self.fixed_size // SLOT_SIZE), dtype=np.uint64)
         for i, (t, col) in enumerate(zip(self.types, columns, strict=True)):
             arr = np.asarray(col)
             if arr.shape != (n,):
-                raise PaimonCodecError(f"column {i} has {arr.shape[0] if arr.ndim else 0} rows, expected {n}")
+                raise UsageError(f"column {i} has {arr.shape[0] if arr.ndim else 0} rows, expected {n}")
             r = t.root
             if r == "FLOAT":
                 slot = arr.astype(np.float32).view(np.uint32).astype(np.uint64)
@@ -257,7 +257,7 @@ class BinaryRowCodec:
                 signed = arr.astype(np.int64)
                 if bits < 64 and signed.size and (
                         int(signed.min()) < -(1 << (bits - 1)) or int(signed.max()) >= 1 << (bits - 1)):
-                    raise PaimonCodecError(f"column {i} has values outside {t}")
+                    raise UsageError(f"column {i} has values outside {t}")
                 slot = signed.view(np.uint64) & np.uint64((1 << bits) - 1 if bits < 64 else (1 << 64) - 1)
             mask = None if nulls is None else nulls[i]
             if mask is not None:
@@ -356,11 +356,11 @@ def _fixed_value(t: DataType, v: Any) -> Any:
     if t.root == "BOOLEAN":
         return bool(v)
     if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
-        raise PaimonCodecError(f"{v!r} is not a {t} value")
+        raise UsageError(f"{v!r} is not a {t} value")
     try:
         SLOT_STRUCTS[_SLOT_KINDS[t.root]].pack(v)
     except OverflowError:
-        raise PaimonCodecError(f"{v!r} does not fit {t}") from None
+        raise UsageError(f"{v!r} does not fit {t}") from None
     return float(v)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import PaimonCodecError
+from .errors import UsageError
 from .values import Timestamp
 
 
@@ -18,10 +18,10 @@ def _ranged(v: Any, bits: int) -> int:
         if isinstance(v, float) and v.is_integer():
             v = int(v)
         else:
-            raise PaimonCodecError(f"{v!r} is not an integer")
+            raise UsageError(f"{v!r} is not an integer")
     v = int(v)
     if not -(1 << (bits - 1)) <= v < (1 << (bits - 1)):
-        raise PaimonCodecError(f"{v} does not fit a {bits}-bit integer")
+        raise UsageError(f"{v} does not fit a {bits}-bit integer")
     return v
 
 
@@ -36,7 +36,7 @@ def _as_timestamp(v: Any) -> Timestamp:
         return Timestamp(int(v[0]), int(v[1]) if len(v) > 1 else 0)
     if isinstance(v, int) and not isinstance(v, bool):
         return Timestamp(v, 0)
-    raise PaimonCodecError(f"{v!r} is not a timestamp")
+    raise UsageError(f"{v!r} is not a timestamp")
 
 
 def _as_bytes(v: Any) -> bytes:
@@ -44,7 +44,7 @@ def _as_bytes(v: Any) -> bytes:
         try:
             return v.encode("utf-8")
         except UnicodeEncodeError as exc:
-            raise PaimonCodecError(f"string is not encodable as UTF-8: {exc}") from None
+            raise UsageError(f"string is not encodable as UTF-8: {exc}") from None
     if isinstance(v, (bytes, bytearray, memoryview)):
         return bytes(v)
-    raise PaimonCodecError(f"{type(v).__name__} value {v!r} is not a string or bytes")
+    raise UsageError(f"{type(v).__name__} value {v!r} is not a string or bytes")

@@ -43,6 +43,7 @@ from .errors import (
     TruncatedDataError,
     UnsupportedTypeError,
     UnsupportedVersionError,
+    UsageError,
 )
 from .generated.construct.constants import DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64, FILE_INDEX_MAGIC
 from .generated.construct.deletion_vector import DV_MAGIC_DTYPE
@@ -136,7 +137,7 @@ class FormatSpec:
         if not self.needs_key_kind:
             return {}
         if key_kind is None:
-            raise PaimonCodecError(f"format {self.name} needs a key kind", expected="one of " + ", ".join(KEY_KINDS))
+            raise UsageError(f"format {self.name} needs a key kind", expected="one of " + ", ".join(KEY_KINDS))
         key_kind = key_kind_for(key_kind)
         return {"key_kind": key_kind}
 
@@ -313,7 +314,7 @@ def get(name: str) -> FormatSpec:
     try:
         return FORMATS[name]
     except KeyError:
-        raise PaimonCodecError(f"unknown format {name!r}", expected="one of " + ", ".join(FORMATS)) from None
+        raise UsageError(f"unknown format {name!r}", expected="one of " + ", ".join(FORMATS)) from None
 
 
 def detect(data: bytes) -> str | None:

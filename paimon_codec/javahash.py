@@ -18,7 +18,7 @@ from typing import Any
 import mmh3
 import numpy as np
 
-from .errors import PaimonCodecError
+from .errors import UsageError
 
 __all__ = [
     "DEFAULT_SEED",
@@ -84,7 +84,7 @@ def murmur3_rows(rows: np.ndarray, seed: int = DEFAULT_SEED) -> np.ndarray:
     rows = np.ascontiguousarray(rows, dtype=np.uint8)
     n, length = rows.shape
     if length % 4:
-        raise PaimonCodecError(f"row length {length} is not a multiple of 4")
+        raise UsageError(f"row length {length} is not a multiple of 4")
     # the hash input as little-endian words (Java reads the row's memory segment with getInt)
     words = rows.view(np.dtype("<u4")).astype(np.uint32, copy=False)
     h = np.full(n, seed & _M32, dtype=np.uint32)

@@ -12,7 +12,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from .errors import UnsupportedTypeError
+from .errors import InvalidSchemaError, UnsupportedTypeError
 
 __all__ = ["DataType", "Field", "RowType", "parse_type", "parse_row_type"]
 
@@ -148,7 +148,7 @@ class _Parser:
         while pos < end:
             m = self._token.match(text, pos)
             if not m or m.end() == pos or m.lastgroup is None:
-                raise UnsupportedTypeError(f"cannot parse type {self.shown} at character {pos}")
+                raise InvalidSchemaError(f"cannot parse type {self.shown} at character {pos}")
             self.tokens.append(m.group(m.lastgroup))
             pos = m.end()
         self.i = 0
@@ -165,14 +165,14 @@ class _Parser:
     def take(self, expected: str | None = None) -> str:
         tok = self.peek()
         if tok is None or (expected is not None and tok.upper() != expected):
-            raise UnsupportedTypeError(f"cannot parse type {self.shown}", expected=expected or "more input")
+            raise InvalidSchemaError(f"cannot parse type {self.shown}", expected=expected or "more input")
         self.i += 1
         return tok
 
     def number(self) -> int:
         tok = self.take()
         if not (tok.isascii() and tok.isdigit()) or len(tok) > 10:
-            raise UnsupportedTypeError(f"cannot parse type {self.shown}", expected="a number below 2**31")
+            raise InvalidSchemaError(f"cannot parse type {self.shown}", expected="a number below 2**31")
         return int(tok)
 
     def args(self) -> list[int]:
@@ -270,14 +270,14 @@ def parse_type(text: str | DataType) -> DataType:
     p = _Parser(str(text))
     t = p.parse_type()
     if p.peek() is not None:
-        raise UnsupportedTypeError(f"trailing input in type {p.shown}", expected="end of type")
+        raise InvalidSchemaError(f"trailing input in type {p.shown}", expected="end of type")
     return t
 
 
 def _field_of(d: object) -> Field:
     """One ``{"name", "type"[, "id"]}`` entry of a JSON row schema."""
     if not isinstance(d, dict) or "name" not in d or "type" not in d:
-        raise UnsupportedTypeError(f"row schema entry {_shown(repr(d))} is not an object with 'name' and 'type'")
+        raise InvalidSchemaError(f"row schema entry {_shown(repr(d))} is not an object with 'name' and 'type'")
     return Field(str(d["name"]), parse_type(d["type"]), d.get("id"))
 
 
@@ -289,11 +289,11 @@ def parse_row_type(spec: str | list | RowType) -> RowType:
         try:
             spec = json.loads(spec)
         except (json.JSONDecodeError, RecursionError) as exc:
-            raise UnsupportedTypeError(f"row schema is not valid JSON: {exc}") from None
+            raise InvalidSchemaError(f"row schema is not valid JSON: {exc}") from None
     if isinstance(spec, list):
         return RowType(tuple(_field_of(d) for d in spec))
     if not isinstance(spec, str):
-        raise UnsupportedTypeError(f"row schema {_shown(repr(spec))} is not text, a JSON list or a RowType")
+        raise InvalidSchemaError(f"row schema {_shown(repr(spec))} is not text, a JSON list or a RowType")
     fields = []
     depth, start = 0, 0
     parts = []
@@ -313,11 +313,11 @@ def parse_row_type(spec: str | list | RowType) -> RowType:
         if part.startswith("`"):
             end = part.find("`", 1)
             if end < 0:
-                raise UnsupportedTypeError(f"unclosed backtick in column {part!r}", expected="`name`")
+                raise InvalidSchemaError(f"unclosed backtick in column {part!r}", expected="`name`")
             name, rest = part[1:end], part[end + 1:]
         else:
             name, _, rest = part.partition(" ")
         if not rest.strip():
-            raise UnsupportedTypeError(f"column {name!r} has no type in schema {_shown(spec)}")
+            raise InvalidSchemaError(f"column {name!r} has no type in schema {_shown(spec)}")
         fields.append(Field(name, parse_type(rest.strip())))
     return RowType(tuple(fields))

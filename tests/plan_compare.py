@@ -52,8 +52,8 @@ def write_java_tables(java_newest: Any, warehouse: Any, *, commits: int, rows_pe
 def assert_same_plans(expected: Any, got: Any, where: Any, ignore: Collection[str]) -> None:
     """Plans ``expected`` and ``got`` (``plan_scan`` results) hold the same verdicts: equal reports but for
     the fields in ``ignore``, and the same files in the same order with the same row selections."""
-    want = {k: v for k, v in expected.report.to_json().items() if k not in ignore}
-    have = {k: v for k, v in got.report.to_json().items() if k not in ignore}
+    want = {k: v for k, v in expected.report.to_dict().items() if k not in ignore}
+    have = {k: v for k, v in got.report.to_dict().items() if k not in ignore}
     assert have == want, where
     assert [(t.path, t.selection_bytes()) for t in got.tasks] == \
         [(t.path, t.selection_bytes()) for t in expected.tasks], where

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from paimon_codec.errors import CorruptDataError, PaimonCodecError, UnsupportedTypeError
+from paimon_codec.errors import (
+    CorruptDataError,
+    InvalidSchemaError,
+    PaimonCodecError,
+    UnsupportedFeatureError,
+    UnsupportedTypeError,
+)
 from paimon_codec.positions import positions_from_json
 from paimon_codec.types import parse_row_type
 
@@ -17,9 +23,10 @@ from paimon_codec.types import parse_row_type
     "`a INT",                     # unclosed backtick
     "[" * 100_000,                # nested too deeply for the JSON decoder
 ])
-def test_bad_row_schema_is_an_unsupported_type(spec: str) -> None:
-    with pytest.raises(UnsupportedTypeError):
+def test_bad_row_schema_is_an_invalid_schema(spec: str) -> None:
+    with pytest.raises(InvalidSchemaError) as info:
         parse_row_type(spec)
+    assert isinstance(info.value, ValueError) and not isinstance(info.value, UnsupportedFeatureError)
 
 
 def test_good_row_schemas_still_parse() -> None:

@@ -64,7 +64,7 @@ def test_09_write_is_byte_identical(case, tmp_path):
         assert data == (DV09 / java["file_name"]).read_bytes()
         assert meta.file_size == java["file_size"]
         assert meta.row_count == java["row_count"]
-        assert [r.to_json()[:3] for r in meta.ranges] == java["deletion_vectors_ranges"]
+        assert [r.to_dict()[:3] for r in meta.ranges] == java["deletion_vectors_ranges"]
         for r in meta.ranges:
             assert r.cardinality == java["deletion_files"][r.data_file]["cardinality"]
 

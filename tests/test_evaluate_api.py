@@ -25,7 +25,7 @@ def test_write_read_evaluate_round_trip():
     container = fi.FileIndexContainerReader(writer.serialize())
 
     r = fi.evaluate(fi.col("status") == "FAILED", container, schema)
-    assert r.to_json()["cardinality"] == 250 and set(r.bitmap) == {i for i in range(1000) if i % 4 == 2}
+    assert r.to_dict()["cardinality"] == 250 and set(r.bitmap) == {i for i in range(1000) if i % 4 == 2}
     r = fi.evaluate(fi.parse_where("status IS NULL OR status = 'DONE'"), container, schema)
     assert set(r.bitmap) == {i for i in range(1000) if i % 4 in (1, 3)}
     absent = [fi.evaluate(fi.col("key") == f"absent-{i}", container, schema).kind for i in range(50)]

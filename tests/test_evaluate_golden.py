@@ -30,7 +30,7 @@ def _java_09(result: dict) -> tuple:
 
 
 def _ours(result) -> tuple:
-    j = result.to_json()
+    j = result.to_dict()
     return ("BITMAP", j["ranges"]) if j["kind"] == "BITMAP" else (j["kind"],)
 
 
@@ -72,7 +72,7 @@ def _latest(result) -> object:
         return "REMAIN"
     if not result.remain():
         return "SKIP"
-    return result.to_json()["ranges"]
+    return result.to_dict()["ranges"]
 
 
 def _expected_latest(obj) -> object:

@@ -100,7 +100,7 @@ def test_leaf_ands_every_reader_and_stops_when_not_remaining():
     assert bitmap.calls == []  # stopped after the first non-remaining answer
     cont = FakeContainer({"a": [bitmap, FixedReader(REMAIN)]})
     r = evaluate(col("a") == 1, cont, ROW)
-    assert r.to_json() == {"kind": "BITMAP", "cardinality": 3, "ranges": [[0, 1], [3, 4], [6, 7]]}
+    assert r.to_dict() == {"kind": "BITMAP", "cardinality": 3, "ranges": [[0, 1], [3, 4], [6, 7]]}
     # an absent key: empty bitmap, the bloom filter is never asked
     bloom = FixedReader(REMAIN)
     r = evaluate(col("a") == 9, FakeContainer({"a": [bitmap, bloom]}), ROW)
@@ -165,7 +165,7 @@ def test_timestamp9_not_equal_never_drops_rows():
         assert r is REMAIN or truth <= r.bitmap, pred
     # an absent collapsed key: the answer is exactly Java's complement
     r = evaluate(col("ts") != Timestamp(5, 1), FakeContainer({"ts": [reader]}), ROW)
-    assert r.to_json()["ranges"] == [[0, 5]]
+    assert r.to_dict()["ranges"] == [[0, 5]]
 
 
 def test_timestamp6_literal_finer_than_key():
@@ -219,8 +219,8 @@ def test_evaluate_single_ignores_column_names():
 
 def test_apply_deletion_vector_rules():
     bm = BitmapResult(BitMap([0, 1, 5]))
-    assert apply_deletion_vector(bm, 8, None).to_json()["ranges"] == [[0, 2], [5, 6]]
-    assert apply_deletion_vector(bm, 8, [1]).to_json()["ranges"] == [[0, 1], [5, 6]]
+    assert apply_deletion_vector(bm, 8, None).to_dict()["ranges"] == [[0, 2], [5, 6]]
+    assert apply_deletion_vector(bm, 8, [1]).to_dict()["ranges"] == [[0, 1], [5, 6]]
     assert apply_deletion_vector(bm, 8, [0, 1, 5]) is SKIP
     # equal to the selection -> REMAIN (also when everything is deleted)
     assert apply_deletion_vector(BitmapResult(BitMap(range(8))), 8, [2]) is REMAIN

@@ -136,7 +136,7 @@ def test_every_operator_round_trips_through_json(op):
     rt = parse_row_type("s STRING")
     leaf = _sample(LEAF_CLASSES[op])
     for style in ("latest", "paimon-0.9"):
-        back = predicate_from_json(leaf.to_json(style=style), rt)
+        back = predicate_from_json(leaf.to_dict(style=style), rt)
         assert back == leaf.bind(rt), (op, style)
         assert type(back) is type(leaf)
 

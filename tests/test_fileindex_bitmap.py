@@ -276,7 +276,7 @@ def test_09_single_index_leaf_predicates(path, pid):
         if semantic is not None:
             assert is_sound(res, semantic)
         if pr.get("java_sound", True):
-            assert result_matches(res, expected), (itype, res.to_json(), expected)
+            assert result_matches(res, expected), (itype, res.to_dict(), expected)
 
 
 # ------------------------------------------------------------------------------------ errors

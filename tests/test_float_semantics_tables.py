@@ -124,7 +124,7 @@ def test_append_table_paimon_equals_java_spark_equals_pyspark(append_table, java
 def test_the_two_semantics_differ_and_the_report_names_them(append_table):
     pred = make_leaf("eq", "c", (0.0,))
     paimon, spark_plan = plan_scan(append_table, pred), plan_scan(append_table, pred, semantics="spark")
-    assert paimon.report.semantics == "paimon" and paimon.report.to_json()["semantics"] == "paimon"
+    assert paimon.report.semantics == "paimon" and paimon.report.to_dict()["semantics"] == "paimon"
     assert spark_plan.report.semantics == "spark"
     # the two files of partition p=0.0 hold 0.0 rows; Spark's -0.0 = 0.0 also needs the two of p=-0.0
     assert (paimon.report.files_read, spark_plan.report.files_read) == (2, 4)

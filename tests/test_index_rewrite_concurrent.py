@@ -28,7 +28,7 @@ from paimon_codec.maintenance.index_rewrite_job import rewrite_file_index
 path, options, start = sys.argv[1], json.loads(sys.argv[2]), float(sys.argv[3])
 while time.time() < start:
     time.sleep(0.005)
-print(json.dumps(rewrite_file_index(path, options).to_json()))
+print(json.dumps(rewrite_file_index(path, options).to_dict()))
 """
 
 

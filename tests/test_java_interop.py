@@ -118,7 +118,7 @@ def test_bridge_reads_golden_container(java, case):
         tree = _literals_to_python(p["pred"], rt)
         assert java.test_predicate(data, rt, tree) == p.get("java_test_predicate",
                                                             p.get("java_test_predicate_by_reader_order"))
-        got = java.evaluate(data, rt, tree).to_json()
+        got = java.evaluate(data, rt, tree).to_dict()
         if "java_result" in p:
             want = [p["java_result"]]
         else:
@@ -470,7 +470,7 @@ def test_java_reads_our_bitmap_with_colliding_keys(java):
     for key in colliding + [1, 199, 200]:
         got = java.index_result("bitmap", "INT", payload, {"op": "equal", "literal": key})
         want = BitMap(i for i, v in enumerate(values) if v == key)
-        assert got.to_json() == BitmapResult(want).to_json(), key
+        assert got.to_dict() == BitmapResult(want).to_dict(), key
 
 
 def test_bitmap_v1_payload_identical_to_java_colliding_keys(java):
@@ -565,7 +565,7 @@ def _truth(tree: dict, rt: RowType, rows: list[list]) -> BitMap:
 
 def _norm(result) -> dict:
     """REMAIN / SKIP / BITMAP, an empty bitmap counted as SKIP (equivalent for pruning, FORMATS §9.1)."""
-    return result.to_json() if result.remain() else {"kind": "SKIP"}
+    return result.to_dict() if result.remain() else {"kind": "SKIP"}
 
 
 def _assert_sound(result, truth: BitMap, what) -> None:
@@ -614,7 +614,7 @@ def test_containers_we_write_are_read_by_java(java, seed):
             java_alone = java.column_results(data, rt, tree)
             for itype, reader in readers.items():
                 mine = evaluate.evaluate_single(pred, reader, dtype)
-                assert mine.to_json() == java_alone[itype].to_json(), (itype, tree)
+                assert mine.to_dict() == java_alone[itype].to_dict(), (itype, tree)
             # the whole container: sound, and Java's answer (either reader order) for a single leaf
             mine = evaluate.evaluate(pred, ours, rt)
             _assert_sound(mine, truth, tree)
@@ -654,8 +654,8 @@ def test_float_edge_values_answered_like_java(java):
             java_alone = java.column_results(data, rt, tree)
             for itype, reader in readers.items():
                 # the index layer gives Java's answer, ±0.0 / NaN literals too (no widening: Paimon's semantics)
-                mine = evaluate.evaluate_single(pred, reader, dtype).to_json()
-                assert mine == java_alone[itype].to_json(), (itype, tree)
+                mine = evaluate.evaluate_single(pred, reader, dtype).to_dict()
+                assert mine == java_alone[itype].to_dict(), (itype, tree)
 
 
 def test_unusual_column_names_parsed_alike(java):

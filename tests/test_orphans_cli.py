@@ -19,6 +19,7 @@ import pyarrow as pa
 import pytest
 from spark_fixtures import spark  # noqa: F401
 
+from paimon_codec.errors import InvalidOptionError
 from paimon_codec.maintenance.orphan_clean import older_than_millis, remove_orphan_files
 from paimon_codec.maintenance.orphans import find_orphans
 
@@ -92,7 +93,7 @@ def test_cli_refuses_unreadable_metadata_with_status_1(tmp_path):
 
 def test_a_future_older_than_is_refused_for_a_deleting_run(tmp_path):
     table = _table(tmp_path)
-    with pytest.raises(ValueError, match="older_than must be before now"):
+    with pytest.raises(InvalidOptionError, match="older_than must be before now"):
         remove_orphan_files(table, older_than_millis(int(time.time() * 1000) + 60_000), dry_run=False)
 
 

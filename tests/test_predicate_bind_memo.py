@@ -116,7 +116,7 @@ def test_readers_for_shares_one_window_per_payload():
     assert a is not b and a.source is b.source
     start, length = container.columns["c1"]["bitmap"]
     assert (a.source.base, len(a.source)) == (start, length)
-    assert a.visit_equal(3).to_json() == b.visit_equal(3).to_json()
+    assert a.visit_equal(3).to_dict() == b.visit_equal(3).to_dict()
     assert source.bytes_read <= container.head_length + 2 * length  # only c1's payload, by both readers
 
 

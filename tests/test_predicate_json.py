@@ -76,7 +76,7 @@ def test_latest_containers_parse():
         schema = parse_row_type([{"name": c["name"], "type": c["type"]} for c in cols])
         for entry in side["predicates"]:
             pred = predicate_from_json(entry["predicate"], schema)
-            assert predicate_from_json(pred.to_json(schema=schema), schema) == pred
+            assert predicate_from_json(pred.to_dict(schema=schema), schema) == pred
             assert predicate_from_json(entry, schema) == pred  # wrapper accepted
 
 
@@ -98,7 +98,7 @@ def test_latest_query_objects_parse(kind):
                     fmt = ">d" if dtype.root == "DOUBLE" else ">f"
                     want = struct.unpack(fmt, bytes.fromhex(q[key]))[0]
                     assert (math.isnan(v) and math.isnan(want)) or struct.pack(fmt, v) == struct.pack(fmt, want)
-            assert predicate_from_json(pred.to_json(schema=dtype), dtype) == pred
+            assert predicate_from_json(pred.to_dict(schema=dtype), dtype) == pred
 
 
 def test_float_bits_and_hex():
@@ -144,10 +144,10 @@ def test_bad_json(obj):
 def test_json_round_trip(pred):
     bound = pred.bind(SCHEMA)
     for style in ("latest", "paimon-0.9"):
-        doc = bound.to_json(style=style, schema=SCHEMA)
+        doc = bound.to_dict(style=style, schema=SCHEMA)
         assert predicate_from_json(doc, SCHEMA) == bound, doc
     # without a schema the latest form still reads back to the same bound predicate
-    assert predicate_from_json(bound.to_json(), None).bind(SCHEMA) == bound
+    assert predicate_from_json(bound.to_dict(), None).bind(SCHEMA) == bound
 
 
 def test_deep_json_is_rejected_cleanly():

@@ -49,9 +49,9 @@ def test_lazy_index_lookup_reads_head_and_one_block_per_index(bucket, big_contai
     uri = f"{bucket}/range/{len(big_container)}.index"
     if not storage.exists(uri):
         storage.write_atomic(uri, big_container)
-    expected = evaluate(parse_where(where), FileIndexContainerReader(big_container), SCHEMA).to_json()
+    expected = evaluate(parse_where(where), FileIndexContainerReader(big_container), SCHEMA).to_dict()
     with ByteSource(uri) as src:
-        got = evaluate(parse_where(where), FileIndexContainerReader(src, path=src.path), SCHEMA).to_json()
+        got = evaluate(parse_where(where), FileIndexContainerReader(src, path=src.path), SCHEMA).to_dict()
         reader = src._file
         gets, fetched = reader.gets, reader.bytes_fetched
     assert got == expected
@@ -208,7 +208,7 @@ def test_no_secret_in_logs(bucket, big_container, caplog):
     storage.write_atomic(uri, big_container)
     storage.create_if_absent(f"{bucket}/logs/once", b"x")
     with ByteSource(uri) as src:
-        evaluate(parse_where("b = 'k1'"), FileIndexContainerReader(src, path=src.path), SCHEMA).to_json()
+        evaluate(parse_where("b = 'k1'"), FileIndexContainerReader(src, path=src.path), SCHEMA).to_dict()
     assert SECRET_KEY not in caplog.text  # not even botocore's DEBUG logs carry it
     ours = [r.getMessage() for r in caplog.records if r.name.startswith("paimon_codec")]
     assert not any(ACCESS_KEY in m or SECRET_KEY in m for m in ours)  # (the key id is in botocore's, as in AWS's)
@@ -239,7 +239,7 @@ def test_cli_storage_option_flags_with_paimon_names(s3_server, bucket, big_conta
     res = _cli(["index", "query", uri, "--schema", "a BIGINT, b STRING, c BIGINT", "--where", "b = 'k3'", "--json",
                 *flags], {})
     assert res.returncode == 0, res.stderr
-    expected = evaluate(parse_where("b = 'k3'"), FileIndexContainerReader(big_container), SCHEMA).to_json()
+    expected = evaluate(parse_where("b = 'k3'"), FileIndexContainerReader(big_container), SCHEMA).to_dict()
     assert json.loads(res.stdout) == expected
     # a failing request: one line naming the file, exit 2, no secret anywhere
     bad = _cli(["inspect", f"{uri}.missing", "--format", "file-index", "--storage-option",

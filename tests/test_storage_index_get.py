@@ -59,9 +59,9 @@ def test_judge_opens_small_index_files_with_one_get(bucket, n, whole):
     uri = f"{bucket}/whole/{n}.index"
     storage.write_atomic(uri, blob)
     assert (len(blob) <= judge_sources.INDEX_WHOLE_GET) == whole
-    expected = evaluate(parse_where("b = 'k7'"), FileIndexContainerReader(blob), SCHEMA).to_json()
+    expected = evaluate(parse_where("b = 'k7'"), FileIndexContainerReader(blob), SCHEMA).to_dict()
     with judge_sources.index_source(uri) as src:
-        got = evaluate(parse_where("b = 'k7'"), FileIndexContainerReader(src, path=src.path), SCHEMA).to_json()
+        got = evaluate(parse_where("b = 'k7'"), FileIndexContainerReader(src, path=src.path), SCHEMA).to_dict()
         reader = src._file
         gets, fetched = reader.gets, reader.bytes_fetched
     assert got == expected

@@ -100,7 +100,7 @@ def test_answer_topn_query_validates():
     with pytest.raises(InvalidPredicateError):
         answer_topn_query(reader, {"op": "top_k", "k": 1, "null_ordering": "SIDEWAYS"})
     res = answer_topn_query(reader, {"op": "top_k", "k": 1, "strict": True})
-    assert res.to_json() == {"kind": "BITMAP", "cardinality": 1, "ranges": [[1, 2]]}
+    assert res.to_dict() == {"kind": "BITMAP", "cardinality": 1, "ranges": [[1, 2]]}
 
 
 def _parser():

@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
               + " ".join(f"{c}={stats.counts.get(c, 0)}" for c in CLASSES), flush=True)
         for idx, kind, detail in stats.findings[:5]:
             print(f"    #{idx} {kind}: {detail}", flush=True)
-        return stats.to_json()
+        return stats.to_dict()
 
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:  # each target runs in worker processes of its own
         rows = list(pool.map(one, range(len(names)), names))
@@ -203,7 +203,7 @@ class _Book:
         if self.rec is None:
             return
         with self.lock:
-            row = stats.to_json()
+            row = stats.to_dict()
             if row["inputs"] or final:
                 self.rec["targets"][name] = record.merged(self.base.get(name), row, self.corpora[name])
                 self.segment["ranges"][name] = [self.start(name), stats.next]

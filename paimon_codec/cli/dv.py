@@ -18,7 +18,7 @@ from typing import Any
 from ..dv.deletion_vector import DeletionVector
 from ..dv.index_file import DEFAULT_TARGET_SIZE, read_dv_index, read_entry, write_dv_index
 from ..dv.puffin import read_puffin, write_puffin
-from ..errors import CorruptDataError, PaimonCodecError
+from ..errors import CorruptDataError, UsageError
 from ..positions import positions_to_json
 from .common import JSON_LINE, CommandGroup, emit, read_json_file
 
@@ -73,7 +73,7 @@ def _cmd_write(args: argparse.Namespace) -> int:
         factory = lambda n: f"{args.name_prefix}-{n}"  # noqa: E731
     metas = write_dv_index(args.output_dir, dvs, target_size=target, name_factory=factory)
     obj = {"files": [{"file_name": m.file_name, "file_size": m.file_size, "row_count": m.row_count,
-                      "ranges": [r.to_json() for r in m.ranges]} for m in metas]}
+                      "ranges": [r.to_dict() for r in m.ranges]} for m in metas]}
     emit(obj, args.json, "\n".join(f"{os.path.join(args.output_dir, m.file_name)}: {m.row_count} DV(s), "
                                     f"{m.file_size} bytes" for m in metas))
     return 0
@@ -86,23 +86,23 @@ def _cmd_to_puffin(args: argparse.Namespace) -> int:
         entries = read_dv_index(args.input).entries
         names = args.names.split(",") if args.names else [f"entry-{e.offset}" for e in entries]
         if len(names) != len(entries):
-            raise PaimonCodecError(f"{len(names)} names given for {len(entries)} deletion vectors")
+            raise UsageError(f"{len(names)} names given for {len(entries)} deletion vectors")
         dvs = [(n, e.dv) for n, e in zip(names, entries, strict=True)]
     blobs = write_puffin(args.output, dvs)
-    obj = {"file": args.output, "blobs": [b.to_json() for b in blobs]}
+    obj = {"file": args.output, "blobs": [b.to_dict() for b in blobs]}
     emit(obj, args.json, f"{args.output}: {len(blobs)} deletion-vector-v1 blob(s)")
     return 0
 
 
 def _cmd_from_puffin(args: argparse.Namespace) -> int:
     blobs = read_puffin(args.file)
-    obj: dict[str, Any] = {"blobs": [dict(b.to_json(), positions=positions_to_json(b.dv))
+    obj: dict[str, Any] = {"blobs": [dict(b.to_dict(), positions=positions_to_json(b.dv))
                                      for b in blobs]}
     text = [f"{args.file}: {len(blobs)} deletion-vector-v1 blob(s)"]
     if args.output_dir:
         metas = write_dv_index(args.output_dir, [(b.referenced_data_file, b.loaded_dv()) for b in blobs],
                                target_size=None)
-        obj["files"] = [{"file_name": m.file_name, "ranges": [r.to_json() for r in m.ranges]} for m in metas]
+        obj["files"] = [{"file_name": m.file_name, "ranges": [r.to_dict() for r in m.ranges]} for m in metas]
         text.append(f"wrote {metas[0].file_name} ({metas[0].row_count} DVs)")
     emit(obj, args.json, "\n".join(text))
     return 0

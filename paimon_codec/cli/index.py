@@ -113,13 +113,13 @@ def _build_command(args: argparse.Namespace) -> int:
 def result_to_json(result: Any) -> dict:
     """``{"kind": ...}`` of a result (FileIndexResult, bitmap, or a ready JSON dict)."""
     if isinstance(result, FileIndexResult):
-        return result.to_json()
+        return result.to_dict()
     if isinstance(result, dict):
         return result
     from pyroaring import BitMap
 
     if isinstance(result, BitMap):
-        return BitmapResult(result).to_json()
+        return BitmapResult(result).to_dict()
     raise TypeError(f"not a result: {result!r}")
 
 

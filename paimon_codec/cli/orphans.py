@@ -24,7 +24,7 @@ def cmd_remove_orphans(args) -> int:
         print_json({"dry_run": dry_run, "older_than_ms": older_than,
                     "deleted_files": sum(r.deleted_files for r in reports),
                     "deleted_bytes": sum(r.deleted_bytes for r in reports),
-                    "tables": [r.to_json() for r in reports]})
+                    "tables": [r.to_dict() for r in reports]})
     else:
         verb = "would delete" if dry_run else "deleted"
         for r in reports:

@@ -38,7 +38,7 @@ def plan_json(plan) -> dict[str, Any]:
                "row_count": g.row_count, "selected_rows": g.selected_rows} for g in plan.groups]
     return {"table": plan.report.table, "snapshot_id": plan.snapshot_id,
             "predicate": None if plan.predicate is None else str(plan.predicate),
-            "tasks": tasks, "groups": groups, "report": plan.report.to_json()}
+            "tasks": tasks, "groups": groups, "report": plan.report.to_dict()}
 
 
 def _print(obj: dict, out=None) -> None:

@@ -136,7 +136,7 @@ def cmd_scan(args) -> int:
                       branch=args.branch, tag=args.tag, timestamp_ms=args.as_of,
                       distributed_planning=_planning_arg(args.distributed_planning), semantics=args.semantics)
     rows = _rows(df)
-    rep = report.to_json()
+    rep = report.to_dict()
     if args.json:
         print_json({"rows": rows, "report": rep})
     else:
@@ -185,18 +185,18 @@ def cmd_demo(args) -> int:
     df, report = scan(spark, table, where)
     _print_rows(_rows(df), args.limit)
     print()
-    _print_report(report.to_json())
+    _print_report(report.to_dict())
     print(f"\nrange predicate (range-bitmap index): WHERE {DEMO_RANGE_WHERE}\n")
     df, report = scan(spark, table, DEMO_RANGE_WHERE)
     _print_rows(_rows(df), args.limit)
     print()
-    _print_report(report.to_json(with_files=False))
+    _print_report(report.to_dict(with_files=False))
     column, desc, k = DEMO_TOPN
     print(f"\ntop-N: ORDER BY {column} {'DESC' if desc else 'ASC'} LIMIT {k}\n")
     df, report = scan(spark, table, order_by=[(column, "desc" if desc else "asc")], limit=k)
     _print_rows(_rows(df), args.limit)
     print()
-    _print_report(report.to_json())
+    _print_report(report.to_dict())
     print()
     _, summary = audit_results(spark, warehouse)
     _print_audit(summary)

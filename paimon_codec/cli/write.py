@@ -67,7 +67,7 @@ def cmd_rewrite(args: argparse.Namespace) -> int:
         from ..spark.session import get_spark
 
         report = rewrite_file_index(get_spark(args.master), args.table, options or None, args.partition or None)
-    _print(report.to_json(), args.json)
+    _print(report.to_dict(), args.json)
     return 0
 
 
@@ -97,7 +97,7 @@ def cmd_write(args: argparse.Namespace) -> int:
                                  expected="--format " + "|".join(_INPUT_FORMATS))
     df = _read_input(spark, args.input, _INPUT_FORMATS.get(fmt, fmt))
     report = write(df, args.table, mode=args.mode)
-    _print(report.to_json(), args.json)
+    _print(report.to_dict(), args.json)
     return 0
 
 

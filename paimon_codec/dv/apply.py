@@ -21,7 +21,7 @@ import numpy as np
 import pyarrow as pa
 from pyroaring import BitMap
 
-from ..errors import PaimonCodecError
+from ..errors import UnsupportedFeatureError
 from ..fileindex.evaluate import apply_deletion_vector
 from ..fileindex.result import BitmapResult, FileIndexResult
 from .deletion_vector import DeletionVector
@@ -34,7 +34,7 @@ ArrowData = TypeVar("ArrowData", pa.Table, pa.RecordBatch)
 def _deleted_32(dv: DeletionVector) -> BitMap:
     parts = dv.parts()
     if any(k != 0 for k in parts):
-        raise PaimonCodecError("file-index results address rows below 2**32; this vector holds larger positions")
+        raise UnsupportedFeatureError("file-index results address rows below 2**32; this vector holds larger positions")
     return parts.get(0, BitMap())
 
 

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 from pyroaring import BitMap, BitMap64
 
-from ..errors import CorruptDataError, PaimonCodecError, TruncatedDataError
+from ..errors import CorruptDataError, TruncatedDataError, UsageError
 from ..formats import translate_error
 from ..generated.construct.deletion_vector import DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64, DV_MAGIC_DTYPE, DvBin
 from ..positions import ranges_of
@@ -139,14 +139,14 @@ class DeletionVector:
         limit = MAX_POSITION_64 if self.bitmap64 else MAX_POSITION_32
         if largest > limit:
             kind = "64-bit" if self.bitmap64 else "32-bit"
-            raise PaimonCodecError(f"position {largest} does not fit a {kind} deletion vector",
+            raise UsageError(f"position {largest} does not fit a {kind} deletion vector",
                                    expected=f"positions in [0, {limit}]")
 
     # ------------------------------------------------------------------ mutation
     def delete(self, position: int) -> None:
         position = int(position)
         if position < 0:
-            raise PaimonCodecError(f"negative row position {position}")
+            raise UsageError(f"negative row position {position}")
         self._check_max(position)
         self._parts.setdefault(position >> 32, BitMap()).add(position & 0xFFFFFFFF)
 
@@ -155,7 +155,7 @@ class DeletionVector:
         if end <= start:
             return
         if start < 0:
-            raise PaimonCodecError(f"negative row position {start}")
+            raise UsageError(f"negative row position {start}")
         self._check_max(end - 1)
         key = start >> 32
         while start < end:
@@ -173,9 +173,9 @@ class DeletionVector:
         if positions.size == 0:
             return
         if positions.dtype.kind not in "iu":
-            raise PaimonCodecError(f"row positions must be integers, got {positions.dtype}")
+            raise UsageError(f"row positions must be integers, got {positions.dtype}")
         if positions.dtype.kind == "i" and int(positions.min()) < 0:
-            raise PaimonCodecError(f"negative row position {int(positions.min())}")
+            raise UsageError(f"negative row position {int(positions.min())}")
         largest = int(positions.max())
         self._check_max(largest)
         if largest <= 0xFFFFFFFF:
@@ -312,7 +312,7 @@ class DeletionVector:
         if not self.bitmap64:
             keys = [k for k, bm in self._parts.items() if len(bm)]
             if keys and keys != [0]:
-                raise PaimonCodecError("a 32-bit deletion vector cannot hold positions >= 2**32")
+                raise UsageError("a 32-bit deletion vector cannot hold positions >= 2**32")
             return {"magic": _MAGIC_32_U4BE, "bitmap": {"roaring": serialize_optimized(self._parts.get(0, BitMap()))}}
         parts = self.parts()
         count = (max(parts) + 1) if parts else 0

@@ -46,6 +46,7 @@ from ..generated.construct.deletion_vector import DV_SIZE_DTYPE as _SIZE
 from ..generated.construct.deletion_vector import DeletionVector as EntryCodec
 from ..generated.construct.deletion_vectors import DeletionVectors as FileCodec
 from ..memory_size import parse_memory_size
+from ..report import JsonForm
 from .deletion_vector import MAGIC_32, DeletionVector, bin_kind, bin_length
 
 __all__ = [
@@ -79,7 +80,7 @@ DvInput = Mapping[str, DeletionVector] | Iterable[tuple[str, DeletionVector]]
 
 
 @dataclass(frozen=True)
-class DeletionFileRange:
+class DeletionFileRange(JsonForm):
     """One ``_DELETIONS_VECTORS_RANGES`` row: where a data file's vector sits in an index file."""
 
     data_file: str
@@ -87,12 +88,12 @@ class DeletionFileRange:
     length: int
     cardinality: int | None = None
 
-    def to_json(self) -> list:
+    def to_dict(self) -> list:
         return [self.data_file, self.offset, self.length, self.cardinality]
 
 
 @dataclass
-class DvIndexFileMeta:
+class DvIndexFileMeta(JsonForm):
     """The ``IndexFileMeta`` of one written DV index file."""
 
     file_name: str
@@ -102,9 +103,9 @@ class DvIndexFileMeta:
     path: str | None = None
     index_type: str = INDEX_TYPE
 
-    def to_json(self) -> dict:
+    def to_dict(self) -> dict:
         return {"file_name": self.file_name, "file_size": self.file_size, "row_count": self.row_count,
-                "ranges": [r.to_json() for r in self.ranges]}
+                "ranges": [r.to_dict() for r in self.ranges]}
 
 
 def range_length(size: int, kind: str) -> int:

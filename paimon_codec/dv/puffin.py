@@ -26,9 +26,10 @@ from typing import Any, BinaryIO
 
 from .. import __version__ as _VERSION
 from ..codec_runtime import CodecError
-from ..errors import CorruptDataError, TruncatedDataError, UnsupportedVersionError
+from ..errors import CorruptDataError, TruncatedDataError, UnsupportedVersionError, UsageError
 from ..fileio import ByteSource, atomic_write_bytes
 from ..generated.construct import puffin as _codec
+from ..report import JsonForm
 from .deletion_vector import DeletionVector
 from .index_file import _decode_entry, encode_entry
 
@@ -45,7 +46,7 @@ _MAX_FOOTER = 64 << 20
 
 
 @dataclass
-class PuffinBlob:
+class PuffinBlob(JsonForm):
     """One ``deletion-vector-v1`` blob: its data file, byte range in the Puffin file and vector."""
 
     referenced_data_file: str
@@ -58,10 +59,10 @@ class PuffinBlob:
     def loaded_dv(self) -> DeletionVector:
         """The vector of a blob read with ``load=True`` (``load=False`` leaves ``dv`` None)."""
         if self.dv is None:
-            raise ValueError(f"blob of {self.referenced_data_file} was read without its vector (load=False)")
+            raise UsageError(f"blob of {self.referenced_data_file} was read without its vector (load=False)")
         return self.dv
 
-    def to_json(self) -> dict:
+    def to_dict(self) -> dict:
         return {"referenced_data_file": self.referenced_data_file, "offset": self.offset,
                 "length": self.length, "cardinality": self.cardinality}
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from ..errors import InvalidPredicateError
+from ..report import JsonForm
 from ..types import DataType, RowType
 from ._json_render import predicate_to_json
 from ._sql_render import to_sql
@@ -50,7 +51,7 @@ def _literal_key(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
-class Predicate(ABC):
+class Predicate(JsonForm, ABC):
     """Base class of predicate nodes."""
 
     #: ``"leaf"``, ``"and"`` or ``"or"`` (:func:`.visitor.node_kind`)
@@ -109,7 +110,7 @@ class Predicate(ABC):
     def to_sql(self) -> str:
         return to_sql(self)
 
-    def to_json(self, style: str = "latest", schema: RowType | DataType | None = None) -> dict:
+    def to_dict(self, style: str = "latest", schema: RowType | DataType | None = None) -> dict:
         """JSON form (``style`` ``"latest"`` or ``"paimon-0.9"``); see :mod:`.json_form`."""
         return predicate_to_json(self, style=style, schema=schema)
 

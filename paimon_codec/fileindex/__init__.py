@@ -8,7 +8,7 @@ Typical use::
     schema = parse_row_type("status STRING, region STRING, note STRING")
     container = FileIndexContainerReader("data-0.parquet.index")
     result = evaluate(parse_where("status = 'PENDING' AND region IN ('US','EU')"), container, schema)
-    result.to_json()   # {"kind": "REMAIN"} | {"kind": "SKIP"} | {"kind": "BITMAP", ...}
+    result.to_dict()   # {"kind": "REMAIN"} | {"kind": "SKIP"} | {"kind": "BITMAP", ...}
 
 The predicate, result and evaluation names are imported eagerly; the index formats (writers,
 readers, container) load on first use of their names.

@@ -24,6 +24,7 @@ from ..fileio import ByteSource
 from ..formats import translate_error
 from ..generated.construct import file_index as _fi
 from ..generated.construct.file_index import FILE_INDEX_MAGIC, FILE_INDEX_VERSION_V1
+from ..report import JsonForm
 from ..types import DataType, parse_type
 from . import registry
 from .reader import EmptyFileIndexReader, FileIndexReader
@@ -73,7 +74,7 @@ def write_container(columns: Iterable[tuple[str, Iterable[tuple[str, bytes | Non
         raise translate_error(exc, None, "file index container") from None
 
 
-class FileIndexContainerReader:
+class FileIndexContainerReader(JsonForm):
     """Reads the head of a container; hands out readers for one column's index slices.
 
     ``columns`` maps column name -> ``{index_type: (start, length)}`` (start absolute, -1 = empty).
@@ -186,7 +187,7 @@ class FileIndexContainerReader:
                 raise exc.with_path(self.path) from None
         return out
 
-    def to_json(self) -> dict:
+    def to_dict(self) -> dict:
         return {
             "magic": MAGIC, "version": self.version, "head_length": self.head_length,
             "columns": [{"column": c, "indexes": [{"index_type": t, "start": s, "length": n}

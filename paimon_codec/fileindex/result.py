@@ -24,11 +24,12 @@ from collections.abc import Callable
 from pyroaring import BitMap
 
 from ..positions import ranges_of
+from ..report import JsonForm
 
 __all__ = ["FileIndexResult", "REMAIN", "SKIP", "BitmapResult"]
 
 
-class FileIndexResult:
+class FileIndexResult(JsonForm):
     """Base class; use the singletons :data:`REMAIN`, :data:`SKIP` or :class:`BitmapResult`."""
 
     kind: str = "?"
@@ -48,7 +49,7 @@ class FileIndexResult:
     def __or__(self, other: FileIndexResult) -> FileIndexResult:
         return self.or_(other)
 
-    def to_json(self) -> dict:
+    def to_dict(self) -> dict:
         return {"kind": self.kind}
 
 
@@ -122,7 +123,7 @@ class BitmapResult(FileIndexResult):
             return BitmapResult(lambda: self.bitmap | other.bitmap)
         return REMAIN if other.remain() else self
 
-    def to_json(self) -> dict:
+    def to_dict(self) -> dict:
         bm = self.bitmap
         return {"kind": "BITMAP", "cardinality": len(bm), "ranges": ranges_of(bm)}
 

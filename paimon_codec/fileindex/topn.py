@@ -93,7 +93,7 @@ def answer_topn_query(reader: TopNReader, query: dict) -> BitmapResult:
 
     ``top_k`` orders descending, ``bottom_k`` ascending; ``null_ordering`` is ``NULLS_FIRST`` or
     ``NULLS_LAST`` (default: NULLS_FIRST for ascending, NULLS_LAST for descending, as Spark does);
-    ``found_set`` is null or a position set.  Returns a bitmap result (``.to_json()`` for output).
+    ``found_set`` is null or a position set.  Returns a bitmap result (``.to_dict()`` for output).
     """
     op = query.get("op")
     if op not in ("top_k", "bottom_k"):

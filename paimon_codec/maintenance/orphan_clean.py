@@ -173,7 +173,7 @@ def remove_orphan_files(table_path: str | os.PathLike, older_than_ms: int | None
         older_than_ms = default_older_than_ms()
     now = int(time.time() * 1000)
     if not dry_run and (older_than_ms is None or older_than_ms > now):
-        raise OrphanCheckRefused("older_than must be before now for a deleting run: files being written and "
+        raise InvalidOptionError("older_than must be before now for a deleting run: files being written and "
                                  "not yet committed would be deleted", path=path)
     try:
         scan = find_orphans(path, older_than_ms)
@@ -194,7 +194,7 @@ def remove_orphan_files(table_path: str | os.PathLike, older_than_ms: int | None
                 log.warning("could not delete %s: %s", f.path, exc)
                 continue
         deleted.append(f)
-    report.files = [f.to_json() for f in deleted]
+    report.files = [f.to_dict() for f in deleted]
     report.deleted_files = len(deleted)
     report.deleted_bytes = sum(f.size for f in deleted)
     if not dry_run:

@@ -18,6 +18,7 @@ from pyroaring import BitMap
 from ..dv.index_file import read_deletion_vector
 from ..evolution.file_evolution import FileEvolution
 from ..expressions.semantics import Semantics
+from ..report import JsonForm
 from .partition_prune import may_match
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ class GroupTask:
 
 
 @dataclass
-class PlanReport:
+class PlanReport(JsonForm):
     table: str
     snapshot_id: int | None
     predicate: str | None
@@ -126,7 +127,7 @@ class PlanReport:
     # data-evolution tables: what the global indexes answered (paimon_codec.globalindex.scan), else None
     global_index: dict | None = None
 
-    def to_json(self, with_files: bool = True) -> dict:
+    def to_dict(self, with_files: bool = True) -> dict:
         out = {k: v for k, v in self.__dict__.items() if k != "files"}
         if with_files:
             out["files"] = self.files

@@ -74,7 +74,7 @@ def audit_results(spark: SparkSession, warehouse: str | os.PathLike,
         name = tasks[0].table if tasks else (driver_findings[0].table if driver_findings else
                                              os.path.basename(path))
         tables[name] = {"path": path, "index_files": len(tasks), "ok": 0, "findings": len(driver_findings)}
-        findings.extend(f.to_json() for f in driver_findings)
+        findings.extend(f.to_dict() for f in driver_findings)
         task_rows.extend(t.to_row() for t in tasks)
     results = _run_tasks(spark, task_rows)
     for r in results:

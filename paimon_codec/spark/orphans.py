@@ -33,7 +33,7 @@ def _cleaner(state: dict, older_than_ms: int, dry_run: bool) -> Callable[[str], 
         from paimon_codec.storage import restore_storage_state
 
         restore_storage_state(state)
-        return _remove(table_path, older_than_ms, dry_run).to_json()
+        return _remove(table_path, older_than_ms, dry_run).to_dict()
 
     return clean
 

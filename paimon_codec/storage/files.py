@@ -63,7 +63,7 @@ def store_errors(path: str, what: str = "file") -> Iterator[None]:
     a missing file is corruption), local paths' errors too (they already name the file)."""
     try:
         yield
-    except FileNotFoundError:
+    except (FileNotFoundError, StorageError):
         raise
     except OSError as exc:
         if is_local(path):

@@ -25,7 +25,7 @@ from typing import Any
 
 import pyarrow.fs as pafs
 
-from ..errors import PaimonCodecError
+from ..errors import StorageError
 
 __all__ = [
     "StorageError", "split_uri", "filesystem_for", "is_local", "set_storage_options", "storage_options_for",
@@ -46,10 +46,6 @@ _cache: dict[tuple, pafs.FileSystem] = {}
 # environment variables a cached S3 filesystem was built from (a change builds a new one)
 _ENV_KEYS = ("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ACCESS_KEY_ID",
              "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN")
-
-
-class StorageError(PaimonCodecError):
-    """A filesystem could not be reached or configured (unknown scheme, missing driver, bad option)."""
 
 
 def strip_scheme(path: str) -> str:

@@ -5,7 +5,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from ..errors import CorruptDataError, InvalidOptionError, PaimonCodecError, UnsupportedVersionError
+from ..errors import (
+    CorruptDataError,
+    InvalidOptionError,
+    InvalidSchemaError,
+    PaimonCodecError,
+    UnsupportedVersionError,
+)
 from ..types import DataType, Field, RowType, parse_type
 from .metadata_checks import INT32, checked_int
 from .metadata_files import numbered_ids, read_json_object
@@ -79,6 +85,8 @@ def _parse_field_type(t, where: str = "type") -> DataType:
     if isinstance(t, str):
         try:
             return parse_type(t)
+        except InvalidSchemaError as exc:  # type text in a schema file: the file is corrupt, not the call
+            raise CorruptDataError(f"{where}: {exc.message}", expected=exc.expected) from None
         except PaimonCodecError as exc:
             exc.message = f"{where}: {exc.message}"
             exc.args = (exc._render(),)

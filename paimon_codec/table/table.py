@@ -6,7 +6,13 @@ import os
 
 from .. import storage
 from ..binary_row import decode_serialized_row
-from ..errors import BranchDirectoryError, CorruptDataError, InvalidOptionError, UnsupportedTypeError
+from ..errors import (
+    BranchDirectoryError,
+    CorruptDataError,
+    InvalidOptionError,
+    MissingFileError,
+    UnsupportedTypeError,
+)
 from .index_manifest import (
     DELETION_VECTORS_INDEX,
     IndexManifestEntry,
@@ -382,7 +388,7 @@ class PaimonTable:
         for sid in {f.meta.schema_id for f in extra}:
             try:
                 same = self.schema_by_id(sid).fields == other.schema_by_id(sid).fields
-            except CorruptDataError:
+            except (CorruptDataError, MissingFileError):
                 same = False
             if not same:
                 raise UnsupportedTypeError(f"scan.fallback-branch {branch!r}: schema {sid} differs between the "

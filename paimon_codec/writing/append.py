@@ -26,7 +26,7 @@ import pyarrow.parquet as pq
 
 from .. import storage
 from ..bucket import KeyEncoder, fixed_buckets
-from ..errors import PaimonCodecError, UnsupportedTypeError
+from ..errors import InvalidOptionError, UnsupportedFeatureError, UnsupportedTypeError, UsageError
 from ..memory_size import parse_memory_size
 from ..table.manifest import DataFileMeta, merge_entries
 from ..table.paths import DEFAULT_PARTITION_NAME, bucket_dir_name, partition_path
@@ -48,17 +48,17 @@ _COMPRESSION = {"zstd": "zstd", "snappy": "snappy", "gzip": "gzip", "lz4": "lz4"
 def _check_table(table: PaimonTable) -> tuple[str, str]:
     schema = table.schema
     if schema.primary_keys:
-        raise PaimonCodecError("appending to a primary-key table: use upsert_arrow (append tables only here)",
+        raise UnsupportedFeatureError("appending to a primary-key table: use upsert_arrow (append tables only here)",
                                path=table.path)
     if schema.bucket == -2:
-        raise PaimonCodecError("writing to a postpone-bucket table (bucket = -2) is not supported", path=table.path)
+        raise UnsupportedFeatureError("writing to a postpone-bucket table (bucket = -2) is not supported", path=table.path)
     fmt = schema.options.get("file.format", "parquet")  # Paimon's default since 0.9
     if fmt.strip().lower() != "parquet":
-        raise PaimonCodecError(f"writing {fmt} data files is not supported", path=table.path,
+        raise UnsupportedFeatureError(f"writing {fmt} data files is not supported", path=table.path,
                                expected="file.format = parquet")
     codec = schema.options.get("file.compression", "zstd").strip().lower()
     if codec not in _COMPRESSION:
-        raise PaimonCodecError(f"file.compression {codec} is not supported", path=table.path,
+        raise UnsupportedFeatureError(f"file.compression {codec} is not supported", path=table.path,
                                expected=", ".join(sorted(_COMPRESSION)))
     return "parquet", _COMPRESSION[codec]
 
@@ -66,7 +66,7 @@ def _check_table(table: PaimonTable) -> tuple[str, str]:
 def _conform(data: pa.Table, schema: pa.Schema, path: str) -> pa.Table:
     extra = [n for n in data.column_names if n not in schema.names]
     if extra:
-        raise PaimonCodecError(f"columns {extra} are not in the table", path=path, expected=", ".join(schema.names))
+        raise UsageError(f"columns {extra} are not in the table", path=path, expected=", ".join(schema.names))
     cols = []
     for f in schema:
         if f.name in data.column_names:
@@ -79,7 +79,7 @@ def _conform(data: pa.Table, schema: pa.Schema, path: str) -> pa.Table:
         else:
             col = pa.nulls(data.num_rows, f.type)
         if not f.nullable and col.null_count:
-            raise PaimonCodecError(f"column {f.name!r} is NOT NULL but {col.null_count} values are null", path=path)
+            raise UsageError(f"column {f.name!r} is NOT NULL but {col.null_count} values are null", path=path)
         cols.append(col)
     return pa.Table.from_arrays(cols, schema=schema)
 
@@ -121,7 +121,7 @@ def _buckets(table: PaimonTable, data: pa.Table) -> np.ndarray:
         return np.zeros(data.num_rows, dtype=np.int32)
     keys = [k.strip() for k in table.schema.options.get("bucket-key", "").split(",") if k.strip()]
     if not keys:
-        raise PaimonCodecError(f"append table with bucket = {n} has no bucket-key option", path=table.path)
+        raise InvalidOptionError(f"append table with bucket = {n} has no bucket-key option", path=table.path)
     types = [table.schema.fields.field(k).type for k in keys]
     encoder = KeyEncoder(types)
     fixed = _fixed_width_key_columns(data, keys, types) if encoder.fixed_width_only else None

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import pyarrow as pa
 
 from .. import storage
-from ..errors import InvalidOptionError, PaimonCodecError
+from ..errors import InvalidOptionError, UsageError
 from ..types import Field, RowType, parse_row_type
 from .types import row_type_from_arrow
 
@@ -61,5 +61,5 @@ def create_table(path: str | os.PathLike, schema: pa.Schema | RowType | str, opt
     schema_dir = storage.join(path, "schema")
     storage.makedirs(schema_dir)
     if not storage.create_if_absent(storage.join(schema_dir, "schema-0"), text):
-        raise PaimonCodecError("table already exists", path=path)
+        raise UsageError("table already exists", path=path)
     return path

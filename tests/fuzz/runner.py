@@ -70,7 +70,7 @@ class Stats:
         self.next = max(self.next, other.get("next", self.next))
         self.meter = other.get("meter", self.meter)
 
-    def to_json(self) -> dict:
+    def to_dict(self) -> dict:
         return {"target": self.target, "inputs": self.inputs, **{c: self.counts.get(c, 0) for c in CLASSES},
                 "error_classes": dict(self.errors.most_common()), "findings": self.findings[:50],
                 "seconds": round(self.seconds, 1), "next": self.next, "notes": dict(self.notes),

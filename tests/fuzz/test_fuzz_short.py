@@ -22,7 +22,7 @@ SLOW = {"table": 40, "cli": 40, "manifest": 120, "index-manifest": 120}
 @pytest.mark.parametrize("name", list(TARGETS))
 def test_short_fuzz_run(name, tmp_path):
     stats = fuzz_target(name, SLOW.get(name, 250), seed=20261127, time_limit=5.0, out_dir=str(tmp_path))
-    counts = stats.to_json()
+    counts = stats.to_dict()
     assert stats.inputs == SLOW.get(name, 250)
     assert counts["ok"] + counts["error"] == stats.inputs, (counts, stats.findings[:5])
     assert counts["ok"] > 0 and counts["error"] > 0  # the mutations reach both outcomes, not only one

@@ -359,7 +359,7 @@ def _where(where: Any) -> dict[str, Any] | None:
         return {"sql": where}
     if isinstance(where, Mapping):
         return {"json": dict(where)}
-    to_json = getattr(where, "to_json", None)
+    to_json = getattr(where, "to_dict", None)
     if to_json is None:
         raise TypeError(f"where must be SQL text, a JSON predicate or a Predicate, not {type(where).__name__}")
     return {"json": to_json()}

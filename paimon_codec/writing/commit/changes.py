@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import PaimonCodecError
+from ...errors import CommitConflictError, InvalidOptionError
+from ...report import JsonForm
 from ...table.index_manifest import IndexFileMeta, IndexManifestEntry
 from ...table.manifest import FILE_KIND_ADD, FILE_KIND_DELETE, DataFileMeta, ManifestEntry
 
@@ -23,16 +24,11 @@ _KINDS = {ADD: FILE_KIND_ADD, DELETE: FILE_KIND_DELETE, FILE_KIND_ADD: FILE_KIND
           FILE_KIND_DELETE: FILE_KIND_DELETE}
 
 
-class CommitConflictError(PaimonCodecError):
-    """The table changed underneath the commit in a way that conflicts with it (a file it deletes is
-    gone, a file it adds is already there, the bucket count changed); nothing was committed."""
-
-
 def _kind(kind: Any) -> int:
     try:
         return _KINDS[kind.upper() if isinstance(kind, str) else kind]
     except (KeyError, AttributeError):
-        raise PaimonCodecError(f"unknown change kind {kind!r}", expected="'ADD' or 'DELETE'") from None
+        raise InvalidOptionError(f"unknown change kind {kind!r}", expected="'ADD' or 'DELETE'") from None
 
 
 @dataclass(frozen=True)
@@ -83,7 +79,7 @@ class IndexChange:
 
 
 @dataclass(frozen=True)
-class CommitResult:
+class CommitResult(JsonForm):
     """What a commit did: the snapshot it created (``None`` when there was nothing to commit),
     how many attempts it took and the metadata files it wrote."""
 
@@ -95,7 +91,7 @@ class CommitResult:
     deleted_files: int = 0
     merged_manifests: int = 0  # base manifests merged away by this commit
 
-    def to_json(self) -> dict:
+    def to_dict(self) -> dict:
         return {"snapshot_id": self.snapshot_id, "attempts": self.attempts,
                 "manifests_written": list(self.manifests_written), "commit_kind": self.commit_kind,
                 "added_files": self.added_files, "deleted_files": self.deleted_files,

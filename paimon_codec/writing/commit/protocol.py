@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 
 from ... import storage
-from ...errors import PaimonCodecError
+from ...errors import InvalidOptionError, PaimonCodecError, UsageError
 from ...memory_size import parse_memory_size
 from ...table.manifest import FILE_KIND_ADD, FILE_KIND_DELETE
 from ...table.snapshot import Snapshot, earliest_snapshot_id
@@ -46,7 +46,7 @@ def _split(changes: Iterable[FileChange | IndexChange]) -> tuple[list[FileChange
         elif isinstance(c, IndexChange):
             indexes.append(c)
         else:
-            raise PaimonCodecError(f"not a commit change: {type(c).__name__}", expected="FileChange or IndexChange")
+            raise UsageError(f"not a commit change: {type(c).__name__}", expected="FileChange or IndexChange")
     return files, indexes
 
 
@@ -71,7 +71,7 @@ def commit_changes(table_path: str | os.PathLike, changes: Iterable[FileChange |
     """
     kind = str(kind).upper()
     if kind not in COMMIT_KINDS:
-        raise PaimonCodecError(f"unknown commit kind {kind!r}", expected=" or ".join(COMMIT_KINDS))
+        raise InvalidOptionError(f"unknown commit kind {kind!r}", expected=" or ".join(COMMIT_KINDS))
     files, indexes = _split(changes)
     path = os.fspath(table_path)
     user = commit_user or str(uuid.uuid4())

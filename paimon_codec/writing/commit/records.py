@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 import fastavro
 
 from ...binary_row import decode_serialized_row, serialize_binary_row
-from ...errors import PaimonCodecError
+from ...errors import UnsupportedFeatureError
 from ...table.index_manifest import IndexFileMeta
 from ...table.manifest import DataFileMeta, SimpleStats
 from ...types import DataType
@@ -132,7 +132,7 @@ def check_fits(records: Iterable[dict], schema: dict, path: str) -> None:
             if value is None or (name in _DERIVED and name not in fields):
                 continue
             if name not in fields:
-                raise PaimonCodecError(f"the table's metadata layout has no field {name} to hold {value!r:.60}",
+                raise UnsupportedFeatureError(f"the table's metadata layout has no field {name} to hold {value!r:.60}",
                                        path=path, expected="a commit in the layout of the Paimon version that "
                                        "wrote the table (write with a newer Paimon to upgrade it)")
             nested = _nested_record(fields[name]["type"])

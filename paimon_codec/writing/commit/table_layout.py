@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ... import storage
-from ...errors import PaimonCodecError
+from ...errors import UnsupportedFeatureError
 from ...table.snapshot import Snapshot
 from ...table.table import PaimonTable
 from .layout import (
@@ -57,7 +57,7 @@ def _existing(table: PaimonTable, name: str | None) -> tuple[dict, str] | None:
     except FileNotFoundError:
         return None
     except ValueError:
-        raise PaimonCodecError("the table's metadata files are not Avro; this commit writes Avro only",
+        raise UnsupportedFeatureError("the table's metadata files are not Avro; this commit writes Avro only",
                                path=path, expected="manifest.format = avro") from None
 
 
@@ -65,7 +65,7 @@ def detect_layout(table: PaimonTable, snapshot: Snapshot | None, requested: str 
     """The layout a commit on ``table`` (whose latest snapshot is ``snapshot``) writes."""
     fmt = table.schema.options.get("manifest.format", "avro").strip().lower()
     if fmt != "avro":
-        raise PaimonCodecError(f"manifest.format {fmt} is not supported by this commit", path=table.path,
+        raise UnsupportedFeatureError(f"manifest.format {fmt} is not supported by this commit", path=table.path,
                                expected="manifest.format = avro")
     found_manifest = found_list = found_index = None
     if snapshot is not None:
@@ -88,7 +88,7 @@ def detect_layout(table: PaimonTable, snapshot: Snapshot | None, requested: str 
         option = table.schema.options.get("manifest.compression", "zstd").strip().lower()
         codec = _CODECS.get(option)
         if codec is None:
-            raise PaimonCodecError(f"manifest.compression {option} is not supported by this commit",
+            raise UnsupportedFeatureError(f"manifest.compression {option} is not supported by this commit",
                                    path=table.path, expected=", ".join(sorted(_CODECS)))
     return TableLayout(layout,
                        found_manifest[0] if found_manifest else manifest_schema(layout),
