@@ -102,7 +102,7 @@ def test_write_fixed_buckets_and_overwrite(spark, tmp_path, java_newest):  # noq
     assert report.snapshot_id is not None
     assert_same_rows(java_newest.read(path), replacement)
     assert_same_rows(read_table(path), replacement)
-    with pytest.raises(InvalidOptionError, match="not supported"):
+    with pytest.raises(InvalidOptionError, match="unknown write mode"):
         write(_df(spark, replacement, 1), path, mode="upsert")
 
 

@@ -8,6 +8,7 @@ import sys
 import tempfile
 from typing import Any
 
+from ..modes import DistributedPlanning, DistributedPlanningLike, mode_value
 from .common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -118,8 +119,10 @@ def _print_rows(rows: list[dict], limit: int, out=None) -> None:
     print(f"({len(rows)} rows)", file=out)
 
 
-def _planning_arg(text: str) -> int | str:
-    return int(text) if text.strip().isdigit() else text
+def _planning_arg(text: str) -> DistributedPlanningLike:
+    if text.strip().isdigit():
+        return int(text)
+    return DistributedPlanning(mode_value(DistributedPlanning, text, "--distributed-planning", fold_case=True))
 
 
 def cmd_scan(args) -> int:

@@ -12,6 +12,7 @@ import struct
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidPredicateError
+from ..modes import PredicateJsonStyle, PredicateJsonStyleLike
 from ..types import DataType, RowType
 from ..values import Timestamp, decimal_unscaled
 from .bind import column_type
@@ -171,9 +172,11 @@ class _JsonRenderer(PredicateVisitor[dict]):
         return self._head(leaf)[0]
 
 
-def predicate_to_json(pred: Predicate, *, style: str = "latest", schema: RowType | DataType | None = None) -> dict:
+def predicate_to_json(pred: Predicate, *, style: PredicateJsonStyleLike = "latest",
+                      schema: RowType | DataType | None = None) -> dict:
     """Encode ``pred`` as JSON (``style`` ``"latest"`` or ``"paimon-0.9"``) that
     :func:`.json_form.predicate_from_json` reads back to an equal predicate."""
-    if style not in ("latest", "paimon-0.9"):
+    name = style.value if isinstance(style, PredicateJsonStyle) else style
+    if name not in ("latest", "paimon-0.9"):
         raise InvalidPredicateError(f"unknown predicate JSON style {style!r}", expected="latest or paimon-0.9")
-    return visit(pred, _JsonRenderer(style, schema))
+    return visit(pred, _JsonRenderer(name, schema))

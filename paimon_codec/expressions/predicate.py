@@ -23,11 +23,12 @@ import decimal
 import math
 import struct
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from ..errors import InvalidPredicateError
+from ..modes import PredicateJsonStyleLike
 from ..report import JsonForm
 from ..types import DataType, RowType
 from ._json_render import predicate_to_json
@@ -110,7 +111,7 @@ class Predicate(JsonForm, ABC):
     def to_sql(self) -> str:
         return to_sql(self)
 
-    def to_dict(self, style: str = "latest", schema: RowType | DataType | None = None) -> dict:
+    def to_dict(self, style: PredicateJsonStyleLike = "latest", schema: RowType | DataType | None = None) -> dict:
         """JSON form (``style`` ``"latest"`` or ``"paimon-0.9"``); see :mod:`.json_form`."""
         return predicate_to_json(self, style=style, schema=schema)
 
@@ -301,3 +302,8 @@ def or_all(preds: Iterable[Predicate]) -> Predicate:
     for p in preds:
         out.extend(p.children if isinstance(p, Or) else (p,))
     return out[0] if len(out) == 1 else Or(tuple(out))
+
+
+#: what a ``where=`` argument may be: a predicate (``col("a") == 1``), SQL-like text (``"a = 1 AND b IN
+#: ('x')"``), a JSON predicate (a dict, or its text), or ``None`` for every row
+WhereLike = Predicate | str | Mapping[str, Any] | None

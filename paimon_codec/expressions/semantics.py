@@ -21,25 +21,29 @@ plan report.
 from __future__ import annotations
 
 import math
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from ..errors import InvalidPredicateError
+from ..modes import Semantics, SemanticsLike
 
-__all__ = ["SEMANTICS", "Semantics", "check_semantics", "float_order_key"]
+__all__ = ["SEMANTICS", "Semantics", "SemanticsLike", "SemanticsName", "check_semantics", "float_order_key"]
 
-Semantics = Literal["paimon", "spark"]
+#: the plain string a plan report names (the public API takes :class:`Semantics` or that string)
+SemanticsName = Literal["paimon", "spark"]
 #: every accepted value, the first the default of reads without Spark
-SEMANTICS: tuple[Semantics, ...] = ("paimon", "spark")
+SEMANTICS: tuple[SemanticsName, ...] = ("paimon", "spark")
 
 
-def check_semantics(value: Any) -> Semantics:
-    """``value`` when it names a semantics, else an :class:`InvalidPredicateError` naming the choices."""
-    if value not in SEMANTICS:
+def check_semantics(value: Any) -> SemanticsName:
+    """The name of ``value`` (a :class:`Semantics` or its name), else an :class:`InvalidPredicateError`
+    naming the choices."""
+    name = value.value if isinstance(value, Semantics) else value
+    if not isinstance(name, str) or name not in SEMANTICS:
         raise InvalidPredicateError(f"unknown comparison semantics {value!r}", expected=" or ".join(map(repr, SEMANTICS)))
-    return cast(Semantics, value)
+    return name
 
 
-def float_order_key(x: Any, semantics: Semantics) -> Any:
+def float_order_key(x: Any, semantics: SemanticsName) -> Any:
     """``x`` as a key Python compares as ``semantics`` compares floats (other values are returned as is).
 
     NaN is above every number and equal to itself in both; ``-0.0`` sorts below ``0.0`` under ``"paimon"``

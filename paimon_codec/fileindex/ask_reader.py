@@ -21,7 +21,7 @@ from typing import Any
 
 from ..expressions import leaves
 from ..expressions.predicate import Leaf
-from ..expressions.semantics import Semantics
+from ..expressions.semantics import SemanticsName
 from ..expressions.visitor import LeafVisitor
 from ..types import DataType
 from ..values import Timestamp
@@ -156,7 +156,7 @@ class ReaderAsker(LeafVisitor[FileIndexResult]):
 
 
 def ask(asker: ReaderAsker, leaf: Leaf, dtype: DataType | None,
-        semantics: Semantics = "paimon") -> FileIndexResult:
+        semantics: SemanticsName = "paimon") -> FileIndexResult:
     """Ask ``asker``'s reader about one (bound) leaf on a column of type ``dtype``.
 
     ``semantics``: whose rows the answer must hold (:mod:`paimon_codec.expressions.semantics`) -
@@ -177,7 +177,7 @@ def askers(readers: Iterable[FileIndexReader]) -> list[ReaderAsker]:
 
 
 def visit_leaf(reader: FileIndexReader, leaf: Leaf, dtype: DataType | None = None,
-               semantics: Semantics = "paimon") -> FileIndexResult:
+               semantics: SemanticsName = "paimon") -> FileIndexResult:
     """Ask one reader about one (bound) leaf, soundly for collapsed timestamp keys (see :func:`ask`)."""
     if dtype is None:
         dtype = getattr(reader, "dtype", None)

@@ -22,7 +22,7 @@ from pyroaring import BitMap, BitMap64
 from ..errors import InvalidPredicateError
 from ..expressions.bind import _types_by_name, column_type
 from ..expressions.predicate import And, Leaf, Or, Predicate
-from ..expressions.semantics import Semantics
+from ..expressions.semantics import SemanticsLike, SemanticsName, check_semantics
 from ..types import DataType, RowType
 from .ask_reader import ReaderAsker, ask, askers, visit_leaf
 from .reader import FileIndexReader
@@ -41,13 +41,18 @@ __all__ = [
 MAX_INDEXED_ROWS = 2**31 - 1
 
 
+#: per-index-type reader options (``{"bitmap": {...}}``) or one mapping for every index type
+IndexReadOptions = Mapping[str, Mapping[str, Any]] | Mapping[str, Any]
+
+
 class ContainerReader(Protocol):
     """What :func:`evaluate` needs of a container reader (``FileIndexContainerReader``)."""
 
     @property
     def columns(self) -> Any: ...
 
-    def readers_for(self, column: str, dtype: DataType, options: Any = None) -> list[FileIndexReader]: ...
+    def readers_for(self, column: str, dtype: DataType,
+                    options: IndexReadOptions | None = None) -> list[FileIndexReader]: ...
 
 
 # ---------------------------------------------------------------------------------------------
@@ -75,7 +80,7 @@ def _fold(pred: Predicate, leaf_result: Callable[[Leaf], FileIndexResult]) -> Fi
 
 
 def _combine_readers(readers: Sequence[ReaderAsker], leaf: Leaf, dtype: DataType | None,
-                     semantics: Semantics = "paimon") -> FileIndexResult:
+                     semantics: SemanticsName = "paimon") -> FileIndexResult:
     result: FileIndexResult = REMAIN
     for reader in readers:
         result = result.and_(ask(reader, leaf, dtype, semantics))
@@ -88,12 +93,13 @@ def evaluate_with_readers(
     predicate: Predicate,
     readers_of: Callable[[str | None], Sequence[FileIndexReader]],
     schema: RowType | DataType | None = None,
-    semantics: Semantics = "paimon",
+    semantics: SemanticsLike = "paimon",
 ) -> FileIndexResult:
     """Evaluate ``predicate`` with ``readers_of(column)`` giving each column's readers.
 
     ``predicate`` is bound to ``schema`` first (when given); ``semantics`` as in :func:`evaluate`.
     """
+    name = check_semantics(semantics)
     bound = predicate.bind(schema) if schema is not None else predicate
     cache: dict[str | None, Sequence[ReaderAsker]] = {}
 
@@ -101,7 +107,7 @@ def evaluate_with_readers(
         if leaf.column not in cache:
             cache[leaf.column] = askers(readers_of(leaf.column))
         dtype = column_type(schema, leaf.column) if schema is not None else None
-        return _combine_readers(cache[leaf.column], leaf, dtype, semantics)
+        return _combine_readers(cache[leaf.column], leaf, dtype, name)
 
     return _fold(bound, leaf_result)
 
@@ -124,10 +130,10 @@ def evaluate(
     predicate: Predicate,
     container_reader: ContainerReader,
     row_type: RowType,
-    options: Any = None,
+    options: IndexReadOptions | None = None,
     *,
     reuse_readers: bool = True,
-    semantics: Semantics = "paimon",
+    semantics: SemanticsLike = "paimon",
 ) -> FileIndexResult:
     """Evaluate ``predicate`` against one data file's index container (``FileIndexPredicate``).
 
@@ -152,14 +158,15 @@ def evaluate(
     kept = cache is not None
     if cache is None:
         cache = {}  # this evaluation only: one row type, so keyed by column alone
+    name = check_semantics(semantics)
     if isinstance(bound, Leaf):  # the common single-leaf filter: no closure, no fold
-        return _leaf_on_container(bound, container_reader, indexed, row_type, options, cache, kept, semantics)
+        return _leaf_on_container(bound, container_reader, indexed, row_type, options, cache, kept, name)
     return _fold(bound, lambda leaf: _leaf_on_container(leaf, container_reader, indexed, row_type, options,
-                                                        cache, kept, semantics))
+                                                        cache, kept, name))
 
 
 def _leaf_on_container(leaf: Leaf, container_reader: ContainerReader, indexed: Any, row_type: RowType,
-                       options: Any, cache: dict, kept: bool, semantics: Semantics = "paimon") -> FileIndexResult:
+                       options: Any, cache: dict, kept: bool, semantics: SemanticsName = "paimon") -> FileIndexResult:
     """One bound leaf against the indexes of its column (REMAIN for a column without any).
 
     ``cache`` holds the readers already built (each in its :class:`~.ask_reader.ReaderAsker`): for one
@@ -220,7 +227,7 @@ def evaluate_single(
     predicate: Predicate,
     reader: FileIndexReader,
     dtype: DataType | None = None,
-    semantics: Semantics = "paimon",
+    semantics: SemanticsLike = "paimon",
 ) -> FileIndexResult:
     """Evaluate ``predicate`` against one index payload's reader; every leaf addresses its column.
 

@@ -20,7 +20,7 @@ from pyroaring import BitMap
 from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, UnsupportedTypeError
 from ..evolution.file_evolution import per_schema_pair
-from ..expressions.semantics import Semantics
+from ..expressions.semantics import SemanticsName
 from ..fileio import ByteSource
 from ..roaring import all_rows
 from ..table.index_schema import file_index_view
@@ -77,7 +77,7 @@ class JudgeContext:
     #: while its index is open (a scan with a predicate reads the index anyway)
     topn: Any = None
     #: whose float comparison the index answers must hold (the plan's, ``PlanReport.semantics``)
-    semantics: Semantics = "paimon"
+    semantics: SemanticsName = "paimon"
 
     def schema_by_id(self, schema_id: int) -> TableSchema:
         return self.schemas[schema_id]
@@ -258,7 +258,7 @@ def _index_view(table: Any, schema: TableSchema | None, sid: int | None, row_typ
 
 def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
                     table: Any = None, schema: TableSchema | None = None, keep: list | None = None,
-                    semantics: Semantics = "paimon"):
+                    semantics: SemanticsName = "paimon"):
     """Index result for one file, or None when the file has no index container (or no evaluator).
 
     Index bytes read and notes go to ``report`` (the file's verdict).  With ``keep`` the open source

@@ -25,12 +25,12 @@ from typing import Any
 
 from ..errors import UnsupportedTypeError
 from ..expressions import leaves
-from ..expressions.semantics import Semantics
+from ..expressions.semantics import SemanticsName
 
 __all__ = ["refuse_orc_pruning", "refuse_float_stats_pruning", "refuse_padded_char_pruning"]
 
 
-def refuse_float_stats_pruning(pred: Any, row_type: Any, formats: Iterable[str], semantics: Semantics) -> None:
+def refuse_float_stats_pruning(pred: Any, row_type: Any, formats: Iterable[str], semantics: SemanticsName) -> None:
     """Refuse ``pred`` when it compares a FLOAT / DOUBLE column, ORC data files are read and the read promises
     Paimon's answer (``semantics="paimon"``)."""
     if pred is None or semantics != "paimon" or "orc" not in set(formats):
@@ -75,7 +75,7 @@ def _may_lose_rows(leaf: Any) -> bool:
     return False
 
 
-def refuse_orc_pruning(pred: Any, row_type: Any, formats: Iterable[str], semantics: Semantics) -> None:
+def refuse_orc_pruning(pred: Any, row_type: Any, formats: Iterable[str], semantics: SemanticsName) -> None:
     """Every ORC-pruning refusal of one plan, over the formats of the files it reads (computed once)."""
     if pred is None:
         return

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..expressions import leaves
 from ..expressions.predicate import And, Leaf, Or
-from ..expressions.semantics import Semantics, float_order_key
+from ..expressions.semantics import SemanticsName, float_order_key
 from ..expressions.visitor import PredicateVisitor
 
 __all__ = ["may_match"]
@@ -29,7 +29,7 @@ __all__ = ["may_match"]
 class _MayMatch(PredicateVisitor[bool]):
     """False only when the values prove that the predicate holds for no row of the partition."""
 
-    def __init__(self, values: Mapping[str, Any], semantics: Semantics) -> None:
+    def __init__(self, values: Mapping[str, Any], semantics: SemanticsName) -> None:
         self.values = values
         self.semantics = semantics
 
@@ -106,7 +106,7 @@ class _MayMatch(PredicateVisitor[bool]):
         return any(results) if results else True
 
 
-def may_match(pred: Any, values: Mapping[str, Any], semantics: Semantics = "spark") -> bool:
+def may_match(pred: Any, values: Mapping[str, Any], semantics: SemanticsName = "spark") -> bool:
     """False only when the partition values alone prove that no row of the partition matches ``pred`` under
     ``semantics`` (the table layer names its plan's)."""
     return pred.accept(_MayMatch(values, semantics))

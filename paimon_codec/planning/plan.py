@@ -25,15 +25,17 @@ sort has a single key), whose union holds the global answer; the reader still so
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import InvalidPredicateError
 from ..evolution.file_evolution import evolution_for
 from ..expressions.json_form import load_predicate_json, predicate_from_json
-from ..expressions.semantics import Semantics, check_semantics
+from ..expressions.predicate import Predicate, WhereLike
+from ..expressions.semantics import SemanticsLike, check_semantics
 from ..expressions.sql import parse_where
 from ..table.table import LiveDataFile, PaimonTable
 from ..types import RowType
@@ -89,7 +91,13 @@ class ScanPlan:
     groups: list[GroupTask] = field(default_factory=list)
 
 
-def parse_order_by(order_by: Any, row_type: RowType, nulls_first: bool | None = None) -> list[SortKey]:
+#: one ``ORDER BY`` key: ``"col"``, ``"col DESC"``, ``("col", "desc")`` or a :class:`SortKey`
+OrderByItem = str | tuple[str, str] | SortKey
+#: what an ``order_by=`` argument may be: one key, a list of keys, or ``None``
+OrderByLike = OrderByItem | Sequence[OrderByItem] | None
+
+
+def parse_order_by(order_by: OrderByLike, row_type: RowType, nulls_first: bool | None = None) -> list[SortKey]:
     """Sort keys from ``"col"``, ``"col DESC"``, ``("col", "desc")``, a :class:`SortKey` or a list of them.
 
     ``nulls_first`` (when given) applies to every key without its own null ordering.
@@ -121,7 +129,7 @@ def parse_order_by(order_by: Any, row_type: RowType, nulls_first: bool | None = 
     return keys
 
 
-def as_predicate(where: Any, row_type: RowType):
+def as_predicate(where: WhereLike, row_type: RowType) -> Predicate | None:
     """A bound predicate from SQL-like text, a predicate object, a JSON dict/list, or ``None``."""
     if where is None:
         return None
@@ -147,11 +155,11 @@ def _formats(tasks: list[FileTask], groups: list[GroupTask]) -> set[str]:
     return {t.file_format for t in tasks} | {t.file_format for g in groups for t in g.files}
 
 
-def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | None = None,
-              *, use_indexes: bool = True, order_by: Any = None, limit: int | None = None,
+def plan_scan(table: PaimonTable | str | os.PathLike[str], where: WhereLike = None, snapshot_id: int | None = None,
+              *, use_indexes: bool = True, order_by: OrderByLike = None, limit: int | None = None,
               nulls_first: bool | None = None, branch: str | None = None, tag: str | None = None,
               timestamp_ms: int | None = None, judge: FileJudge | None = None,
-              use_stats: bool = True, semantics: Semantics = "paimon") -> ScanPlan:
+              use_stats: bool = True, semantics: SemanticsLike = "paimon") -> ScanPlan:
     """Plan a scan of ``table`` for predicate ``where``: its latest snapshot, or the one chosen by
     ``snapshot_id``, ``tag`` or ``timestamp_ms`` (time travel), of the table or of ``branch``.
 
@@ -181,7 +189,7 @@ def plan_scan(table: PaimonTable | str, where: Any = None, snapshot_id: int | No
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise InvalidPredicateError(f"limit must be a non-negative integer, got {limit!r}")
     if not isinstance(table, PaimonTable):
-        table = PaimonTable(table, branch=branch)
+        table = PaimonTable(os.fspath(table), branch=branch)
     elif branch is not None and branch != (table.branch or "main"):
         table = PaimonTable(table.path, branch=branch)
     snapshot = table.resolve_snapshot(snapshot_id, tag, timestamp_ms)

@@ -17,7 +17,7 @@ from pyroaring import BitMap
 
 from ..dv.index_file import read_deletion_vector
 from ..evolution.file_evolution import FileEvolution
-from ..expressions.semantics import Semantics
+from ..expressions.semantics import SemanticsName
 from ..report import JsonForm
 from .partition_prune import may_match
 
@@ -123,7 +123,7 @@ class PlanReport(JsonForm):
     read_paths: dict[str, int] = field(default_factory=dict)
     # whose float comparison every filter of the plan follows: "paimon" (Double.compare: -0.0 < 0.0) or
     # "spark" (-0.0 = 0.0); see paimon_codec.expressions.semantics
-    semantics: Semantics = "paimon"
+    semantics: SemanticsName = "paimon"
     # data-evolution tables: what the global indexes answered (paimon_codec.globalindex.scan), else None
     global_index: dict | None = None
 

@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 from ..errors import InvalidPredicateError
 from ..expressions import leaves
 from ..expressions.predicate import And, Leaf, Or
-from ..expressions.semantics import Semantics, check_semantics
+from ..expressions.semantics import SemanticsLike, SemanticsName, check_semantics
 from ..expressions.visitor import PredicateVisitor, visit
 from ..types import DataType, RowType
 from ..values import Timestamp
@@ -71,7 +71,7 @@ def _paimon_zero_compare(op: str, c: pc.Expression, negative: bool) -> pc.Expres
     return {"eq": eq, "neq": ~eq, "lt": lt, "lte": lt | eq, "gt": gt, "gte": gt | eq}[op]
 
 
-def _float_compare(op: str, c: pc.Expression, lit: float, semantics: Semantics) -> pc.Expression:
+def _float_compare(op: str, c: pc.Expression, lit: float, semantics: SemanticsName) -> pc.Expression:
     """Float comparisons: NaN equals NaN and is above everything (both semantics); ``-0.0`` equals ``0.0``
     under ``"spark"`` (IEEE), is below it under ``"paimon"``."""
     nan = pc.is_nan(c)
@@ -91,7 +91,7 @@ def _float_compare(op: str, c: pc.Expression, lit: float, semantics: Semantics) 
 class _ArrowFilter(PredicateVisitor[pc.Expression]):
     """The Arrow expression of each operator, under SQL's three-valued logic and ``semantics``' float order."""
 
-    def __init__(self, row_type: RowType, semantics: Semantics) -> None:
+    def __init__(self, row_type: RowType, semantics: SemanticsLike) -> None:
         self.row_type = row_type
         self.semantics = check_semantics(semantics)
 
@@ -214,12 +214,12 @@ class _ArrowFilter(PredicateVisitor[pc.Expression]):
         return self._compound(node, False)
 
 
-def to_arrow_expression(pred: Any, row_type: RowType, semantics: Semantics = "spark") -> pc.Expression:
+def to_arrow_expression(pred: Any, row_type: RowType, semantics: SemanticsLike = "spark") -> pc.Expression:
     """The Arrow expression selecting exactly the rows for which ``pred`` is TRUE under ``semantics``."""
     return visit(pred, _ArrowFilter(row_type, semantics))
 
 
-def filter_table(table: pa.Table, pred: Any, row_type: RowType, semantics: Semantics = "spark") -> pa.Table:
+def filter_table(table: pa.Table, pred: Any, row_type: RowType, semantics: SemanticsLike = "spark") -> pa.Table:
     """Rows of ``table`` for which ``pred`` is TRUE (``None``: every row) under ``semantics``.
 
     The table layer always names ``semantics`` (the plan's, :attr:`PlanReport.semantics`); the default is

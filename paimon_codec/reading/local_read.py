@@ -7,8 +7,9 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..expressions.semantics import Semantics
-from ..planning.plan import plan_scan
+from ..expressions.predicate import WhereLike
+from ..expressions.semantics import SemanticsLike, SemanticsName
+from ..planning.plan import OrderByLike, plan_scan
 from ..table.table import PaimonTable, register_storage_options
 from .arrow_filter import filter_table
 from .read import read_plan_locally
@@ -16,11 +17,15 @@ from .read import read_plan_locally
 __all__ = ["read_table"]
 
 
-def read_table(table: PaimonTable | str | os.PathLike, where: Any = None, snapshot_id: int | None = None,
-               storage_options: dict[str, str] | None = None, **plan_options: Any) -> pa.Table:
+def read_table(table: PaimonTable | str | os.PathLike[str], where: WhereLike = None, snapshot_id: int | None = None,
+               storage_options: dict[str, str] | None = None, *, use_indexes: bool = True,
+               order_by: OrderByLike = None, limit: int | None = None, nulls_first: bool | None = None,
+               branch: str | None = None, tag: str | None = None, timestamp_ms: int | None = None,
+               use_stats: bool = True, semantics: SemanticsLike = "paimon", **plan_options: Any) -> pa.Table:
     """Exactly the rows of ``table`` (latest snapshot, or ``snapshot_id``) for which ``where`` holds.
 
-    ``where`` and ``plan_options`` are those of :func:`~paimon_codec.planning.plan.plan_scan`; the
+    ``where``, the keyword arguments and ``plan_options`` (``judge``) are those of
+    :func:`~paimon_codec.planning.plan.plan_scan`; the
     index answers of the plan are supersets, so the predicate is applied to what was read.  With
     ``order_by`` and ``limit`` the rows are sorted and cut as Spark's ``ORDER BY ... LIMIT`` would.
 
@@ -32,7 +37,8 @@ def read_table(table: PaimonTable | str | os.PathLike, where: Any = None, snapsh
     if not isinstance(table, PaimonTable):
         register_storage_options(table, storage_options)
     plan = plan_scan(table if isinstance(table, PaimonTable) else os.fspath(table), where, snapshot_id,
-                     **plan_options)
+                     use_indexes=use_indexes, order_by=order_by, limit=limit, nulls_first=nulls_first, branch=branch,
+                     tag=tag, timestamp_ms=timestamp_ms, use_stats=use_stats, semantics=semantics, **plan_options)
     semantics = plan.report.semantics
     rows = filter_table(read_plan_locally(plan), plan.predicate, plan.row_type, semantics)
     if plan.order_by:
@@ -42,7 +48,7 @@ def read_table(table: PaimonTable | str | os.PathLike, where: Any = None, snapsh
     return rows
 
 
-def _sql_order(rows: pa.Table, order_by: list[Any], semantics: Semantics) -> pa.Array:
+def _sql_order(rows: pa.Table, order_by: list[Any], semantics: SemanticsName) -> pa.Array:
     """Row order of Spark's ``ORDER BY``: Arrow sorts NaN next to the NULLs (``at_end``: after every number
     even descending), Spark orders NaN above every number; so a FLOAT / DOUBLE key is preceded by its rank
     (NULL for NULL, 0 for a number, 1 for NaN) sorted the same way (-0.0 and 0.0 are equal in both).  Under

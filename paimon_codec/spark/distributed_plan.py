@@ -24,6 +24,7 @@ import pickle
 from typing import Any
 
 from ..errors import InvalidOptionError
+from ..modes import DistributedPlanning, DistributedPlanningLike, mode_value
 from ..planning.judge import FileProbe, FileVerdict, JudgeContext, judge_on_driver
 from .session import is_spark_connect
 
@@ -76,13 +77,11 @@ class SparkFileJudge:
     files spread over twice the cluster's default parallelism, at least 16 a task).
     """
 
-    def __init__(self, spark, threshold: int | str = DEFAULT_THRESHOLD, files_per_task: int | None = None) -> None:
+    def __init__(self, spark, threshold: DistributedPlanningLike = DEFAULT_THRESHOLD,
+                 files_per_task: int | None = None) -> None:
         if isinstance(threshold, str):
-            mode = threshold.strip().lower()
-            if mode not in ("always", "never"):
-                raise InvalidOptionError(f"distributed_planning {threshold!r}",
-                                         expected="a file count, 'always' or 'never'")
-            threshold = 1 if mode == "always" else 0
+            mode = mode_value(DistributedPlanning, threshold.lower(), "distributed_planning", fold_case=True)
+            threshold = 1 if mode == DistributedPlanning.ALWAYS else 0
         if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 0:
             raise InvalidOptionError(f"distributed_planning {threshold!r}",
                                      expected="a non-negative file count, 'always' or 'never'")

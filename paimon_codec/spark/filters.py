@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import InvalidPredicateError
 from ..expressions import leaves
 from ..expressions.predicate import And, Leaf, Or
-from ..expressions.semantics import Semantics, check_semantics
+from ..expressions.semantics import SemanticsLike, check_semantics
 from ..expressions.visitor import PredicateVisitor, visit
 from ..types import RowType
 from ..values import Timestamp
@@ -72,7 +72,7 @@ def _finer_than_micros(value: Any) -> bool:
 class _SparkFilter(PredicateVisitor[Any]):
     """The Spark Column of each operator (Spark applies SQL's three-valued logic itself)."""
 
-    def __init__(self, row_type: RowType, semantics: Semantics = "spark") -> None:
+    def __init__(self, row_type: RowType, semantics: SemanticsLike = "spark") -> None:
         self.row_type = row_type
         self.semantics = check_semantics(semantics)
 
@@ -216,7 +216,7 @@ class _SparkFilter(PredicateVisitor[Any]):
         return self._compound(node, False)
 
 
-def to_spark_column(pred: Any, row_type: RowType, semantics: Semantics = "spark"):
+def to_spark_column(pred: Any, row_type: RowType, semantics: SemanticsLike = "spark"):
     """The Spark Column for a predicate tree (``And`` / ``Or`` / leaves), SQL three-valued logic, floats compared
     under ``semantics`` (the scan names its plan's)."""
     return visit(pred, _SparkFilter(row_type, semantics))

@@ -30,12 +30,14 @@ import dataclasses
 import os
 import pickle
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from ..expressions.semantics import Semantics
-from ..planning.plan import ScanPlan, SortKey, plan_scan
+from ..expressions.predicate import WhereLike
+from ..expressions.semantics import SemanticsLike
+from ..modes import DistributedPlanningLike
+from ..planning.plan import OrderByLike, ScanPlan, SortKey, plan_scan
 from ..planning.tasks import FileTask, PlanReport
 from ..reading.read import arrow_schema
 from ..storage import storage_state
@@ -49,6 +51,9 @@ from .native import native_dataframe
 from .routes import DRIVER_READ_ROWS, route_plan
 from .session import is_spark_connect
 from .types import spark_schema, to_spark_micros
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
 
 __all__ = ["scan", "plan_dataframe", "read_plan_tasks", "group_dataframe", "read_group_tasks"]
 
@@ -291,14 +296,15 @@ def _sort_columns(keys: list[SortKey], row_type: RowType, semantics: str) -> lis
     return out
 
 
-def scan(spark, table_path: str | os.PathLike | PaimonTable, where: Any = None, snapshot_id: int | None = None,
-         *, use_indexes: bool = True, order_by: Any = None, limit: int | None = None,
+def scan(spark: SparkSession, table_path: str | os.PathLike[str] | PaimonTable, where: WhereLike = None,
+         snapshot_id: int | None = None,
+         *, use_indexes: bool = True, order_by: OrderByLike = None, limit: int | None = None,
          nulls_first: bool | None = None, native: bool = True,
          driver_rows: int = DRIVER_READ_ROWS, branch: str | None = None, tag: str | None = None,
-         timestamp_ms: int | None = None, distributed_planning: int | str = DEFAULT_THRESHOLD,
+         timestamp_ms: int | None = None, distributed_planning: DistributedPlanningLike = DEFAULT_THRESHOLD,
          files_per_task: int | None = None, storage_options: dict[str, str] | None = None,
          columns: str | Sequence[str] | None = None, use_stats: bool = True,
-         semantics: Semantics = "spark") -> tuple[Any, PlanReport]:
+         semantics: SemanticsLike = "spark") -> tuple[DataFrame, PlanReport]:
     """Rows of ``table_path`` (latest snapshot, or ``snapshot_id``) satisfying ``where``.
 
     ``where``: SQL-like text (``"cat = 'A' AND code IN (1, 2)"``), a predicate object

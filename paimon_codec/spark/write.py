@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import pickle
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InvalidOptionError
+from ..errors import InvalidOptionError, UnsupportedFeatureError
+from ..modes import CommitKind, WriteMode, WriteModeLike, mode_value
 from ..report import JsonReport
 from .polled_job import Pair, pair_accumulator, run_polled
 
@@ -38,7 +40,6 @@ __all__ = ["write", "WriteReport"]
 
 log = logging.getLogger(__name__)
 
-_MODES = ("append", "overwrite")
 
 
 @dataclass
@@ -122,7 +123,8 @@ def _upsert_report(df: DataFrame, path: str, commit_user: str | None, started: f
     return report
 
 
-def write(df: DataFrame, table: Any, mode: str = "append", *, commit_user: str | None = None, poll_s: float = 2.0) -> WriteReport:
+def write(df: DataFrame, table: str | os.PathLike[str] | PaimonTable, mode: WriteModeLike = WriteMode.APPEND, *,
+          commit_user: str | None = None, poll_s: float = 2.0) -> WriteReport:
     """Write ``df`` into the table at ``table`` (path / URI / ``PaimonTable``) and commit once.
 
     A primary-key table is upserted into (:mod:`.primary_key`: level-0 files, fixed or dynamic buckets).
@@ -134,15 +136,14 @@ def write(df: DataFrame, table: Any, mode: str = "append", *, commit_user: str |
     from ..table import PaimonTable
     from ..writing.commit import commit_changes
 
-    if mode not in _MODES:
-        raise InvalidOptionError(f"write mode {mode!r} is not supported", expected=" or ".join(_MODES))
+    mode_name = mode_value(WriteMode, mode, "write mode")
     started = time.monotonic()
-    path = table.path if isinstance(table, PaimonTable) else str(table)
+    path = table.path if isinstance(table, PaimonTable) else os.fspath(table)
     t = PaimonTable(path)
     if t.schema.primary_keys:
         if mode != "append":
-            raise InvalidOptionError(f"write mode {mode!r} on a primary-key table is not supported", path=path,
-                                     expected="append (an upsert)")
+            raise UnsupportedFeatureError(f"write mode {str(mode)!r} on a primary-key table is not supported "
+                                          "(append upserts)", path=path)
         return _upsert_report(df, path, commit_user, started)
     from ..writing import arrow_schema_for, write_data_files
 
@@ -168,9 +169,10 @@ def write(df: DataFrame, table: Any, mode: str = "append", *, commit_user: str |
     rows, _ = run_polled(sc, collect, acc, log_progress, poll_s=poll_s, thread_name="paimon-codec-write-job")
     changes = [c for r in rows for c in pickle.loads(r["changes"])]
     changes = _renumber(changes, t)
-    report = WriteReport(path, mode)
-    if changes or mode == "overwrite":
-        commit = commit_changes(path, changes, kind="OVERWRITE" if mode == "overwrite" else "APPEND",
+    report = WriteReport(path, mode_name)
+    if changes or mode_name == "overwrite":
+        kind = CommitKind.OVERWRITE if mode_name == "overwrite" else CommitKind.APPEND
+        commit = commit_changes(path, changes, kind=kind,
                                 commit_user=commit_user)
         report.snapshot_id, report.attempts = commit.snapshot_id, commit.attempts
     report.rows = sum(c.file.row_count for c in changes)

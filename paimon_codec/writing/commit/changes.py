@@ -12,14 +12,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import CommitConflictError, InvalidOptionError
+from ...modes import ChangeKind, ChangeKindLike
 from ...report import JsonForm
 from ...table.index_manifest import IndexFileMeta, IndexManifestEntry
 from ...table.manifest import FILE_KIND_ADD, FILE_KIND_DELETE, DataFileMeta, ManifestEntry
 
 __all__ = ["ADD", "DELETE", "FileChange", "IndexChange", "CommitResult", "CommitConflictError"]
 
-ADD = "ADD"
-DELETE = "DELETE"
+ADD = ChangeKind.ADD
+DELETE = ChangeKind.DELETE
 _KINDS = {ADD: FILE_KIND_ADD, DELETE: FILE_KIND_DELETE, FILE_KIND_ADD: FILE_KIND_ADD,
           FILE_KIND_DELETE: FILE_KIND_DELETE}
 
@@ -42,7 +43,7 @@ class FileChange:
     total_buckets: int | None = None  # None: the table's bucket option (-1 for dynamic / unaware)
 
     @classmethod
-    def of(cls, partition: bytes | Sequence[Any], bucket: int, file: DataFileMeta, kind: str | int = ADD,
+    def of(cls, partition: bytes | Sequence[Any], bucket: int, file: DataFileMeta, kind: ChangeKindLike | int = ADD,
            total_buckets: int | None = None) -> FileChange:
         part = partition if isinstance(partition, bytes) else tuple(partition)
         return cls(_kind(kind), part, int(bucket), file, total_buckets)
@@ -69,7 +70,7 @@ class IndexChange:
 
     @classmethod
     def of(cls, partition: bytes | Sequence[Any], bucket: int, index_file: IndexFileMeta,
-           kind: str | int = ADD) -> IndexChange:
+           kind: ChangeKindLike | int = ADD) -> IndexChange:
         part = partition if isinstance(partition, bytes) else tuple(partition)
         return cls(_kind(kind), part, int(bucket), index_file)
 

@@ -20,8 +20,9 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 
 from ... import storage
-from ...errors import InvalidOptionError, PaimonCodecError, UsageError
+from ...errors import PaimonCodecError, UsageError
 from ...memory_size import parse_memory_size
+from ...modes import CommitKind, CommitKindLike, MetadataLayout, mode_value
 from ...table.manifest import FILE_KIND_ADD, FILE_KIND_DELETE
 from ...table.snapshot import Snapshot, earliest_snapshot_id
 from ...table.table import PaimonTable
@@ -35,7 +36,7 @@ from .table_layout import detect_layout
 __all__ = ["commit_changes", "COMMIT_KINDS"]
 
 log = logging.getLogger(__name__)
-COMMIT_KINDS = ("APPEND", "OVERWRITE", "COMPACT")
+COMMIT_KINDS = tuple(k.value for k in CommitKind)
 
 
 def _split(changes: Iterable[FileChange | IndexChange]) -> tuple[list[FileChange], list[IndexChange]]:
@@ -51,14 +52,14 @@ def _split(changes: Iterable[FileChange | IndexChange]) -> tuple[list[FileChange
 
 
 def commit_changes(table_path: str | os.PathLike, changes: Iterable[FileChange | IndexChange], *,
-                   commit_user: str | None = None, kind: str = "APPEND", retries: int = 50,
+                   commit_user: str | None = None, kind: CommitKindLike = CommitKind.APPEND, retries: int = 50,
                    commit_identifier: int = BATCH_COMMIT_IDENTIFIER,
                    overwrite_partitions: Sequence[bytes | tuple] | None = None,
-                   layout: str | None = None, branch: str | None = None,
+                   layout: MetadataLayout | str | None = None, branch: str | None = None,
                    precondition: Callable[[PaimonTable, Snapshot | None], None] | None = None) -> CommitResult:
     """Commit ``changes`` as one new snapshot of the table at ``table_path``.
 
-    ``kind``: ``APPEND`` (add / delete exactly the given files), ``OVERWRITE`` (also delete every
+    ``kind`` (a :class:`~paimon_codec.modes.CommitKind` or its name): ``APPEND`` (add / delete exactly the given files), ``OVERWRITE`` (also delete every
     live file and index file of ``overwrite_partitions``; default: the partitions the commit adds
     to, the whole table when it is unpartitioned) or ``COMPACT`` (a rewrite of existing files).
     ``layout`` (``"0.9"`` / ``"newest"``) only matters for a table without manifests yet.  ``branch``
@@ -69,15 +70,13 @@ def commit_changes(table_path: str | os.PathLike, changes: Iterable[FileChange |
     runs on the latest snapshot of every attempt and raises :class:`CommitConflictError` when the changes
     no longer fit it (e.g. another writer added to a bucket whose sequence numbers they continue).
     """
-    kind = str(kind).upper()
-    if kind not in COMMIT_KINDS:
-        raise InvalidOptionError(f"unknown commit kind {kind!r}", expected=" or ".join(COMMIT_KINDS))
+    kind_name = mode_value(CommitKind, kind, "commit kind", fold_case=True)
     files, indexes = _split(changes)
     path = os.fspath(table_path)
     user = commit_user or str(uuid.uuid4())
     for attempt in range(1, retries + 2):
-        result = _attempt(path, branch, files, indexes, kind, user, commit_identifier, overwrite_partitions, layout,
-                          attempt, precondition)
+        result = _attempt(path, branch, files, indexes, kind_name, user, commit_identifier, overwrite_partitions,
+                          None if layout is None else str(layout), attempt, precondition)
         if result is not None:
             return result
         time.sleep(min(1.0, 0.01 * attempt) * random.random())
