@@ -188,7 +188,8 @@ def run_python(only: set[str]) -> list[dict]:
             lits = below(702, 0, 1000, 64).tolist()
             assert lits[:5] == [13, 28, 36, 38, 30]
             try:
-                from paimon_codec.fileindex import col, evaluate
+                from paimon_codec.expressions import col
+                from paimon_codec.fileindex import evaluate
                 from paimon_codec.types import parse_row_type
                 schema = parse_row_type(", ".join(f"{n} INT" for n in names))
 

@@ -39,8 +39,8 @@ from _harness import (
     write_result,
 )
 
-from paimon_codec.expressions import make_leaf
-from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, evaluate, parse_where
+from paimon_codec.expressions import make_leaf, parse_where
+from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, evaluate
 from paimon_codec.types import parse_row_type
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import paimon_codec.fileindex as fi
+from paimon_codec.expressions import col, parse_where
 from paimon_codec.fileio import ByteSource
 from paimon_codec.types import parse_row_type
 
@@ -24,20 +25,20 @@ def test_write_read_evaluate_round_trip():
     writer.write_rows(rows)
     container = fi.FileIndexContainerReader(writer.serialize())
 
-    r = fi.evaluate(fi.col("status") == "FAILED", container, schema)
+    r = fi.evaluate(col("status") == "FAILED", container, schema)
     assert r.to_dict()["cardinality"] == 250 and set(r.bitmap) == {i for i in range(1000) if i % 4 == 2}
-    r = fi.evaluate(fi.parse_where("status IS NULL OR status = 'DONE'"), container, schema)
+    r = fi.evaluate(parse_where("status IS NULL OR status = 'DONE'"), container, schema)
     assert set(r.bitmap) == {i for i in range(1000) if i % 4 in (1, 3)}
-    absent = [fi.evaluate(fi.col("key") == f"absent-{i}", container, schema).kind for i in range(50)]
+    absent = [fi.evaluate(col("key") == f"absent-{i}", container, schema).kind for i in range(50)]
     assert set(absent) <= {"SKIP", "REMAIN"} and absent.count("SKIP") > 40  # bloom: few false positives
-    assert fi.evaluate(fi.col("key") == "k17", container, schema) is fi.REMAIN
+    assert fi.evaluate(col("key") == "k17", container, schema) is fi.REMAIN
     # an un-indexed column never prunes; AND with it keeps the bitmap
-    r = fi.evaluate((fi.col("id") == 5) & (fi.col("status") == "DONE"), container, schema)
+    r = fi.evaluate((col("id") == 5) & (col("status") == "DONE"), container, schema)
     assert r.kind == "BITMAP" and len(r.bitmap) == 250
     # deletion vector on top
-    r = fi.apply_deletion_vector(fi.evaluate(fi.col("status") == "DONE", container, schema), 1000, range(0, 1000, 2))
+    r = fi.apply_deletion_vector(fi.evaluate(col("status") == "DONE", container, schema), 1000, range(0, 1000, 2))
     assert r.kind == "BITMAP" and len(r.bitmap) == 250
-    r = fi.apply_deletion_vector(fi.evaluate(fi.col("status") == "DONE", container, schema), 1000,
+    r = fi.apply_deletion_vector(fi.evaluate(col("status") == "DONE", container, schema), 1000,
                                  [i for i in range(1000) if i % 4 != 1])
     assert r is fi.REMAIN  # the index removes nothing beyond the deletion vector
 
@@ -51,5 +52,5 @@ def test_evaluation_reads_only_the_queried_columns_indexes():
     assert len(data) > 500_000
     source = ByteSource(data)
     container = fi.FileIndexContainerReader(source)
-    fi.evaluate(fi.col("status") == "DONE", container, schema)
+    fi.evaluate(col("status") == "DONE", container, schema)
     assert source.bytes_read < 20_000  # the bloom filter of `key` was never read

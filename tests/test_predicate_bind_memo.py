@@ -11,7 +11,7 @@ import pytest
 
 import paimon_codec.fileindex as fi
 from paimon_codec.errors import InvalidPredicateError, UnsupportedTypeError
-from paimon_codec.expressions import And, Or, make_leaf
+from paimon_codec.expressions import And, Or, make_leaf, parse_where
 from paimon_codec.fileindex import registry
 from paimon_codec.fileio import ByteSource
 from paimon_codec.types import parse_row_type
@@ -101,7 +101,7 @@ def test_fresh_and_reused_readers_answer_like_a_scan(reuse):
                 assert r.kind == "BITMAP" and list(r.bitmap) == expected, (round_, p)
             else:
                 assert not r.remain(), (round_, p)
-        tree = fi.parse_where("c1 = 3 OR c2 = 5 AND c1 >= 0")
+        tree = parse_where("c1 = 3 OR c2 = 5 AND c1 >= 0")
         r = fi.evaluate(tree, container, schema, reuse_readers=reuse)
         want = np.flatnonzero((columns["c1"] == 3) | (columns["c2"] == 5)).tolist()
         assert list(r.bitmap) == want

@@ -36,7 +36,8 @@ EDITS: dict[str, tuple[str, str, str]] = {
         "contents: [0x00, 0x05, 0x4e, 0x4e, 0xd0, 0x1a, 0x35, 0xae]",
         "contents: [0x00, 0x05, 0x4e, 0x4e, 0xd0, 0x1a, 0x35, 0xaf]",
         """
-        from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, evaluate, parse_where
+        from paimon_codec.expressions import parse_where
+        from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, evaluate
         schema = parse_row_type("a INT")
         w = FileIndexWriter(schema, {"file-index.bitmap.columns": "a"})
         w.write_table(pa.table({"a": pa.array([1, 2, 1], pa.int32())}))

@@ -15,10 +15,10 @@ import pytest
 from oracles.s3_server import ACCESS_KEY, SECRET_KEY
 
 from paimon_codec import storage
-from paimon_codec.errors import PaimonCodecError
-from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, evaluate, parse_where
+from paimon_codec.errors import PaimonCodecError, StorageError
+from paimon_codec.expressions import parse_where
+from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, evaluate
 from paimon_codec.fileio import ByteSource, atomic_write_bytes
-from paimon_codec.storage import StorageError
 from paimon_codec.types import parse_row_type
 
 BUCKET = "storage-tests"

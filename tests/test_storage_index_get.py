@@ -10,7 +10,8 @@ from golden_warehouse import WAREHOUSE, WAREHOUSE_JSON, expected_query_rows, tab
 from storage_fixtures import on_s3
 
 from paimon_codec import storage
-from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, evaluate, parse_where
+from paimon_codec.expressions import parse_where
+from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, evaluate
 from paimon_codec.fileio import ByteSource
 from paimon_codec.planning import judge_sources
 from paimon_codec.planning.plan import plan_scan

@@ -10,7 +10,6 @@ Typical use::
     back = read_deletion_vector(metas[0].path, r.offset, r.length)   # reads only that entry
 """
 
-from ..memory_size import parse_memory_size
 from .apply import combine, filter_arrow, selected_positions
 from .delete_map import encode_delete_map, read_delete_map, write_delete_map
 from .deletion_vector import MAGIC_32, MAGIC_64, DeletionVector
@@ -34,5 +33,4 @@ __all__ = [
     "encode_delete_map", "write_delete_map", "read_delete_map",
     "encode_puffin", "write_puffin", "read_puffin",
     "combine", "filter_arrow", "selected_positions",
-    "parse_memory_size",
 ]

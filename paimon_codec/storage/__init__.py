@@ -2,7 +2,8 @@
 
 Every read and write of the library goes through here: local paths keep their plain ``open``/``os``
 fast paths, URIs (``s3://``, ``gs://``, ``hdfs://``, ``abfss://``, ``oss://`` via fsspec, ...) resolve to a
-cached filesystem built from the URI and the registered storage options.
+cached filesystem built from the URI and the registered storage options.  A store's failure is a
+:class:`paimon_codec.errors.StorageError`.
 """
 
 from .files import (
@@ -30,7 +31,6 @@ from .files import (
 )
 from .filesystems import (
     GLOBAL,
-    StorageError,
     clear_storage_options,
     describe_options,
     filesystem_for,
@@ -45,7 +45,7 @@ from .filesystems import (
 from .ranges import DEFAULT_MIN_GET, RangeReader
 
 __all__ = [
-    "DEFAULT_MIN_GET", "GLOBAL", "RangeReader", "StorageError", "basename", "clear_storage_options",
+    "DEFAULT_MIN_GET", "GLOBAL", "RangeReader", "basename", "clear_storage_options",
     "create_if_absent", "delete", "describe_options", "exists", "file_size", "filesystem_for", "is_dir", "is_file",
     "is_local", "join", "list_dir", "makedirs", "normalize", "open_input", "parent", "read_bytes", "read_range",
     "read_text", "restore_storage_state", "s3_settings", "set_storage_options", "split_uri", "store_errors",

@@ -160,7 +160,8 @@ def _container_seeds() -> list[Seed]:
 
 
 def _run_container(data: bytes, meta: dict) -> None:
-    from paimon_codec.fileindex import evaluate, predicate_from_json
+    from paimon_codec.expressions import predicate_from_json
+    from paimon_codec.fileindex import evaluate
     from paimon_codec.fileindex.container import FileIndexContainerReader
 
     container = FileIndexContainerReader(data)

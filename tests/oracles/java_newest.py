@@ -16,7 +16,7 @@ IPC files.  Java exceptions come back as :class:`JavaError` carrying Java's clas
         java.write(path, pa.table({"id": [1, 2], "v": ["a", "b"]}))
         java.read(path, where="v = 'a'")          # exactly the rows Paimon returns
 
-``where`` is SQL text (:func:`paimon_codec.fileindex.parse_where`), the project's JSON predicate form
+``where`` is SQL text (:func:`paimon_codec.expressions.parse_where`), the project's JSON predicate form
 (``docs/predicates.md``) or a :class:`paimon_codec.expressions.predicate.Predicate`.  Paimon uses a
 read filter for pruning only, so the worker also tests every row with Java's ``Predicate.test``: the
 result is exactly the matching rows, as Paimon's engines return them.

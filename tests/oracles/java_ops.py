@@ -18,9 +18,8 @@ from typing import Any
 import jpype
 import pyarrow as pa
 
-from paimon_codec.expressions import And, Leaf, Or, Predicate
+from paimon_codec.expressions import And, Leaf, Or, Predicate, parse_where
 from paimon_codec.expressions.json_form import predicate_from_json
-from paimon_codec.fileindex import parse_where
 from paimon_codec.types import parse_row_type
 
 from .java_dv_delete import DvDeleteOps
