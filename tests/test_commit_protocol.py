@@ -17,11 +17,12 @@ from oracles.compare import assert_same_rows
 from paimon_codec import storage
 from paimon_codec.dv import DeletionVector
 from paimon_codec.dv.index_file import write_dv_index
+from paimon_codec.errors import CommitConflictError
 from paimon_codec.reading import read_table
 from paimon_codec.table import IndexFileMeta, PaimonTable
 from paimon_codec.table.index_manifest import DeletionVectorRange
 from paimon_codec.writing import append_arrow, create_table, write_data_files
-from paimon_codec.writing.commit import CommitConflictError, FileChange, IndexChange, commit_changes
+from paimon_codec.writing.commit import FileChange, IndexChange, commit_changes
 
 OPTS = {"file.format": "parquet"}
 

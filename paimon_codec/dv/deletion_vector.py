@@ -46,7 +46,7 @@ _MAGIC_64_U4BE = DV_MAGIC_BITMAP64
 _MAGIC_32_BYTES = np.array(DV_MAGIC_BITMAP32, DV_MAGIC_DTYPE).tobytes()
 _MAGIC_64_BYTES = np.array(DV_MAGIC_BITMAP64, DV_MAGIC_DTYPE).tobytes()
 #: Paimon's int magics (Java constants): 32-bit written big-endian, 64-bit written little-endian.
-MAGIC_32 = DV_MAGIC_BITMAP32
+MAGIC_32: int = DV_MAGIC_BITMAP32
 MAGIC_64 = int.from_bytes(_MAGIC_64_BYTES, "little")
 MAX_POSITION_32 = 2**31 - 1
 #: Largest position a 64-bit vector may hold (Paimon / Iceberg: key <= 0x7FFFFFFE, plus the low bits).

@@ -220,7 +220,7 @@ def rewrite_file_index(table: PaimonTable | str, options: Mapping[str, str | Non
 
     ``runner(tasks, progress)`` runs the tasks (default: in this process); on a commit conflict the
     job re-plans, keeping the outcomes of files whose entry did not change."""
-    from ..writing.commit import CommitConflictError
+    from ..errors import CommitConflictError
 
     started = time.monotonic()
     path = table.path if isinstance(table, PaimonTable) else str(table)

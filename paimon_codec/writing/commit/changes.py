@@ -11,13 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import CommitConflictError, InvalidOptionError
+from ...errors import InvalidOptionError
 from ...modes import ChangeKind, ChangeKindLike
 from ...report import JsonForm
 from ...table.index_manifest import IndexFileMeta, IndexManifestEntry
 from ...table.manifest import FILE_KIND_ADD, FILE_KIND_DELETE, DataFileMeta, ManifestEntry
 
-__all__ = ["ADD", "DELETE", "FileChange", "IndexChange", "CommitResult", "CommitConflictError"]
+__all__ = ["ADD", "DELETE", "FileChange", "IndexChange", "CommitResult"]
 
 ADD = ChangeKind.ADD
 DELETE = ChangeKind.DELETE

@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ...binary_row import serialize_binary_row
+from ...errors import CommitConflictError
 from ...table.index_manifest import DELETION_VECTORS_INDEX, IndexManifestEntry, merge_index_entries
 from ...table.manifest import FILE_KIND_ADD, FILE_KIND_DELETE, ManifestEntry, merge_entries
 from ...table.snapshot import Snapshot
 from ...table.table import PaimonTable
-from .changes import CommitConflictError, FileChange, IndexChange
+from .changes import FileChange, IndexChange
 
 __all__ = ["CommitPlan", "plan_commit", "encode_partition"]
 

@@ -20,13 +20,13 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 
 from ... import storage
-from ...errors import PaimonCodecError, UsageError
+from ...errors import CommitConflictError, PaimonCodecError, UsageError
 from ...memory_size import parse_memory_size
 from ...modes import CommitKind, CommitKindLike, MetadataLayout, mode_value
 from ...table.manifest import FILE_KIND_ADD, FILE_KIND_DELETE
 from ...table.snapshot import Snapshot, earliest_snapshot_id
 from ...table.table import PaimonTable
-from .changes import CommitConflictError, CommitResult, FileChange, IndexChange
+from .changes import CommitResult, FileChange, IndexChange
 from .manifests import MetadataWriter, full_merge, merge_manifests
 from .plan import encode_partition, java_identifier, plan_commit
 from .records import index_entry_record
