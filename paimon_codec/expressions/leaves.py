@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
-from ..errors import InvalidPredicateError
+from ..errors import InvalidPredicateError, UnsupportedFeatureError
 from ..types import DataType
 from .predicate import Leaf, Or, Predicate
 from .visitor import LeafVisitor
@@ -100,7 +100,7 @@ def _refuse_binary_order(leaf: Leaf, dtype: DataType) -> None:
     Python by unsigned bytes: an ordering comparison on such a column has no one row set, so it is refused
     (review finding: ``bin > X'7f'`` returned ``X'80'`` and ``X'ff'``, rows Java 1.4.2 does not return)."""
     if dtype.is_binary:
-        raise InvalidPredicateError(
+        raise UnsupportedFeatureError(
             f"operator {leaf.op!r} on {dtype} column {leaf.column!r} is not supported: Paimon orders bytes signed, "
             "Arrow and Spark unsigned (use =, <>, IN, NOT IN, IS [NOT] NULL)")
 
@@ -301,8 +301,8 @@ class Like(_NoNegation):
 def check_like_pattern(pattern: Any) -> None:
     """Refuse a LIKE pattern whose rows differ between Paimon versions and engines (see :class:`Like`)."""
     if isinstance(pattern, str) and "\\" in pattern:
-        raise InvalidPredicateError(f"LIKE pattern {pattern!r}: a backslash is not supported (Paimon 1.4 reads it as "
-                                    "an escape only in patterns holding '_', as a plain character in the others)")
+        raise UnsupportedFeatureError(f"LIKE pattern {pattern!r}: a backslash is not supported (Paimon 1.4 reads it "
+                                      "as an escape only in patterns holding '_', as a plain character in the others)")
 
 
 #: what ``_`` matches: one code point but a line terminator (Java's regex ``.`` without DOTALL, as Paimon compiles it)

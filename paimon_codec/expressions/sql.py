@@ -28,7 +28,7 @@ import math
 import re
 from typing import Any
 
-from ..errors import InvalidPredicateError, PaimonCodecError
+from ..errors import InvalidPredicateError, PaimonCodecError, UnsupportedFeatureError
 from ..types import parse_type
 from ..values import parse_literal_text
 from . import leaves
@@ -135,10 +135,11 @@ class _Parser:
             self.fail(f"expected {op!r}")
         self.i += 1
 
-    def fail(self, message: str, tok: _Tok | None = None) -> None:
+    def fail(self, message: str, tok: _Tok | None = None, *,
+             error: type[PaimonCodecError] = InvalidPredicateError) -> None:
         tok = tok or self.peek()
         found = "end of input" if tok.kind == "end" else repr(tok.text)
-        raise InvalidPredicateError(f"{message} at character {tok.pos}, found {found}", offset=tok.pos)
+        raise error(f"{message} at character {tok.pos}, found {found}", offset=tok.pos)
 
     # -- grammar ---------------------------------------------------------------------------
     def parse(self) -> Predicate:
@@ -249,7 +250,7 @@ class _Parser:
             if not isinstance(pattern, str):
                 self.fail("LIKE needs a string pattern", pt)
             if "\\" in pattern:  # Paimon 1.4 reads 'a\%' as starts_with 'a\', SQL as = 'a%': refused
-                self.fail("a backslash in a LIKE pattern is not supported", pt)
+                self.fail("a backslash in a LIKE pattern is not supported", pt, error=UnsupportedFeatureError)
             body = pattern[:-1]
             if pattern.endswith("%") and "%" not in body and "_" not in body:
                 match: Predicate = leaves.StartsWith(name, body)
