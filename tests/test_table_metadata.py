@@ -11,7 +11,7 @@ import fastavro
 import pytest
 from conftest import GOLDEN_09, load_json
 
-from paimon_codec.errors import CorruptDataError, PaimonCodecError, UnsupportedVersionError
+from paimon_codec.errors import CorruptDataError, MissingFileError, PaimonCodecError, UnsupportedVersionError
 from paimon_codec.table import PaimonTable, decode_binary_row, decode_serialized_row, list_tables
 from paimon_codec.types import parse_type
 from paimon_codec.values import Timestamp
@@ -204,7 +204,7 @@ def test_given_snapshot_id_reads_that_snapshot():
     counts = [sum(f.row_count for f in table.data_files(s)) for s in table.snapshot_ids()]
     spec = next(t for t in _tables() if t["table"] == "golden.append_indexed")
     assert counts == [s["total_record_count"] for s in spec["index_manifest"]["snapshots"]]
-    with pytest.raises(CorruptDataError):
+    with pytest.raises(MissingFileError, match="snapshot-99"):  # no such snapshot: its file is not there
         table.data_files(99)
 
 
