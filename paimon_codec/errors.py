@@ -151,7 +151,8 @@ class StorageError(PaimonCodecError, OSError):
 
 
 class MissingFileError(StorageError, FileNotFoundError):
-    """A file named by table metadata (manifest, index file, data file) is not there, or is a directory.
+    """A file named by table metadata (manifest, index file, data file) is not there, or is a directory; or
+    the path given as a table has no schema directory.
 
     Also a ``FileNotFoundError``, so callers that treat a vanished file specially keep doing so."""
 

@@ -127,7 +127,7 @@ class PaimonTable:
         self.path = storage.normalize(path)
         _refuse_branch_directory(self.path)
         if not is_table_dir(self.path):
-            raise CorruptDataError("not a Paimon table (no schema directory)", path=self.path)
+            raise MissingFileError("not a Paimon table (no schema directory)", path=self.path)
         self.branch = None if branch in (None, "", "main") else str(branch)
         self.meta_path = self.path
         if self.branch is not None:
