@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -65,7 +66,11 @@ def set_table_options(table_path: str, options: Mapping[str, str | None]) -> int
 
 
 # ----------------------------------------------------------------------------------------------- plan
-def parse_partition_specs(partitions: Any) -> list[dict[str, str]] | None:
+#: the partitions of a rewrite: ``"k=v,k2=v2"``, ``{"k": "v"}``, a list of those, or ``None`` for all
+PartitionsLike = str | Mapping[str, Any] | Sequence[str | Mapping[str, Any]] | None
+
+
+def parse_partition_specs(partitions: PartitionsLike) -> list[dict[str, str]] | None:
     """``None``, a dict, ``"k=v,k2=v2"`` or a list of those -> list of ``{key: text value}``."""
     if partitions is None:
         return None
@@ -112,7 +117,7 @@ class RewritePlan:
         return sum(t.file_size for t in self.tasks if t.specs)
 
 
-def plan_rewrite(table: PaimonTable | str, partitions: Any = None, paimon_version: str | None = None) -> RewritePlan:
+def plan_rewrite(table: PaimonTable | str, partitions: PartitionsLike = None, paimon_version: str | None = None) -> RewritePlan:
     """Tasks for every live data file of the latest snapshot (in ``partitions`` if given), built with the
     table's current options."""
     t = table if isinstance(table, PaimonTable) else PaimonTable(table)
@@ -213,8 +218,8 @@ def commit_rewrite(plan: RewritePlan, outcomes: Iterable[IndexOutcome], commit_u
     return commit_changes(plan.table_path, changes, kind="COMPACT", commit_user=commit_user)
 
 
-def rewrite_file_index(table: PaimonTable | str, options: Mapping[str, str | None] | None = None,
-                       partitions: Any = None, *, runner: Runner | None = None, max_attempts: int = 5,
+def rewrite_file_index(table: PaimonTable | str | os.PathLike[str], options: Mapping[str, str | None] | None = None,
+                       partitions: PartitionsLike = None, *, runner: Runner | None = None, max_attempts: int = 5,
                        paimon_version: str | None = None) -> RewriteReport:
     """Persist ``options`` (if any), (re)index every live data file and commit once; see the module doc.
 
@@ -223,7 +228,7 @@ def rewrite_file_index(table: PaimonTable | str, options: Mapping[str, str | Non
     from ..errors import CommitConflictError
 
     started = time.monotonic()
-    path = table.path if isinstance(table, PaimonTable) else str(table)
+    path = table.path if isinstance(table, PaimonTable) else os.fspath(table)
     report = RewriteReport(table_path=path)
     if options:
         set_table_options(path, options)

@@ -18,6 +18,8 @@ function names win over the submodule names.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .audit import audit
 from .delete import delete
 from .orphans import remove_orphan_files
@@ -27,11 +29,14 @@ from .scan import scan
 from .session import get_spark
 from .write import write
 
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
 __all__ = ["scan", "audit", "delete", "remove_orphan_files", "register", "get_spark", "rewrite_file_index", "write",
            "compact"]
 
 
-def register(spark) -> None:
+def register(spark: SparkSession) -> None:
     """Register the ``paimon_index`` data source with ``spark``."""
     from .datasource import register as _register
 

@@ -15,11 +15,12 @@ from the driver); the commit is the job's (:func:`~paimon_codec.maintenance.inde
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..maintenance.file_index_rewrite import IndexOutcome, IndexTask
-from ..maintenance.index_rewrite_job import Progress, RewriteReport
+from ..maintenance.index_rewrite_job import PartitionsLike, Progress, RewriteReport
 from ..maintenance.index_rewrite_job import rewrite_file_index as _rewrite_job
 from .polled_job import Pair, pair_accumulator, run_polled
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
     from ..maintenance.index_rewrite_job import Runner
+    from ..table import PaimonTable
 
 __all__ = ["rewrite_file_index", "spark_runner", "group_tasks"]
 
@@ -99,7 +101,8 @@ def spark_runner(spark: SparkSession, target_bytes: int = DEFAULT_GROUP_BYTES, p
     return run
 
 
-def rewrite_file_index(spark: SparkSession, table: Any, options: Mapping[str, str | None] | None = None, partitions: Any = None,
+def rewrite_file_index(spark: SparkSession, table: str | os.PathLike[str] | PaimonTable,
+                       options: Mapping[str, str | None] | None = None, partitions: PartitionsLike = None,
                        *, target_bytes: int = DEFAULT_GROUP_BYTES, max_attempts: int = 5,
                        paimon_version: str | None = None) -> RewriteReport:
     """Persist ``options`` (if any) to the table's schema, rebuild the file indexes of every live data file

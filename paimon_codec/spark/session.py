@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 __all__ = ["get_spark", "is_spark_connect"]
 
 
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+
 def get_spark(master: str | None = None, app_name: str = "paimon-codec", *, shuffle_partitions: int = 4,
-              extra_conf: dict[str, str] | None = None):
+              extra_conf: dict[str, str] | None = None) -> SparkSession:
     """Create (or return the active) SparkSession with small, quiet defaults."""
     if os.environ.get("PAIMON_CODEC_QUICK") == "1":  # the test suite's quick run: tests/oracles/quick_guard.py
         raise RuntimeError("a SparkSession started under PAIMON_CODEC_QUICK=1 (./run.sh test --quick): "
