@@ -43,7 +43,7 @@ class CommitKind(_Mode):
 
 
 class ChangeKind(_Mode):
-    """Whether a :class:`~paimon_codec.table.commit.FileChange` / ``IndexChange`` adds or deletes its file."""
+    """Whether a :class:`~paimon_codec.writing.commit.FileChange` / ``IndexChange`` adds or deletes its file."""
 
     ADD = "ADD"
     DELETE = "DELETE"

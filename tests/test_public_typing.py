@@ -30,8 +30,8 @@ REPO = Path(__file__).resolve().parents[1]
 PROGRAM = REPO / "tests" / "typing" / "user_program.py"
 # the package faces users import from; implementation subpackages (fileindex.bitmap, ...) are not faces
 FACES = ["paimon_codec", "paimon_codec.expressions", "paimon_codec.fileindex", "paimon_codec.table",
-         "paimon_codec.table.commit", "paimon_codec.table.write", "paimon_codec.dv", "paimon_codec.bucket",
-         "paimon_codec.storage", "paimon_codec.spark"]
+         "paimon_codec.planning", "paimon_codec.reading", "paimon_codec.writing", "paimon_codec.writing.commit",
+         "paimon_codec.dv", "paimon_codec.bucket", "paimon_codec.storage", "paimon_codec.spark"]
 
 
 def _env() -> dict[str, str]:
@@ -123,8 +123,8 @@ def test_errors_keep_where_and_what_through_pickling() -> None:
 
 def test_refusals_commit_conflicts_and_missing_tables_have_their_class(tmp_path: Path) -> None:
     from paimon_codec.table import PaimonTable
-    from paimon_codec.table.commit import FileChange, commit_changes
-    from paimon_codec.table.write import append_arrow, create_table
+    from paimon_codec.writing import append_arrow, create_table
+    from paimon_codec.writing.commit import FileChange, commit_changes
 
     pk = create_table(tmp_path / "db.db" / "pk", "id INT, v STRING", {"bucket": "1"}, primary_keys=["id"])
     with pytest.raises(errors.UnsupportedFeatureError, match="primary-key table is not supported") as refused:

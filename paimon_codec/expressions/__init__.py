@@ -20,12 +20,12 @@ from .bind import coerce_literal, column_type
 from .builder import Column, col
 from .json_form import load_predicate_json, predicate_from_json, predicate_to_json
 from .leaves import *  # noqa: F403 - the leaf classes are this package's API: exactly leaves.__all__
-from .predicate import And, Leaf, Or, Predicate, and_all, or_all
+from .predicate import And, Leaf, Or, Predicate, WhereLike, and_all, or_all
 from .sql import parse_where, to_sql
 from .visitor import LeafVisitor, PredicateVisitor, visit
 
 __all__ = [
-    "col", "Column", "Predicate", "Leaf", "And", "Or", "and_all", "or_all",
+    "col", "Column", "Predicate", "WhereLike", "Leaf", "And", "Or", "and_all", "or_all",
     "parse_where", "to_sql", "predicate_from_json", "predicate_to_json", "load_predicate_json",
     "coerce_literal", "column_type", "LeafVisitor", "PredicateVisitor", "visit",
 ]

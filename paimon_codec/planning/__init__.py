@@ -8,8 +8,8 @@ A plan is made of :class:`~paimon_codec.planning.tasks.FileTask` / :class:`~paim
 :mod:`paimon_codec.reading` reads them.
 """
 
-from .plan import ScanPlan, SortKey, as_predicate, parse_order_by, plan_scan
+from .plan import OrderByItem, OrderByLike, ScanPlan, SortKey, as_predicate, parse_order_by, plan_scan
 from .tasks import FileTask, GroupTask, PlanReport
 
-__all__ = ["plan_scan", "ScanPlan", "SortKey", "as_predicate", "parse_order_by", "FileTask", "GroupTask",
+__all__ = ["plan_scan", "ScanPlan", "SortKey", "OrderByLike", "OrderByItem", "as_predicate", "parse_order_by", "FileTask", "GroupTask",
            "PlanReport"]

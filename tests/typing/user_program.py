@@ -26,12 +26,12 @@ from paimon_codec import (
 )
 from paimon_codec.expressions import Predicate, col, parse_where
 from paimon_codec.fileindex import FileIndexContainerReader, FileIndexResult, FileIndexWriter, evaluate
-from paimon_codec.table import PaimonTable, read_table
-from paimon_codec.table.commit import CommitResult, FileChange, commit_changes
-from paimon_codec.table.plan import ScanPlan, plan_scan
-from paimon_codec.table.tasks import PlanReport
-from paimon_codec.table.write import append_arrow, create_table
+from paimon_codec.planning import PlanReport, ScanPlan, plan_scan
+from paimon_codec.reading import read_table
+from paimon_codec.table import PaimonTable
 from paimon_codec.types import RowType, parse_row_type
+from paimon_codec.writing import append_arrow, create_table
+from paimon_codec.writing.commit import CommitResult, FileChange, commit_changes
 
 
 def make_table(warehouse: str) -> str:
