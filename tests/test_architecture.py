@@ -46,7 +46,7 @@ FLOORS: list[tuple[str, ...]] = [
 ]
 
 # The one cycle left open, by its members (see docs/architecture.md, "Known debts"): a Predicate's
-# to_sql / to_json / bind methods import the renderers and the binder, which name Predicate back in
+# to_sql / to_dict / bind methods import the renderers and the binder, which name Predicate back in
 # their annotations; the visitor and the leaves name each other likewise.
 KNOWN_CYCLES = [frozenset({
     "paimon_codec.expressions.predicate", "paimon_codec.expressions.leaves", "paimon_codec.expressions.visitor",
