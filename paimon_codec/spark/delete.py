@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..expressions.semantics import Semantics
+from ..expressions.semantics import SemanticsLike, SemanticsName
 from ..planning.tasks import FileTask
 from ..types import RowType
 from ..writing.dv_delete import DeleteReport
@@ -48,7 +48,7 @@ def _groups(tasks: Sequence[FileTask], target: int) -> list[list[int]]:
     return groups
 
 
-def _run(storage_state: Any, predicate: Any, row_type: RowType, semantics: Semantics
+def _run(storage_state: Any, predicate: Any, row_type: RowType, semantics: SemanticsName
          ) -> Callable[[list[tuple[int, FileTask]]], list[tuple[int, bytes]]]:
     def run(group: list[tuple[int, FileTask]]) -> list[tuple[int, bytes]]:
         from .. import storage
@@ -61,7 +61,7 @@ def _run(storage_state: Any, predicate: Any, row_type: RowType, semantics: Seman
 
 
 def _spark_finder(spark: SparkSession, target_bytes: int):
-    def find(tasks: Sequence[FileTask], predicate: Any, row_type: RowType, semantics: Semantics) -> list[np.ndarray]:
+    def find(tasks: Sequence[FileTask], predicate: Any, row_type: RowType, semantics: SemanticsName) -> list[np.ndarray]:
         from .. import storage
         from ..writing.dv_delete import matching_positions
 
@@ -79,7 +79,7 @@ def _spark_finder(spark: SparkSession, target_bytes: int):
     return find
 
 
-def delete(spark: SparkSession, table: Any, where: Any, *, semantics: Semantics = "spark",
+def delete(spark: SparkSession, table: Any, where: Any, *, semantics: SemanticsLike = "spark",
            commit_user: str | None = None, conflict_retries: int = 3,
            target_bytes: int = _GROUP_BYTES) -> DeleteReport:
     """Delete the rows of ``table`` matching ``where`` by deletion vectors, the files read on Spark;

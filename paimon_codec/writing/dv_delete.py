@@ -32,9 +32,9 @@ import pyarrow as pa
 
 from .. import storage
 from ..dv.deletion_vector import DeletionVector
-from ..errors import InvalidOptionError
+from ..errors import CommitConflictError, InvalidOptionError
 from ..evolution.file_evolution import arrow_schema
-from ..expressions.semantics import Semantics
+from ..expressions.semantics import SemanticsLike, SemanticsName
 from ..planning.plan import ScanPlan, plan_scan
 from ..planning.tasks import FileTask
 from ..reading.arrow_filter import filter_table
@@ -42,7 +42,7 @@ from ..reading.read import read_file_rows
 from ..table.manifest import FILE_KIND_ADD
 from ..table.table import PaimonTable
 from ..types import RowType
-from .commit import CommitConflictError, FileChange, commit_changes
+from .commit import FileChange, commit_changes
 from .commit.plan import encode_partition
 from .dv_maintainer import bitmap64_of, dv_index_changes
 
@@ -55,7 +55,7 @@ _POS = "__paimon_codec_position"
 Replacement = Callable[[PaimonTable, ScanPlan, list[tuple[FileTask, np.ndarray]]], list[FileChange]]
 
 #: finds the matching positions of many tasks: ``(tasks, predicate, row_type, semantics) -> [positions]``
-PositionFinder = Callable[[Sequence[FileTask], Any, RowType, Semantics], list[np.ndarray]]
+PositionFinder = Callable[[Sequence[FileTask], Any, RowType, SemanticsName], list[np.ndarray]]
 
 
 @dataclass
@@ -104,7 +104,7 @@ def _columns(predicate: Any, row_type: RowType) -> list[str]:
     return [n for n in row_type.names if n in wanted]
 
 
-def matching_positions(task: FileTask, predicate: Any, row_type: RowType, semantics: Semantics) -> np.ndarray:
+def matching_positions(task: FileTask, predicate: Any, row_type: RowType, semantics: SemanticsName) -> np.ndarray:
     """Sorted positions of ``task``'s file whose rows match ``predicate`` and are not yet deleted."""
     selected = (np.arange(task.row_count, dtype=np.int64) if task.selection is None
                 else np.asarray(task.selection.to_array(), dtype=np.int64))
@@ -120,11 +120,11 @@ def matching_positions(task: FileTask, predicate: Any, row_type: RowType, semant
 
 
 def _find_locally(tasks: Sequence[FileTask], predicate: Any, row_type: RowType,
-                  semantics: Semantics) -> list[np.ndarray]:
+                  semantics: SemanticsName) -> list[np.ndarray]:
     return [matching_positions(t, predicate, row_type, semantics) for t in tasks]
 
 
-def delete(table: PaimonTable | str | os.PathLike, where: Any, *, semantics: Semantics = "paimon",
+def delete(table: PaimonTable | str | os.PathLike, where: Any, *, semantics: SemanticsLike = "paimon",
            commit_user: str | None = None, conflict_retries: int = 3,
            find_positions: PositionFinder | None = None, replacement: Replacement | None = None) -> DeleteReport:
     """Delete the rows of ``table`` matching ``where`` (SQL-like text, a predicate or its JSON; ``None``:

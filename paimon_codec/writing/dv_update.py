@@ -21,7 +21,7 @@ from pyroaring import BitMap
 
 from ..errors import InvalidOptionError
 from ..evolution.file_evolution import arrow_schema
-from ..expressions.semantics import Semantics
+from ..expressions.semantics import SemanticsLike
 from ..planning.plan import ScanPlan
 from ..planning.tasks import FileTask
 from ..reading.read import read_file_rows
@@ -54,7 +54,7 @@ def _rewriter(assignments: Mapping[str, Any]):
 
 
 def update(table: PaimonTable | str | os.PathLike, assignments: Mapping[str, Any], where: Any, *,
-           semantics: Semantics = "paimon", commit_user: str | None = None, conflict_retries: int = 3,
+           semantics: SemanticsLike = "paimon", commit_user: str | None = None, conflict_retries: int = 3,
            find_positions: PositionFinder | None = None) -> DeleteReport:
     """Set ``assignments`` (``{column: literal}``) on the rows of ``table`` matching ``where``: one commit of
     the old rows' deletion vectors and the new rows' data files.  ``report.rows_deleted`` rows were

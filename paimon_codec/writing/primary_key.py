@@ -22,7 +22,7 @@ primary key that does not hold every partition key), a ``changelog-producer``, `
 a ``bucket-function.type`` other than ``default``, data file formats other than Parquet.
 
 Two writers adding to one bucket conflict: the commit checks that the bucket's highest sequence number is
-still the one the files were numbered after (:class:`~paimon_codec.writing.commit.CommitConflictError`).
+still the one the files were numbered after (:class:`~paimon_codec.errors.CommitConflictError`).
 """
 
 from __future__ import annotations
@@ -39,14 +39,14 @@ import pyarrow.compute as pc
 from .. import storage
 from ..binary_row import serialize_binary_row
 from ..bucket import KeyEncoder, fixed_buckets
-from ..errors import PaimonCodecError
+from ..errors import CommitConflictError, PaimonCodecError
 from ..reading.merge.read import _group_starts
 from ..table.manifest import merge_entries
 from ..table.paths import DEFAULT_PARTITION_NAME, bucket_dir_name, partition_path
 from ..table.snapshot import Snapshot
 from ..table.table import PaimonTable
 from .append import _COMPRESSION, _EMPTY_ROW, _conform, _fixed_width_key_columns, _internal
-from .commit import CommitConflictError, CommitResult, FileChange, IndexChange, commit_changes
+from .commit import CommitResult, FileChange, IndexChange, commit_changes
 from .commit.table_layout import detect_layout
 from .hash_index_update import HashIndexUpdate
 from .key_value import FILE_SOURCE_APPEND, KIND_COLUMN, SEQUENCE_COLUMN, write_key_value_files
