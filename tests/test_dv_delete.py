@@ -16,12 +16,11 @@ from oracles.compare import assert_same_rows
 from oracles.pypaimon21 import OracleError
 
 from paimon_codec.dv.index_file import read_deletion_vector
-from paimon_codec.errors import InvalidOptionError
+from paimon_codec.errors import CommitConflictError, InvalidOptionError
 from paimon_codec.maintenance.orphans import find_orphans
 from paimon_codec.reading import read_table
 from paimon_codec.table import DELETION_VECTORS_INDEX, PaimonTable
 from paimon_codec.writing import append_arrow, create_table, delete, update
-from paimon_codec.writing.commit import CommitConflictError
 
 SCHEMA = "id BIGINT, v STRING, x DOUBLE, p INT"
 LAYOUTS = {

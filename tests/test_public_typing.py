@@ -127,7 +127,7 @@ def test_refusals_commit_conflicts_and_missing_tables_have_their_class(tmp_path:
     from paimon_codec.writing.commit import FileChange, commit_changes
 
     pk = create_table(tmp_path / "db.db" / "pk", "id INT, v STRING", {"bucket": "1"}, primary_keys=["id"])
-    with pytest.raises(errors.UnsupportedFeatureError, match="primary-key table is not supported") as refused:
+    with pytest.raises(errors.UnsupportedFeatureError, match="appending to a primary-key table: use upsert_arrow") as refused:
         append_arrow(pk, pa.table({"id": pa.array([1], pa.int32()), "v": ["a"]}))
     assert not isinstance(refused.value, ValueError)
     path = create_table(tmp_path / "db.db" / "t", "id INT, v STRING")

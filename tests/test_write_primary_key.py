@@ -14,11 +14,11 @@ import pytest
 from oracles.compare import assert_same_rows
 
 from paimon_codec.bucket.hash_index import read_hash_index
-from paimon_codec.errors import PaimonCodecError
+from paimon_codec.errors import CommitConflictError, PaimonCodecError
 from paimon_codec.reading import read_table
 from paimon_codec.table import PaimonTable
 from paimon_codec.writing import create_table
-from paimon_codec.writing.commit import CommitConflictError, commit_changes
+from paimon_codec.writing.commit import commit_changes
 from paimon_codec.writing.compact import compact_table
 from paimon_codec.writing.primary_key import upsert_arrow, write_primary_key_files
 
