@@ -1,0 +1,143 @@
+"""Writing a Spark Structured Streaming query into a Paimon append table, each micro-batch committed once.
+
+A :class:`PaimonStreamWriter` (PySpark's ``DataSourceStreamArrowWriter``, returned by the ``paimon_codec``
+data source's ``streamWriter``) writes each task's rows as Paimon data files (with the file indexes the
+table asks for, as :func:`paimon_codec.spark.write` does) and commits a micro-batch as one snapshot on the
+driver, with Paimon's own commit identity: ``commitUser`` (one per query) and ``commitIdentifier`` (the
+micro-batch id).
+
+Exactly once across restarts, as Paimon's streaming committers recover (``FileStoreCommit.filterCommitted``):
+before committing batch ``b`` the writer looks up the latest snapshot its commit user made; when that
+snapshot's identifier is ``>= b`` the batch was committed before the query died and Spark, which had not
+yet recorded it in the checkpoint, replays it - the replay is recognised and not committed again (its data
+files stay unreferenced, orphans as Paimon leaves them).  For that the commit user must be the same after a
+restart: it is ``option("commit-user", ...)`` when given, else derived from the query's
+``checkpointLocation`` (and the table), which a restarted query shares.  A query without either gets a
+random user and is exactly-once only while it runs.
+
+Refused by name: primary-key tables (as :func:`paimon_codec.spark.write`) and the ``complete`` output mode
+(an overwrite per batch).
+"""
+
+from __future__ import annotations
+
+import logging
+import pickle
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from pyspark.sql.datasource import DataSourceStreamArrowWriter, WriterCommitMessage
+
+from ..errors import InvalidOptionError, UnsupportedTypeError
+
+__all__ = ["PaimonStreamWriter", "StreamCommitMessage", "stream_commit_user", "committed_identifier"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class StreamCommitMessage(WriterCommitMessage):
+    """What one task wrote: its pickled :class:`~paimon_codec.table.commit.FileChange` list."""
+
+    changes: bytes
+    rows: int
+
+
+def stream_commit_user(path: str, options: dict) -> str:
+    """The query's commit user: ``commit-user``, else a name derived from ``checkpointLocation`` + table."""
+    lowered = {str(k).lower(): str(v) for k, v in options.items()}
+    if lowered.get("commit-user"):
+        return lowered["commit-user"]
+    checkpoint = lowered.get("checkpointlocation")
+    if checkpoint:
+        return str(uuid.uuid5(uuid.NAMESPACE_URL, f"paimon_codec-stream:{checkpoint.rstrip('/')}:{path}"))
+    log.warning("streaming write to %s without checkpointLocation or commit-user: batches are committed once "
+                "only while this query runs", path)
+    return str(uuid.uuid4())
+
+
+def committed_identifier(path: str, user: str) -> int | None:
+    """The ``commitIdentifier`` of the latest snapshot ``user`` committed to the table at ``path`` (Paimon's
+    ``SnapshotManager.latestSnapshotOfUser``), ``None`` when no retained snapshot is the user's."""
+    from ..table.table import PaimonTable
+
+    table = PaimonTable(path)
+    for sid in reversed(table.snapshot_ids()):
+        snap = table.snapshot(sid)
+        if snap is not None and snap.raw.get("commitUser") == user:
+            return int(snap.raw.get("commitIdentifier", 0))
+    return None
+
+
+class PaimonStreamWriter(DataSourceStreamArrowWriter):
+    """``df.writeStream.format("paimon_codec")`` into the append table at ``path`` (module docstring)."""
+
+    def __init__(self, path: str, options: dict, overwrite: bool = False) -> None:
+        from ..storage import storage_state
+        from ..table.table import PaimonTable
+        from ..table.write import arrow_schema_for, write_data_files
+
+        if overwrite:
+            raise InvalidOptionError("the complete output mode (an overwrite per micro-batch) is not supported by "
+                                     "the paimon_codec streaming sink", path=path, expected='outputMode("append")')
+        table = PaimonTable(path)
+        if table.schema.primary_keys:
+            raise UnsupportedTypeError("unsupported: a streaming write to a primary-key table", path=path,
+                                       expected="an append table")
+        write_data_files(path, arrow_schema_for(table.schema.fields).empty_table())  # refuses what it cannot write
+        self.path = path
+        self.commit_user = stream_commit_user(path, options)
+        self.storage = storage_state()
+
+    def write(self, iterator: Iterator[Any]) -> StreamCommitMessage:
+        import pyarrow as pa
+
+        from ..storage import restore_storage_state
+        from ..table.write import write_data_files
+
+        restore_storage_state(self.storage)
+        batches = [b for b in iterator if b.num_rows]
+        if not batches:
+            return StreamCommitMessage(pickle.dumps([]), 0)
+        data = pa.Table.from_batches(batches)
+        changes = write_data_files(self.path, data)
+        return StreamCommitMessage(pickle.dumps(changes), data.num_rows)
+
+    def commit(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:  # noqa: N803 (PySpark's)
+        from ..table.commit import commit_changes
+        from ..table.table import PaimonTable
+        from .write import _renumber
+
+        done = committed_identifier(self.path, self.commit_user)
+        if done is not None and done >= batchId:
+            log.info("stream write to %s: micro-batch %d was committed before (user %s, identifier %d); "
+                     "not committed again", self.path, batchId, self.commit_user, done)
+            return
+        changes = [c for m in messages if isinstance(m, StreamCommitMessage) for c in pickle.loads(m.changes)]
+        if not changes:
+            return
+        changes = _renumber(changes, PaimonTable(self.path))
+        result = commit_changes(self.path, changes, commit_user=self.commit_user, commit_identifier=batchId,
+                                kind="APPEND")
+        log.info("stream write to %s: micro-batch %d committed as snapshot %s (%d files)", self.path, batchId,
+                 result.snapshot_id, len(changes))
+
+    def abort(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:  # noqa: N803 (PySpark's)
+        """Delete the data (and index) files the batch's tasks wrote: nothing references them."""
+        from .. import storage
+        from ..table.commit.plan import encode_partition
+        from ..table.table import PaimonTable
+
+        table = PaimonTable(self.path)
+        for m in messages:
+            if not isinstance(m, StreamCommitMessage):
+                continue
+            for c in pickle.loads(m.changes):
+                bucket_dir = table.bucket_dir(encode_partition(table, c.partition), c.bucket)
+                for name in [c.file.file_name, *c.file.extra_files]:
+                    try:
+                        storage.delete(storage.join(bucket_dir, name))
+                    except OSError as exc:  # an orphan is harmless: nothing references it
+                        log.warning("could not delete %s of aborted micro-batch %d: %s", name, batchId, exc)

@@ -1,0 +1,246 @@
+"""The streaming source and sink (``spark.readStream`` / ``df.writeStream`` ``.format("paimon_codec")``).
+
+The reader's offsets and batches are checked directly (a batch is a pure function of two snapshot ids) and
+through Spark; the sink's commit identity against Paimon Java's reading of the table; and a query reading a
+table that Paimon Java and this library keep appending to, killed with SIGKILL and restarted from its
+checkpoint (once with its last batch's commit erased from the checkpoint, so Spark replays a batch the sink
+had committed), delivers every row exactly once - compared with Java's read of both tables.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pyarrow as pa
+import pytest
+from oracles.compare import assert_same_rows
+from spark_fixtures import spark  # noqa: F401
+
+from paimon_codec.errors import InvalidOptionError, UnsupportedTypeError
+from paimon_codec.spark.stream_read import PaimonStreamReader, SnapshotExpiredError
+from paimon_codec.spark.stream_write import PaimonStreamWriter, StreamCommitMessage, committed_identifier
+from paimon_codec.spark.types import spark_schema
+from paimon_codec.table import PaimonTable, read_table
+from paimon_codec.table.write import append_arrow, create_table
+
+SCHEMA = pa.schema([("id", pa.int64()), ("s", pa.string()), ("p", pa.string())])
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _rows(start: int, n: int) -> pa.Table:
+    ids = list(range(start, start + n))
+    return pa.table({"id": pa.array(ids, pa.int64()), "s": [f"v{i % 7}" for i in ids],
+                     "p": [("a", "b")[i % 2] for i in ids]})
+
+
+def _table(path: str, **options: str) -> str:
+    return create_table(path, SCHEMA, {"file.format": "parquet", **options}, partition_keys=["p"])
+
+
+def _reader(path: str, **options: str) -> PaimonStreamReader:
+    return PaimonStreamReader(path, options, spark_schema(PaimonTable(path).schema.fields))
+
+
+def _batch_ids(reader: PaimonStreamReader, start: dict, end: dict) -> list[int]:
+    ids: list[int] = []
+    for part in reader.partitions(start, end):
+        for batch in reader.read(part):
+            ids.extend(batch.column("id").to_pylist())
+    return sorted(ids)
+
+
+def _appended(path: str, *chunks: tuple[int, int]) -> None:
+    for start, n in chunks:
+        append_arrow(path, _rows(start, n))
+
+
+def test_offsets_and_batches_follow_scan_mode(tmp_path):
+    path = _table(str(tmp_path / "db.db" / "t"))
+    _appended(path, (0, 10), (10, 5))  # snapshots 1, 2
+    full = _reader(path)  # latest-full
+    start = full.initialOffset()
+    assert start == {"snapshot": 2, "full": True}
+    end = full.latestOffset(start, None)
+    assert end == {"snapshot": 2}
+    assert _batch_ids(full, start, end) == list(range(15))
+    assert full.latestOffset(end, None) == end  # nothing new: no batch
+    _appended(path, (15, 3), (18, 4))  # snapshots 3, 4
+    later = full.latestOffset(end, None)
+    assert later == {"snapshot": 4}
+    assert _batch_ids(full, end, later) == list(range(15, 22))
+    assert _batch_ids(full, end, {"snapshot": 3}) == list(range(15, 18))
+
+    latest = _reader(path, **{"scan.mode": "latest"})
+    assert latest.initialOffset() == {"snapshot": 4}
+    assert _batch_ids(latest, {"snapshot": 4}, latest.latestOffset({"snapshot": 4}, None)) == []
+    from_snap = _reader(path, **{"scan.snapshot-id": "2"})  # from-snapshot: deltas of 2, 3, 4
+    assert _batch_ids(from_snap, from_snap.initialOffset(), {"snapshot": 4}) == list(range(10, 22))
+    from_full = _reader(path, **{"scan.mode": "from-snapshot-full", "scan.snapshot-id": "3"})
+    assert _batch_ids(from_full, from_full.initialOffset(), {"snapshot": 4}) == list(range(22))
+    t3 = PaimonTable(path).snapshot(3).time_millis
+    from_ts = _reader(path, **{"scan.timestamp-millis": str(t3)})
+    ids = _batch_ids(from_ts, from_ts.initialOffset(), {"snapshot": 4})
+    t2 = PaimonTable(path).snapshot(2).time_millis
+    assert ids == (list(range(15, 22)) if t2 < t3 else list(range(10, 22)))
+
+
+def test_compaction_is_not_delivered_again(tmp_path, java_newest):
+    path = _table(str(tmp_path / "db.db" / "t"), **{"compaction.min.file-num": "2"})
+    _appended(path, (0, 4), (4, 4), (8, 4))
+    reader = _reader(path, **{"scan.mode": "latest"})
+    start = reader.initialOffset()
+    compacted = java_newest.compact(path)  # a COMPACT snapshot rewrites rows already delivered
+    assert compacted is not None and PaimonTable(path).snapshot(compacted).commit_kind == "COMPACT"
+    java_newest.write(path, _rows(100, 3))
+    end = reader.latestOffset(start, None)
+    assert end["snapshot"] == compacted + 1
+    assert _batch_ids(reader, start, end) == [100, 101, 102]
+
+
+def test_expired_snapshot_is_an_error_by_name(tmp_path, java_newest):
+    path = _table(str(tmp_path / "db.db" / "t"))
+    _appended(path, (0, 2), (2, 2))
+    reader = _reader(path, **{"scan.mode": "latest"})
+    start = reader.initialOffset()  # snapshot 2 delivered
+    _appended(path, (4, 2), (6, 2), (8, 2))  # 3, 4, 5
+    assert java_newest.expire(path, {"snapshot.num-retained.min": "1", "snapshot.num-retained.max": "1"}) > 0
+    with pytest.raises(SnapshotExpiredError, match="snapshot 3 has expired"):
+        reader.partitions(start, reader.latestOffset(start, None))
+    with pytest.raises(SnapshotExpiredError, match="scan.snapshot-id 1 has expired"):
+        _reader(path, **{"scan.snapshot-id": "1"})
+
+
+def test_refusals_by_name(tmp_path):
+    pk = create_table(str(tmp_path / "db.db" / "pk"), SCHEMA, {"bucket": "1"}, primary_keys=["id"])
+    with pytest.raises(UnsupportedTypeError, match="changelog-producer = none"):
+        _reader(pk)
+    path = _table(str(tmp_path / "db.db" / "t"))
+    with pytest.raises(InvalidOptionError, match="scan.mode 'compacted-full'"):
+        _reader(path, **{"scan.mode": "compacted-full"})
+    with pytest.raises(InvalidOptionError, match="complete output mode"):
+        PaimonStreamWriter(path, {}, overwrite=True)
+    with pytest.raises(UnsupportedTypeError, match="primary-key table"):
+        PaimonStreamWriter(pk, {"checkpointLocation": str(tmp_path / "ck")})
+
+
+def test_sink_commits_a_replayed_batch_once(tmp_path, java_newest):
+    path = _table(str(tmp_path / "db.db" / "t"))
+    options = {"checkpointLocation": str(tmp_path / "ck")}
+    writer = PaimonStreamWriter(path, options)
+
+    def batch(start: int) -> list:
+        return [writer.write(iter(_rows(start, 5).to_batches()))]
+
+    writer.commit(batch(0), 0)
+    writer.commit(batch(5), 1)
+    again = PaimonStreamWriter(path, options)  # a restarted query: the same commit user
+    assert again.commit_user == writer.commit_user
+    again.commit(batch(5), 1)  # Spark replays batch 1: recognised, not committed twice
+    again.commit(batch(10), 2)
+    snaps = [PaimonTable(path).snapshot(i).raw for i in PaimonTable(path).snapshot_ids()]
+    assert [(s["commitUser"], s["commitIdentifier"]) for s in snaps] == [(writer.commit_user, i) for i in range(3)]
+    assert committed_identifier(path, writer.commit_user) == 2
+    assert sorted(java_newest.read(path).column("id").to_pylist()) == list(range(15))
+    other = PaimonStreamWriter(path, {"checkpointLocation": str(tmp_path / "other")})
+    assert other.commit_user != writer.commit_user
+    other.commit([StreamCommitMessage(b"\x80\x04]\x94.", 0)], 0)  # an empty batch commits nothing
+    assert len(PaimonTable(path).snapshot_ids()) == 3
+
+
+def test_stream_through_spark(tmp_path, spark):  # noqa: F811
+    import stream_source
+
+    stream_source.register(spark)
+    src = _table(str(tmp_path / "db.db" / "src"))
+    dst = _table(str(tmp_path / "db.db" / "dst"))
+    _appended(src, (0, 20))
+    ck = str(tmp_path / "ck")
+
+    def drain() -> None:
+        (spark.readStream.format("paimon_codec").load(src).writeStream.format("paimon_codec")
+         .option("checkpointLocation", ck).trigger(availableNow=True).start(dst).awaitTermination())
+
+    drain()
+    _appended(src, (20, 7), (27, 3))
+    drain()
+    assert sorted(read_table(dst).column("id").to_pylist()) == list(range(30))
+    users = {PaimonTable(dst).snapshot(i).raw["commitUser"] for i in PaimonTable(dst).snapshot_ids()}
+    assert len(users) == 1
+
+
+def _java_rows(java, path: str) -> list[int]:
+    return sorted(java.read(path).column("id").to_pylist())
+
+
+def _driver(src: str, dst: str, ck: str, mode: str, log) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, os.path.join(HERE, "stream_driver.py"), src, dst, ck, mode],
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+@pytest.mark.slow
+@pytest.mark.spark
+@pytest.mark.parametrize("erase_last_commit", [False, True], ids=["killed", "killed-after-sink-commit"])
+def test_kill_9_and_restart_delivers_every_row_once(tmp_path, java_newest, erase_last_commit):
+    """Java Paimon and this library append to SRC while a query streams SRC into DST; the driver is killed
+    with SIGKILL after DST has some of the batches, restarted from the checkpoint and drained.  With
+    ``erase_last_commit`` the checkpoint loses its last ``commits/<n>`` entry, as when the driver dies between
+    the sink's Paimon commit and Spark's checkpoint commit: Spark replays batch ``n``, the sink must see it."""
+    src = _table(str(tmp_path / "db.db" / "src"), **{"write-only": "true"})  # Java: no COMPACT (empty) batches
+    dst = _table(str(tmp_path / "db.db" / "dst"))
+    ck = str(tmp_path / "ck")
+    _appended(src, (0, 50))
+    stop = threading.Event()
+    written: list[int] = list(range(50))
+
+    def feed() -> None:
+        start, turn = 50, 0
+        while not stop.is_set() and turn < 40:
+            rows = _rows(start, 25)
+            if turn % 2:
+                java_newest.write(src, rows)
+            else:
+                append_arrow(src, rows)
+            written.extend(range(start, start + 25))
+            start, turn = start + 25, turn + 1
+            time.sleep(0.3)
+
+    with open(tmp_path / "driver.log", "wb") as log:
+        proc = _driver(src, dst, ck, "run", log)
+        feeder = threading.Thread(target=feed)
+        feeder.start()
+        try:
+            deadline = time.monotonic() + 240
+            while len(PaimonTable(dst).snapshot_ids()) < 3 and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert proc.poll() is None, (tmp_path / "driver.log").read_text()[-3000:]
+            assert len(PaimonTable(dst).snapshot_ids()) >= 3, "the query committed no batches"
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        finally:
+            stop.set()
+            feeder.join()
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+        before = sorted(read_table(dst).column("id").to_pylist())
+        assert before and len(before) < len(written)
+        if erase_last_commit:
+            commits = sorted(int(n) for n in os.listdir(os.path.join(ck, "commits")) if n.isdigit())
+            last = commits[-1]
+            snap = PaimonTable(dst).snapshot()
+            assert snap is not None and snap.raw["commitIdentifier"] == last  # the batch the sink committed
+            os.remove(os.path.join(ck, "commits", str(last)))
+            crc = os.path.join(ck, "commits", f".{last}.crc")
+            if os.path.exists(crc):
+                os.remove(crc)
+        drained = _driver(src, dst, ck, "drain", log)
+        assert drained.wait(timeout=300) == 0, (tmp_path / "driver.log").read_text()[-3000:]
+    assert _java_rows(java_newest, src) == sorted(written)
+    assert _java_rows(java_newest, dst) == sorted(written)  # every row once: none lost, none repeated
+    assert_same_rows(read_table(dst), java_newest.read(dst), what="dst: ours vs Java")
+    idents = [PaimonTable(dst).snapshot(i).raw["commitIdentifier"] for i in PaimonTable(dst).snapshot_ids()]
+    assert idents == sorted(set(idents))  # each micro-batch one snapshot, in batch order
