@@ -38,6 +38,8 @@ preflight() {
   [ -x "$py" ] || py="$(command -v python3 || true)"
   if [ -z "$py" ] || ! "$py" -c "import pyspark" >/dev/null 2>&1; then
     missing+=("pyspark")
+  elif ! "$py" -c "from pyspark.sql.connect.utils import check_dependencies; check_dependencies()" >/dev/null 2>&1; then
+    missing+=("pyspark[connect] (grpcio, grpcio-status, googleapis-common-protos, zstandard: pip install -e '.[test]')")
   fi
   # the lint and type gates: a run without them would be green without checking
   for tool in ruff mypy; do

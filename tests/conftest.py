@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["strict_skips", "storage_fixtures"]  # storage_fixtures: s3_server, table_location
+pytest_plugins = ["strict_skips", "storage_fixtures", "spark_cluster"]  # storage_fixtures: s3_server, table_location;
+# spark_cluster: spark_cluster (a standalone cluster on loopback)
 
 REPO = Path(__file__).resolve().parent.parent
 GOLDEN = Path(os.environ.get("PAIMON_GOLDEN", REPO.parent / "shared" / "golden")).resolve()
@@ -95,6 +96,8 @@ def pypaimon21():
 # (tests/oracles/quick_guard.py): a test reaching one without its marker fails there, loudly.
 HEAVY_FIXTURES = {
     "spark": "spark",
+    "spark_cluster": "spark",
+    "spark_connect": "spark",
     "java_newest": "java",
     "java09_tables": "java",
     "pypaimon21": "pypaimon",
@@ -123,3 +126,4 @@ def pytest_collection_modifyitems(config, items) -> None:
         have = {m.name for m in item.iter_markers()}
         for marker in sorted(heavy_markers(item) - have):
             item.add_marker(getattr(pytest.mark, marker))
+

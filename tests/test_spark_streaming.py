@@ -199,7 +199,7 @@ def test_kill_9_and_restart_delivers_every_row_once(tmp_path, java_newest, erase
 
     def feed() -> None:
         start, turn = 50, 0
-        while not stop.is_set() and turn < 40:
+        while not stop.is_set() and turn < 400:  # until the driver is killed
             rows = _rows(start, 25)
             if turn % 2:
                 java_newest.write(src, rows)
@@ -207,18 +207,18 @@ def test_kill_9_and_restart_delivers_every_row_once(tmp_path, java_newest, erase
                 append_arrow(src, rows)
             written.extend(range(start, start + 25))
             start, turn = start + 25, turn + 1
-            time.sleep(0.3)
+            time.sleep(0.5)
 
     with open(tmp_path / "driver.log", "wb") as log:
         proc = _driver(src, dst, ck, "run", log)
         feeder = threading.Thread(target=feed)
         feeder.start()
         try:
-            deadline = time.monotonic() + 240
-            while len(PaimonTable(dst).snapshot_ids()) < 3 and proc.poll() is None and time.monotonic() < deadline:
+            deadline = time.monotonic() + 480
+            while len(PaimonTable(dst).snapshot_ids()) < 2 and proc.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.2)
             assert proc.poll() is None, (tmp_path / "driver.log").read_text()[-3000:]
-            assert len(PaimonTable(dst).snapshot_ids()) >= 3, "the query committed no batches"
+            assert len(PaimonTable(dst).snapshot_ids()) >= 2, "the query committed fewer than two batches"
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         finally:
@@ -228,11 +228,13 @@ def test_kill_9_and_restart_delivers_every_row_once(tmp_path, java_newest, erase
                 os.killpg(proc.pid, signal.SIGKILL)
         before = sorted(read_table(dst).column("id").to_pylist())
         assert before and len(before) < len(written)
-        if erase_last_commit:
-            commits = sorted(int(n) for n in os.listdir(os.path.join(ck, "commits")) if n.isdigit())
-            last = commits[-1]
-            snap = PaimonTable(dst).snapshot()
-            assert snap is not None and snap.raw["commitIdentifier"] == last  # the batch the sink committed
+        last = max(int(n) for n in os.listdir(os.path.join(ck, "commits")) if n.isdigit())
+        snap = PaimonTable(dst).snapshot()
+        assert snap is not None
+        # the sink's last batch is Spark's last committed one, or the one after when the kill came between the
+        # sink's commit and Spark's (then the restart replays it whichever way this test goes)
+        assert snap.raw["commitIdentifier"] in (last, last + 1)
+        if erase_last_commit and snap.raw["commitIdentifier"] == last:
             os.remove(os.path.join(ck, "commits", str(last)))
             crc = os.path.join(ck, "commits", f".{last}.crc")
             if os.path.exists(crc):
