@@ -236,12 +236,23 @@ def spark_cluster(tmp_path_factory):
     active = SparkSession.getActiveSession()
     if active is not None:  # one SparkContext per process: the local session ends here
         active.stop()
-    os.environ.pop("PYSPARK_PYTHON", None)  # the executors' Python is spark.pyspark.python
+    # PySpark hands its PYSPARK_PYTHON to the JVM as every Python function's executable, for the executors and
+    # for the driver's own Python workers (a data source's planning) alike: "./env/bin/python" is the archive
+    # Spark unpacks into each executor's directory, and, for the driver, the same env unpacked beside the
+    # driver JVM's working directory (the JVM is started in ``base``; this process returns to its own)
+    base = tmp_path_factory.mktemp("spark-driver")
+    (base / "env").symlink_to(unpacked_env(archive), target_is_directory=True)
     from paimon_codec.spark.session import get_spark
 
     session = None
+    cwd = os.getcwd()
+    os.environ["PYSPARK_PYTHON"] = "./env/bin/python"
+    os.chdir(base)
     try:
-        session = get_spark(cluster.url, shuffle_partitions=2, extra_conf=executor_conf(archive))
+        try:
+            session = get_spark(cluster.url, shuffle_partitions=2, extra_conf=executor_conf(archive))
+        finally:
+            os.chdir(cwd)
         session.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "10000")
         print(f"\nspark_cluster: env {archive.name} ready in {built:.1f} s, cluster up in "
               f"{time.monotonic() - started - built:.1f} s")

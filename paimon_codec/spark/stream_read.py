@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
+from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
 from ..errors import InvalidOptionError, MissingFileError, UnsupportedTypeError
 from ..table.manifest import FILE_KIND_ADD, FILE_KIND_DELETE
@@ -84,8 +85,8 @@ def _int_option(options: dict, table: PaimonTable, key: str) -> int | None:
         raise InvalidOptionError(f"option {key} = {value!r} is not an integer", path=table.path) from None
 
 
-def stream_start(table: PaimonTable, options: dict) -> StreamStart:
-    """The start offset of a new query on ``table``: Paimon's ``scan.mode`` and its companions."""
+def scan_mode(table: PaimonTable, options: dict) -> str:
+    """Paimon's ``scan.mode`` of a streaming read (``default`` resolved by the options that are set)."""
     snapshot_id = _int_option(options, table, "scan.snapshot-id")
     timestamp = _int_option(options, table, "scan.timestamp-millis")
     mode = (_option(options, table, "scan.mode") or "default").strip().lower()
@@ -95,6 +96,14 @@ def stream_start(table: PaimonTable, options: dict) -> StreamStart:
     if mode == "default":
         mode = "from-snapshot" if snapshot_id is not None else "from-timestamp" if timestamp is not None \
             else "latest-full"
+    return mode
+
+
+def stream_start(table: PaimonTable, options: dict) -> StreamStart:
+    """The start offset of a new query on ``table``: Paimon's ``scan.mode`` and its companions."""
+    mode = scan_mode(table, options)
+    snapshot_id = _int_option(options, table, "scan.snapshot-id")
+    timestamp = _int_option(options, table, "scan.timestamp-millis")
     ids = table.snapshot_ids()
     latest = ids[-1] if ids else 0
     if mode in ("latest-full", "full"):
@@ -212,7 +221,7 @@ class SnapshotRangePartition(InputPartition):
         self.tasks = tasks
 
 
-class PaimonStreamReader(DataSourceStreamReader):
+class PaimonStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     """``spark.readStream.format("paimon_codec")`` for the table at ``path`` (see the module docstring).
 
     Built on the driver; Spark pickles it to the Python workers that run :meth:`read`, with the driver's
@@ -226,17 +235,32 @@ class PaimonStreamReader(DataSourceStreamReader):
         self.options = dict(options)
         table = PaimonTable(path)
         check_streamable(table)
-        self._start = stream_start(table, self.options)
+        scan_mode(table, self.options)  # a bad option fails the query when it starts
         self.spark_schema = schema
         self.arrow_schema_bytes = arrow_schema(table.schema.fields).serialize().to_pybytes()
         self.storage = storage_state()
+        self._target: int | None = None  # the last snapshot of an availableNow query
 
     def initialOffset(self) -> dict:
-        return self._start.offset()
+        """Asked only by a query without a checkpoint (a restarted one continues from its offsets, even when
+        its ``scan.snapshot-id`` has expired since)."""
+        return stream_start(PaimonTable(self.path), self.options).offset()
 
-    def latestOffset(self, start: dict | None = None, limit: Any = None) -> dict:
+    def _latest(self) -> int:
         ids = PaimonTable(self.path).snapshot_ids()
         latest = ids[-1] if ids else 0
+        return latest if self._target is None else min(latest, self._target)
+
+    def prepareForTriggerAvailableNow(self) -> None:
+        """``trigger(availableNow=True)``: read up to the snapshot that is the latest now, then stop."""
+        self._target = None
+        self._target = self._latest()
+
+    def reportLatestOffset(self) -> dict:
+        return {"snapshot": self._latest()}
+
+    def latestOffset(self, start: dict | None = None, limit: Any = None) -> dict:
+        latest = self._latest()
         if start is not None and latest <= int(start["snapshot"]) and not start.get("full"):
             return start
         return {"snapshot": max(latest, int(start["snapshot"]) if start is not None else 0)}
