@@ -22,11 +22,12 @@ from oracles.compare import assert_same_rows
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import InvalidOptionError, UnsupportedTypeError
+from paimon_codec.reading import read_table
 from paimon_codec.spark.stream_read import PaimonStreamReader, SnapshotExpiredError
 from paimon_codec.spark.stream_write import PaimonStreamWriter, StreamCommitMessage, committed_identifier
 from paimon_codec.spark.types import spark_schema
-from paimon_codec.table import PaimonTable, read_table
-from paimon_codec.table.write import append_arrow, create_table
+from paimon_codec.table import PaimonTable
+from paimon_codec.writing import append_arrow, create_table
 
 SCHEMA = pa.schema([("id", pa.int64()), ("s", pa.string()), ("p", pa.string())])
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -134,8 +134,8 @@ def stream_start(table: PaimonTable, options: dict) -> StreamStart:
 
 def check_streamable(table: PaimonTable) -> None:
     """Refuse, by name, the tables whose changes this reader cannot follow."""
-    from ..table.data_evolution import is_data_evolution_table
-    from ..table.read_options import check_read_options
+    from ..planning.data_evolution import is_data_evolution_table
+    from ..planning.read_options import check_read_options
 
     schema = table.schema
     check_read_options(schema, schema.options, table.meta_path)
@@ -170,7 +170,7 @@ def _load(table: PaimonTable, sid: int) -> Snapshot:
 
 
 def _task(table: PaimonTable, entry: Any) -> dict:
-    from ..table.evolution import evolution_for
+    from ..evolution.file_evolution import evolution_for
 
     schema = table.schema
     file_schema = table.schema_by_id(entry.file.schema_id)
@@ -203,7 +203,7 @@ def snapshot_delta_tasks(table: PaimonTable, snap: Snapshot, previous: Snapshot 
 
 
 def _full_tasks(table: PaimonTable, sid: int) -> list[dict]:
-    from ..table.plan import plan_scan
+    from ..planning.plan import plan_scan
 
     plan = plan_scan(table, snapshot_id=sid)
     if plan.groups:
@@ -228,8 +228,8 @@ class PaimonStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     storage options (:func:`paimon_codec.storage.storage_state`)."""
 
     def __init__(self, path: str, options: dict, schema: Any) -> None:
+        from ..reading.read import arrow_schema
         from ..storage import storage_state
-        from ..table.read import arrow_schema
 
         self.path = path
         self.options = dict(options)
@@ -287,8 +287,8 @@ class PaimonStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         import pyarrow as pa
         from pyspark.sql.pandas.types import to_arrow_schema
 
+        from ..reading.read import read_file_rows
         from ..storage import restore_storage_state
-        from ..table.read import read_file_rows
         from .types import to_spark_micros
 
         restore_storage_state(self.storage)

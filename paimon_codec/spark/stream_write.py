@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class StreamCommitMessage(WriterCommitMessage):
-    """What one task wrote: its pickled :class:`~paimon_codec.table.commit.FileChange` list."""
+    """What one task wrote: its pickled :class:`~paimon_codec.writing.commit.FileChange` list."""
 
     changes: bytes
     rows: int
@@ -77,7 +77,7 @@ class PaimonStreamWriter(DataSourceStreamArrowWriter):
     def __init__(self, path: str, options: dict, overwrite: bool = False) -> None:
         from ..storage import storage_state
         from ..table.table import PaimonTable
-        from ..table.write import arrow_schema_for, write_data_files
+        from ..writing import arrow_schema_for, write_data_files
 
         if overwrite:
             raise InvalidOptionError("the complete output mode (an overwrite per micro-batch) is not supported by "
@@ -95,7 +95,7 @@ class PaimonStreamWriter(DataSourceStreamArrowWriter):
         import pyarrow as pa
 
         from ..storage import restore_storage_state
-        from ..table.write import write_data_files
+        from ..writing import write_data_files
 
         restore_storage_state(self.storage)
         batches = [b for b in iterator if b.num_rows]
@@ -106,8 +106,8 @@ class PaimonStreamWriter(DataSourceStreamArrowWriter):
         return StreamCommitMessage(pickle.dumps(changes), data.num_rows)
 
     def commit(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:  # noqa: N803 (PySpark's)
-        from ..table.commit import commit_changes
         from ..table.table import PaimonTable
+        from ..writing.commit import commit_changes
         from .write import _renumber
 
         done = committed_identifier(self.path, self.commit_user)
@@ -127,8 +127,8 @@ class PaimonStreamWriter(DataSourceStreamArrowWriter):
     def abort(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:  # noqa: N803 (PySpark's)
         """Delete the data (and index) files the batch's tasks wrote: nothing references them."""
         from .. import storage
-        from ..table.commit.plan import encode_partition
         from ..table.table import PaimonTable
+        from ..writing.commit.plan import encode_partition
 
         table = PaimonTable(self.path)
         for m in messages:
