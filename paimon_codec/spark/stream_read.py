@@ -299,7 +299,7 @@ class PaimonStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             evolution = pickle.loads(task["evolution"]) if task["evolution"] is not None else None
             rows = to_spark_micros(read_file_rows(task["path"], task["file_format"], schema, task["selection"],
                                                   False, evolution, task["file_size"]))
-            yield from rows.cast(target).to_batches(max_chunksize=65536)
+            yield from rows.select(target.names).cast(target).to_batches(max_chunksize=65536)
 
     def commit(self, end: dict) -> None:
         """Nothing to release: the delivered snapshots stay for Paimon's own retention to expire."""
