@@ -8,9 +8,9 @@ JVMs and Python processes; their environment has no ``PYTHONPATH`` and their Pyt
 ``paimon_codec`` and its dependencies are imported from the archive, never from the driver's import path.
 
 A process holds one SparkContext: ``spark_cluster`` stops the local session of ``spark_fixtures.spark``, so
-``conftest.py`` runs the tests using it after every other test (``pytest_collection_modifyitems``).
+the tests using it run after every other test (this plugin's ``pytest_collection_modifyitems``).
 
-``spark_connect`` (session): ``sbin/start-connect-server.sh`` (local[2] inside the server, the packed env for
+``spark_connect`` (module): ``sbin/start-connect-server.sh`` (local[2] inside the server, the packed env for
 its Python workers) and a ``SparkSession.builder.remote(...)`` client session.
 
 The packed env is built once and cached under ``~/.cache/paimon-codec-tests/`` by a hash of ``pyproject.toml``,
@@ -278,6 +278,9 @@ def unpacked_env(archive: Path) -> Path:
     return target
 
 
+_CONNECT_MODE_ENV = ("SPARK_CONNECT_MODE_ENABLED", "SPARK_REMOTE", "SPARK_LOCAL_REMOTE")
+
+
 def connect_client_available() -> str | None:
     """Why the Spark Connect client cannot start here (a missing ``pyspark[connect]`` dependency), or None."""
     try:
@@ -289,10 +292,14 @@ def connect_client_available() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def spark_connect(tmp_path_factory):
     """A Spark Connect server (``sbin/start-connect-server.sh --wait``, local[2], its Python the packed env, no
-    ``PYTHONPATH``) and a ``SparkSession.builder.remote(...)`` client of this process."""
+    ``PYTHONPATH``) and a ``SparkSession.builder.remote(...)`` client of this process.
+
+    A remote session puts PySpark into Connect mode for the whole process (``SPARK_CONNECT_MODE_ENABLED``:
+    ``pyspark.sql.functions`` build Connect columns): module-scoped, run after the local-mode tests, and the
+    mode is turned off again when the module is done."""
     import signal
 
     from oracles.quick_guard import refuse_in_quick_run
@@ -320,9 +327,17 @@ def spark_connect(tmp_path_factory):
         _wait_for(log, "Spark Connect server started", server, "the Spark Connect server", timeout=240)
         from pyspark.sql import SparkSession
 
+        before = {k: os.environ.get(k) for k in _CONNECT_MODE_ENV}
         session = SparkSession.builder.remote(f"sc://127.0.0.1:{port}").getOrCreate()
-        yield session
-        session.stop()
+        try:
+            yield session
+        finally:
+            session.stop()
+            for k, v in before.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
@@ -334,9 +349,10 @@ def spark_connect(tmp_path_factory):
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list) -> None:
-    """Tests on the cluster run after every other test (in collection order otherwise): its session ends
-    this process's local one."""
-    on_cluster = [i for i in items if "spark_cluster" in getattr(i, "fixturenames", ())]
-    if on_cluster:
-        rest = [i for i in items if "spark_cluster" not in getattr(i, "fixturenames", ())]
-        items[:] = rest + on_cluster
+    """Tests over Spark Connect run after the local-mode ones (Connect mode is process-wide while they run),
+    tests on the cluster after every other test (its session ends this process's local one)."""
+    def group(item) -> int:
+        names = getattr(item, "fixturenames", ())
+        return 2 if "spark_cluster" in names else 1 if "spark_connect" in names else 0
+
+    items[:] = sorted(items, key=group)  # stable: collection order within each group
