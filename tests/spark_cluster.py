@@ -222,20 +222,37 @@ def executor_conf(archive: Path) -> dict[str, str]:
             "spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"}
 
 
+def _end_local_session() -> None:
+    """Stop this process's classic SparkSession and its JVM (one SparkContext per process; a Connect client
+    refuses to start beside one; and the next JVM must start in the driver directory ``spark_cluster`` picks)."""
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        active.stop()
+    gateway = SparkContext._gateway
+    if gateway is not None:
+        gateway.shutdown()
+        proc = getattr(gateway, "proc", None)
+        if proc is not None:  # the JVM PySpark launched for this process's local session
+            proc.kill()
+            proc.wait(timeout=60)
+        SparkContext._gateway = None
+        SparkContext._jvm = None
+
+
 @pytest.fixture(scope="session")
 def spark_cluster(tmp_path_factory):
     """A SparkSession of this process on a standalone cluster (module docstring)."""
     from oracles.quick_guard import refuse_in_quick_run
-    from pyspark.sql import SparkSession
 
     refuse_in_quick_run("spark", "a Spark standalone cluster")
     started = time.monotonic()
     archive = packed_env()
     built = time.monotonic() - started
     cluster = Cluster(tmp_path_factory.mktemp("spark-cluster"))
-    active = SparkSession.getActiveSession()
-    if active is not None:  # one SparkContext per process: the local session ends here
-        active.stop()
+    _end_local_session()
     # PySpark hands its PYSPARK_PYTHON to the JVM as every Python function's executable, for the executors and
     # for the driver's own Python workers (a data source's planning) alike: "./env/bin/python" is the archive
     # Spark unpacks into each executor's directory, and, for the driver, the same env unpacked beside the
@@ -328,6 +345,7 @@ def spark_connect(tmp_path_factory):
         from pyspark.sql import SparkSession
 
         before = {k: os.environ.get(k) for k in _CONNECT_MODE_ENV}
+        _end_local_session()  # "Cannot start a remote Spark session [beside] a regular Spark session"
         session = SparkSession.builder.remote(f"sc://127.0.0.1:{port}").getOrCreate()
         try:
             yield session
