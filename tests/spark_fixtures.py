@@ -2,6 +2,9 @@
 
 Import the fixture into a test module with ``from spark_fixtures import spark  # noqa: F401``.
 ``get_spark`` returns the active session, so every module shares the same one.
+
+:func:`read_via` and :func:`write_via` run one read / write through ``scan()`` / ``write()`` or through the
+``paimon_codec`` DataFrame source and sink, so a test compares the same rows both ways.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from typing import Any
 
 import pytest
 
@@ -27,3 +31,37 @@ def spark():
 
     session = get_spark("local[2]", shuffle_partitions=2)
     yield session
+
+
+def read_via(spark, via: str, path: str, where: Any = None, **selectors: Any) -> tuple[Any, Any]:
+    """``(DataFrame, PlanReport or None)`` of ``path`` filtered by ``where`` (SQL text / predicate / JSON), read by
+    ``scan()`` (``via="scan"``) or the source (``"source"``: Spark filters; ``"source-pushdown"``: the
+    filters pushed, each read from a fresh ``load()``).  ``selectors``: ``snapshot_id`` / ``tag`` / ``branch``."""
+    from paimon_codec.spark import register, scan
+
+    if via == "scan":
+        return scan(spark, path, where, **selectors)
+    from paimon_codec.spark.filters import to_spark_column
+    from paimon_codec.table import PaimonTable
+    from paimon_codec.table.plan import as_predicate
+
+    register(spark)  # storage options registered since the session started (the s3 table_location) travel along
+    reader = spark.read.format("paimon_codec").option("pushdown", str(via == "source-pushdown").lower())
+    names = {"snapshot_id": "snapshot-id", "tag": "tag", "branch": "branch", "timestamp_ms": "as-of"}
+    for key, value in selectors.items():
+        reader = reader.option(names[key], str(value))
+    df = reader.load(path)
+    if where is not None:
+        row_type = PaimonTable(path).schema.fields
+        df = df.filter(to_spark_column(as_predicate(where, row_type), row_type))
+    return df, None
+
+
+def write_via(via: str, df, path: str, mode: str = "append") -> Any:
+    """Write ``df`` by ``write()`` (its report) or by the sink (``via="sink"``; None)."""
+    from paimon_codec.spark.write import write
+
+    if via == "write":
+        return write(df, path, mode=mode)
+    df.write.format("paimon_codec").mode(mode).save(path)
+    return None

@@ -10,6 +10,8 @@
 >>> delete(spark, "wh/db.db/orders", "status = 'CANCELLED'")   # by deletion vectors, one commit
 >>> write(df, "wh/db.db/users")               # a primary-key table: an upsert (level-0 files, hash index)
 >>> compact(spark, "wh/db.db/users")          # full compaction per bucket, one COMPACT snapshot
+>>> spark.read.format("paimon_codec").load("wh/db.db/orders").filter("status = 'PENDING'")   # the data source
+>>> df.write.format("paimon_codec").mode("append").save("wh/db.db/orders")                    # the sink
 >>> spark.read.format("paimon_index").option("table", "wh/db.db/orders").option("kind", "hash").load()
 
 ``scan``, ``audit``, ``delete``, ``remove_orphan_files``, ``rewrite_file_index``, ``write`` and ``compact`` are bound eagerly (their modules import pyspark only when called) so that the
@@ -37,7 +39,11 @@ __all__ = ["scan", "audit", "delete", "remove_orphan_files", "register", "get_sp
 
 
 def register(spark: SparkSession) -> None:
-    """Register the ``paimon_index`` data source with ``spark``."""
-    from .datasource import register as _register
+    """Register the ``paimon_codec`` (a table's rows: :mod:`.source`, :mod:`.sink`) and ``paimon_index`` (its
+    index contents: :mod:`.datasource`) data sources with ``spark`` - a session of your own; ``get_spark()``
+    registers them itself."""
+    from .datasource import register as register_index
+    from .source import register as register_source
 
-    _register(spark)
+    register_source(spark)
+    register_index(spark)

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from ..table import PaimonTable
 
-__all__ = ["write", "WriteReport"]
+__all__ = ["write", "WriteReport", "check_target", "commit_written"]
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +123,56 @@ def _upsert_report(df: DataFrame, path: str, commit_user: str | None, started: f
     return report
 
 
+def check_target(table: Any, columns: list[str]) -> str:
+    """The append table's location (a local path made absolute here, on the driver: a task resolving a relative
+    path in its own working directory would write somewhere else) after refusing what the append cannot do: a
+    primary-key table (upserted by :func:`write`, not by the ``paimon_codec`` sink), options the writer does not
+    implement, columns the table does not have."""
+    from .. import storage
+    from ..table import PaimonTable
+    from ..writing import arrow_schema_for, write_data_files
+
+    path = table.path if isinstance(table, PaimonTable) else storage.normalize(os.fspath(table))
+    t = PaimonTable(path)
+    if t.schema.primary_keys:
+        raise UnsupportedFeatureError("the paimon_codec sink writes append tables; upsert a primary-key table "
+                                      "with paimon_codec.spark.write()", path=path)
+    write_data_files(path, arrow_schema_for(t.schema.fields).empty_table())  # refuses what it cannot write, here
+    names = set(t.schema.fields.names)
+    extra = [c for c in columns if c not in names]
+    if extra:
+        raise InvalidOptionError(f"columns {extra} are not in the table", path=path,
+                                 expected=", ".join(t.schema.fields.names))
+    return path
+
+
+def commit_written(path: str, changes: list, mode: WriteModeLike, commit_user: str | None,
+                   started: float) -> WriteReport:
+    """Commit the files the tasks wrote as one snapshot (``mode="overwrite"``: replacing the partitions written,
+    the whole table when unpartitioned) and report it."""
+    from ..table import PaimonTable
+    from ..writing.commit import commit_changes
+
+    mode_name = mode_value(WriteMode, mode, "write mode")
+    changes = _renumber(changes, PaimonTable(path))
+    report = WriteReport(path, mode_name)
+    if changes or mode_name == "overwrite":
+        kind = CommitKind.OVERWRITE if mode_name == "overwrite" else CommitKind.APPEND
+        commit = commit_changes(path, changes, kind=kind, commit_user=commit_user)
+        report.snapshot_id, report.attempts = commit.snapshot_id, commit.attempts
+    report.rows = sum(c.file.row_count for c in changes)
+    report.files = len(changes)
+    report.data_bytes = sum(c.file.file_size for c in changes)
+    report.embedded_indexes = sum(1 for c in changes if c.file.embedded_index is not None)
+    report.index_files = sum(1 for c in changes if any(x.endswith(".index") for x in c.file.extra_files))
+    report.partitions = len({c.partition for c in changes})
+    report.file_names = sorted(c.file.file_name for c in changes)
+    report.seconds = time.monotonic() - started
+    log.info("write: committed %d files, %d rows as snapshot %s in %.1f s", report.files, report.rows,
+             report.snapshot_id, report.seconds)
+    return report
+
+
 def write(df: DataFrame, table: str | os.PathLike[str] | PaimonTable, mode: WriteModeLike = WriteMode.APPEND, *,
           commit_user: str | None = None, poll_s: float = 2.0) -> WriteReport:
     """Write ``df`` into the table at ``table`` (path / URI / ``PaimonTable``) and commit once.
@@ -131,28 +181,19 @@ def write(df: DataFrame, table: str | os.PathLike[str] | PaimonTable, mode: Writ
 
     ``mode="overwrite"`` replaces the partitions the DataFrame writes to (the whole table when it is not
     partitioned), as Spark's dynamic partition overwrite does.  Columns are matched by name; the table's
-    schema decides the types."""
+    schema decides the types.  A relative path is resolved here, in the driver's working directory."""
     from .. import storage
     from ..table import PaimonTable
-    from ..writing.commit import commit_changes
 
     mode_name = mode_value(WriteMode, mode, "write mode")
     started = time.monotonic()
-    path = table.path if isinstance(table, PaimonTable) else os.fspath(table)
-    t = PaimonTable(path)
-    if t.schema.primary_keys:
+    path = table.path if isinstance(table, PaimonTable) else storage.normalize(os.fspath(table))
+    if PaimonTable(path).schema.primary_keys:
         if mode != "append":
             raise UnsupportedFeatureError(f"write mode {str(mode)!r} on a primary-key table is not supported "
                                           "(append upserts)", path=path)
         return _upsert_report(df, path, commit_user, started)
-    from ..writing import arrow_schema_for, write_data_files
-
-    write_data_files(path, arrow_schema_for(t.schema.fields).empty_table())  # refuses what it cannot write, here
-    names = set(t.schema.fields.names)
-    extra = [c for c in df.columns if c not in names]
-    if extra:
-        raise InvalidOptionError(f"columns {extra} are not in the table", path=path,
-                                 expected=", ".join(t.schema.fields.names))
+    path = check_target(path, list(df.columns))
 
     sc = df.sparkSession.sparkContext
     acc = pair_accumulator(sc)
@@ -168,21 +209,4 @@ def write(df: DataFrame, table: str | os.PathLike[str] | PaimonTable, mode: Writ
 
     rows, _ = run_polled(sc, collect, acc, log_progress, poll_s=poll_s, thread_name="paimon-codec-write-job")
     changes = [c for r in rows for c in pickle.loads(r["changes"])]
-    changes = _renumber(changes, t)
-    report = WriteReport(path, mode_name)
-    if changes or mode_name == "overwrite":
-        kind = CommitKind.OVERWRITE if mode_name == "overwrite" else CommitKind.APPEND
-        commit = commit_changes(path, changes, kind=kind,
-                                commit_user=commit_user)
-        report.snapshot_id, report.attempts = commit.snapshot_id, commit.attempts
-    report.rows = sum(c.file.row_count for c in changes)
-    report.files = len(changes)
-    report.data_bytes = sum(c.file.file_size for c in changes)
-    report.embedded_indexes = sum(1 for c in changes if c.file.embedded_index is not None)
-    report.index_files = sum(1 for c in changes if any(x.endswith(".index") for x in c.file.extra_files))
-    report.partitions = len({c.partition for c in changes})
-    report.file_names = sorted(c.file.file_name for c in changes)
-    report.seconds = time.monotonic() - started
-    log.info("write: committed %d files, %d rows as snapshot %s in %.1f s", report.files, report.rows,
-             report.snapshot_id, report.seconds)
-    return report
+    return commit_written(path, changes, mode_name, commit_user, started)

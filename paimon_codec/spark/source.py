@@ -1,0 +1,218 @@
+"""The ``paimon_codec`` Spark data source: a Paimon table as a DataFrame, read and written by this library.
+
+    spark.read.format("paimon_codec").load("s3://wh/db.db/t")
+    spark.read.format("paimon_codec").option("warehouse", "s3://wh").option("tag", "t1").load("db.t")
+    df.write.format("paimon_codec").mode("append").save("s3://wh/db.db/t")        # or "overwrite"
+
+Reading (:class:`PaimonCodecReader`): Spark hands the query's filter conjuncts to ``pushFilters``; those that
+translate exactly (:mod:`.pushdown`) become the plan's predicate - partitions, value stats, file indexes and
+deletion vectors narrow the files and rows (:func:`paimon_codec.table.plan.plan_scan`, ``semantics="spark"``)
+- and are not evaluated by Spark again: ``read()`` filters every row it reads by them with
+:func:`~paimon_codec.table.arrow_filter.filter_table` (a file whose selection is exactly the matching rows is
+not filtered again).  The rest go back to Spark.  The planned tasks are Spark's partitions: data files (with
+their row selections) packed up to ``source.split.target-size`` (128 MB) of selected bytes, and one partition
+per group task (a primary-key bucket merged by key, a data-evolution row range), so merges, data evolution and
+schema evolution read exactly as :func:`paimon_codec.spark.scan` reads them.  ``read()`` yields Arrow batches.
+
+PySpark (4.1 - 4.3) hands a Python data source neither the columns a query needs nor its ``LIMIT`` / top-N,
+so every column is read unless ``option("columns", "a,b")`` (or a user schema of some of the table's columns:
+``spark.read.schema("a BIGINT, b STRING")``) names them; ``ORDER BY ... LIMIT`` pushed into range bitmaps
+stays with :func:`~paimon_codec.spark.scan` (``order_by=``, ``limit=``).
+
+Pushdown is opt-in (``option("pushdown", "true")``): PySpark 4.1 - 4.3 keep the read plan of the last pushdown
+on the relation (``PythonDataSourceV2.readInfo``, set by ``PythonScanBuilder.pushFilters``) and reuse it for a
+later query of the same DataFrame or temporary view that has no filter Spark can hand to Python (no filter at
+all, or only ``OR``s / expressions) - ``df.filter("id = 5").show(); df.count()`` would count the rows of
+``id = 5`` (``tests/test_spark_source.py::test_spark_reuses_a_pushed_plan`` keeps watching).  Without the
+option every filter is Spark's and the plan holds every row, so a reused plan is still right.  With it, load
+the table again for each query.
+
+Writing: :mod:`.sink`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, cast
+
+from pyspark.sql.datasource import DataSource, DataSourceReader, DataSourceWriter, InputPartition
+
+from ..errors import InvalidOptionError
+from ..expressions.semantics import Semantics
+from .source_options import SourceOptions, parse_source_options, storage_overrides
+
+__all__ = ["PaimonCodecDataSource", "PaimonCodecReader", "PlanPartition", "register"]
+
+
+class PlanPartition(InputPartition):
+    """One Spark partition: data-file tasks (``FileTask``) read one after the other, or one group task, and
+    the columns to read them with (PySpark pickles the reader for ``read()`` before it calls ``partitions()``,
+    so what planning decides travels in the partitions)."""
+
+    def __init__(self, read_type: Any, files: list | None = None, group: Any = None) -> None:
+        super().__init__(None)
+        self.read_type = read_type
+        self.files = files or []
+        self.group = group
+
+
+def _restore(storage_state: dict | None, options: dict) -> None:
+    from ..storage import restore_storage_state
+    from ..table.table import register_storage_options
+
+    restore_storage_state(storage_state)
+    extra = storage_overrides(options)
+    if extra:
+        register_storage_options(options.get("path") or options.get("warehouse") or "", extra)
+
+
+def _open(opts: SourceOptions):
+    """(the table, the schema a read of ``opts`` sees) - as :func:`plan_scan` chooses it."""
+    from ..table import PaimonTable
+
+    table = PaimonTable(opts.path, branch=opts.branch)
+    snapshot = table.resolve_snapshot(opts.snapshot_id, opts.tag, opts.timestamp_ms)
+    schema = table.schema_of(snapshot) if opts.time_travel else table.current_schema(snapshot)
+    return table, schema
+
+
+def _output_type(row_type, columns: tuple[str, ...] | None):
+    from ..types import RowType
+
+    if columns is None:
+        return row_type
+    for name in columns:
+        row_type.field(name)  # an unknown column fails here, named
+    return RowType(tuple(row_type.field(name) for name in columns))
+
+
+def _check_user_schema(out_type: Any, schema: Any, path: str) -> None:
+    """A schema given with ``spark.read.schema(...)`` names columns of the table, with their Spark types."""
+    from .types import spark_type
+
+    for f, given in zip(out_type.fields, schema.fields, strict=True):
+        if spark_type(f.type) != given.dataType:
+            raise InvalidOptionError(f"column {f.name!r} is {spark_type(f.type).simpleString()} in the table, "
+                                     f"the schema given says {given.dataType.simpleString()}", path=path)
+
+
+class PaimonCodecReader(DataSourceReader):
+    """Plans on the driver (``pushFilters`` then ``partitions``), reads on the executors (``read``)."""
+
+    def __init__(self, options: dict, schema: Any, storage_state: dict | None) -> None:
+        from ..storage import storage_state as current_state
+
+        _restore(storage_state, options)
+        self.options = options
+        self.opts = parse_source_options(options)
+        self.storage = current_state()  # shipped with the reader to the executors
+        _, table_schema = _open(self.opts)
+        self.table_type = table_schema.fields
+        self.out_type = _output_type(self.table_type, tuple(schema.fieldNames()))
+        _check_user_schema(self.out_type, schema, self.opts.path)
+        self.spark_schema = schema
+        self.predicate: Any = None
+        self.semantics: Semantics = "spark"
+
+    def pushFilters(self, filters: list) -> Iterator:  # noqa: N802 - PySpark's name
+        """Take the filters that translate exactly (``option("pushdown", "true")`` only: see the module docs)."""
+        from .pushdown import push_filters
+
+        if not self.opts.pushdown:
+            yield from filters
+            return
+        self.predicate, rest = push_filters(list(filters), self.table_type)
+        yield from rest
+
+    def partitions(self) -> list[InputPartition]:
+        from ..table.plan import plan_scan
+        from ..types import RowType
+
+        opts = self.opts
+        plan = plan_scan(opts.path, self.predicate, opts.snapshot_id, use_indexes=opts.use_indexes,
+                         branch=opts.branch, tag=opts.tag, timestamp_ms=opts.timestamp_ms, semantics="spark")
+        if plan.row_type.names != self.table_type.names:  # a fallback branch of another schema, a race
+            raise InvalidOptionError("the table's schema changed between Spark's analysis and planning; read again",
+                                     path=opts.path)
+        needed = set(self.out_type.names) | set(self.predicate.columns() if self.predicate is not None else ())
+        narrow = RowType(tuple(f for f in plan.row_type.fields if f.name in needed))
+        parts: list[InputPartition] = [PlanPartition(plan.row_type, group=g) for g in plan.groups]
+        parts.extend(PlanPartition(narrow, files=chunk) for chunk in _pack(plan.tasks, opts.split_bytes))
+        return parts
+
+    def read(self, partition: InputPartition) -> Iterator:
+        from .source_read import read_partition
+
+        part = cast(PlanPartition, partition)
+        if not isinstance(part, PlanPartition) or (not part.files and part.group is None):
+            return iter(())  # Spark's single empty partition of a plan without tasks
+        _restore(self.storage, self.options)
+        return read_partition(part.files, part.group, part.read_type, self.out_type, self.spark_schema,
+                              self.predicate, self.semantics)
+
+
+def _pack(tasks: list, target: int) -> list[list]:
+    """Data-file tasks in partitions of about ``target`` selected bytes (biggest first, so partitions are
+    of similar size; a file bigger than ``target`` is a partition of its own)."""
+    def size(t: Any) -> int:
+        return max(1, t.file_size * t.selected_rows // max(t.row_count, 1))
+
+    out: list[list] = []
+    current: list = []
+    filled = 0
+    for t in sorted(tasks, key=size, reverse=True):
+        if current and filled + size(t) > target:
+            out.append(current)
+            current, filled = [], 0
+        current.append(t)
+        filled += size(t)
+    if current:
+        out.append(current)
+    return out
+
+
+class PaimonCodecDataSource(DataSource):
+    """``format("paimon_codec")``: see the module docs."""
+
+    #: the driver's storage options when the source was registered (the planning and reading run in Python
+    #: workers, which see only what is pickled with the source)
+    storage: dict = {}
+
+    @classmethod
+    def name(cls) -> str:
+        return "paimon_codec"
+
+    def schema(self) -> Any:
+        from .types import spark_schema
+
+        options = dict(self.options)
+        _restore(self.storage, options)
+        opts = parse_source_options(options)
+        _, table_schema = _open(opts)
+        return spark_schema(_output_type(table_schema.fields, opts.columns))
+
+    def reader(self, schema: Any) -> DataSourceReader:
+        return PaimonCodecReader(dict(self.options), schema, self.storage)
+
+    def writer(self, schema: Any, overwrite: bool) -> DataSourceWriter:
+        from .sink import PaimonCodecWriter
+
+        options = dict(self.options)
+        _restore(self.storage, options)
+        return PaimonCodecWriter(options, schema, overwrite, self.storage)
+
+
+def register(spark: Any) -> None:
+    """Register ``paimon_codec`` with ``spark``; storage options registered in this process by now travel with
+    it (later ones: ``option("storage.<key>", value)`` or register again).  Turns on Spark's filter pushdown
+    to Python data sources (``spark.sql.python.filterPushdown.enabled``, off by default: Spark refuses a
+    source implementing ``pushFilters`` without it)."""
+    from ..storage import storage_state
+
+    spark.conf.set("spark.sql.python.filterPushdown.enabled", "true")
+    state = storage_state()
+    source: type[DataSource] = PaimonCodecDataSource
+    if state:  # a subclass defined here is pickled by value, carrying the options to the Python workers
+        source = type("PaimonCodecDataSource", (PaimonCodecDataSource,), {"storage": state,
+                                                                          "__module__": __name__ + "_registered"})
+    spark.dataSource.register(source)

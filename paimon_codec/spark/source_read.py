@@ -1,0 +1,75 @@
+"""What a ``paimon_codec`` source task does on an executor: read its planned tasks, filter, hand Spark Arrow.
+
+The rows come exactly as :func:`paimon_codec.spark.scan` returns them: the same readers (``read_file_rows``
+for data files with their selections and schema evolution, ``read_group_task`` for key merges and
+data-evolution row ranges), nanosecond timestamps cut to Spark's microseconds, and the pushed predicate
+applied by :func:`~paimon_codec.table.arrow_filter.filter_table` under Spark's semantics (Spark does not filter
+these rows again).  Batches are cast to exactly the Arrow schema PySpark checks the first batch against
+(``to_arrow_schema(schema, timezone="UTC")``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pyarrow as pa
+
+from ..expressions.semantics import Semantics
+
+__all__ = ["read_partition"]
+
+_BATCH_ROWS = 65536
+
+
+def _spark_arrow_schema(spark_schema: Any) -> pa.Schema:
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    return to_arrow_schema(spark_schema, timezone="UTC")
+
+
+def _as_spark(table: pa.Table, target: pa.Schema) -> pa.Table:
+    """``table`` (already of the output columns, in order) as exactly ``target``'s types and nullability."""
+    from .types import to_spark_micros
+
+    table = to_spark_micros(table)
+    columns = [col if col.type == f.type else col.cast(f.type) for col, f in zip(table.columns, target, strict=True)]
+    return pa.Table.from_arrays(columns, schema=target)
+
+
+def read_partition(files: list, group: Any, read_type: Any, out_type: Any, spark_schema: Any, predicate: Any,
+                   semantics: Semantics) -> Iterator[pa.RecordBatch]:
+    """Arrow batches of one partition: ``files`` (``FileTask``s) or ``group`` (a ``GroupTask``)."""
+    from ..table.arrow_filter import filter_table
+    from ..table.evolution import arrow_schema
+    from ..table.read import map_bounded, read_file_rows, read_threads
+    from ..table.tasks import read_group_task
+
+    target = _spark_arrow_schema(spark_schema)
+    schema = arrow_schema(read_type)
+    names = out_type.names
+
+    def filtered(table: pa.Table, exact: bool) -> pa.Table:
+        if predicate is not None and not exact:
+            table = filter_table(table, predicate, read_type, semantics)
+        return _as_spark(table.select(names), target)
+
+    if group is not None:
+        yield from filtered(read_group_task(group, schema), False).to_batches(max_chunksize=_BATCH_ROWS)
+        return
+
+    def one(t: Any) -> pa.Table:
+        rows = read_file_rows(t.path, t.file_format, schema, t.selection, t.primary_key_file, t.evolution,
+                              t.file_size)
+        return filtered(rows, t.exact)
+
+    threads = read_threads([t.path for t in files]) if files else 1
+    local = all(_is_local(t.path) for t in files)
+    for table in map_bounded(one, files, 1 if local else threads):
+        yield from table.to_batches(max_chunksize=_BATCH_ROWS)
+
+
+def _is_local(path: str) -> bool:
+    from ..storage import is_local
+
+    return is_local(path)
