@@ -63,7 +63,7 @@ def _restore(storage_state: dict | None, options: dict) -> None:
     restore_storage_state(storage_state)
     extra = storage_overrides(options)
     if extra:
-        register_storage_options(options.get("path") or options.get("warehouse") or "", extra)
+        register_storage_options(options.get("warehouse") or options.get("path") or "", extra)
 
 
 def _open(opts: SourceOptions):
