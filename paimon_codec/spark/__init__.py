@@ -20,30 +20,15 @@ function names win over the submodule names.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .audit import audit
 from .delete import delete
 from .orphans import remove_orphan_files
 from .primary_key import compact
+from .registration import register
 from .rewrite import rewrite_file_index
 from .scan import scan
 from .session import get_spark
 from .write import write
 
-if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
-
 __all__ = ["scan", "audit", "delete", "remove_orphan_files", "register", "get_spark", "rewrite_file_index", "write",
            "compact"]
-
-
-def register(spark: SparkSession) -> None:
-    """Register the ``paimon_codec`` (a table's rows: :mod:`.source`, :mod:`.sink`) and ``paimon_index`` (its
-    index contents: :mod:`.datasource`) data sources with ``spark`` - a session of your own; ``get_spark()``
-    registers them itself."""
-    from .datasource import register as register_index
-    from .source import register as register_source
-
-    register_source(spark)
-    register_index(spark)

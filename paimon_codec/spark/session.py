@@ -44,7 +44,7 @@ def get_spark(master: str | None = None, app_name: str = "paimon-codec", *, shuf
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
-    from . import register
+    from .registration import register
     register(spark)
     return spark
 
