@@ -127,7 +127,7 @@ class FileSystemCatalog:
                      primary_keys: Sequence[str] | None = None, ignore_if_exists: bool = False) -> PaimonTable:
         """Create the table (its database must exist, as in Paimon) and return it."""
         from .table import PaimonTable
-        from .table.write import create_table
+        from .writing import create_table
 
         database, _ = split_identifier(identifier)
         if not self.database_exists(database):

@@ -41,9 +41,9 @@ def read_via(spark, via: str, path: str, where: Any = None, **selectors: Any) ->
 
     if via == "scan":
         return scan(spark, path, where, **selectors)
+    from paimon_codec.planning.plan import as_predicate
     from paimon_codec.spark.filters import to_spark_column
     from paimon_codec.table import PaimonTable
-    from paimon_codec.table.plan import as_predicate
 
     register(spark)  # storage options registered since the session started (the s3 table_location) travel along
     reader = spark.read.format("paimon_codec").option("pushdown", str(via == "source-pushdown").lower())

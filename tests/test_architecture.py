@@ -41,6 +41,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("reading",),
     ("writing",),
     ("maintenance",),
+    ("catalog",),      # table names: the filesystem catalog (creates tables through writing)
     ("spark",),
     ("cli", "__main__"),
 ]

@@ -14,10 +14,11 @@ from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.catalog import CatalogError, FileSystemCatalog
 from paimon_codec.expressions import leaves
+from paimon_codec.reading import read_table
 from paimon_codec.spark.pushdown import push_filters, translate
-from paimon_codec.table import PaimonTable, read_table
-from paimon_codec.table.write import create_table
+from paimon_codec.table import PaimonTable
 from paimon_codec.types import parse_row_type
+from paimon_codec.writing import create_table
 
 golden = pytest.mark.skipif(not WAREHOUSE_JSON.exists(), reason="golden warehouse not available")
 
@@ -62,7 +63,7 @@ def test_filters_left_to_spark(spark_filter):
 def test_not_null_safe_equal_keeps_the_nulls():
     got = translate(sds.Not(sds.EqualNullSafe(("id",), 5)), ROW_TYPE)
     rows = pa.table({"id": pa.array([5, 6, None], pa.int32())})
-    from paimon_codec.table.arrow_filter import filter_table
+    from paimon_codec.reading.arrow_filter import filter_table
 
     kept = filter_table(rows, got, parse_row_type("id INT"), "spark").column("id").to_pylist()
     assert kept == [6, None]

@@ -3,7 +3,7 @@
 Spark hands a Python data source the conjuncts of a query's filter it could translate (column vs literal,
 ``IS [NOT] NULL``, ``LIKE 'x%'`` / ``'%x'`` / ``'%x%'``, ``NOT`` of those; never ``OR``) and re-evaluates
 the ones the source returns.  :func:`translate` turns one filter into a predicate when the rows it keeps are
-exactly the rows Spark's own filter keeps once :func:`paimon_codec.table.arrow_filter.filter_table` applies it
+exactly the rows Spark's own filter keeps once :func:`paimon_codec.reading.arrow_filter.filter_table` applies it
 under ``semantics="spark"`` - and the planner may prune partitions / files / row ranges with it; otherwise it
 returns ``None`` and the filter goes back to Spark untouched.  Returned to Spark (never wrong, only slower):
 

@@ -6,7 +6,7 @@ Spark's Python data source write protocol, with the same pieces as :func:`paimon
   directory, or ``warehouse`` + ``db.table``) and what the writer cannot do is refused before any task runs
   (:func:`.write.check_target`);
 * each task (``write``, an Arrow writer) writes its rows as Paimon data files with their file indexes
-  (:func:`paimon_codec.table.write.write_data_files`) and hands back a commit message: the files' metadata;
+  (:func:`paimon_codec.writing.write_data_files`) and hands back a commit message: the files' metadata;
 * ``commit`` (driver) commits every message's files as one snapshot (``OVERWRITE`` for ``mode("overwrite")``:
   the partitions written, the whole table when unpartitioned), conflict-checked and retried by the commit
   protocol; ``abort`` deletes the files of the tasks that reported them.  A task that died before reporting
@@ -55,7 +55,7 @@ class PaimonCodecWriter(DataSourceArrowWriter):
         import pyarrow as pa
 
         from ..storage import restore_storage_state
-        from ..table.write import write_data_files
+        from ..writing import write_data_files
 
         restore_storage_state(self.storage)
         batches = [b for b in iterator if b.num_rows]

@@ -6,9 +6,9 @@
 
 Reading (:class:`PaimonCodecReader`): Spark hands the query's filter conjuncts to ``pushFilters``; those that
 translate exactly (:mod:`.pushdown`) become the plan's predicate - partitions, value stats, file indexes and
-deletion vectors narrow the files and rows (:func:`paimon_codec.table.plan.plan_scan`, ``semantics="spark"``)
+deletion vectors narrow the files and rows (:func:`paimon_codec.planning.plan.plan_scan`, ``semantics="spark"``)
 - and are not evaluated by Spark again: ``read()`` filters every row it reads by them with
-:func:`~paimon_codec.table.arrow_filter.filter_table` (a file whose selection is exactly the matching rows is
+:func:`~paimon_codec.reading.arrow_filter.filter_table` (a file whose selection is exactly the matching rows is
 not filtered again).  The rest go back to Spark.  The planned tasks are Spark's partitions: data files (with
 their row selections) packed up to ``source.split.target-size`` (128 MB) of selected bytes, and one partition
 per group task (a primary-key bucket merged by key, a data-evolution row range), so merges, data evolution and
@@ -125,7 +125,7 @@ class PaimonCodecReader(DataSourceReader):
         yield from rest
 
     def partitions(self) -> list[InputPartition]:
-        from ..table.plan import plan_scan
+        from ..planning.plan import plan_scan
         from ..types import RowType
 
         opts = self.opts

@@ -3,7 +3,7 @@
 The rows come exactly as :func:`paimon_codec.spark.scan` returns them: the same readers (``read_file_rows``
 for data files with their selections and schema evolution, ``read_group_task`` for key merges and
 data-evolution row ranges), nanosecond timestamps cut to Spark's microseconds, and the pushed predicate
-applied by :func:`~paimon_codec.table.arrow_filter.filter_table` under Spark's semantics (Spark does not filter
+applied by :func:`~paimon_codec.reading.arrow_filter.filter_table` under Spark's semantics (Spark does not filter
 these rows again).  Batches are cast to exactly the Arrow schema PySpark checks the first batch against
 (``to_arrow_schema(schema, timezone="UTC")``).
 """
@@ -40,10 +40,9 @@ def _as_spark(table: pa.Table, target: pa.Schema) -> pa.Table:
 def read_partition(files: list, group: Any, read_type: Any, out_type: Any, spark_schema: Any, predicate: Any,
                    semantics: Semantics) -> Iterator[pa.RecordBatch]:
     """Arrow batches of one partition: ``files`` (``FileTask``s) or ``group`` (a ``GroupTask``)."""
-    from ..table.arrow_filter import filter_table
-    from ..table.evolution import arrow_schema
-    from ..table.read import map_bounded, read_file_rows, read_threads
-    from ..table.tasks import read_group_task
+    from ..evolution.file_evolution import arrow_schema
+    from ..reading.arrow_filter import filter_table
+    from ..reading.read import map_bounded, read_file_rows, read_group_task, read_threads
 
     target = _spark_arrow_schema(spark_schema)
     schema = arrow_schema(read_type)
