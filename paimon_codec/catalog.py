@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from . import storage
-from .errors import InvalidOptionError, PaimonCodecError
+from .errors import InvalidOptionError, UsageError
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -34,7 +34,7 @@ __all__ = ["FileSystemCatalog", "CatalogError", "split_identifier"]
 _DB_SUFFIX = ".db"
 
 
-class CatalogError(PaimonCodecError):
+class CatalogError(UsageError):
     """A database or table that does not exist, or already exists."""
 
 

@@ -38,7 +38,7 @@ from typing import Any, cast
 from pyspark.sql.datasource import DataSource, DataSourceReader, DataSourceWriter, InputPartition
 
 from ..errors import InvalidOptionError
-from ..expressions.semantics import Semantics
+from ..expressions.semantics import SemanticsLike
 from .source_options import SourceOptions, parse_source_options, storage_overrides
 
 __all__ = ["PaimonCodecDataSource", "PaimonCodecReader", "PlanPartition", "register"]
@@ -112,7 +112,7 @@ class PaimonCodecReader(DataSourceReader):
         _check_user_schema(self.out_type, schema, self.opts.path)
         self.spark_schema = schema
         self.predicate: Any = None
-        self.semantics: Semantics = "spark"
+        self.semantics: SemanticsLike = "spark"
 
     def pushFilters(self, filters: list) -> Iterator:  # noqa: N802 - PySpark's name
         """Take the filters that translate exactly (``option("pushdown", "true")`` only: see the module docs)."""

@@ -15,7 +15,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..expressions.semantics import Semantics
+from ..expressions.semantics import SemanticsLike
 
 __all__ = ["read_partition"]
 
@@ -38,7 +38,7 @@ def _as_spark(table: pa.Table, target: pa.Schema) -> pa.Table:
 
 
 def read_partition(files: list, group: Any, read_type: Any, out_type: Any, spark_schema: Any, predicate: Any,
-                   semantics: Semantics) -> Iterator[pa.RecordBatch]:
+                   semantics: SemanticsLike) -> Iterator[pa.RecordBatch]:
     """Arrow batches of one partition: ``files`` (``FileTask``s) or ``group`` (a ``GroupTask``)."""
     from ..evolution.file_evolution import arrow_schema
     from ..reading.arrow_filter import filter_table

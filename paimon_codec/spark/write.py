@@ -185,7 +185,7 @@ def write(df: DataFrame, table: str | os.PathLike[str] | PaimonTable, mode: Writ
     from .. import storage
     from ..table import PaimonTable
 
-    mode_name = mode_value(WriteMode, mode, "write mode")
+    mode_value(WriteMode, mode, "write mode")  # a mode that is none is refused here, by name
     started = time.monotonic()
     path = table.path if isinstance(table, PaimonTable) else storage.normalize(os.fspath(table))
     if PaimonTable(path).schema.primary_keys:
@@ -209,4 +209,4 @@ def write(df: DataFrame, table: str | os.PathLike[str] | PaimonTable, mode: Writ
 
     rows, _ = run_polled(sc, collect, acc, log_progress, poll_s=poll_s, thread_name="paimon-codec-write-job")
     changes = [c for r in rows for c in pickle.loads(r["changes"])]
-    return commit_written(path, changes, mode_name, commit_user, started)
+    return commit_written(path, changes, mode, commit_user, started)
