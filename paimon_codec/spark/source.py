@@ -27,7 +27,7 @@ all, or only ``OR``s / expressions) - ``df.filter("id = 5").show(); df.count()``
 option every filter is Spark's and the plan holds every row, so a reused plan is still right.  With it, load
 the table again for each query.
 
-Writing: :mod:`.sink`.
+Writing: :mod:`.sink`.  Streaming: :mod:`.stream_read` / :mod:`.stream_write` (``readStream`` / ``writeStream``).
 """
 
 from __future__ import annotations
@@ -193,6 +193,22 @@ class PaimonCodecDataSource(DataSource):
 
     def reader(self, schema: Any) -> DataSourceReader:
         return PaimonCodecReader(dict(self.options), schema, self.storage)
+
+    def streamReader(self, schema: Any) -> Any:  # noqa: N802 - PySpark's name
+        """``spark.readStream.format("paimon_codec")``: :class:`~paimon_codec.spark.stream_read.PaimonStreamReader`."""
+        from .stream_read import PaimonStreamReader
+
+        options = dict(self.options)
+        _restore(self.storage, options)
+        return PaimonStreamReader(parse_source_options(options).path, options, schema)
+
+    def streamWriter(self, schema: Any, overwrite: bool) -> Any:  # noqa: N802 - PySpark's name
+        """``df.writeStream.format("paimon_codec")``: :class:`~paimon_codec.spark.stream_write.PaimonStreamWriter`."""
+        from .stream_write import PaimonStreamWriter
+
+        options = dict(self.options)
+        _restore(self.storage, options)
+        return PaimonStreamWriter(parse_source_options(options).path, options, overwrite)
 
     def writer(self, schema: Any, overwrite: bool) -> DataSourceWriter:
         from .sink import PaimonCodecWriter
