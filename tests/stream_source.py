@@ -1,9 +1,7 @@
-"""A minimal ``paimon_codec`` DataSource wiring the streaming reader and writer, for the streaming tests.
-
-The batch DataFrame source (its ``DataSource`` class) is built separately; until it lands, the streaming
-modules are exercised through this subclass of PySpark's ``DataSource``, which only names the table's
-schema and returns :class:`~paimon_codec.spark.stream_read.PaimonStreamReader` /
-:class:`~paimon_codec.spark.stream_write.PaimonStreamWriter`.
+"""The streaming tests' registration: the library's ``paimon_codec`` source, whose ``streamReader`` /
+``streamWriter`` return :class:`~paimon_codec.spark.stream_read.PaimonStreamReader` /
+:class:`~paimon_codec.spark.stream_write.PaimonStreamWriter`.  ``PaimonCodecStreamSource`` (the stand-in used
+before the batch source landed) is kept for the tests that build a reader from it directly.
 """
 
 from __future__ import annotations
@@ -37,11 +35,8 @@ class PaimonCodecStreamSource(DataSource):
 
 
 def register(spark) -> None:
-    """Register the source with ``spark``; the class is pickled by value (Python workers need not import
-    this test module)."""
-    import sys
+    """Register the library's ``paimon_codec`` source (its streamReader / streamWriter are the classes above's;
+    registering the test class would replace the batch source in the shared session)."""
+    from paimon_codec.spark import register as register_sources
 
-    from pyspark import cloudpickle
-
-    cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    spark.dataSource.register(PaimonCodecStreamSource)
+    register_sources(spark)
