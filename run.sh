@@ -106,7 +106,8 @@ case "${1:-}" in
       "$PY" tools/generate.py --check
       "$PY" -m ruff check paimon_codec tools tests benchmarks
       "$PY" -m mypy paimon_codec
-      exec "$PY" -m pytest -q -p no:cacheprovider -m "not spark and not java and not pypaimon and not s3 and not slow" "$@"
+      # every core: the quick subset starts no shared oracle, so its tests run in parallel workers
+      exec "$PY" -m pytest -q -p no:cacheprovider -n auto -m "not spark and not java and not pypaimon and not s3 and not slow" "$@"
     fi
     preflight
     setup_tools

@@ -29,7 +29,9 @@ params:
 seq:
   - id: row_kind
     type: u1
-    doc: RowKind (row_kind enum); 0 for keys, partitions and statistics rows
+    valid:
+      any-of: [row_kind::insert.to_i, row_kind::update_before.to_i, row_kind::update_after.to_i, row_kind::delete.to_i]
+    doc: RowKind (row_kind enum); 0 for keys, partitions and statistics rows; another byte is not a row Paimon wrote
   - id: null_bits
     size: null_bits_size
     doc: bit i (byte i / 8, bit i % 8) set = field i is null; zero padding to the end of the header words

@@ -70,4 +70,4 @@ def test_the_cache_is_bounded(tmp_path, monkeypatch):
         path.write_bytes(buf.getvalue())
         assert read_manifest(table.manifest_dir, name)
     assert len(mr._CACHE) <= 3
-    assert mr._cached_bytes[0] == sum(int.from_bytes(k[1][-8:], "little") for k in mr._CACHE)
+    assert mr._cached_bytes[0] == sum(size for _what, _digest, size in mr._CACHE)

@@ -69,6 +69,8 @@ class BinaryRow(KaitaiStruct):
 
     def _read(self):
         self.row_kind = self._io.read_u1()
+        if not  ((self.row_kind == int(BinaryRow.RowKind.insert)) or (self.row_kind == int(BinaryRow.RowKind.update_before)) or (self.row_kind == int(BinaryRow.RowKind.update_after)) or (self.row_kind == int(BinaryRow.RowKind.delete))) :
+            raise kaitaistruct.ValidationNotAnyOfError(self.row_kind, self._io, u"/seq/0")
         self.null_bits = self._io.read_bytes(self.null_bits_size)
         self.slots = []
         for i in range(self.arity):
