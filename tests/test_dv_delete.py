@@ -16,7 +16,7 @@ from oracles.compare import assert_same_rows
 from oracles.pypaimon21 import OracleError
 
 from paimon_codec.dv.index_file import read_deletion_vector
-from paimon_codec.errors import CommitConflictError, InvalidOptionError
+from paimon_codec.errors import CommitConflictError, InvalidOptionError, UnsupportedFeatureError
 from paimon_codec.maintenance.orphans import find_orphans
 from paimon_codec.reading import read_table
 from paimon_codec.table import DELETION_VECTORS_INDEX, PaimonTable
@@ -156,9 +156,9 @@ def test_refusals_name_the_reason(tmp_path):
     append_arrow(plain, _batch(0, 5))
     with pytest.raises(InvalidOptionError, match="deletion-vectors.enabled"):
         delete(plain, "id = 1")
-    pk = create_table(tmp_path / "wh" / "db.db" / "pk", SCHEMA, {"deletion-vectors.enabled": "true", "bucket": "1"},
-                      primary_keys=["id"])
-    with pytest.raises(InvalidOptionError, match="primary-key"):
+    pk = create_table(tmp_path / "wh" / "db.db" / "pk", SCHEMA, {"deletion-vectors.enabled": "true", "bucket": "1",
+                                                                 "merge-engine": "first-row"}, primary_keys=["id"])
+    with pytest.raises(UnsupportedFeatureError, match="first-row"):  # -D records elsewhere: tests/test_pk_delete.py
         delete(pk, "id = 1")
     assert PaimonTable(plain).snapshot().id == 1
 

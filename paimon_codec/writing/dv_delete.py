@@ -14,7 +14,7 @@
 
 Conflicts (another writer replaced one of the index files, or removed a data file this delete marks, or gave
 it a vector first) are re-planned from the new snapshot up to ``conflict_retries`` times; the index files of a
-lost attempt are deleted.  Primary-key tables (their DELETE writes ``-D`` records), tables without
+lost attempt are deleted.  Primary-key tables go to :mod:`.pk_delete` (``-D`` records); tables without
 ``deletion-vectors.enabled`` (a data rewrite) and data-evolution tables are refused by name.
 """
 
@@ -129,12 +129,19 @@ def delete(table: PaimonTable | str | os.PathLike, where: Any, *, semantics: Sem
            find_positions: PositionFinder | None = None, replacement: Replacement | None = None) -> DeleteReport:
     """Delete the rows of ``table`` matching ``where`` (SQL-like text, a predicate or its JSON; ``None``:
     every row) by deletion vectors, in one commit; returns what it did (:class:`DeleteReport`).
+    A primary-key table gets ``-D`` records instead (:func:`paimon_codec.writing.pk_delete.delete_primary_key`:
+    the merged view read in this process, one APPEND commit).
 
     ``find_positions`` runs step 2 (default: in this process; :func:`paimon_codec.spark.delete` runs it in
     Spark tasks).  ``replacement`` writes rows to add in the same commit (how
     :func:`paimon_codec.writing.dv_update.update` writes the updated rows)."""
     started = time.perf_counter()
     path = table.path if isinstance(table, PaimonTable) else os.fspath(table)
+    if replacement is None and PaimonTable(path).schema.is_primary_key_table:
+        from .pk_delete import delete_primary_key  # -D records through the upsert writer
+
+        return delete_primary_key(path, where, semantics=semantics, commit_user=commit_user,
+                                  conflict_retries=conflict_retries)
     finder = find_positions or _find_locally
     for attempt in range(1, conflict_retries + 2):
         t = PaimonTable(path)

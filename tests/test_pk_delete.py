@@ -1,0 +1,137 @@
+"""DELETE on primary-key tables (``paimon_codec.writing.pk_delete``): -D records, one APPEND commit, checked
+against Paimon Java 1.4.2 (Java reads our -D files, compacts them, writes on top; we read Java's result).
+
+Expected rows come from a plain model (the rows written minus the keys whose rows matched the predicate),
+never from our own reader alone.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pytest
+from oracles.compare import assert_same_rows
+
+from paimon_codec.errors import InvalidOptionError, UnsupportedFeatureError
+from paimon_codec.reading import read_table
+from paimon_codec.table import PaimonTable
+from paimon_codec.writing import create_table, delete
+from paimon_codec.writing.compact import compact_table
+from paimon_codec.writing.primary_key import upsert_arrow
+
+SCHEMA = "id INT NOT NULL, p INT NOT NULL, s STRING, n BIGINT"
+ARROW = pa.schema([("id", pa.int32()), ("p", pa.int32()), ("s", pa.string()), ("n", pa.int64())])
+
+
+def _batch(ids, tag="a") -> pa.Table:
+    ids = list(ids)
+    return pa.table({"id": pa.array(ids, pa.int32()), "p": pa.array([i % 3 for i in ids], pa.int32()),
+                     "s": [f"{tag}{i}" if i % 5 else None for i in ids],
+                     "n": pa.array([i * 7 for i in ids], pa.int64())})
+
+
+def _rows(data: pa.Table) -> dict[tuple, dict]:
+    return {(r["id"], r["p"]): r for r in data.to_pylist()}
+
+
+def _table(rows: dict[tuple, dict]) -> pa.Table:
+    return pa.Table.from_pylist(list(rows.values()), schema=ARROW)
+
+
+def _gone(rows: dict[tuple, dict], keep) -> dict[tuple, dict]:
+    return {k: r for k, r in rows.items() if keep(r)}
+
+
+@pytest.mark.parametrize("options", [{"bucket": "3"}, {"bucket": "-1", "dynamic-bucket.target-row-num": "7"}],
+                         ids=["fixed", "dynamic"])
+def test_delete_writes_minus_d_records_java_reads(tmp_path, java_newest, options):
+    path = str(create_table(tmp_path / "wh" / "db.db" / "t", ARROW, options, partition_keys=["p"],
+                            primary_keys=["id", "p"]))
+    upsert_arrow(path, _batch(range(40)))
+    java_newest.write(path, _batch(range(35, 50), tag="j"))  # Java's files under ours: the merged view is read
+    rows = {**_rows(_batch(range(40))), **_rows(_batch(range(35, 50), tag="j"))}
+    before = PaimonTable(path).snapshot().id
+
+    report = delete(path, "n >= 140 AND (s LIKE 'j%' OR p = 1)")  # a value predicate: the merged rows decide
+    expected = _gone(rows, lambda r: not (r["n"] >= 140 and ((r["s"] or "").startswith("j") or r["p"] == 1)))
+    assert report.rows_deleted == len(rows) - len(expected) > 0
+    assert report.commit_kind == "APPEND" and report.snapshot_id == before + 1
+    assert report.read_snapshot_id == before
+    assert java_newest.snapshot(path)["commit_kind"] == "APPEND"
+    assert_same_rows(java_newest.read(path), _table(expected), what="Java reads our -D records")
+    assert_same_rows(read_table(path), _table(expected), what="we read our -D records")
+
+    assert delete(path, "n >= 140 AND p = 1").rows_deleted == 0  # already gone: nothing matches, no commit
+    assert PaimonTable(path).snapshot().id == report.snapshot_id
+
+    java_newest.compact(path, full=True)
+    assert_same_rows(read_table(path), _table(expected), what="we read Java's compaction of our -D records")
+    java_newest.write(path, _batch([41, 44], tag="z"))  # Java writes on top: the keys come back
+    expected.update(_rows(_batch([41, 44], tag="z")))
+    report = delete(path, "id IN (3, 41)")
+    assert report.rows_deleted == 2
+    expected = _gone(expected, lambda r: r["id"] not in (3, 41))
+    compact_table(path)
+    assert_same_rows(java_newest.read(path), _table(expected), what="Java reads our compaction of our deletes")
+    assert_same_rows(read_table(path), _table(expected))
+
+
+def test_deletion_vector_table_hides_rows_after_compaction(tmp_path, java_newest):
+    """On a DV table the -D level-0 file is invisible to batch reads until compaction - in Java and here."""
+    path = str(create_table(tmp_path / "wh" / "db.db" / "dv", ARROW,
+                            {"bucket": "2", "deletion-vectors.enabled": "true"}, partition_keys=["p"],
+                            primary_keys=["id", "p"]))
+    upsert_arrow(path, _batch(range(30)))
+    compact_table(path)
+    rows = _rows(_batch(range(30)))
+    report = delete(path, "id < 10")
+    assert report.rows_deleted == 10 and report.commit_kind == "APPEND"
+    assert_same_rows(java_newest.read(path), _table(rows), what="Java: the -D level 0 is not read yet")
+    assert_same_rows(read_table(path), _table(rows), what="ours: the -D level 0 is not read yet")
+    assert delete(path, "id < 10").rows_deleted == 10  # the merged view still shows them: Paimon deletes again
+    java_newest.compact(path, full=True)
+    expected = _gone(rows, lambda r: r["id"] >= 10)
+    assert_same_rows(read_table(path), _table(expected), what="we read Java's compaction of our -D records")
+    assert_same_rows(java_newest.read(path), _table(expected))
+    delete(path, "id = 20")
+    compact_table(path)
+    expected.pop((20, 2))
+    assert_same_rows(java_newest.read(path), _table(expected), what="Java reads our compaction of our -D")
+    assert_same_rows(read_table(path), _table(expected))
+
+
+@pytest.mark.parametrize("options", [
+    {"merge-engine": "partial-update", "partial-update.remove-record-on-delete": "true"},
+    {"merge-engine": "aggregation", "fields.n.aggregate-function": "sum",
+     "aggregation.remove-record-on-delete": "true"},
+], ids=["partial-update", "aggregation"])
+def test_merge_engines_that_remove_on_delete(tmp_path, java_newest, options):
+    path = str(create_table(tmp_path / "wh" / "db.db" / "t", ARROW, {"bucket": "1", **options},
+                            primary_keys=["id", "p"]))
+    upsert_arrow(path, _batch(range(10)))
+    upsert_arrow(path, _batch(range(5, 12), tag="b"))
+    before = java_newest.read(path)
+    report = delete(path, "n > 40")
+    expected = before.filter(pa.array([n <= 40 for n in before.column("n").to_pylist()]))
+    assert report.rows_deleted == before.num_rows - expected.num_rows > 0
+    assert_same_rows(java_newest.read(path), expected, what="Java reads our -D records")
+    assert_same_rows(read_table(path), expected)
+    java_newest.compact(path, full=True)
+    assert_same_rows(read_table(path), expected, what="we read Java's compaction")
+
+
+@pytest.mark.parametrize("options,error,what", [
+    ({"merge-engine": "first-row"}, UnsupportedFeatureError, "first-row"),
+    ({"merge-engine": "partial-update"}, InvalidOptionError, "partial-update.remove-record-on-delete"),
+    ({"merge-engine": "partial-update", "partial-update.remove-record-on-sequence-group": "g",
+      "fields.g.sequence-group": "s"}, UnsupportedFeatureError, "remove-record-on-sequence-group"),
+    ({"merge-engine": "aggregation"}, InvalidOptionError, "aggregation.remove-record-on-delete"),
+    ({"ignore-delete": "true"}, InvalidOptionError, "ignore-delete"),
+    ({"changelog-producer": "input"}, Exception, "changelog-producer"),
+], ids=["first-row", "partial-update", "sequence-group", "aggregation", "ignore-delete", "changelog"])
+def test_refused_by_name(tmp_path, options, error, what):
+    path = str(create_table(tmp_path / "wh" / "db.db" / "t", ARROW, {"bucket": "1", **options},
+                            primary_keys=["id", "p"]))
+    if "changelog-producer" not in options:
+        upsert_arrow(path, _batch(range(3)))
+    with pytest.raises(error, match=what):
+        delete(path, "id = 1")
