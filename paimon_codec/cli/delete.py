@@ -1,5 +1,6 @@
-"""``paimon-codec delete``: ``DELETE FROM table WHERE ...`` by deletion vectors (append tables with
-``deletion-vectors.enabled``), one commit; on Spark unless ``--local``.  ``--json`` prints the report."""
+"""``paimon-codec delete``: ``DELETE FROM table WHERE ...`` in one commit - by deletion vectors on append tables
+with ``deletion-vectors.enabled`` (on Spark unless ``--local``), as ``-D`` records on primary-key tables
+(:mod:`paimon_codec.writing.pk_delete`).  ``--json`` prints the report."""
 
 from __future__ import annotations
 
@@ -41,12 +42,13 @@ def cmd_delete(args: argparse.Namespace) -> int:
 def register(root: CommandGroup) -> None:
     """``delete`` (top-level command)."""
     p = root.command(
-        "delete", cmd_delete, "delete the rows matching a predicate by deletion vectors, one commit",
+        "delete", cmd_delete, "delete the rows matching a predicate (deletion vectors or -D records), one commit",
         json=JSON_LINE + ": the report",
         description="Append tables with deletion-vectors.enabled: file indexes and value stats skip files, the "
                     "matching positions are OR-ed into each file's deletion vector, the index files are written "
-                    "as Paimon writes them and one snapshot is committed.  Primary-key tables and tables "
-                    "without deletion vectors are refused.")
+                    "as Paimon writes them and one snapshot is committed.  Primary-key tables: the matching rows "
+                    "of the merged view are written back as -D records (one APPEND snapshot; merge engines as "
+                    "Paimon's DELETE accepts them).  Append tables without deletion vectors are refused.")
     add_table_arg(p)
     add_predicate_args(p, required=True, example="status = 'CANCELLED'")
     p.add_argument("--local", action="store_true", help="find the rows in this process instead of on Spark")

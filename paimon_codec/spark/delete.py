@@ -83,6 +83,8 @@ def delete(spark: SparkSession, table: Any, where: Any, *, semantics: SemanticsL
            commit_user: str | None = None, conflict_retries: int = 3,
            target_bytes: int = _GROUP_BYTES) -> DeleteReport:
     """Delete the rows of ``table`` matching ``where`` by deletion vectors, the files read on Spark;
-    one commit.  Refusals and the report are those of :func:`paimon_codec.writing.delete`."""
+    one commit.  Refusals and the report are those of :func:`paimon_codec.writing.delete`; a primary-key
+    table's matching rows are read on the driver and written back as ``-D`` records
+    (:mod:`paimon_codec.writing.pk_delete`)."""
     return _delete(table, where, semantics=semantics, commit_user=commit_user, conflict_retries=conflict_retries,
                    find_positions=_spark_finder(spark, target_bytes))
