@@ -7,9 +7,13 @@ never from our own reader alone.
 
 from __future__ import annotations
 
+import json
+import os
+
 import pyarrow as pa
 import pytest
 from oracles.compare import assert_same_rows
+from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import InvalidOptionError, UnsupportedFeatureError
 from paimon_codec.reading import read_table
@@ -135,3 +139,55 @@ def test_refused_by_name(tmp_path, options, error, what):
         upsert_arrow(path, _batch(range(3)))
     with pytest.raises(error, match=what):
         delete(path, "id = 1")
+
+
+def test_upsert_racing_the_delete_is_re_planned(tmp_path, monkeypatch):
+    """A commit between the delete's read and its commit: the written files are removed, the delete re-reads
+    the new snapshot (a row the racing upsert made to match is deleted too) and commits once."""
+    from paimon_codec.writing import pk_delete
+
+    path = str(create_table(tmp_path / "wh" / "db.db" / "t", ARROW, {"bucket": "2"}, primary_keys=["id", "p"]))
+    upsert_arrow(path, _batch(range(20)))
+    real = pk_delete.matching_rows
+    calls = []
+
+    def racing(plan):
+        calls.append(plan.snapshot_id)
+        rows = real(plan)
+        if len(calls) == 1:  # another writer commits after our read
+            upsert_arrow(path, pa.table({"id": pa.array([1], pa.int32()), "p": pa.array([1], pa.int32()),
+                                         "s": ["x"], "n": pa.array([1000], pa.int64())}))
+        return rows
+    monkeypatch.setattr(pk_delete, "matching_rows", racing)
+    report = delete(path, "n >= 100")
+    assert report.attempts == 2 and calls == [1, 2]
+    assert report.read_snapshot_id == 2 and report.snapshot_id == 3
+    assert report.rows_deleted == 1 + sum(1 for i in range(20) if i * 7 >= 100)
+    expected = {k: r for k, r in _rows(_batch(range(20))).items() if r["n"] < 100 and k != (1, 1)}
+    assert_same_rows(read_table(path), _table(expected))
+    table = PaimonTable(path)
+    live = {f.entry.file.file_name for f in table.live_files(table.snapshot())}
+    on_disk = {n for b in (0, 1) for n in os.listdir(os.path.join(path, f"bucket-{b}"))}
+    assert on_disk == live  # the lost attempt's level-0 files are gone
+
+
+def test_cli_delete_primary_key_table(tmp_path, capsys):
+    from paimon_codec.cli import main
+
+    path = str(create_table(tmp_path / "wh" / "db.db" / "t", ARROW, {"bucket": "1"}, primary_keys=["id", "p"]))
+    upsert_arrow(path, _batch(range(10)))
+    assert main(["delete", path, "--where", "id < 4", "--local", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["rows_deleted"] == 4 and report["commit_kind"] == "APPEND" and report["snapshot_id"] == 2
+    assert_same_rows(read_table(path), _table(_rows(_batch(range(4, 10)))))
+
+
+def test_spark_delete_on_primary_key_table(tmp_path, spark):  # noqa: F811
+    from paimon_codec.spark import delete as spark_delete
+
+    path = str(create_table(tmp_path / "wh" / "db.db" / "t", ARROW, {"bucket": "-1"}, partition_keys=["p"],
+                            primary_keys=["id", "p"]))
+    upsert_arrow(path, _batch(range(12)))
+    report = spark_delete(spark, path, "s IS NULL OR id = 7")
+    assert report.rows_deleted == 4 and report.commit_kind == "APPEND"  # ids 0, 5, 10 (s is NULL) and 7
+    assert_same_rows(read_table(path), _table(_rows(_batch([i for i in range(12) if i % 5 and i != 7]))))
