@@ -104,10 +104,11 @@ def test_deletion_vector_table_hides_rows_after_compaction(tmp_path, java_newest
 
 
 @pytest.mark.parametrize("options", [
+    {"sequence.field": "n"},  # the -D carries the row's own sequence field: it wins by its sequence number
     {"merge-engine": "partial-update", "partial-update.remove-record-on-delete": "true"},
     {"merge-engine": "aggregation", "fields.n.aggregate-function": "sum",
      "aggregation.remove-record-on-delete": "true"},
-], ids=["partial-update", "aggregation"])
+], ids=["sequence-field", "partial-update", "aggregation"])
 def test_merge_engines_that_remove_on_delete(tmp_path, java_newest, options):
     path = str(create_table(tmp_path / "wh" / "db.db" / "t", ARROW, {"bucket": "1", **options},
                             primary_keys=["id", "p"]))
