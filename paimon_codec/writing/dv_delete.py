@@ -24,13 +24,12 @@ import logging
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
-from .. import storage
 from ..dv.deletion_vector import DeletionVector
 from ..errors import CommitConflictError, InvalidOptionError
 from ..evolution.file_evolution import arrow_schema
@@ -43,7 +42,8 @@ from ..table.manifest import FILE_KIND_ADD
 from ..table.table import PaimonTable
 from ..types import RowType
 from .commit import FileChange, commit_changes
-from .commit.plan import encode_partition
+from .delete_report import DeleteReport
+from .delete_report import discard_data_files as _discard_files
 from .dv_maintainer import bitmap64_of, dv_index_changes
 
 __all__ = ["delete", "DeleteReport", "matching_positions", "check_deletable"]
@@ -56,30 +56,6 @@ Replacement = Callable[[PaimonTable, ScanPlan, list[tuple[FileTask, np.ndarray]]
 
 #: finds the matching positions of many tasks: ``(tasks, predicate, row_type, semantics) -> [positions]``
 PositionFinder = Callable[[Sequence[FileTask], Any, RowType, SemanticsName], list[np.ndarray]]
-
-
-@dataclass
-class DeleteReport:
-    table: str
-    snapshot_id: int | None  # the snapshot the delete committed (None: no row matched)
-    read_snapshot_id: int | None
-    commit_kind: str | None
-    rows_deleted: int
-    files_total: int
-    files_skipped_by_partition: int
-    files_pruned_by_stats: int
-    files_skipped_by_index: int
-    files_exact_by_index: int  # candidates whose index answer was exact: not opened
-    files_opened: int
-    files_touched: int  # data files whose deletion vector changed
-    index_files_added: int
-    index_files_deleted: int
-    attempts: int
-    seconds: float
-    rows_added: int = 0  # UPDATE: the rows written back with their new values
-
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
 
 
 def check_deletable(table: PaimonTable) -> None:
@@ -203,14 +179,3 @@ def _delete_once(table: PaimonTable, plan: ScanPlan, finder: PositionFinder, com
     return replace(base, snapshot_id=result.snapshot_id, commit_kind=result.commit_kind, index_files_added=added,
                    index_files_deleted=len(update.changes) - added, seconds=time.perf_counter() - started,
                    rows_added=sum(c.file.row_count for c in rows))
-
-
-def _discard_files(table: PaimonTable, changes: list[FileChange]) -> None:
-    """Remove the data files (and their ``.index`` files) of a commit that did not happen."""
-    for c in changes:
-        directory = table.bucket_dir(encode_partition(table, c.partition), c.bucket)
-        for name in (c.file.file_name, *c.file.extra_files):
-            try:
-                storage.delete(os.path.join(directory, name))
-            except OSError:  # an orphan nothing references; the audit names it
-                pass
