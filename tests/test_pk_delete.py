@@ -79,10 +79,12 @@ def test_delete_writes_minus_d_records_java_reads(tmp_path, java_newest, options
     assert_same_rows(read_table(path), _table(expected))
 
 
-def test_deletion_vector_table_hides_rows_after_compaction(tmp_path, java_newest):
+@pytest.mark.parametrize("bucket", ["2", "-1"], ids=["fixed", "dynamic"])
+def test_deletion_vector_table_hides_rows_after_compaction(tmp_path, java_newest, bucket):
     """On a DV table the -D level-0 file is invisible to batch reads until compaction - in Java and here."""
     path = str(create_table(tmp_path / "wh" / "db.db" / "dv", ARROW,
-                            {"bucket": "2", "deletion-vectors.enabled": "true"}, partition_keys=["p"],
+                            {"bucket": bucket, "deletion-vectors.enabled": "true",
+                             "dynamic-bucket.target-row-num": "4"}, partition_keys=["p"],
                             primary_keys=["id", "p"]))
     upsert_arrow(path, _batch(range(30)))
     compact_table(path)
