@@ -12,9 +12,21 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tools"))
 
-import kexpr  # noqa: E402
+
+def _tools_module(name: str):
+    """A module of ``tools/`` (generate, kexpr), imported without leaving ``tools/`` on ``sys.path``: its
+    ``fuzz.py`` would shadow the tests' ``fuzz`` package for every test module imported later."""
+    import importlib  # noqa: PLC0415
+
+    sys.path.insert(0, str(REPO / "tools"))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(REPO / "tools"))
+
+
+kexpr = _tools_module("kexpr")
 
 GENERATE = [sys.executable, str(REPO / "tools" / "generate.py")]
 HAVE_NODE = shutil.which("node") is not None and (REPO / "tools" / "node_modules" / "kaitai-struct-compiler").is_dir()
@@ -74,8 +86,7 @@ def test_check_without_node_says_so(tmp_path):
 
 def test_generate_into_fresh_tree_matches_committed(tmp_path):
     """The Construct codecs regenerate byte-identically (no node needed for this part)."""
-    sys.path.insert(0, str(REPO / "tools"))
-    import generate  # noqa: PLC0415
+    generate = _tools_module("generate")
 
     generate.gen_construct(REPO / "schemas", tmp_path)
     for p in sorted(tmp_path.glob("*.py")):
@@ -196,8 +207,7 @@ def _generate_package(tmp_path: Path, edit_schema: str, edit) -> object:
     """Regenerate the Construct codecs from an edited copy of the schemas into an importable package."""
     import importlib
 
-    sys.path.insert(0, str(REPO / "tools"))
-    import generate  # noqa: PLC0415
+    generate = _tools_module("generate")
 
     schemas = tmp_path / "schemas"
     shutil.copytree(REPO / "schemas", schemas)
