@@ -18,6 +18,9 @@ from ..keys import KeyCodec
 from ..options import check_index_type
 from ._layout import _LEN, _LEN_DT, _V1_FIELDS
 
+#: ``find_fixed_once``'s answer for a key stored more than once (a corrupt dictionary)
+DUPLICATE = -2
+
 
 class _FixedTable:
     """Sorted-search table over fixed-size keys (keys as comparator-ordered ints)."""
@@ -61,7 +64,7 @@ class _V1Dictionary:
     """
 
     __slots__ = ("offsets", "raw_keys", "data", "starts", "body_len", "lookups", "extents_asked",
-                 "sorted_starts", "_table", "_keys")
+                 "sorted_starts", "_table", "_keys", "_duplicates")
 
     def __init__(self, offsets: np.ndarray, *, raw_keys: np.ndarray | None = None, data: bytes = b"",
                  starts: np.ndarray | None = None) -> None:
@@ -72,6 +75,7 @@ class _V1Dictionary:
         self.sorted_starts: np.ndarray | None = None
         self._table: Any = None
         self._keys: list | None = None
+        self._duplicates: bool | None = None
 
     def file_keys(self, codec: KeyCodec | None) -> list:
         """Keys in file order (``bytes`` or ints; ``codec`` converts fixed keys, unused for strings)."""
@@ -95,7 +99,21 @@ class _V1Dictionary:
         except OverflowError:  # a literal outside the key type's range matches nothing
             return -1
         hit = np.flatnonzero(keys == target)
+        if len(hit) > 1:
+            return DUPLICATE  # Java's reader keeps the last of them; a writer never stores a key twice
         return int(hit[0]) if len(hit) else -1
+
+    def has_duplicate_key(self) -> bool:
+        """Whether a key is stored twice (fixed-width keys compared as stored bits, as Java's ``equals`` of the
+        boxed keys; strings as bytes); computed once, by the lookups that build a table anyway."""
+        if self._duplicates is None:
+            raw = self.raw_keys
+            if raw is None:
+                self._duplicates = len(self.string_table()) != len(self.file_keys(None))
+            else:
+                s = np.sort(raw)
+                self._duplicates = bool(len(s) > 1 and np.any(s[1:] == s[:-1]))
+        return self._duplicates
 
     def fixed_table(self, codec: KeyCodec) -> _FixedTable:
         if self._table is None:
@@ -106,24 +124,27 @@ class _V1Dictionary:
         return self._table
 
     def find_string_once(self, key: bytes) -> int:
-        """Index of the first record holding ``key``: ``bytes.find`` of the length-prefixed key,
-        accepted only at a record start (a hit inside another record's bytes is skipped)."""
+        """Index of the record holding ``key`` (-1, or DUPLICATE when two do): ``bytes.find`` of the
+        length-prefixed key, accepted only at a record start (a hit inside another record's bytes is skipped)."""
         starts = self.starts
         assert starts is not None
         needle = np.array(len(key), dtype=_LEN_DT).tobytes() + key
         data, end = self.data, int(starts[-1])
         q = data.find(needle, 0, end)
+        found = -1
         while q >= 0:
             i = int(starts.searchsorted(q))
             if starts[i] == q:
-                return i
+                if found >= 0:
+                    return DUPLICATE  # Java's reader keeps the last of them; a writer never stores a key twice
+                found = i
             q = data.find(needle, q + 1, end)
-        return -1
+        return found
 
     def string_table(self) -> dict:
         if self._table is None:
             keys = self.file_keys(None)
-            # the first entry wins
+            # the first entry wins (a dictionary holding a key twice is refused: has_duplicate_key)
             self._table = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
         return self._table
 
@@ -139,11 +160,12 @@ class _SmallV1:
         self._starts: list[int] | None = None
 
     def find(self, key: int) -> int:
-        """Index of the first entry holding ``key`` or -1 (out-of-range literals match nothing)."""
+        """Index of the entry holding ``key``, -1 (out-of-range literals match nothing) or DUPLICATE."""
         try:
-            return self.keys.index(key)
+            i = self.keys.index(key)
         except ValueError:
             return -1
+        return DUPLICATE if key in self.keys[i + 1:] else i
 
     def extent(self, off: int, null_offset: int | None) -> int:
         """Bytes from body offset ``off`` to the next bitmap start (or the end of the body)."""

@@ -50,6 +50,9 @@ class ManyLookups:
     def _find_v1(self, key: int | bytes) -> tuple[int, int] | None:
         raise NotImplementedError
 
+    def _refuse_duplicate_keys(self, v1: _V1Dictionary | _SmallV1) -> None:
+        raise NotImplementedError
+
     def _find_v2(self, key: int | bytes) -> tuple[int, int] | None:
         raise NotImplementedError
 
@@ -83,6 +86,7 @@ class ManyLookups:
             v1 = self._load_v1()
             if isinstance(v1, _V1Dictionary) and v1.raw_keys is not None and v1.raw_keys.dtype.kind in "iu" \
                     and len(keys) > 1:  # float keys: -0.0 == 0.0 as values, not as bits - one at a time
+                self._refuse_duplicate_keys(v1)
                 return _first_hits(v1, keys)
             return {k: self._find_v1(k) for k in keys}
         return {k: self._find_v2(k) for k in keys}

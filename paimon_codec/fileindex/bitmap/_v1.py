@@ -11,7 +11,7 @@ import numpy as np
 
 from ...fileio import ByteSource
 from ..keys import KeyCodec
-from ._dictionary import _SmallV1, _V1Dictionary
+from ._dictionary import DUPLICATE, _SmallV1, _V1Dictionary
 from ._layout import (
     _SMALL_V1,
     _V1_FIELDS,
@@ -133,10 +133,19 @@ class V1Reads:
             v1.sorted_starts = np.sort(starts)
         return v1.sorted_starts
 
+    def _refuse_duplicate_keys(self, v1: _V1Dictionary | _SmallV1) -> None:
+        """A key stored twice: Java's reader answers with the last copy and ours would with the first - no
+        answer to give, the dictionary is corrupt by name."""
+        if isinstance(v1, _SmallV1) or v1.has_duplicate_key():
+            raise _corrupt("bitmap dictionary holds a key twice", self.source, self._dict_start,
+                           "each key once (the writer stores a map)")
+
     def _find_v1(self, key: int | bytes) -> tuple[int, int] | None:
         v1 = self._load_v1()
         if isinstance(v1, _SmallV1):
             i = v1.find(key) if isinstance(key, int) else -1  # small dictionaries hold fixed keys only
+            if i == DUPLICATE:
+                self._refuse_duplicate_keys(v1)
             return None if i < 0 else (v1.offsets[i], -1)
         v1.lookups += 1
         if self.codec.kind == "string":
@@ -144,12 +153,18 @@ class V1Reads:
                 # kind "string": the codec maps literals to bytes (KeyCodec's int | bytes is split by kind)
                 i = v1.find_string_once(key)  # type: ignore[arg-type]
             else:
+                self._refuse_duplicate_keys(v1)
                 i = v1.string_table().get(key, -1)
+            if i == DUPLICATE:
+                self._refuse_duplicate_keys(v1)
             return None if i < 0 else (int(v1.offsets[i]), -1)
         if v1.lookups == 1:
             # a fixed kind: the codec maps literals to ints
             i = v1.find_fixed_once(key)  # type: ignore[arg-type]
         else:
+            self._refuse_duplicate_keys(v1)
             sk = self.codec.sort_key(key)  # a fixed kind: an int (bytes only for strings)
             i = -1 if isinstance(sk, bytes) else v1.fixed_table(self.codec).find(sk)
+        if i == DUPLICATE:
+            self._refuse_duplicate_keys(v1)
         return None if i < 0 else (int(v1.offsets[i]), -1)

@@ -52,6 +52,13 @@ from ._v1 import V1Reads
 from ._visits import BitmapVisits
 
 
+def _not_ascending(keys: Any) -> bool:
+    """True unless strictly ascending: comparator-ordered ints (numpy) or string keys (bytes, unsigned order)."""
+    if isinstance(keys, np.ndarray):
+        return _not_increasing(keys)
+    return any(b <= a for a, b in zip(keys, keys[1:], strict=False))
+
+
 class BitmapIndexReader(V1Reads, ManyLookups, BitmapVisits, BitmapDescribe):
     """Lazy reader of a bitmap index payload (V1 or V2)."""
 
@@ -138,7 +145,7 @@ class BitmapIndexReader(V1Reads, ManyLookups, BitmapVisits, BitmapDescribe):
                           "block offsets from 0, each block at least 4 bytes, the last before the body offset")
         self._block_offsets = block_offsets
         self._block_ends = ends
-        if codec.kind != "string" and block_count > 1 and _not_increasing(self._block_first):
+        if block_count > 1 and _not_ascending(self._block_first):  # lookups bisect them
             raise _corrupt("index block first keys are not sorted", src, self.index_block_start,
                           "block first keys in ascending order")
 
@@ -222,8 +229,25 @@ class BitmapIndexReader(V1Reads, ManyLookups, BitmapVisits, BitmapDescribe):
             offs = np.asarray(cols["offset"], dtype=np.int64).tolist()
             lns = np.asarray(cols["length"], dtype=np.int64).tolist()
             blk = dict(zip(list(cols["key"]), zip(offs, lns, strict=True), strict=True))
+            if len(blk) != count:
+                raise _corrupt(f"index block {i} holds a key twice", src, start, "each key once")
+        self._check_block_range(i, blk, start)
         self._blocks[i] = blk
         return blk
+
+    def _check_block_range(self, i: int, blk: Any, start: int) -> None:
+        """A block holds the keys from its directory key up to the next block's: a key outside (a corrupt byte)
+        would be looked for in another block and not found there, or found where it is not."""
+        keys = list(blk) if isinstance(blk, dict) else blk.keys
+        if not len(keys):
+            return
+        if isinstance(blk, dict) and _not_ascending(keys):
+            raise _corrupt(f"index block {i} keys are not sorted", self.source, start, "keys in ascending order")
+        first, last = keys[0], keys[-1]
+        nxt = self._block_first[i + 1] if i + 1 < len(self._block_first) else None
+        if first != self._block_first[i] or (nxt is not None and not last < nxt):
+            raise _corrupt(f"index block {i} holds keys outside its directory range", self.source, start,
+                           "keys from the block's directory key to the next block's")
 
     def _find_v2(self, key: int | bytes) -> tuple[int, int] | None:
         if not len(self._block_offsets):
