@@ -19,11 +19,12 @@ def _tools_module(name: str):
     ``fuzz.py`` would shadow the tests' ``fuzz`` package for every test module imported later."""
     import importlib  # noqa: PLC0415
 
+    before = list(sys.path)
     sys.path.insert(0, str(REPO / "tools"))
     try:
         return importlib.import_module(name)
     finally:
-        sys.path.remove(str(REPO / "tools"))
+        sys.path[:] = before  # generate.py puts tools/ on the path itself, for fastgen and kexpr
 
 
 kexpr = _tools_module("kexpr")
