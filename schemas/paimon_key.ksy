@@ -15,6 +15,8 @@ doc: |
   (millis for p <= 3, micros for p > 3)/DECIMAL(p <= 18, unscaled) -> int64, FLOAT -> float32,
   DOUBLE -> float64, BOOLEAN -> bool, CHAR/VARCHAR/STRING -> string.
 -dtypes: KEY_DTYPES
+-struct-formats: KEY_STRUCTS
+-struct-formats-fixed-only: true
 -fast-head:
   paimon_key: true
 params:

@@ -396,6 +396,42 @@ FIELD_EDITS: list[tuple[str, str, str, str, str]] = [
          assert read_dv_index(data).entries[0].dv == dv
          assert read_deletion_vector(data, r.offset, r.length) == dv
      """),
+    ("paimon_key:byte_order", "paimon_key",
+     "  endian: be\n", "  endian: le\n",
+     """
+     import math
+     from paimon_codec.generated.construct import paimon_key
+     from paimon_codec.fileindex.keys import KeyCodec
+     from paimon_codec.fileindex.bitmap import BitmapIndexReader, BitmapIndexWriter
+     from paimon_codec.fileindex.range_bitmap import RangeBitmapReader, RangeBitmapWriter
+     assert paimon_key.KEY_STRUCTS["int32"].pack(70000) == (70000).to_bytes(4, "little")
+     f = KeyCodec("FLOAT", index="range-bitmap")
+     assert f.map_value(1.5) == 0x3FC00000 and f.to_python(0x3FC00000) == 1.5      # IEEE bits, not bytes
+     assert f.scalar(-0.0) == 0x80000000 and f.key_value(0x80000000) == 0.0
+     assert KeyCodec("DOUBLE").map_value(-2.0) == -(1 << 62)  # 0xc000000000000000 as a long
+     cases = [("INT", [5, -3, 5, None, 70000], 70000, (70000).to_bytes(4, "little")),
+              ("BIGINT", [2**40, -1, 2**40], 2**40, (2**40).to_bytes(8, "little")),
+              ("FLOAT", [1.5, -0.0, float("nan"), 0.25], 1.5, bytes.fromhex("0000c03f")),
+              ("DOUBLE", [1.5, -2.0, 7.0], -2.0, bytes.fromhex("00000000000000c0"))]
+     for ty, rows, lit, stored in cases:
+         kind = KeyCodec(ty).kind
+         w = RangeBitmapWriter(ty)
+         w.write_batch(rows)
+         data = w.serialize()
+         assert stored in data, (ty, data.hex())              # the keys are stored little-endian now
+         both("range-bitmap", data, key_kind=kind)
+         r = RangeBitmapReader(data, ty)
+         assert sorted(r.visit_equal(lit).bitmap) == [i for i, v in enumerate(rows) if v == lit], ty
+         lo = min(v for v in rows if v is not None and not (isinstance(v, float) and math.isnan(v)))
+         assert sorted(r.visit_lte(lo).bitmap) == [i for i, v in enumerate(rows) if v == lo], ty
+         for version in ("1", "2"):
+             bw = BitmapIndexWriter(ty, {"version": version})
+             bw.write_array(rows)
+             bdata = bw.serialize()
+             assert stored in bdata, (ty, version, bdata.hex())
+             both("bitmap", bdata, key_kind=kind)
+             assert sorted(BitmapIndexReader(bdata, ty).lookup(lit)) == [i for i, v in enumerate(rows) if v == lit]
+     """),
     ("blob_file:footer_version", "blob_file",
      "        -orig-id: VERSION\n        type: u1", "        -orig-id: VERSION\n        type: u2",
      """

@@ -40,7 +40,8 @@ Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
 
 * ``-struct-formats: NAME`` on a type of fixed-size fields: export ``NAME``, its ``struct.Struct``; on a
   type whose one field switches on its one parameter: a dict of them per case (sizes pad narrower cases)
-  - for semantic code that packs or reads one such record at a time (BinaryRow slots).
+  - for semantic code that packs or reads one such record at a time (BinaryRow slots, index keys);
+  ``-struct-formats-fixed-only: true`` leaves out the cases of no fixed size (string keys).
 * ``-export-values: true`` on a type: each of its value instances becomes ``<type>_<instance>(...)``, a
   function of the fields and parameters it reads (e.g. ``binary_row_null_bits_size(arity)``).
 
@@ -734,9 +735,15 @@ class ConstructGen:
             raise ValueError(f"{t.sid}.{t.name}: -struct-formats needs one field switching on the one parameter")
         items = []
         for k, v in ty["cases"].items():
-            fmt = order + self.seq_format(t, [dict(seq[0], type=v)])
+            try:
+                fmt = order + self.seq_format(t, [dict(seq[0], type=v)])
+            except ValueError:
+                if not t.d.get("-struct-formats-fixed-only"):
+                    raise
+                continue  # a variable-size case (e.g. a string key) has no struct: left out, by the schema's word
             items.append(f"    {self._case_key(k)}: _struct.Struct({fmt!r}),")
-        return [name], [f"#: ``struct.Struct`` of one ``{t.name}`` per ``{t.params[0]}`` (generated from its cases).",
+        return [name], [f"#: ``struct.Struct`` of one ``{t.name}`` per ``{t.params[0]}`` (generated from its "
+                        f"{'fixed-size ' if t.d.get('-struct-formats-fixed-only') else ''}cases).",
                         f"{name} = {{", *items, "}", "", ""]
 
     def value_functions(self, t: TypeInfo) -> tuple[list[str], list[str]]:

@@ -15,7 +15,6 @@ unsigned byte-wise, prefix first - exactly ``BinaryString.compareTo``).
 from __future__ import annotations
 
 import decimal
-import struct
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -24,13 +23,44 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InvalidPredicateError
+from ..generated.construct.paimon_key import KEY_DTYPES, KEY_STRUCTS
 from ..generated.construct.paimon_key import STRING_LENGTH_DTYPE as _STRING_LENGTH
 from ..types import DataType
 from ..values import Timestamp, decimal_unscaled, from_json, timestamp_key
 
-__all__ = ["KeyOrdering", "serialized_strings", "sorted_unique_strings"]
+__all__ = ["STORED_DTYPES", "KeyOrdering", "float_bits", "float_from_bits", "serialized_strings",
+           "sorted_unique_strings"]
 
-_BE_INT = {1: ">i1", 2: ">i2", 4: ">i4", 8: ">i8"}
+#: key kind -> numpy dtype of its stored keys as this codec holds them: the generated key dtype's width and
+#: byte order (schemas/paimon_key.ksy), as an integer - FLOAT as its unsigned raw bits, DOUBLE as its signed
+#: bits, BOOLEAN as a signed byte.  Strings have none.
+STORED_DTYPES: dict[str, np.dtype] = {
+    kind: np.dtype(f"{'u' if kind == 'float32' else 'i'}{dt.itemsize}").newbyteorder(dt.byteorder)
+    for kind, dt in KEY_DTYPES.items() if dt is not None
+}
+
+# Java's floatToRawIntBits / doubleToRawLongBits (and back) through the generated key structs: a float key's
+# bytes read as the integer key of its width.  Both structs come from one schema; they must agree on byte order.
+_F32, _I32 = KEY_STRUCTS["float32"], KEY_STRUCTS["int32"]
+_F64, _I64 = KEY_STRUCTS["float64"], KEY_STRUCTS["int64"]
+if _F32.format[:1] != _I32.format[:1] or _F64.format[:1] != _I64.format[:1]:
+    raise ImportError("schemas/paimon_key.ksy: float keys and the integer keys of their width differ in byte order")
+
+
+def float_bits(value: float, double: bool) -> int:
+    """Signed raw IEEE bits of ``value`` as a FLOAT (int32) or DOUBLE (int64), NaN payloads kept."""
+    if double:
+        return int(_I64.unpack(_F64.pack(value))[0])
+    return int(_I32.unpack(_F32.pack(value))[0])
+
+
+def float_from_bits(bits: int, double: bool) -> float:
+    """The FLOAT / DOUBLE whose raw IEEE bits are ``bits`` (signed or unsigned)."""
+    if double:
+        b = bits & 0xFFFFFFFFFFFFFFFF
+        return float(_F64.unpack(_I64.pack(b - (1 << 64) if b >> 63 else b))[0])
+    b = bits & 0xFFFFFFFF
+    return float(_F32.unpack(_I32.pack(b - (1 << 32) if b >> 31 else b))[0])
 
 
 def _float_sortable(bits: np.ndarray, double: bool) -> np.ndarray:
@@ -103,8 +133,8 @@ class KeyOrdering:
             if isinstance(value, (dict, str)):
                 value = from_json(self.dtype, value)
             if r == "FLOAT":
-                return struct.unpack(">i", struct.pack(">f", float(value)))[0] & 0xFFFFFFFF
-            return struct.unpack(">q", struct.pack(">d", float(value)))[0]
+                return float_bits(float(value), False) & 0xFFFFFFFF
+            return float_bits(float(value), True)
         if self.dtype.is_timestamp:
             if not isinstance(value, Timestamp):
                 value = from_json(self.dtype, value)
@@ -138,19 +168,12 @@ class KeyOrdering:
 
     # ----------------------------------------------------------------- serialisation
     def encode_fixed(self, raw: np.ndarray) -> bytes:
-        """Big-endian bytes of stored values (raw bits for floats)."""
-        assert self.width is not None
-        if self.is_float:
-            return raw.astype(np.uint32 if self.width == 4 else np.int64).astype(
-                ">u4" if self.width == 4 else ">i8").tobytes()
-        return raw.astype(_BE_INT[self.width]).tobytes()
+        """Stored bytes (``paimon_key`` layout) of stored values (raw bits for floats)."""
+        return raw.astype(STORED_DTYPES[self.kind]).tobytes()
 
     def decode_fixed(self, data: bytes | np.ndarray, count: int | None = None) -> np.ndarray:
-        """Stored values (int64) of ``count`` consecutive big-endian keys."""
-        assert self.width is not None
-        if self.is_float and self.width == 4:
-            return np.frombuffer(data, dtype=">u4", count=-1 if count is None else count).astype(np.int64)
-        return np.frombuffer(data, dtype=_BE_INT[self.width], count=-1 if count is None else count).astype(
+        """Stored values (int64) of ``count`` consecutive keys in the ``paimon_key`` layout."""
+        return np.frombuffer(data, dtype=STORED_DTYPES[self.kind], count=-1 if count is None else count).astype(
             np.int64)
 
     def key_value(self, key: Any) -> Any:
@@ -161,11 +184,7 @@ class KeyOrdering:
             except UnicodeDecodeError:  # not UTF-8: keep every byte recoverable
                 return key.decode("utf-8", "surrogateescape")
         if self.is_float:
-            if self.width == 4:
-                v = struct.unpack(">f", struct.pack(">I", int(key) & 0xFFFFFFFF))[0]
-            else:
-                v = struct.unpack(">d", struct.pack(">q", int(key)))[0]
-            return v
+            return float_from_bits(int(key), self.width == 8)
         if self.is_bool:
             return bool(key)
         return int(key)

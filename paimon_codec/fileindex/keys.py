@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import decimal
 import math
-import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,15 +46,16 @@ from ..generated.construct import paimon_key as _paimon_key
 from ..javahash import murmur_bytes
 from ..types import DataType, parse_type
 from ..values import Timestamp, decimal_unscaled
-from ._key_order import KeyOrdering
+from ._key_order import KeyOrdering, float_bits, float_from_bits
 
 __all__ = ["INDEX_KEY_RULES", "KEY_KINDS", "KeyCodec", "KeyRules", "key_codec"]
 
 # key kind (the ``kind`` parameter of schemas/paimon_key.ksy, ``formats.KEY_KINDS``) -> (fixed byte
-# size or None, big-endian numpy dtype of the key as this codec holds it: FLOAT/DOUBLE as their IEEE bits,
-# BOOLEAN as a signed byte).  Derived from the generated per-kind key dtypes: one vocabulary, one layout.
-KEY_KINDS: dict[str, tuple[int | None, str | None]] = {
-    kind: (None, None) if dt is None else (dt.itemsize, f">i{dt.itemsize}")
+# size or None, numpy dtype of the stored key as this codec holds it: FLOAT/DOUBLE as their IEEE bits,
+# BOOLEAN as a signed byte).  Derived from the generated per-kind key dtypes (width and byte order): one
+# vocabulary, one layout.
+KEY_KINDS: dict[str, tuple[int | None, np.dtype | None]] = {
+    kind: (None, None) if dt is None else (dt.itemsize, np.dtype(f"i{dt.itemsize}").newbyteorder(dt.byteorder))
     for kind, dt in _paimon_key.KEY_DTYPES.items()
 }
 
@@ -149,12 +149,12 @@ class KeyCodec(KeyOrdering):
                 return v
             return str(v).encode("utf-8", "surrogatepass")
         if k == "float32":
-            bits = struct.unpack(">i", struct.pack(">f", float(v)))[0]
+            bits = float_bits(float(v), False)
             if not self.raw_float_bits and math.isnan(v):
                 bits = _F32_NAN
             return bits
         if k == "float64":
-            bits = struct.unpack(">q", struct.pack(">d", float(v)))[0]
+            bits = float_bits(float(v), True)
             if not self.raw_float_bits and math.isnan(v):
                 bits = _F64_NAN
             return bits
@@ -326,9 +326,9 @@ class KeyCodec(KeyOrdering):
     def to_python(self, key: int | bytes) -> Any:
         """The key as a plain Python value (floats as float, strings as str), for display/JSON."""
         if self.kind == "float32":
-            return struct.unpack(">f", struct.pack(">i", key))[0]
+            return float_from_bits(key, False)  # type: ignore[arg-type]  # float keys are ints (split by kind)
         if self.kind == "float64":
-            return struct.unpack(">d", struct.pack(">q", key))[0]
+            return float_from_bits(key, True)  # type: ignore[arg-type]  # as above
         if self.kind == "string":
             return key.decode("utf-8", "surrogateescape")  # type: ignore[union-attr]  # string keys are bytes
         if self.kind == "bool":

@@ -5,6 +5,7 @@ this index uses, the record packers of the writer and the record walkers of the 
 from __future__ import annotations
 
 import struct
+import sys
 from collections.abc import Mapping, Sequence
 from itertools import repeat
 from typing import Any
@@ -243,20 +244,26 @@ def _string_record_bounds(data: bytes, nd: int) -> np.ndarray | None:
 #: ``struct.Struct``: below it numpy's per-call overhead (structured views, masked minima) costs more
 #: than the whole lookup.
 _SMALL_V1 = 128
-_SMALL_V1_STRUCTS: dict[tuple[str, int], struct.Struct] = {}
+_SMALL_V1_STRUCTS: dict[tuple[str, int], struct.Struct | None] = {}
 _STRUCT_INT = {1: "b", 2: "h", 4: "i", 8: "q"}
+_NATIVE_ORDER = "<" if sys.byteorder == "little" else ">"
 
 
-def _small_v1_struct(codec: KeyCodec, n: int) -> struct.Struct:
-    """``n`` ``v1_entry`` records as one Struct, built from the generated record dtype's fields."""
-    st = _SMALL_V1_STRUCTS.get((codec.kind, n))
-    if st is None:
-        dt = _v1_dtype(codec)
-        assert dt.fields is not None and dt.names is not None
-        # struct's standard-size code of each signed big-endian int field (numpy's ``char`` is native-size)
+def _small_v1_struct(codec: KeyCodec, n: int) -> struct.Struct | None:
+    """``n`` ``v1_entry`` records as one Struct, built from the generated record dtype's fields (their
+    widths and byte order); None when the fields differ in byte order (no one ``struct`` prefix reads them)."""
+    if (codec.kind, n) in _SMALL_V1_STRUCTS:
+        return _SMALL_V1_STRUCTS[(codec.kind, n)]
+    dt = _v1_dtype(codec)
+    assert dt.fields is not None and dt.names is not None
+    orders = {_NATIVE_ORDER if f.byteorder == "=" else f.byteorder
+              for f in (dt.fields[name][0] for name in dt.names) if f.byteorder != "|"}
+    st = None
+    if len(orders) <= 1:
+        # struct's standard-size code of each signed int field (numpy's ``char`` is native-size)
         record = "".join(_STRUCT_INT[dt.fields[name][0].itemsize] for name in dt.names)
-        st = struct.Struct(">" + record * n)
-        if st.size != n * dt.itemsize:  # pragma: no cover - the records are packed big-endian ints
+        st = struct.Struct((orders.pop() if orders else "=") + record * n)
+        if st.size != n * dt.itemsize:  # pragma: no cover - the records are packed ints
             raise AssertionError(f"v1_entry struct {record!r} does not match {dt}")
-        _SMALL_V1_STRUCTS[(codec.kind, n)] = st
+    _SMALL_V1_STRUCTS[(codec.kind, n)] = st
     return st

@@ -50,8 +50,9 @@ class V1Reads:
             dt = _v1_dtype(codec)
             data = self._read(self._dict_start, nd * dt.itemsize, "bitmap dictionary")
             v1: _V1Dictionary | _SmallV1
-            if nd <= _SMALL_V1:
-                ints = _small_v1_struct(codec, nd).unpack(data)
+            small_struct = _small_v1_struct(codec, nd) if nd <= _SMALL_V1 else None
+            if small_struct is not None:
+                ints = small_struct.unpack(data)
                 small = v1 = _SmallV1(ints[0::2], ints[1::2])
                 top = max(small.offsets, default=-1)
             else:

@@ -10,6 +10,7 @@ from ...errors import InvalidOptionError
 from ...generated.construct import range_bitmap as _codec
 from ...memory_size import parse_memory_size
 from ...types import DataType, parse_type
+from .._key_order import STORED_DTYPES
 from ..keys import KeyCodec
 
 VERSION = _codec.RANGE_BITMAP_VERSION_V1
@@ -50,6 +51,6 @@ def _chunk_dtype(codec: KeyCodec) -> np.dtype:
     assert dt is not None and dt.names is not None and dt.fields is not None  # fixed-size keys only
     if not codec.is_float:
         return dt
-    bits = np.dtype(">u4" if codec.width == 4 else ">i8")
+    bits = STORED_DTYPES[codec.kind]  # the key kind's stored bits dtype (schemas/paimon_key.ksy)
     return np.dtype({"names": dt.names, "formats": [bits if n == "key" else dt[n] for n in dt.names],
                      "offsets": [dt.fields[n][1] for n in dt.names], "itemsize": dt.itemsize})
