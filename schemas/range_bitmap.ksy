@@ -182,6 +182,25 @@ types:
         type: s4
         if: key_kind != "string"
         doc: fixed-length chunk - byte length of one key
+  variable_chunk_keys:
+    doc: |
+      the key region of one variable-length (string) chunk, at the chunk's keys_offset in the dictionary's
+      keys: its keys' offsets, then the keys (VariableLengthChunk). The dictionary keeps the regions as bulk
+      bytes (a region's length is in its chunk header, not in front of it); the semantic layer reads one
+      region at a time with this type.
+    params:
+      - id: key_count
+        type: s4
+        doc: the chunk's size (its keys after the first, which is in the header)
+    seq:
+      - id: key_offsets
+        type: s4
+        repeat: expr
+        repeat-expr: key_count
+        doc: start of each key inside keys (the chunk's offsets_length is 4 per key)
+      - id: keys
+        size-eos: true
+        doc: the keys in their paimon_key string form, back to back (the chunk's keys_length bytes)
   bit_sliced_index:
     doc: bit-sliced index of the row codes
     -fast-head:

@@ -432,6 +432,23 @@ FIELD_EDITS: list[tuple[str, str, str, str, str]] = [
              both("bitmap", bdata, key_kind=kind)
              assert sorted(BitmapIndexReader(bdata, ty).lookup(lit)) == [i for i, v in enumerate(rows) if v == lit]
      """),
+    ("range_bitmap:variable_chunk_key_offsets", "range_bitmap",
+     "      - id: key_offsets\n        type: s4\n", "      - id: key_offsets\n        type: s8\n",
+     """
+     from paimon_codec.fileindex.range_bitmap import RangeBitmapReader, RangeBitmapWriter
+     words = [f"w{i:03d}" for i in range(40)]
+     w = RangeBitmapWriter("STRING", {"chunk-size": "64b"})
+     w.write_batch(words + [None])
+     data = w.serialize()
+     d = RangeBitmapReader(data, "STRING").describe()["dictionary"]
+     heads = d["chunk_headers"]
+     assert len(heads) > 1 and any(h["size"] for h in heads), heads
+     assert all(h["offsets_length"] == 8 * h["size"] for h in heads), heads   # 8 bytes per key offset now
+     both("range-bitmap", data, key_kind="string")
+     r = RangeBitmapReader(data, "STRING")
+     assert sorted(r.visit_equal("w017").bitmap) == [17] and sorted(r.visit_lt("w003").bitmap) == [0, 1, 2]
+     assert sorted(r.visit_in(["w039", "w020", "zz"]).bitmap) == [20, 39]
+     """),
     ("blob_file:footer_version", "blob_file",
      "        -orig-id: VERSION\n        type: u1", "        -orig-id: VERSION\n        type: u2",
      """

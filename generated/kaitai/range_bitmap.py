@@ -299,4 +299,32 @@ class RangeBitmap(KaitaiStruct):
             pass
 
 
+    class VariableChunkKeys(KaitaiStruct):
+        """the key region of one variable-length (string) chunk, at the chunk's keys_offset in the dictionary's
+        keys: its keys' offsets, then the keys (VariableLengthChunk). The dictionary keeps the regions as bulk
+        bytes (a region's length is in its chunk header, not in front of it); the semantic layer reads one
+        region at a time with this type.
+        """
+        def __init__(self, key_count, _io, _parent=None, _root=None):
+            super(RangeBitmap.VariableChunkKeys, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self.key_count = key_count
+            self._read()
+
+        def _read(self):
+            self.key_offsets = []
+            for i in range(self.key_count):
+                self.key_offsets.append(self._io.read_s4be())
+
+            self.keys = self._io.read_bytes_full()
+
+
+        def _fetch_instances(self):
+            pass
+            for i in range(len(self.key_offsets)):
+                pass
+
+
+
 

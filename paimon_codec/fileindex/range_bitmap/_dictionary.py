@@ -17,6 +17,7 @@ from ...fileio import ByteSource
 from ...formats import translate_error
 from ...generated.construct import range_bitmap as _codec
 from ...generated.construct.paimon_key import STRING_LENGTH_DTYPE as _STRING_LENGTH
+from ...generated.construct.range_bitmap import VARIABLE_CHUNK_KEYS_KEY_OFFSETS_DTYPE as _KEY_OFFSET
 from ..keys import KeyCodec
 from ._layout import _DICT_HEADER_LENGTH, _chunk_dtype
 
@@ -145,7 +146,7 @@ class _RangeDictionary:
                 self.src.base + self.dictionary_offset + 4) from None
         count, offsets_length, chunks_length = hd["chunk_count"], hd["offsets_length"], hd["chunks_length"]
         base = at + dhl
-        if count < 0 or offsets_length != 4 * count or chunks_length < 0 or \
+        if count < 0 or offsets_length != _codec.DICTIONARY_OFFSETS_DTYPE.itemsize * count or chunks_length < 0 or \
                 base + offsets_length + chunks_length > d.length:
             raise CorruptDataError(f"dictionary of {count} chunks ({offsets_length}+{chunks_length} bytes) "
                                    f"does not fit {d.length} bytes", path=d.path, offset=d.base,
@@ -227,9 +228,10 @@ class _RangeDictionary:
                                            expected=f"key width {w}, keys length = size x {w}")
                 chunks.append(_Chunk(key, code, keys_offset, size, 0, a))
             else:  # offsets_length, keys_length
-                if a != 4 * size or b < 0:
+                if a != _KEY_OFFSET.itemsize * size or b < 0:
                     raise CorruptDataError("variable-length chunk with inconsistent lengths", path=d.path,
-                                           offset=d.base + off, expected="offsets length = 4 x size, keys length >= 0")
+                                           offset=d.base + off,
+                                           expected=f"offsets length = {_KEY_OFFSET.itemsize} x size, keys length >= 0")
                 chunks.append(_Chunk(key, code, keys_offset, size, a, b))
         return chunks
 
@@ -244,7 +246,7 @@ class _RangeDictionary:
         start = keys_base + c.keys_offset
         if self.codec.is_string:
             raw = d.read(start, c.offsets_length + c.keys_length, "chunk keys")
-            rel = np.frombuffer(raw, dtype=">i4", count=c.size).astype(np.int64)
+            rel = np.frombuffer(raw, dtype=_KEY_OFFSET, count=c.size).astype(np.int64)
             body = raw[c.offsets_length:]
             keys = []
             for r in rel.tolist():

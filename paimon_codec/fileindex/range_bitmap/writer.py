@@ -13,6 +13,7 @@ import pyarrow as pa
 
 from ...generated.construct import paimon_key as _key
 from ...generated.construct import range_bitmap as _codec
+from ...generated.construct.range_bitmap import VARIABLE_CHUNK_KEYS_KEY_OFFSETS_DTYPE as _KEY_OFFSET
 from ...roaring import bitmap_of, serialize_optimized
 from ...types import DataType
 from .._key_order import serialized_strings, sorted_unique_strings
@@ -99,7 +100,7 @@ def _fixed_dictionary(codec: KeyCodec, keys: np.ndarray, chunk_size: int) -> byt
     keys_offset = np.concatenate(([0], np.cumsum(keys_length)[:-1])) if count else keys_length
     rec = np.zeros(count, dtype=_chunk_dtype(codec))
     rec["version"] = _codec.CHUNK_VERSION_V1
-    rec["key"] = keys[firsts].astype(np.uint32 if rec.dtype["key"] == np.dtype(">u4") else np.int64)
+    rec["key"] = keys[firsts].astype(rec.dtype["key"])  # stored keys (float bits) as the header holds them
     rec["code"] = firsts
     rec["keys_offset"] = keys_offset
     rec["size"] = sizes
@@ -116,7 +117,7 @@ def _string_dictionary(keys: list[bytes], chunk_size: int) -> bytes:
     card = len(keys)
     blob, ser = serialized_strings(keys)
     starts = np.concatenate(([0], np.cumsum(ser)))  # byte offset of key j in blob
-    max_extra = chunk_size // 4
+    max_extra = chunk_size // _KEY_OFFSET.itemsize  # the offsets' budget
     headers: list[bytes] = []
     regions: list[bytes] = []
     offsets: list[int] = []
@@ -127,12 +128,12 @@ def _string_dictionary(keys: list[bytes], chunk_size: int) -> bytes:
         lo = i + 1
         hi = int(np.searchsorted(starts, starts[lo] + chunk_size, side="right")) - 1 if lo <= card else lo
         extra = max(0, min(hi - lo, max_extra, card - lo))
-        rel = (starts[lo:lo + extra] - starts[lo]).astype(">i4").tobytes()
+        rel = (starts[lo:lo + extra] - starts[lo]).astype(_KEY_OFFSET).tobytes()
         key_bytes = blob[starts[lo]:starts[lo + extra]] if extra else b""
         region = rel + key_bytes
         header = _codec.fast_build_chunk(
             {"version": _codec.CHUNK_VERSION_V1, "key": keys[i], "code": i, "keys_offset": keys_offset,
-             "size": extra, "offsets_length": 4 * extra, "keys_length": len(key_bytes)}, key_kind="string")
+             "size": extra, "offsets_length": _KEY_OFFSET.itemsize * extra, "keys_length": len(key_bytes)}, key_kind="string")
         offsets.append(chunk_pos)
         headers.append(header)
         regions.append(region)
