@@ -4,6 +4,7 @@ meta:
   license: Apache-2.0
   file-extension: blob
   endian: le
+  imports: [varint]
 doc-ref:
   - https://github.com/apache/paimon/blob/release-1.4.2/paimon-format/src/main/java/org/apache/paimon/format/blob/BlobFormatWriter.java
   - https://github.com/apache/paimon/blob/release-1.4.2/paimon-format/src/main/java/org/apache/paimon/format/blob/BlobFileMeta.java
@@ -49,17 +50,9 @@ types:
     doc: one varint per row of the file, to the end of the (sized) index
     seq:
       - id: entries
-        type: blob_varint
+        type: varint
         repeat: eos
         doc: ZigZag varint of the row's record length minus the previous row's (the first row - its own)
-  blob_varint:
-    doc: a base-128 varint, 7 bits a byte, low groups first, the high bit set on every byte but the last
-    seq:
-      - id: groups
-        type: u1
-        repeat: until
-        repeat-until: (_ & 0x80) == 0
-        doc: the varint's bytes
   blob_record:
     doc: one non-null blob, parsed from exactly its record's bytes (offset and length from the index)
     -fast-head:

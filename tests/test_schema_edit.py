@@ -309,7 +309,7 @@ EDITS: dict[str, tuple[str, str, str]] = {
         rec = B.BLOB_RECORD_MAGIC + body + n.to_bytes(8, "little")
         rec += (zlib.crc32(rec) & 0xFFFFFFFF).to_bytes(4, "little")
         assert bytes(B.BlobRecord.parse(rec)["data"]) == body
-        index = B.BlobIndex.build({"entries": [{"groups": [2 * n]}]})  # ZigZag of n, one varint byte
+        index = B.BlobIndex.build({"entries": [2 * n]})  # ZigZag of n, one varint byte
         data = bytes(rec) + index + B.BlobFooter.build({"index_length": len(index), "version": 1})
         path = os.path.join(tempfile.mkdtemp(), "x.blob")
         open(path, "wb").write(data)
@@ -461,7 +461,7 @@ FIELD_EDITS: list[tuple[str, str, str, str, str]] = [
      n = len(B.BLOB_RECORD_MAGIC) + len(body) + B.BLOB_RECORD_TAIL_SIZE
      rec = B.BLOB_RECORD_MAGIC + body + n.to_bytes(8, "little")
      rec += (zlib.crc32(rec) & 0xFFFFFFFF).to_bytes(4, "little")
-     index = B.BlobIndex.build({"entries": [{"groups": [2 * n]}]})
+     index = B.BlobIndex.build({"entries": [2 * n]})
      data = bytes(rec) + index + B.BlobFooter.build({"index_length": len(index), "version": 1})
      assert data[-2:] == bytes([0, 1]) or data[-2:] == bytes([1, 0]), data[-6:].hex()
      path = os.path.join(tempfile.mkdtemp(), "x.blob")

@@ -3,6 +3,7 @@
 
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
+from . import varint
 from enum import IntEnum
 
 
@@ -86,7 +87,7 @@ class BlobFile(KaitaiStruct):
             self.entries = []
             i = 0
             while not self._io.is_eof():
-                self.entries.append(BlobFile.BlobVarint(self._io, self, self._root))
+                self.entries.append(varint.Varint(self._io))
                 i += 1
 
 
@@ -118,32 +119,6 @@ class BlobFile(KaitaiStruct):
 
         def _fetch_instances(self):
             pass
-
-
-    class BlobVarint(KaitaiStruct):
-        """a base-128 varint, 7 bits a byte, low groups first, the high bit set on every byte but the last."""
-        def __init__(self, _io, _parent=None, _root=None):
-            super(BlobFile.BlobVarint, self).__init__(_io)
-            self._parent = _parent
-            self._root = _root
-            self._read()
-
-        def _read(self):
-            self.groups = []
-            i = 0
-            while True:
-                _ = self._io.read_u1()
-                self.groups.append(_)
-                if _ & 128 == 0:
-                    break
-                i += 1
-
-
-        def _fetch_instances(self):
-            pass
-            for i in range(len(self.groups)):
-                pass
-
 
 
     @property

@@ -52,11 +52,10 @@ class BlobFileIndex:
 
 
 def _zigzag_values(entries: list) -> list[int]:
+    """The signed deltas of the index's varints (``varint.ksy`` entries), ZigZag-decoded."""
     out = []
     for entry in entries:
-        raw = 0
-        for k, group in enumerate(entry["groups"]):
-            raw |= (group & 0x7F) << (7 * k)
+        raw = int(entry["value"])
         out.append((raw >> 1) ^ -(raw & 1))
     return out
 
