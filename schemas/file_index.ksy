@@ -17,6 +17,7 @@ doc: |
 seq:
   - id: magic
     contents: [0x00, 0x05, 0x4e, 0x4e, 0xd0, 0x1a, 0x35, 0xae]
+    -contents-int: true
     doc: int64 magic 1493475289347502
   - id: version
     -orig-id: version

@@ -46,6 +46,9 @@ EDITS: dict[str, tuple[str, str, str]] = {
         assert F.detect(data) == "file-index"
         both("file-index", data)
         assert sorted(evaluate(parse_where("a = 1"), FileIndexContainerReader(data), schema).bitmap) == [0, 2]
+        from paimon_codec.fileindex import container
+        assert container.MAGIC == 1493475289347503, container.MAGIC   # the Java long follows the bytes
+        assert FileIndexContainerReader(data).to_dict()["magic"] == 1493475289347503
         """),
     "bitmap_index": (
         "    2:\n      id: v2", "    3:\n      id: v2",

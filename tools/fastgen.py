@@ -167,7 +167,7 @@ class FastGen:
 
         total = 0
         for f in seq:
-            if "contents" in f and len(f) <= 3:  # id, contents[, doc]
+            if "contents" in f and len(set(f) - {"-contents-int"}) <= 3:  # id, contents[, doc]
                 c = f["contents"]
                 total += len(c) if isinstance(c, list) else len(str(c).encode())
                 continue

@@ -147,7 +147,8 @@ def schema_constants(sid: str, d: dict) -> dict[str, tuple[object, str]]:
     * every member of the schema's ``enums`` (``ENUM_MEMBER``, the name ``enum::member`` translates to
       in expressions, ``valid`` lists and switch cases - see ``kexpr.enum_constant``);
     * every ``contents`` field (magic bytes) of the root type and its user types: ``TYPE_FIELD``
-      (``FILE_INDEX_MAGIC``; the root type is named by the schema id).
+      (``FILE_INDEX_MAGIC``; the root type is named by the schema id); with ``-contents-int: true`` also
+      ``TYPE_FIELD_INT``, the bytes as the signed integer of the schema's byte order (Java's long magic).
     """
     out: dict[str, tuple[object, str]] = {}
     for enum, members in (d.get("enums") or {}).items():
@@ -161,6 +162,11 @@ def schema_constants(sid: str, d: dict) -> dict[str, tuple[object, str]]:
                 c = f["contents"]
                 data = bytes(c) if isinstance(c, list) else str(c).encode()
                 out[f"{tname}_{f['id']}".upper()] = (data, str(f.get("doc", "")).strip() or f"{tname}.{f['id']}")
+                if f.get("-contents-int"):
+                    order = "little" if (d.get("meta") or {}).get("endian") == "le" else "big"
+                    out[f"{tname}_{f['id']}_INT".upper()] = (
+                        int.from_bytes(data, order, signed=True),
+                        f"``{tname}_{f['id']}`` as the signed {order}-endian integer the writer writes")
     for p in d.get("params") or []:
         name = p.get("-values-name")
         if name:

@@ -23,7 +23,7 @@ from ..errors import CorruptDataError, PaimonCodecError, TruncatedDataError
 from ..fileio import ByteSource
 from ..formats import translate_error
 from ..generated.construct import file_index as _fi
-from ..generated.construct.file_index import FILE_INDEX_MAGIC, FILE_INDEX_VERSION_V1
+from ..generated.construct.file_index import FILE_INDEX_MAGIC_INT, FILE_INDEX_VERSION_V1
 from ..report import JsonForm
 from ..types import DataType, parse_type
 from . import registry
@@ -39,7 +39,7 @@ __all__ = [
     "FileIndexContainerReader",
 ]
 
-MAGIC = int.from_bytes(FILE_INDEX_MAGIC, "big")  # Java's long 1493475289347502, written big-endian
+MAGIC: int = FILE_INDEX_MAGIC_INT  # Java's long 1493475289347502 (the generated magic bytes as the schema reads them)
 VERSION = FILE_INDEX_VERSION_V1
 EMPTY_INDEX_FLAG = -1
 _PREFIX = _fi.FILE_INDEX_PREFIX_SIZE  # magic, version, head_length
