@@ -111,4 +111,4 @@ def test_damaged_btree_block_is_refused_with_its_offset(writer, java_files, pypa
     bad.write_bytes(bytes(data))
     code, _, err = _inspect(capsys, bad)
     assert code == 2
-    assert "CRC32" in err and "offset 0" in err and len(err.strip().splitlines()) == 1, err
+    assert "CRC-32" in err and "offset 0" in err and len(err.strip().splitlines()) == 1, err
