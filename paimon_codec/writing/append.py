@@ -179,7 +179,7 @@ def write_data_files(table_path: str | os.PathLike, data: pa.Table, *, layout: s
     nothing is committed; returns the ADD changes."""
     from ..binary_row import serialize_binary_row
     from ..fileindex.options import parse_index_options
-    from ..fileindex.writer import FileIndexWriter, placement
+    from .data_file_index import write_data_file_index
 
     table = PaimonTable(os.fspath(table_path), branch=branch)
     _, compression = _check_table(table)
@@ -223,14 +223,7 @@ def write_data_files(table_path: str | os.PathLike, data: pa.Table, *, layout: s
             embedded: bytes | None = None
             extra: tuple[str, ...] = ()
             if indexed:
-                writer = FileIndexWriter(schema.fields, options, paimon_version=version)
-                writer.write_table(piece)
-                container = writer.serialize()
-                place = placement(container, options, name)
-                embedded = place.embedded
-                if place.index_file_name:
-                    storage.write_atomic(storage.join(directory, place.index_file_name), container)
-                    extra = (place.index_file_name,)
+                embedded, extra = write_data_file_index(directory, name, schema.fields, options, piece, version)
             n = piece.num_rows
             first = seq if schema.bucket > 0 else 0
             meta = DataFileMeta(

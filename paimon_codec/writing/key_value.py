@@ -86,7 +86,7 @@ def write_key_value_files(table: PaimonTable, directory: str, records: pa.Table,
     """Write ``records`` (the value columns + ``_SEQUENCE_NUMBER`` + ``_VALUE_KIND``, already sorted by key)
     as primary-key data files in ``directory``; returns their metas (nothing committed)."""
     from ..fileindex.options import parse_index_options
-    from ..fileindex.writer import FileIndexWriter, placement
+    from .data_file_index import write_data_file_index
 
     schema = table.schema
     options = schema.options
@@ -117,14 +117,7 @@ def write_key_value_files(table: PaimonTable, directory: str, records: pa.Table,
         embedded: bytes | None = None
         extra: tuple[str, ...] = ()
         if indexed:
-            writer = FileIndexWriter(schema.fields, options, paimon_version=paimon_version)
-            writer.write_table(values)
-            container = writer.serialize()
-            place = placement(container, options, name)
-            embedded = place.embedded
-            if place.index_file_name:
-                storage.write_atomic(storage.join(directory, place.index_file_name), container)
-                extra = (place.index_file_name,)
+            embedded, extra = write_data_file_index(directory, name, schema.fields, options, values, paimon_version)
         seq = piece.column(SEQUENCE_COLUMN)
         kinds = piece.column(KIND_COLUMN).to_numpy()
         key_names = [KEY_PREFIX + n for n in keys]
