@@ -33,7 +33,8 @@ def test_connect_server_runs_the_packed_env(spark_connect):
 @LOCAL
 @pytest.mark.parametrize("spec", tables(), ids=lambda t: t["table"])
 def test_scan_golden_queries_over_connect(spark_connect, spec, table_location):
-    test_spark_scan.test_scan_answers_every_golden_query(spark_connect, spec, table_location)
+    # scan() only: the DataFrame source over Connect is not covered yet (issue 25)
+    test_spark_scan.test_scan_answers_every_golden_query(spark_connect, spec, table_location, "scan")
 
 
 def test_stream_over_connect(spark_connect, tmp_path):

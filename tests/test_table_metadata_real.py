@@ -16,7 +16,7 @@ import pytest
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec import storage
-from paimon_codec.errors import CorruptDataError, UnsupportedTypeError
+from paimon_codec.errors import CorruptDataError, MissingFileError, UnsupportedTypeError
 from paimon_codec.maintenance.inventory import table_inventory
 from paimon_codec.planning.plan import plan_scan
 from paimon_codec.planning.read_options import REFUSED, classify_options
@@ -360,7 +360,7 @@ def test_a_tag_outlives_its_expired_snapshot(java, tmp_path):
     plan = plan_scan(str(dst), tag="t1")
     assert plan.snapshot_id == 1
     assert _our_rows(plan) == expected["branched@tag=t1"]["rows"]
-    with pytest.raises(CorruptDataError, match="snapshot 1 does not exist"):
+    with pytest.raises(MissingFileError, match="snapshot 1 does not exist"):
         plan_scan(str(dst), snapshot_id=1)
     _, findings = table_inventory(str(dst))
     assert findings == []
