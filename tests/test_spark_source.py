@@ -160,6 +160,23 @@ def test_sink_abort_deletes_what_the_tasks_wrote(tmp_path, monkeypatch):
     assert read_table(writer.path).num_rows == 50
 
 
+def test_sink_abort_deletes_the_files_of_a_partitioned_table(tmp_path):
+    """Task changes name their partition by values; the abort finds their bucket directories all the same."""
+    from pyspark.sql.types import LongType, StringType, StructField, StructType
+
+    from paimon_codec.spark.sink import PaimonCodecWriter
+
+    path = create_table(str(tmp_path / "wh" / "db.db" / "p"), "id BIGINT, dt STRING", {}, partition_keys=["dt"])
+    schema = StructType([StructField("id", LongType()), StructField("dt", StringType())])
+    writer = PaimonCodecWriter({"path": path}, schema, False, {})
+    batch = pa.record_batch({"id": pa.array(range(6), pa.int64()), "dt": ["d1", "d2", "d3"] * 2})
+    message = writer.write(iter([batch]))
+    written = [p for p in (tmp_path / "wh" / "db.db" / "p").rglob("*.parquet")]
+    assert len(written) == 3  # one data file per partition
+    writer.abort([message])
+    assert all(not p.exists() for p in written)
+
+
 # -- through Spark ------------------------------------------------------------------------------------------------
 @golden
 def test_spark_reuses_a_pushed_plan(spark):  # noqa: F811

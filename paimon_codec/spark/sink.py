@@ -73,18 +73,11 @@ class PaimonCodecWriter(DataSourceArrowWriter):
 
     def abort(self, messages: list[WriterCommitMessage | None]) -> None:
         """Delete the data and index files the reporting tasks wrote (nothing of them was committed)."""
-        from .. import storage
+        from ..storage import restore_storage_state
         from ..table import PaimonTable
+        from ..writing.discard import discard_data_files
 
-        storage.restore_storage_state(self.storage)
-        table = PaimonTable(self.path)
-        removed = 0
-        for m in messages:
-            if not isinstance(m, WrittenFiles):
-                continue
-            for c in pickle.loads(m.changes):
-                directory = table.bucket_dir(c.partition, c.bucket)
-                for name in (c.file.file_name, *c.file.extra_files):
-                    storage.delete(storage.join(directory, name))
-                    removed += 1
+        restore_storage_state(self.storage)
+        changes = [c for m in messages if isinstance(m, WrittenFiles) for c in pickle.loads(m.changes)]
+        removed = discard_data_files(PaimonTable(self.path), changes)
         log.info("write to %s aborted: %d files of its tasks deleted", self.path, removed)

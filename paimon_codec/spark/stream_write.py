@@ -126,18 +126,9 @@ class PaimonStreamWriter(DataSourceStreamArrowWriter):
 
     def abort(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:  # noqa: N803 (PySpark's)
         """Delete the data (and index) files the batch's tasks wrote: nothing references them."""
-        from .. import storage
         from ..table.table import PaimonTable
-        from ..writing.commit.plan import encode_partition
+        from ..writing.discard import discard_data_files
 
-        table = PaimonTable(self.path)
-        for m in messages:
-            if not isinstance(m, StreamCommitMessage):
-                continue
-            for c in pickle.loads(m.changes):
-                bucket_dir = table.bucket_dir(encode_partition(table, c.partition), c.bucket)
-                for name in [c.file.file_name, *c.file.extra_files]:
-                    try:
-                        storage.delete(storage.join(bucket_dir, name))
-                    except OSError as exc:  # an orphan is harmless: nothing references it
-                        log.warning("could not delete %s of aborted micro-batch %d: %s", name, batchId, exc)
+        changes = [c for m in messages if isinstance(m, StreamCommitMessage) for c in pickle.loads(m.changes)]
+        removed = discard_data_files(PaimonTable(self.path), changes)
+        log.info("stream write to %s: micro-batch %d aborted, %d files deleted", self.path, batchId, removed)

@@ -1,18 +1,12 @@
 """What a DELETE did (:class:`DeleteReport`), shared by the deletion-vector delete (:mod:`.dv_delete`) and the
-primary-key delete (:mod:`.pk_delete`), and the clean-up of the data files of a commit that did not happen."""
+primary-key delete (:mod:`.pk_delete`)."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
-from .. import storage
-from ..table.table import PaimonTable
-from .commit import FileChange
-from .commit.plan import encode_partition
-
-__all__ = ["DeleteReport", "discard_data_files"]
+__all__ = ["DeleteReport"]
 
 
 @dataclass
@@ -39,12 +33,3 @@ class DeleteReport:
         return dict(self.__dict__)
 
 
-def discard_data_files(table: PaimonTable, changes: list[FileChange]) -> None:
-    """Remove the data files (and their ``.index`` files) of a commit that did not happen."""
-    for c in changes:
-        directory = table.bucket_dir(encode_partition(table, c.partition), c.bucket)
-        for name in (c.file.file_name, *c.file.extra_files):
-            try:
-                storage.delete(os.path.join(directory, name))
-            except OSError:  # an orphan nothing references; the audit names it
-                pass

@@ -43,7 +43,7 @@ from ..table.table import PaimonTable
 from ..types import RowType
 from .commit import FileChange, commit_changes
 from .delete_report import DeleteReport
-from .delete_report import discard_data_files as _discard_files
+from .discard import discard_data_files as _discard_files
 from .dv_maintainer import bitmap64_of, dv_index_changes
 
 __all__ = ["delete", "DeleteReport", "matching_positions", "check_deletable"]

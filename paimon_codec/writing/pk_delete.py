@@ -47,7 +47,7 @@ from ..table.snapshot import Snapshot
 from ..table.table import PaimonTable
 from .commit import commit_changes
 from .delete_report import DeleteReport
-from .delete_report import discard_data_files as _discard_files
+from .discard import discard_data_files as _discard_files
 from .primary_key import PrimaryKeyWrite, check_primary_key_table, write_primary_key_files
 
 __all__ = ["delete_primary_key", "check_pk_deletable"]
