@@ -24,18 +24,27 @@ from pyroaring import BitMap
 from ..errors import UnsupportedFeatureError
 from ..fileindex.evaluate import apply_deletion_vector
 from ..fileindex.result import BitmapResult, FileIndexResult
+from ..roaring import all_rows
 from .deletion_vector import DeletionVector
 
-__all__ = ["combine", "filter_arrow", "selected_positions"]
+__all__ = ["combine", "deleted_rows_32", "filter_arrow", "kept_rows", "selected_positions"]
 
 ArrowData = TypeVar("ArrowData", pa.Table, pa.RecordBatch)
 
 
-def _deleted_32(dv: DeletionVector) -> BitMap:
+def deleted_rows_32(dv: DeletionVector) -> BitMap:
+    """The deleted positions as a 32-bit bitmap (row selections address rows below 2**32)."""
     parts = dv.parts()
     if any(k != 0 for k in parts):
         raise UnsupportedFeatureError("file-index results address rows below 2**32; this vector holds larger positions")
     return parts.get(0, BitMap())
+
+
+def kept_rows(dv: DeletionVector, row_count: int, *, path: str | None = None) -> BitMap:
+    """Every row of a ``row_count``-row file that ``dv`` does not delete: a file's row selection."""
+    selection = all_rows(row_count, path=path)
+    selection.difference_update(deleted_rows_32(dv))
+    return selection
 
 
 def combine(result: FileIndexResult, dv: DeletionVector | None, row_count: int) -> FileIndexResult:
@@ -44,7 +53,7 @@ def combine(result: FileIndexResult, dv: DeletionVector | None, row_count: int) 
         return apply_deletion_vector(result, row_count, None)
     if dv.bitmap64:
         return apply_deletion_vector(result, row_count, None, bitmap64=True)
-    return apply_deletion_vector(result, row_count, _deleted_32(dv))
+    return apply_deletion_vector(result, row_count, deleted_rows_32(dv))
 
 
 def filter_arrow(data: ArrowData, dv: DeletionVector | None, *, start: int = 0) -> ArrowData:

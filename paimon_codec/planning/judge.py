@@ -17,12 +17,12 @@ from typing import Any
 
 from pyroaring import BitMap
 
+from ..dv.apply import deleted_rows_32, kept_rows
 from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, UnsupportedTypeError
 from ..evolution.file_evolution import per_schema_pair
 from ..expressions.semantics import SemanticsName
 from ..fileio import ByteSource
-from ..roaring import all_rows
 from ..table.index_schema import file_index_view
 from ..table.schema import TableSchema
 from ..types import RowType
@@ -129,13 +129,10 @@ def _judge_file(ctx: JudgeContext, f: FileProbe, dv_source: Any, kept: list) -> 
         selection = BitMap(result.bitmap)
         verdict.bitmap_answer = True
     if dv is not None and dv.cardinality:
-        deleted = dv.to_bitmap()
-        deleted = deleted if isinstance(deleted, BitMap) else BitMap(dv.to_array())
         if selection is None:
-            selection = all_rows(f.row_count, path=f.path)
-            selection.difference_update(deleted)
+            selection = kept_rows(dv, f.row_count, path=f.path)
         else:
-            selection = selection - deleted
+            selection = selection - deleted_rows_32(dv)
     if selection is not None and len(selection) == 0:
         # the index left candidates (it remained), so the deletion vector removed the rest
         verdict.decision = "skipped: every candidate row deleted"

@@ -19,10 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyroaring import BitMap
-
+from ..dv.apply import kept_rows
 from ..evolution.file_evolution import evolution_for
-from ..roaring import all_rows
 from ..table.merge_spec import merge_spec
 from ..table.schema import TableSchema
 from ..table.table import PaimonTable
@@ -49,9 +47,7 @@ def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: A
         detail, dv = admitted
         selection = None
         if dv is not None and dv.cardinality:
-            selection = all_rows(f.row_count, path=f.path)
-            deleted = dv.to_bitmap()
-            selection.difference_update(deleted if isinstance(deleted, BitMap) else BitMap(dv.to_array()))
+            selection = kept_rows(dv, f.row_count, path=f.path)
             if not len(selection):
                 report.files_skipped_by_deletion_vectors += 1
                 detail["decision"] = "skipped: every row deleted"

@@ -27,13 +27,12 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from pyroaring import BitMap
 
+from ..dv.apply import kept_rows
 from ..errors import PaimonCodecError
 from ..evolution.file_evolution import evolution_for
 from ..planning.tasks import FileTask, GroupTask, admit_file
 from ..reading.merge.read import read_key_value_file, read_merge_group
-from ..roaring import all_rows
 from ..table.live_files import LiveDataFile
 from ..table.merge_spec import merge_spec
 from ..table.table import PaimonTable
@@ -108,9 +107,7 @@ def _merged_with_sequence(table: PaimonTable, files: list[LiveDataFile]) -> pa.T
         _, dv = admitted
         selection = None
         if dv is not None and dv.cardinality:
-            selection = all_rows(f.row_count, path=f.path)
-            deleted = dv.to_bitmap()
-            selection.difference_update(deleted if isinstance(deleted, BitMap) else BitMap(dv.to_array()))
+            selection = kept_rows(dv, f.row_count, path=f.path)
         tasks.append(FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, True,
                               f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id)))
         levels.append(f.level)
