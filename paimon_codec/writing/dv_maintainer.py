@@ -36,6 +36,7 @@ from ..table.index_manifest import (
 from ..table.snapshot import Snapshot
 from ..table.table import PaimonTable
 from .commit import IndexChange
+from .discard import discard_files
 
 __all__ = ["DvUpdate", "dv_index_changes", "bitmap64_of", "dv_target_size"]
 
@@ -51,11 +52,7 @@ class DvUpdate:
     vectors: dict[tuple[bytes, int, str], DeletionVector] = field(default_factory=dict)  # the merged ones
 
     def discard(self) -> None:
-        for path in self.written:
-            try:
-                storage.delete(path)
-            except OSError:  # an orphan nothing references; the audit names it
-                pass
+        discard_files(self.written)
 
 
 def bitmap64_of(table: PaimonTable) -> bool:

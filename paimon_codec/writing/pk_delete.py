@@ -48,6 +48,7 @@ from ..table.table import PaimonTable
 from .commit import commit_changes
 from .delete_report import DeleteReport
 from .discard import discard_data_files as _discard_files
+from .discard import discard_files
 from .primary_key import PrimaryKeyWrite, check_primary_key_table, write_primary_key_files
 
 __all__ = ["delete_primary_key", "check_pk_deletable"]
@@ -160,9 +161,5 @@ def _unchanged_since(snapshot_id: int | None, then: Callable[[PaimonTable, Snaps
 
 def _discard_index_files(table: PaimonTable, written: PrimaryKeyWrite) -> None:
     """Remove the HASH index files a write added for a commit that did not happen."""
-    for change in written.indexes:
-        if change.kind == FILE_KIND_ADD:
-            try:
-                storage.delete(storage.join(table.path, "index", change.index_file.file_name))
-            except OSError:  # an orphan nothing references; the audit names it
-                pass
+    discard_files(storage.join(table.path, "index", change.index_file.file_name)
+                  for change in written.indexes if change.kind == FILE_KIND_ADD)
