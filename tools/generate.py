@@ -7,6 +7,8 @@ One command (``python tools/generate.py``) writes
   ``tools/templates``), translated from the Kaitai schemas by this script;
 * ``generated/kaitai/<id>.py`` - Kaitai Struct Python parsers from kaitai-struct-compiler 0.11.0,
   driven through its library API by ``tools/ksc.js`` (``npm ci --prefix tools`` installs it);
+* ``generated/javascript/*.js`` and ``generated/java/paimoncodec/formats/*.java`` - the same parsers for
+  JavaScript (debug mode: field offsets) and Java, see ``tools/langgen.py``;
 * ``docs/formats/<id>.dot`` + ``.svg`` - one diagram per format (the compiler's graphviz target
   rendered with ``dot``).
 
@@ -73,6 +75,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fastgen  # noqa: E402
 import kexpr  # noqa: E402
+import langgen  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ROOT / "tools"
@@ -843,10 +846,10 @@ def have_node() -> str | None:
     return None
 
 
-def run_ksc(target: str, schema_dir: Path, out_dir: Path) -> None:
+def run_ksc(target: str, schema_dir: Path, out_dir: Path, *, debug: bool = False) -> None:
     files = [str(p) for p in sorted(schema_dir.glob("*.ksy"))]
-    r = subprocess.run(["node", str(TOOLS / "ksc.js"), target, str(out_dir), *files], capture_output=True,
-                       text=True)
+    r = subprocess.run(["node", str(TOOLS / "ksc.js"), target, str(out_dir), *(["--debug"] if debug else []), *files],
+                       capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit(f"kaitai-struct-compiler ({target}) failed:\n{r.stderr}")
 
@@ -903,6 +906,7 @@ def generate(root: Path, schema_dir: Path, *, need_node: bool = True) -> list[st
         warnings.append(problem)
         return warnings
     gen_kaitai(schema_dir, root / "generated" / "kaitai")
+    langgen.gen_languages(schema_dir, root, run_ksc)
     svg = shutil.which("dot") is not None
     if not svg:
         warnings.append("graphviz `dot` is not installed (apt-get install graphviz): SVG diagrams not rendered")
@@ -925,7 +929,7 @@ def check(schema_dir: Path, repo: Path) -> int:
         generate(t, schema_dir, need_node=False)
         groups = [("generated", "__init__.py"), ("generated/construct", "*.py")]
         if node_problem is None:
-            groups += [("generated/kaitai", "*.py"), ("docs/formats", "*.dot")]
+            groups += [("generated/kaitai", "*.py"), ("docs/formats", "*.dot"), *langgen.LANGUAGES.values()]
             if dot_ok:
                 groups.append(("docs/formats", "*.svg"))
         stale = []
@@ -944,7 +948,8 @@ def check(schema_dir: Path, repo: Path) -> int:
             print("  " + s)
         return 1
     if node_problem:
-        print(f"cannot check generated/kaitai and docs/formats/*.dot: {node_problem}")
+        print(f"cannot check generated/kaitai, generated/javascript, generated/java and docs/formats/*.dot: "
+              f"{node_problem}")
         return 3
     if not dot_ok:
         print("note: graphviz `dot` is not installed; SVG diagrams were not compared")

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Drive kaitai-struct-compiler@0.11.0 through its library API (the npm build has no CLI).
-// usage: node ksc.js <target: python|graphviz> <out_dir> <schema.ksy>... 
+// usage: node ksc.js <target: python|graphviz|javascript|java> <out_dir> [--debug] <schema.ksy>...
+// --debug: the compiler's debug mode (objects record each field's byte range in `_debug`; `_read()` is
+// then called by the user, not the constructor) - the JavaScript parsers are generated this way.
 // Imports (meta.imports) are resolved relative to the importing schema's directory.
 "use strict";
 const fs = require("fs");
@@ -22,9 +24,11 @@ function makeImporter(baseDir) {
 }
 
 async function main() {
-  const [target, outDir, ...files] = process.argv.slice(2);
+  const [target, outDir, ...rest] = process.argv.slice(2);
+  const debug = rest[0] === "--debug";
+  const files = debug ? rest.slice(1) : rest;
   if (!target || !outDir || files.length === 0) {
-    console.error("usage: node ksc.js <python|graphviz> <out_dir> <schema.ksy>...");
+    console.error("usage: node ksc.js <python|graphviz|javascript|java> <out_dir> [--debug] <schema.ksy>...");
     process.exit(2);
   }
   fs.mkdirSync(outDir, { recursive: true });
@@ -32,7 +36,7 @@ async function main() {
     const ksy = loadKsy(file);
     let out;
     try {
-      out = await compiler.compile(target, ksy, makeImporter(path.dirname(file)), false);
+      out = await compiler.compile(target, ksy, makeImporter(path.dirname(file)), debug);
     } catch (e) {
       console.error(`${file}: ${e && e.toString ? e.toString() : e}`);
       process.exit(1);
