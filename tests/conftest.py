@@ -90,6 +90,31 @@ def pypaimon21():
     oracle.close()
 
 
+# -- the generated JavaScript / Java parsers (tests/oracles/kaitai_langs.py): a missing one FAILS the test --------
+@pytest.fixture(scope="session")
+def kaitai_js():
+    """Command of the JavaScript dumper (node + the npm Kaitai runtime in tools/node_modules)."""
+    from oracles.kaitai_langs import LanguageUnavailable, js_command
+
+    try:
+        return js_command()
+    except LanguageUnavailable as exc:
+        pytest.fail(f"generated JavaScript parsers unavailable: {exc}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def kaitai_java():
+    """Command of the Java dumper (generated/java + the Kaitai runtime, built by Maven into the cache)."""
+    from oracles.kaitai_langs import LanguageUnavailable, java_command
+    from oracles.quick_guard import refuse_in_quick_run
+
+    refuse_in_quick_run("java", "the generated Java parsers' JVM")
+    try:
+        return java_command()
+    except LanguageUnavailable as exc:
+        pytest.fail(f"generated Java parsers unavailable: {exc}", pytrace=False)
+
+
 # -- markers derived from the fixtures a test uses (a test's fixture closure includes indirect ones) ------
 # ``./run.sh test --quick`` runs ``-m "not spark and not java and not pypaimon and not s3"`` with
 # PAIMON_CODEC_QUICK=1, under which every one of these resources refuses to start
@@ -100,6 +125,8 @@ HEAVY_FIXTURES = {
     "spark_connect": "spark",
     "java_newest": "java",
     "java09_tables": "java",
+    "kaitai_java": "java",
+    "kaitai_js": "node",
     "pypaimon21": "pypaimon",
     "s3_server": "s3",
 }
