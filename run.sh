@@ -78,6 +78,9 @@ setup_tools() {
   # The benchmarks' Java 1.4.2 driver (tools/java/src, built by tools/java/bench/pom.xml into the same cache;
   # a no-op when built): fails the set-up when it cannot be built.
   "$PY" benchmarks/_java_newest.py >/dev/null
+  # The generated Java parsers + the cross-check's dumper (tools/crosscheck/java/pom.xml, Kaitai runtime from
+  # Maven Central, built into the same cache; a no-op when built): tests/test_other_languages.py runs them.
+  "$PY" tests/oracles/kaitai_langs.py >/dev/null
 
   # pypaimon 2.1 (+ pypaimon-rust; pins pyarrow < 20) in a venv of its own: the pypaimon oracle. Fails hard.
   "$PY" tests/oracles/pypaimon21.py >/dev/null

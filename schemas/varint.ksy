@@ -22,8 +22,11 @@ seq:
     doc: the 7-bit groups, least significant first; the last has its high bit clear
 instances:
   value:
-    value: '(groups[0] & 0x7f) | (groups.size > 1 ? (groups[1] & 0x7f) << 7 : 0) | (groups.size > 2 ? (groups[2] & 0x7f) << 14 : 0) | (groups.size > 3 ? (groups[3] & 0x7f) << 21 : 0) | (groups.size > 4 ? (groups[4] & 0x7f) << 28 : 0) | (groups.size > 5 ? (groups[5] & 0x7f) << 35 : 0) | (groups.size > 6 ? (groups[6] & 0x7f) << 42 : 0) | (groups.size > 7 ? (groups[7] & 0x7f) << 49 : 0) | (groups.size > 8 ? (groups[8] & 0x7f) << 56 : 0) | (groups.size > 9 ? (groups[9] & 0x7f) << 63 : 0)'
-    doc: the integer (groups beyond the tenth, which no Paimon writer emits, are not summed)
+    value: '((groups[0] & 0x7f).as<u8> + (groups.size > 1 ? (groups[1] & 0x7f).as<u8> * 0x80 : 0) + (groups.size > 2 ? (groups[2] & 0x7f).as<u8> * 0x4000 : 0) + (groups.size > 3 ? (groups[3] & 0x7f).as<u8> * 0x200000 : 0) + (groups.size > 4 ? (groups[4] & 0x7f).as<u8> * 0x10000000 : 0) + (groups.size > 5 ? (groups[5] & 0x7f).as<u8> * 0x800000000 : 0) + (groups.size > 6 ? (groups[6] & 0x7f).as<u8> * 0x40000000000 : 0) + (groups.size > 7 ? (groups[7] & 0x7f).as<u8> * 0x2000000000000 : 0) + (groups.size > 8 ? (groups[8] & 0x7f).as<u8> * 0x100000000000000 : 0) + (groups.size > 9 ? (groups[9] & 0x7f).as<u8> * 0x8000000000000000 : 0)).as<u8>'
+    doc: |
+      the integer (groups beyond the tenth, which no Paimon writer emits, are not summed). A sum of
+      64-bit products, not shifts and ors: the Java and JavaScript targets do bit operations in 32 bits
+      (Java then holds a value of 2**63 and above as a negative long; JavaScript as the nearest double)
 enums:
   varint_group:
     0x80:
@@ -34,4 +37,4 @@ enums:
       doc: the seven value bits of a group
     7:
       id: bits
-      doc: value bits per group (the value instance's shifts are multiples of it)
+      doc: value bits per group (the value instance's multipliers are powers of 2**bits)

@@ -17,6 +17,7 @@ does with ``Long.toUnsignedString``).  The JavaScript runtime's wrong negative
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -180,3 +181,48 @@ def test_every_golden_format_is_covered():
     assert {"bitmap", "range-bitmap", "bsi", "bloom-filter", "deletion-vector", "deletion-vectors", "hash-index",
             "file-index"} <= fmts
     assert any(types for *_, types in GOLDEN_FILES if types)
+
+
+# ---------------------------------------------------------------------------------------------
+# varint (global-index files, no golden file yet): the value instance across the integer widths
+
+VARINT_VALUES = [0, 127, 128, 2**31 - 1, 2**31, 2**32 + 5, 2**35 + 3, 2**53 - 1, 2**62 + 1, 2**63 - 1, 2**63,
+                 2**64 - 1]
+
+
+@pytest.fixture(scope="module")
+def varint_files(tmp_path_factory) -> list[tuple[int, Path]]:
+    from paimon_codec.codec_runtime.varint import fast_build_varint
+
+    tmp = tmp_path_factory.mktemp("varints")
+    out = []
+    for v in VARINT_VALUES:
+        p = tmp / f"{v}.bin"
+        p.write_bytes(fast_build_varint(v))
+        out.append((v, p))
+    return out
+
+
+def _varint_values(command, files: list[tuple[int, Path]]) -> list[int]:
+    answers = run_jobs(command, [("Varint", p, []) for _, p in files])
+    return [a["ok"]["value"] if "ok" in a else a["error"] for a in answers]
+
+
+def test_varint_value_in_javascript(varint_files, kaitai_js):
+    got = _varint_values(kaitai_js, varint_files)
+    want = [float(v) for v, _ in varint_files]  # a Number: the nearest double
+    assert [float(g) for g in got] == want
+
+
+def test_varint_value_in_java(varint_files, kaitai_java):
+    got = _varint_values(kaitai_java, varint_files)
+    assert got == [v if v < 2**63 else v - 2**64 for v, _ in varint_files]  # a long (u8: signed view)
+
+
+def test_varint_value_in_python_kaitai(varint_files):
+    from kaitaistruct import KaitaiStream
+
+    from paimon_codec.generated.kaitai.varint import Varint
+
+    got = [Varint(KaitaiStream(io.BytesIO(p.read_bytes()))).value for _, p in varint_files]
+    assert got == [v for v, _ in varint_files]

@@ -219,6 +219,6 @@ VARINT_GROUP_CONTINUATION = 128
 #: the seven value bits of a group
 VARINT_GROUP_PAYLOAD = 127
 
-#: value bits per group (the value instance's shifts are multiples of it)
+#: value bits per group (the value instance's multipliers are powers of 2**bits)
 VARINT_GROUP_BITS = 7
 

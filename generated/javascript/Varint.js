@@ -53,14 +53,16 @@ var Varint = (function() {
   }
 
   /**
-   * the integer (groups beyond the tenth, which no Paimon writer emits, are not summed)
+   * the integer (groups beyond the tenth, which no Paimon writer emits, are not summed). A sum of
+   * 64-bit products, not shifts and ors: the Java and JavaScript targets do bit operations in 32 bits
+   * (Java then holds a value of 2**63 and above as a negative long; JavaScript as the nearest double)
    */
   Object.defineProperty(Varint.prototype, 'value', {
     get: function() {
       if (this._m_value !== undefined)
         return this._m_value;
       this._debug._m_value = {  };
-      this._m_value = ((((((((this.groups[0] & 127 | (this.groups.length > 1 ? (this.groups[1] & 127) << 7 : 0)) | (this.groups.length > 2 ? (this.groups[2] & 127) << 14 : 0)) | (this.groups.length > 3 ? (this.groups[3] & 127) << 21 : 0)) | (this.groups.length > 4 ? (this.groups[4] & 127) << 28 : 0)) | (this.groups.length > 5 ? (this.groups[5] & 127) << 35 : 0)) | (this.groups.length > 6 ? (this.groups[6] & 127) << 42 : 0)) | (this.groups.length > 7 ? (this.groups[7] & 127) << 49 : 0)) | (this.groups.length > 8 ? (this.groups[8] & 127) << 56 : 0)) | (this.groups.length > 9 ? (this.groups[9] & 127) << 63 : 0);
+      this._m_value = ((((((((((this.groups[0] & 127) + (this.groups.length > 1 ? (this.groups[1] & 127) * 128 : 0)) + (this.groups.length > 2 ? (this.groups[2] & 127) * 16384 : 0)) + (this.groups.length > 3 ? (this.groups[3] & 127) * 2097152 : 0)) + (this.groups.length > 4 ? (this.groups[4] & 127) * 268435456 : 0)) + (this.groups.length > 5 ? (this.groups[5] & 127) * 34359738368 : 0)) + (this.groups.length > 6 ? (this.groups[6] & 127) * 4398046511104 : 0)) + (this.groups.length > 7 ? (this.groups[7] & 127) * 562949953421312 : 0)) + (this.groups.length > 8 ? (this.groups[8] & 127) * 72057594037927936 : 0)) + (this.groups.length > 9 ? (this.groups[9] & 127) * 9223372036854775808 : 0));
       return this._m_value;
     }
   });

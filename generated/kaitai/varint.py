@@ -53,11 +53,14 @@ class Varint(KaitaiStruct):
 
     @property
     def value(self):
-        """the integer (groups beyond the tenth, which no Paimon writer emits, are not summed)."""
+        """the integer (groups beyond the tenth, which no Paimon writer emits, are not summed). A sum of
+        64-bit products, not shifts and ors: the Java and JavaScript targets do bit operations in 32 bits
+        (Java then holds a value of 2**63 and above as a negative long; JavaScript as the nearest double)
+        """
         if hasattr(self, '_m_value'):
             return self._m_value
 
-        self._m_value = ((((((((self.groups[0] & 127 | ((self.groups[1] & 127) << 7 if len(self.groups) > 1 else 0)) | ((self.groups[2] & 127) << 14 if len(self.groups) > 2 else 0)) | ((self.groups[3] & 127) << 21 if len(self.groups) > 3 else 0)) | ((self.groups[4] & 127) << 28 if len(self.groups) > 4 else 0)) | ((self.groups[5] & 127) << 35 if len(self.groups) > 5 else 0)) | ((self.groups[6] & 127) << 42 if len(self.groups) > 6 else 0)) | ((self.groups[7] & 127) << 49 if len(self.groups) > 7 else 0)) | ((self.groups[8] & 127) << 56 if len(self.groups) > 8 else 0)) | ((self.groups[9] & 127) << 63 if len(self.groups) > 9 else 0)
+        self._m_value = ((((((((((self.groups[0] & 127) + ((self.groups[1] & 127) * 128 if len(self.groups) > 1 else 0)) + ((self.groups[2] & 127) * 16384 if len(self.groups) > 2 else 0)) + ((self.groups[3] & 127) * 2097152 if len(self.groups) > 3 else 0)) + ((self.groups[4] & 127) * 268435456 if len(self.groups) > 4 else 0)) + ((self.groups[5] & 127) * 34359738368 if len(self.groups) > 5 else 0)) + ((self.groups[6] & 127) * 4398046511104 if len(self.groups) > 6 else 0)) + ((self.groups[7] & 127) * 562949953421312 if len(self.groups) > 7 else 0)) + ((self.groups[8] & 127) * 72057594037927936 if len(self.groups) > 8 else 0)) + ((self.groups[9] & 127) * 9223372036854775808 if len(self.groups) > 9 else 0))
         return getattr(self, '_m_value', None)
 
 

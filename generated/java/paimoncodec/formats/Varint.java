@@ -73,15 +73,17 @@ public class Varint extends KaitaiStruct {
         for (int i = 0; i < this.groups.size(); i++) {
         }
     }
-    private Integer value;
+    private Long value;
 
     /**
-     * the integer (groups beyond the tenth, which no Paimon writer emits, are not summed)
+     * the integer (groups beyond the tenth, which no Paimon writer emits, are not summed). A sum of
+     * 64-bit products, not shifts and ors: the Java and JavaScript targets do bit operations in 32 bits
+     * (Java then holds a value of 2**63 and above as a negative long; JavaScript as the nearest double)
      */
-    public Integer value() {
+    public Long value() {
         if (this.value != null)
             return this.value;
-        this.value = ((Number) (((((((((groups().get(((int) 0)) & 127 | (groups().size() > 1 ? (groups().get(((int) 1)) & 127) << 7 : 0)) | (groups().size() > 2 ? (groups().get(((int) 2)) & 127) << 14 : 0)) | (groups().size() > 3 ? (groups().get(((int) 3)) & 127) << 21 : 0)) | (groups().size() > 4 ? (groups().get(((int) 4)) & 127) << 28 : 0)) | (groups().size() > 5 ? (groups().get(((int) 5)) & 127) << 35 : 0)) | (groups().size() > 6 ? (groups().get(((int) 6)) & 127) << 42 : 0)) | (groups().size() > 7 ? (groups().get(((int) 7)) & 127) << 49 : 0)) | (groups().size() > 8 ? (groups().get(((int) 8)) & 127) << 56 : 0)) | (groups().size() > 9 ? (groups().get(((int) 9)) & 127) << 63 : 0))).intValue();
+        this.value = ((Number) (((Number) (((((((((((Number) (groups().get(((int) 0)) & 127)).longValue() + (groups().size() > 1 ? ((Number) (groups().get(((int) 1)) & 127)).longValue() * 128 : 0)) + (groups().size() > 2 ? ((Number) (groups().get(((int) 2)) & 127)).longValue() * 16384 : 0)) + (groups().size() > 3 ? ((Number) (groups().get(((int) 3)) & 127)).longValue() * 2097152 : 0)) + (groups().size() > 4 ? ((Number) (groups().get(((int) 4)) & 127)).longValue() * 268435456 : 0)) + (groups().size() > 5 ? ((Number) (groups().get(((int) 5)) & 127)).longValue() * 34359738368L : 0)) + (groups().size() > 6 ? ((Number) (groups().get(((int) 6)) & 127)).longValue() * 4398046511104L : 0)) + (groups().size() > 7 ? ((Number) (groups().get(((int) 7)) & 127)).longValue() * 562949953421312L : 0)) + (groups().size() > 8 ? ((Number) (groups().get(((int) 8)) & 127)).longValue() * 72057594037927936L : 0)) + (groups().size() > 9 ? ((Number) (groups().get(((int) 9)) & 127)).longValue() * 0x8000000000000000L : 0))).longValue())).longValue();
         return this.value;
     }
     private List<Integer> groups;
