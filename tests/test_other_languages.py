@@ -4,7 +4,8 @@ generated JavaScript parser (node) and the generated Java parser (JVM) - all fou
 The JavaScript and Java parsers run as one batch process each (tests/oracles/kaitai_langs.py), dump their
 field trees as JSON, and :func:`oracles.kaitai_langs.tree_to_plain` maps a tree onto the Construct codec's
 plain shape through the normaliser the Python Kaitai parser uses.  The payloads inside the 0.9 file-index
-containers are checked too (their key types come from the sidecars).
+containers are checked too (their key types come from the sidecars), and so is every BinaryRow of the 0.9
+binary_row sidecars.
 
 Two differences are the targets' number types, allowed here and documented in docs/other-languages.md:
 JavaScript reads ``u8`` / ``s8`` as a double (exact up to 2**53, then the nearest double; for arrays of them,
@@ -37,7 +38,8 @@ PAYLOAD_FORMATS = {"bitmap": "bitmap", "bloom-filter": "bloom-filter", "range-bi
 
 
 def _golden_files() -> list[tuple[str, str, Path, str | None, dict[str, str]]]:
-    """(id, format, file, key kind, column types of a container) of every golden index file."""
+    """(id, format, file, key kind, column types of a container) of every golden index file, and the 0.9
+    BinaryRow sidecars (format ``binary-row``: each row's bytes are a job of their own)."""
     out: list[tuple[str, str, Path, str | None, dict[str, str]]] = []
     if GOLDEN_LATEST.is_dir():
         for case in latest_cases():
@@ -58,6 +60,8 @@ def _golden_files() -> list[tuple[str, str, Path, str | None, dict[str, str]]]:
         for p in sorted(root.glob("*/index/index-*")) + sorted(root.glob("*/bucket-*/*.index")):
             fmt = "file-index" if p.suffix == ".index" else (F.detect(p.read_bytes()) or "hash-index")
             out.append((f"0.9/warehouse/{p.parent.parent.name}/{p.name}", fmt, p, None, {}))
+        out += [(f"0.9/binary_row/{p.stem}", "binary-row", p, None, {})
+                for p in sorted((GOLDEN_09 / "binary_row").glob("*.json"))]
     return out
 
 
@@ -71,14 +75,47 @@ class Job:
         self.name, self.fmt, self.path, self.key_kind = name, fmt, path, key_kind
 
     @property
-    def spec(self) -> F.FormatSpec:
-        return F.get(self.fmt)
+    def schema_id(self) -> str:
+        return F.get(self.fmt).schema_id
 
     def dumper_job(self) -> tuple[str, Path, list[str]]:
-        return F._camel(self.spec.schema_id), self.path, [self.key_kind] if self.key_kind else []
+        return F._camel(self.schema_id), self.path, [self.key_kind] if self.key_kind else []
 
     def construct_plain(self) -> Any:
-        return F.plain(self.spec.decode(self.path.read_bytes(), key_kind=self.key_kind), full_bytes=True)
+        return F.plain(F.get(self.fmt).decode(self.path.read_bytes(), key_kind=self.key_kind), full_bytes=True)
+
+    def python_kaitai_plain(self) -> Any:
+        return F.plain(F.get(self.fmt).parse_kaitai(self.path.read_bytes(), key_kind=self.key_kind), full_bytes=True)
+
+
+class RowJob(Job):
+    """One BinaryRow of a 0.9 binary_row sidecar (schema binary_row, parameter ``arity``; not a file format)."""
+
+    def __init__(self, name: str, path: Path, arity: int) -> None:
+        super().__init__(name, "binary-row", path, None)
+        self.arity = arity
+
+    @property
+    def schema_id(self) -> str:
+        return "binary_row"
+
+    def dumper_job(self) -> tuple[str, Path, list[str]]:
+        return "BinaryRow", self.path, [f"i:{self.arity}"]
+
+    def construct_plain(self) -> Any:
+        from paimon_codec.generated.construct.binary_row import BinaryRow
+
+        return F.plain(BinaryRow.parse(self.path.read_bytes(), arity=self.arity), full_bytes=True)
+
+    def python_kaitai_plain(self) -> Any:
+        from kaitaistruct import KaitaiStream
+
+        from paimon_codec.generated.construct.binary_row import LAYOUT
+        from paimon_codec.generated.kaitai.binary_row import BinaryRow
+        from paimon_codec.kaitai_plain import kaitai_to_plain
+
+        obj = BinaryRow(self.arity, KaitaiStream(io.BytesIO(self.path.read_bytes())))
+        return F.plain(kaitai_to_plain(obj, LAYOUT, "binary_row"), full_bytes=True)
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +124,14 @@ def jobs(tmp_path_factory) -> dict[str, list[Job]]:
     tmp = tmp_path_factory.mktemp("payloads")
     out: dict[str, list[Job]] = {}
     for n, (name, fmt, path, kk, types) in enumerate(GOLDEN_FILES):
+        if fmt == "binary-row":
+            side = load_json(path)
+            out[name] = []
+            for i, row in enumerate(side["rows"]):
+                p = tmp / f"{n}-row{i}.bin"
+                p.write_bytes(bytes.fromhex(row["binary_row_hex"]))
+                out[name].append(RowJob(f"{name}[{i}]", p, len(side["key_types"])))
+            continue
         out[name] = [Job(name, fmt, path, kk)]
         if fmt != "file-index" or not types:
             continue
@@ -149,7 +194,7 @@ def _check(jobs: list[Job], trees: dict[str, dict], lang: str) -> None:
         answer = trees[job.name]
         assert "ok" in answer, f"{lang} cannot parse {job.name}: {answer.get('error')}"
         try:
-            got = F.plain(tree_to_plain(answer["ok"], job.spec.schema_id, lang), full_bytes=True)
+            got = F.plain(tree_to_plain(answer["ok"], job.schema_id, lang), full_bytes=True)
         except TreeError as e:
             pytest.fail(f"{lang} {job.name}: {e}")
         assert_agrees(job.construct_plain(), got, lang, job.name)
@@ -171,15 +216,14 @@ def test_java_parses_like_construct(name, jobs, java_trees):
 @pytest.mark.parametrize("name", IDS)
 def test_python_kaitai_parses_like_construct(name, jobs):
     for job in jobs[name]:
-        got = F.plain(job.spec.parse_kaitai(job.path.read_bytes(), key_kind=job.key_kind), full_bytes=True)
-        assert_agrees(job.construct_plain(), got, "python-kaitai", job.name)
+        assert_agrees(job.construct_plain(), job.python_kaitai_plain(), "python-kaitai", job.name)
 
 
 def test_every_golden_format_is_covered():
     """The cross-check reaches every format the goldens hold, nested payloads included (no silent gaps)."""
     fmts = {fmt for _, fmt, *_ in GOLDEN_FILES}
     assert {"bitmap", "range-bitmap", "bsi", "bloom-filter", "deletion-vector", "deletion-vectors", "hash-index",
-            "file-index"} <= fmts
+            "file-index", "binary-row"} <= fmts
     assert any(types for *_, types in GOLDEN_FILES if types)
 
 

@@ -4,7 +4,7 @@
 //
 // usage: NODE_PATH=tools/node_modules node tools/crosscheck/dump.js <generated/javascript dir>  < jobs
 // Jobs (stdin), one a line, tab-separated: ClassName<TAB>path[<TAB>param...] (the root type's parameters,
-// strings here, e.g. a bitmap index's key kind).  Output, one line a job: {"ok": tree} or {"error": "..."}.
+// a string, e.g. a bitmap index's key kind, or i:<integer>, e.g. a row's arity).  Output, one line a job: {"ok": tree} or {"error": "..."}.
 // Tree: a parsed object is {"_type": constructor name, field: value, ...} with its sequence fields and
 // its instances (the prototype's getters), by their lowerCamel names; byte arrays are {"_bytes": hex};
 // NaN / infinities {"_float": "nan" | "inf" | "-inf"}; an instance that throws {"_error": message};
@@ -74,7 +74,8 @@ function struct(obj) {
 function parse(dir, className, data, params) {
   const mod = require(path.resolve(dir, className + ".js"));
   const Cls = mod[className];
-  const obj = new Cls(new KaitaiStream(data), null, null, ...params);
+  const args = params.map((p) => (p.startsWith("i:") ? Number(p.slice(2)) : p));
+  const obj = new Cls(new KaitaiStream(data), null, null, ...args);
   obj._read(); // debug mode: the caller reads
   return obj;
 }

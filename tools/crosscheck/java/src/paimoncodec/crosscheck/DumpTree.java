@@ -23,7 +23,8 @@ import java.util.List;
  * field tree as one line of JSON, for the cross-check in tests/test_other_languages.py.
  *
  * <p>Input (stdin), one job a line, tab-separated: {@code ClassName<TAB>path[<TAB>param...]} (the root
- * type's parameters, all strings here, e.g. a bitmap index's key kind). Output (stdout), one line a job:
+ * type's parameters: a string, e.g. a bitmap index's key kind, or {@code i:<integer>}, e.g. a row's arity).
+ * Output (stdout), one line a job:
  * {@code {"ok": tree}} or {@code {"error": "..."}}.
  *
  * <p>Tree: a parsed object is {@code {"_type": SimpleClassName, field: value, ...}} with every public
@@ -69,11 +70,12 @@ public final class DumpTree {
         KaitaiStream io = new ByteBufferKaitaiStream(data);
         for (Constructor<?> c : cls.getConstructors()) {
             Class<?>[] types = c.getParameterTypes();
-            if (types.length == 1 + params.length && types[0] == KaitaiStream.class
-                    && Arrays.stream(types, 1, types.length).allMatch(t -> t == String.class)) {
+            if (types.length == 1 + params.length && types[0] == KaitaiStream.class) {
                 Object[] values = new Object[types.length];
                 values[0] = io;
-                System.arraycopy(params, 0, values, 1, params.length);
+                for (int i = 0; i < params.length; i++) {
+                    values[i + 1] = param(params[i], types[i + 1]);
+                }
                 try {
                     return c.newInstance(values);
                 } catch (InvocationTargetException e) {
@@ -82,7 +84,18 @@ public final class DumpTree {
             }
         }
         throw new IllegalArgumentException(className + " has no constructor (KaitaiStream, " + params.length
-                + " string parameters)");
+                + " parameters)");
+    }
+
+    static Object param(String text, Class<?> type) {
+        if (!text.startsWith("i:")) {
+            return text;
+        }
+        long n = Long.parseLong(text.substring(2));
+        if (type == int.class || type == Integer.class) {
+            return Math.toIntExact(n);
+        }
+        return n;
     }
 
     static String describe(Throwable e) {
