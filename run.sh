@@ -2,7 +2,7 @@
 # paimon-codec: one entry point for a fresh machine.
 #   ./run.sh demo     set up (venv, package) and run the end-to-end demo on bundled sample data
 #   ./run.sh test     set up (venv, package, test tools) and run every check (generator, ruff, mypy) and test
-#   ./run.sh test --quick  the same checks and every test that needs no Spark, JVM, pypaimon or S3 server and
+#   ./run.sh test --quick  the same checks and every test that needs no Spark, JVM, pypaimon, S3 server or browser and
 #                     is not marked slow (crash-safety kills, the short fuzz run: the full run has them)
 #                     (PAIMON_CODEC_QUICK=1 makes those refuse to start: an unmarked use fails the run)
 #   ./run.sh setup    only set up
@@ -34,6 +34,8 @@ preflight() {
   for tool in java node npm mvn; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
   done
+  # headless Chromium (Debian's package) drives the explorer page's tests
+  command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=("chromium")
   local py="$PY"
   [ -x "$py" ] || py="$(command -v python3 || true)"
   if [ -z "$py" ] || ! "$py" -c "import pyspark" >/dev/null 2>&1; then
@@ -57,6 +59,15 @@ preflight() {
   fi
   echo "run.sh: missing ${missing[*]}: the test run needs every oracle (install it; PAIMON_CODEC_ALLOW_MISSING_TOOLS=1 for a local run only)" >&2
   exit 3
+}
+
+# System packages the checks need, before the preflight looks for them (as root, from Debian).
+install_system_tools() {
+  # Debian's chromium: the real browser the explorer's tests drive (tests/browser.py)
+  if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+      || echo "run.sh: chromium could not be installed" >&2
+  fi
 }
 
 setup_tools() {
@@ -110,8 +121,9 @@ case "${1:-}" in
       "$PY" -m ruff check paimon_codec tools tests benchmarks
       "$PY" -m mypy paimon_codec
       # every core: the quick subset starts no shared oracle, so its tests run in parallel workers
-      exec "$PY" -m pytest -q -p no:cacheprovider -n auto -m "not spark and not java and not pypaimon and not s3 and not slow" "$@"
+      exec "$PY" -m pytest -q -p no:cacheprovider -n auto -m "not spark and not java and not pypaimon and not s3 and not browser and not slow" "$@"
     fi
+    install_system_tools
     preflight
     setup_tools
     export PYSPARK_PYTHON="$PY" PYSPARK_DRIVER_PYTHON="$PY" PAIMON_GOLDEN="$GOLDEN_DIR"

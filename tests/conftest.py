@@ -45,6 +45,19 @@ def golden() -> Path:
     return GOLDEN
 
 
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium (Debian's package) for the session, driven over DevTools; missing: the test FAILS."""
+    from browser import Browser, chromium_binary
+
+    binary = chromium_binary()
+    if binary is None:
+        pytest.fail("chromium not found (./run.sh test installs Debian's chromium)", pytrace=False)
+    browser = Browser(binary)
+    yield browser
+    browser.close()
+
+
 # ------------------------------------------------------------------ Paimon Java oracles (subprocess JVMs)
 
 def _java_oracle(version: str):
@@ -129,6 +142,7 @@ HEAVY_FIXTURES = {
     "kaitai_js": "node",
     "pypaimon21": "pypaimon",
     "s3_server": "s3",
+    "chromium": "browser",
 }
 
 

@@ -41,6 +41,7 @@ COMMAND_MODULES = [
     "paimon_codec.cli.delete",      # delete (by deletion vectors; Spark or --local)
     "paimon_codec.cli.plan",        # plan (no Spark)
     "paimon_codec.cli.orphans",     # remove-orphans (no Spark)
+    "paimon_codec.cli.explore",     # explore (a local page: bytes, structure, meaning, plans)
 ]
 
 
