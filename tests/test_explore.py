@@ -297,3 +297,35 @@ def test_cli_explore_prints_its_address(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_puffin_and_global_index_files_open_too(chromium, tmp_path, java_newest):
+    from pyroaring import BitMap
+    from test_inspect_global_index import _index_files
+
+    from paimon_codec.dv import DeletionVector
+    from paimon_codec.dv.puffin import write_puffin
+
+    write_puffin(tmp_path / "dvs.puffin", {"data-1.parquet": DeletionVector(BitMap([1, 5, 9])),
+                                           "data-2.parquet": DeletionVector(BitMap([0]))})
+    table = java_newest.create_table(tmp_path / "wh", "db.t", "id INT, name STRING",
+                                     options={"row-tracking.enabled": "true", "data-evolution.enabled": "true"})
+    java_newest.write_global_index(table, "name", "btree", ["a", "b", "a", None])
+    btree = _index_files(Path(table))["btree"]
+    server = serve(tmp_path)
+    try:
+        got = _page(chromium, server, file="dvs.puffin")
+        assert got["format"] == "puffin" and got["error"] is None and got["js_error"] is None, got
+        assert got["tree"]["__type"] == "Puffin"
+        assert sorted((b["referenced_data_file"], b["cardinality"]) for b in got["meaning"]["blobs"]) == [
+            ("data-1.parquet", 3), ("data-2.parquet", 1)]
+        rel = str(btree.relative_to(tmp_path))
+        got = _page(chromium, server, file=rel, type="STRING")
+        assert got.get("format") == "btree-global-index" and got["error"] is None and got["js_error"] is None, got
+        assert got["tree"]["__type"] == "BtreeGlobalIndex"
+        code, out, _ = _cli("inspect", "--json", "--type", "STRING", str(btree))
+        assert code == 0 and got["structure"] == json.loads(json.dumps(_plain(json.loads(out)["structure"])))
+        assert (got["meaning"]["keys"], got["meaning"]["row_ids"], got["meaning"]["null_rows"]) == (2, 3, 1)
+    finally:
+        server.shutdown()
+        server.server_close()

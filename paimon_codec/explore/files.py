@@ -17,7 +17,14 @@ from .. import formats
 from ..errors import PaimonCodecError
 from .meaning import meaning_of
 
-__all__ = ["MAX_FILE_BYTES", "OpenedFile", "open_file", "error_line"]
+__all__ = ["MAX_FILE_BYTES", "EXTRA_FORMATS", "OpenedFile", "open_file", "error_line"]
+
+#: files the format registry does not detect from their first bytes, by the explorer's name -> schema id:
+#: global-index files (recognised by their footer magic), BLOB data files (by their ``.blob`` name: they are
+#: read from the end), Puffin files (``PFA1`` at both ends)
+EXTRA_FORMATS = {"btree-global-index": "btree_global_index", "bitmap-global-index": "bitmap_global_index",
+                 "blob": "blob_file", "puffin": "puffin"}
+_PUFFIN_MAGIC = b"PFA1"
 
 #: files larger than this are refused by the explorer (the page holds the whole file for its hex view)
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -58,7 +65,9 @@ def open_file(path: str, *, fmt: str | None = None, data_type: str | None = None
         return OpenedFile(path, size, fmt, None, None, [], None, None, error_line(err))
     with open(path, "rb") as f:
         data = f.read()
-    name = fmt or formats.detect(data)
+    name = fmt or _recognise(path, data)
+    if name in EXTRA_FORMATS:
+        return _open_extra(path, size, data, name, data_type)
     if name is None:
         err = PaimonCodecError("cannot tell the format from the bytes", path=path,
                                expected="a format (" + ", ".join(formats.FORMATS) + ")")
@@ -79,3 +88,48 @@ def open_file(path: str, *, fmt: str | None = None, data_type: str | None = None
         return OpenedFile(path, size, name, spec.schema_id, _camel(spec.schema_id), params, None, None,
                           error_line(exc))
     return OpenedFile(path, size, name, spec.schema_id, _camel(spec.schema_id), params, structure, meaning, None)
+
+
+def _recognise(path: str, data: bytes) -> str | None:
+    """The format of ``data``: the registry's detection, global-index footers, ``.blob`` names, Puffin."""
+    from ..global_index_files import recognise
+
+    if os.path.basename(path).endswith(".blob"):
+        return "blob"
+    found = recognise(os.path.basename(path), data)
+    if found is not None:
+        if found.global_layout is not None:
+            return f"{found.global_layout}-global-index"
+        return found.format  # Java's bitmap global index: a bitmap payload (None: no schema describes it)
+    if len(data) >= 8 and data[:4] == _PUFFIN_MAGIC and data[-4:] == _PUFFIN_MAGIC:
+        return "puffin"
+    return formats.detect(data)
+
+
+def _open_extra(path: str, size: int, data: bytes, name: str, data_type: str | None) -> OpenedFile:
+    """A global-index, BLOB or Puffin file: its structure is what ``inspect`` decodes (each walks the whole file,
+    every CRC checked), which is also its meaning."""
+    from ..fileio import ByteSource
+
+    schema_id = EXTRA_FORMATS[name]
+    try:
+        described: Any
+        if name == "blob":
+            from ..reading.blob_file import describe_blob_file
+
+            with ByteSource(data, path=path) as src:
+                described = describe_blob_file(src)
+        elif name == "puffin":
+            from ..dv.puffin import read_puffin
+
+            described = {"blobs": [b.to_dict() for b in read_puffin(data, path=path, load=False)]}
+        else:
+            from ..globalindex.describe import describe_global_index
+            from ..globalindex.keys import global_key_codec
+
+            codec = global_key_codec(data_type) if data_type else None
+            described = describe_global_index(ByteSource(data, path=path), name.split("-")[0], codec)
+    except PaimonCodecError as exc:
+        return OpenedFile(path, size, name, schema_id, _camel(schema_id), [], None, None, error_line(exc))
+    return OpenedFile(path, size, name, schema_id, _camel(schema_id), [], described,
+                      {"kind": name.replace("-", " "), **described}, None)

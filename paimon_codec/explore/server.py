@@ -26,7 +26,7 @@ from urllib.parse import parse_qs, urlparse
 from .. import formats
 from ..errors import PaimonCodecError, UsageError
 from ..table import is_table_dir
-from .files import error_line, open_file
+from .files import EXTRA_FORMATS, error_line, open_file
 from .tables import describe_table, plan_table
 
 __all__ = ["ExplorerServer", "serve", "parser_dir"]
@@ -159,7 +159,7 @@ class _Handler(BaseHTTPRequestHandler):
     def api_root(self, q: dict[str, str]) -> None:
         srv = self.server
         self._json({"root": srv.root, "start": srv.start, "is_table": is_table_dir(srv.root),
-                    "formats": sorted(formats.FORMATS), "key_types": sorted(formats.KEY_KIND_BY_TYPE_ROOT)})
+                    "formats": sorted([*formats.FORMATS, *EXTRA_FORMATS]), "key_types": sorted(formats.KEY_KIND_BY_TYPE_ROOT)})
 
     def api_list(self, q: dict[str, str]) -> None:
         path = self.server.resolve(q.get("path"))

@@ -63,6 +63,8 @@ const App = {
     document.body.dataset.state = "loading";
     const main = document.getElementById("main");
     main.innerHTML = "";
+    const old = document.getElementById("explorer-result");
+    if (old) old.remove();
     try {
       if (p.file !== undefined) {
         this.crumbs(p.file);
@@ -76,7 +78,9 @@ const App = {
       }
       if (document.body.dataset.state === "loading") document.body.dataset.state = "ready";
     } catch (e) {
-      this.showError(String(e && e.message || e));
+      const message = String(e && e.message || e);
+      this.showError(message);
+      testHook({ view: "error", error: { message } });
       document.body.dataset.state = "error";
     }
   },

@@ -43,7 +43,7 @@ function renderMeaning(m) {
   box.append(el("h4", { text: m.kind }));
   const scalars = Object.entries(m).filter(([k, v]) => k !== "kind" && (v === null || typeof v !== "object"));
   box.append(table(scalars.map(([k, v]) => ({ field: k, value: v })), ["field", "value"]));
-  if (m.null_rows) box.append(el("p", { text: `null rows: ${m.null_rows.rows} (${ranges(m.null_rows.ranges, m.null_rows.more_ranges)})` }));
+  if (m.null_rows && typeof m.null_rows === "object") box.append(el("p", { text: `null rows: ${m.null_rows.rows} (${ranges(m.null_rows.ranges, m.null_rows.more_ranges)})` }));
   if (m.ranges) box.append(el("p", { text: `rows: ${ranges(m.ranges, m.more_ranges)}` }));
   if (m.keys && Array.isArray(m.keys) && m.keys.length && typeof m.keys[0] === "object") {
     box.append(table(m.keys.map((k) => ({ key: typeof k.key === "string" ? JSON.stringify(k.key) : k.key, rows: k.rows, ranges: ranges(k.ranges, k.more_ranges) })),
@@ -63,6 +63,11 @@ function renderMeaning(m) {
     box.append(table(rows, ["column", "index_type", "start", "length"]));
   }
   if (m.first_hashes) box.append(el("p", { text: `hashes: ${m.first_hashes.slice(0, 40).join(", ")}…` }));
+  if (m.blobs) box.append(table(m.blobs, ["referenced_data_file", "offset", "length", "cardinality"]));
+  if (m.records) box.append(table(m.records.slice(0, 200), ["row", "null", "offset", "record_length", "blob_length"]));
+  if (m.data_blocks) box.append(table(m.data_blocks.slice(0, 200).map((b) => Object.fromEntries(
+    Object.entries(b).filter(([, v]) => v === null || typeof v !== "object"))), Object.keys(m.data_blocks[0] || {})
+    .filter((k) => m.data_blocks[0][k] === null || typeof m.data_blocks[0][k] !== "object")));
   return box;
 }
 
@@ -108,7 +113,9 @@ const Views = {
     const hexPane = el("div", { class: "pane", id: "hexpane" }, el("h3", { text: "bytes" }));
     const side = el("div", { class: "pane", id: "side" }, el("h3", { text: "field" }));
     const details = el("div", { class: "details", id: "details" }, "Select a field or a byte.");
-    side.append(details, el("h3", { text: "meaning" }), renderMeaning(info.meaning));
+    let meaning;
+    try { meaning = renderMeaning(info.meaning); } catch (e) { meaning = el("pre", { text: JSON.stringify(info.meaning, null, 1) }); }
+    side.append(details, el("h3", { text: "meaning" }), meaning);
     grid.append(treePane, hexPane, side);
     main.append(grid);
 
