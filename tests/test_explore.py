@@ -252,21 +252,23 @@ def test_a_table_and_a_plan_are_drawn(chromium, tmp_path):
     from paimon_codec.expressions import parse_where
     from paimon_codec.planning.plan import plan_scan
     from paimon_codec.table import PaimonTable
-    from paimon_codec.writing import append_arrow, create_table
+    from paimon_codec.writing import append_arrow, create_table, delete
 
     table = tmp_path / "db.db" / "t"
     create_table(table, "id INT, cat STRING", {"file-index.bitmap.columns": "cat", "bucket": "-1",
-                                                    "file-index.in-manifest-threshold": "1"})
+                                                    "file-index.in-manifest-threshold": "1",
+                                                    "deletion-vectors.enabled": "true"})
     for part in range(3):
         append_arrow(table, pa.table({"id": list(range(part * 100, part * 100 + 100)),
                                      "cat": ["A" if part == 0 else "B"] * 100}))
+    delete(table, "id IN (5, 7, 150)")
     server = serve(tmp_path)
     try:
         got = _page(chromium, server, table="db.db/t", where="cat = 'A'")
         assert got["view"] == "table"
         live = PaimonTable(table).live_files(PaimonTable(table).snapshot())
         assert len(got["table"]["files"]) == len(live) == 3
-        assert [s["id"] for s in got["table"]["snapshots"]] == [3, 2, 1]
+        assert [s["id"] for s in got["table"]["snapshots"]] == [4, 3, 2, 1]
         want = plan_json(plan_scan(str(table), parse_where("cat = 'A'"), semantics="paimon"))["report"]
         for k in ("files_total", "files_read", "files_skipped_by_index", "rows_selected"):
             assert got["plan"]["report"][k] == want[k], k
@@ -277,6 +279,13 @@ def test_a_table_and_a_plan_are_drawn(chromium, tmp_path):
         index_rel = next(f["index"] for f in got["table"]["files"] if f["index"])
         opened = _page(chromium, server, file=index_rel, format="file-index")
         assert opened["error"] is None and opened["tree"]["__type"] == "FileIndex"
+        # the deletion vectors, opened from the table, name their data files
+        dv_rel = next(f["deletion_vector"]["index_file"] for f in got["table"]["files"] if f["deletion_vector"])
+        opened = _page(chromium, server, file=dv_rel, table="db.db/t")
+        by_file = {v["data_file"]: (v["rows"], v["ranges"]) for v in opened["meaning"]["vectors"]}
+        names = {f["name"]: f for f in got["table"]["files"]}
+        assert set(by_file) <= set(names) and sum(r for r, _ in by_file.values()) == 3
+        assert sorted(by_file.values()) == [(1, [[50, 51]]), (2, [[5, 6], [7, 8]])]
     finally:
         server.shutdown()
         server.server_close()

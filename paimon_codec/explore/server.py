@@ -27,7 +27,7 @@ from .. import formats
 from ..errors import PaimonCodecError, UsageError
 from ..table import is_table_dir
 from .files import EXTRA_FORMATS, error_line, open_file
-from .tables import describe_table, plan_table
+from .tables import deletion_vector_owners, describe_table, plan_table
 
 __all__ = ["ExplorerServer", "serve", "parser_dir"]
 
@@ -177,7 +177,13 @@ class _Handler(BaseHTTPRequestHandler):
     def api_open(self, q: dict[str, str]) -> None:
         path = self.server.resolve(q.get("path"))
         opened = open_file(path, fmt=q.get("format") or None, data_type=q.get("type") or None)
-        self._json({**opened.to_dict(), "path": q.get("path")})
+        out = {**opened.to_dict(), "path": q.get("path")}
+        meaning = out["meaning"]
+        if q.get("table") is not None and meaning and "vectors" in meaning:
+            # opened from a table: name the data file each vector belongs to (the index manifest's ranges)
+            owners = deletion_vector_owners(self.server.resolve(q.get("table")), path)
+            meaning["vectors"] = [{"data_file": owners.get(v["offset"]), **v} for v in meaning["vectors"]]
+        self._json(out)
 
     def api_bytes(self, q: dict[str, str]) -> None:
         path = self.server.resolve(q.get("path"))

@@ -15,7 +15,7 @@ from ..expressions import parse_where
 from ..planning.plan import plan_scan
 from ..table import PaimonTable
 
-__all__ = ["describe_table", "plan_table"]
+__all__ = ["describe_table", "plan_table", "deletion_vector_owners"]
 
 
 def _rel(root: str, path: str | None) -> str | None:
@@ -71,4 +71,16 @@ def plan_table(root: str, table_path: str, where: str | None, snapshot_id: int |
         task["path"] = _rel(root, task["path"]) or task["path"]
     for f in out["report"].get("files", []):
         f["path"] = _rel(root, f["path"]) or f["path"]
+    return out
+
+
+def deletion_vector_owners(table_path: str, index_file: str) -> dict[int, str]:
+    """``{offset: data file}`` of the vectors a table's latest snapshot keeps in the DV index file ``index_file``."""
+    table = PaimonTable(table_path)
+    target = os.path.realpath(index_file)
+    out: dict[int, str] = {}
+    for ix in table.index_files():
+        if os.path.realpath(ix.path) == target:
+            for r in ix.entry.index_file.dv_ranges or ():
+                out[r.offset] = r.data_file
     return out

@@ -50,8 +50,9 @@ function renderMeaning(m) {
       ["key", "rows", "ranges"]));
   }
   if (m.vectors) {
-    box.append(table(m.vectors.map((v) => ({ offset: v.offset, bits: v.bits, deleted: v.rows,
-      positions: ranges(v.ranges, v.more_ranges) })), ["offset", "bits", "deleted", "positions"]));
+    const named = m.vectors.some((v) => v.data_file);
+    box.append(table(m.vectors.map((v) => ({ data_file: v.data_file, offset: v.offset, bits: v.bits, deleted: v.rows,
+      positions: ranges(v.ranges, v.more_ranges) })), (named ? ["data_file"] : []).concat(["offset", "bits", "deleted", "positions"])));
   }
   if (m.parts) {
     box.append(table(Object.entries(m.parts).map(([k, p]) => ({ part: k, min: p.min, max: p.max, slices: p.slices,
@@ -94,7 +95,8 @@ const Views = {
   },
 
   async file(main, p) {
-    const info = await App.api("open", { path: p.file, format: p.format, type: p.type });
+    const info = await App.api("open", { path: p.file, format: p.format, type: p.type,
+      table: p.table === "" ? "." : p.table });
     const bytes = await App.api("bytes", { path: p.file });
     App.setStatus(`${info.format || "unknown format"} · ${bytes.length.toLocaleString("en")} bytes`);
     const controls = el("div", { class: "controls" });
@@ -195,9 +197,10 @@ const Views = {
         dv_file: f.deletion_vector ? f.deletion_vector.index_file : null })),
       ["name", "partition", "bucket", "level", "row_count", "file_size", "index", "embedded_index_bytes", "deleted", "dv_file"],
       { index: (r) => (r.index ? { file: r.index, format: "file-index" } : null),
-        dv_file: (r) => (r.dv_file ? { file: r.dv_file, format: "deletion-vectors" } : null) }));
+        dv_file: (r) => (r.dv_file ? { file: r.dv_file, format: "deletion-vectors", table: p.table } : null) }));
     main.append(el("h3", { text: "index files" }), table(t.index_files, ["path", "type", "partition", "bucket", "row_count", "file_size"],
-      { path: (r) => (r.path ? { file: r.path, format: r.type === "HASH" ? "hash-index" : r.type === "DELETION_VECTORS" ? "deletion-vectors" : "" } : null) }));
+      { path: (r) => (r.path ? { file: r.path, table: p.table,
+        format: r.type === "HASH" ? "hash-index" : r.type === "DELETION_VECTORS" ? "deletion-vectors" : "" } : null) }));
 
     const where = el("input", { type: "text", id: "where", placeholder: "a predicate, e.g. status = 'PAID' AND amount > 10" });
     where.value = p.where || "";
