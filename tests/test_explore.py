@@ -275,6 +275,8 @@ def test_a_table_and_a_plan_are_drawn(chromium, tmp_path):
         assert want["files_read"] < want["files_total"]
         text = chromium.evaluate("document.getElementById('plan').textContent")
         assert f"{want['files_read']} of {want['files_total']} files read" in text
+        # the rows the read keeps in its one file: 0-99 but the two deleted ones
+        assert "0–4, 6, 8–99" in text
         # an index file opens in the byte view from the table
         index_rel = next(f["index"] for f in got["table"]["files"] if f["index"])
         opened = _page(chromium, server, file=index_rel, format="file-index")

@@ -223,12 +223,18 @@ const Views = {
     const counts = ["files_skipped_by_partition", "files_pruned_by_stats", "files_skipped_by_index",
       "files_skipped_by_deletion_vectors", "files_skipped_level0"].map((k) => ({ step: k.replaceAll("_", " "), files: rep[k] }));
     box.append(table(counts, ["step", "files"]));
+    // the rows each file keeps, from the read tasks' selections (null: every row not deleted)
+    const selections = new Map();
+    for (const task of plan.tasks || []) selections.set(task.path, task.selection);
     const rows = (rep.files || []).map((f) => {
       const bar = el("span", { class: "bar" + (f.decision && f.decision.startsWith("skip") ? " skip" : "") });
       bar.style.width = Math.max(1, Math.round(120 * (f.rows_selected || 0) / Math.max(1, f.row_count || 1))) + "px";
-      return { file: f.path, decision: f.decision, index: f.index_result || "-", rows: `${f.rows_selected || 0}/${f.row_count}`, _bar: bar };
+      const sel = [...selections.entries()].find(([path]) => path.endsWith(f.path) || f.path.endsWith(path));
+      const kept = !sel ? "" : sel[1] === null ? "all" : ranges(sel[1].slice(0, 16), Math.max(0, sel[1].length - 16));
+      return { file: f.path, decision: f.decision, index: f.index_result || "-",
+        rows: `${f.rows_selected || 0}/${f.row_count}`, "rows kept": kept, _bar: bar };
     });
-    const t = table(rows, ["file", "decision", "index", "rows"]);
+    const t = table(rows, ["file", "decision", "index", "rows", "rows kept"]);
     [...t.querySelectorAll("tr")].slice(1).forEach((tr, i) => tr.append(el("td", {}, rows[i]._bar)));
     box.append(t);
     for (const note of rep.index_notes || []) box.append(el("p", { text: `note: ${note}` }));
