@@ -35,6 +35,11 @@ def test_wheel_contents(tmp_path):
     # the top-level folders are mapped into the package, never shipped as top-level packages of their own
     assert not [n for n in names if n.startswith(("generated/", "schemas/"))]
     assert "paimon_codec/generated/__init__.py" in names
+    # the explorer's page loads only what the wheel holds: its static files, the parsers, the JS runtime
+    js = sorted(p.name for p in (REPO / "generated" / "javascript").glob("*.js"))
+    assert "KaitaiStream.js" in js and {f"paimon_codec/generated/javascript/{j}" for j in js} <= names
+    static = sorted(p.name for p in (REPO / "paimon_codec" / "explore" / "static").iterdir())
+    assert {f"paimon_codec/explore/static/{f}" for f in static} <= names
 
 
 def test_top_level_is_the_design_card():

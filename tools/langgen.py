@@ -3,7 +3,8 @@
 * ``generated/javascript/<CamelId>.js`` - UMD modules (``require('kaitai-struct/KaitaiStream')``, npm
   ``kaitai-struct`` 0.11.0), compiled in the compiler's *debug* mode: every object records the byte range of
   each field in ``_debug`` (what a hex view needs), and the caller calls ``_read()`` after constructing.
-  Beside them ``KaitaiStreamFixes.js``, a copy of ``tools/kaitai_stream_fixes.js``: the runtime reads a
+  Beside them the runtime (``KaitaiStream.js``, copied from npm ``kaitai-struct``, Apache-2.0: the explorer's
+  page ships it) and ``KaitaiStreamFixes.js``, a copy of ``tools/kaitai_stream_fixes.js``: the runtime reads a
   negative ``s8`` wrong, and the parsers must be used with that fix loaded.
 * ``generated/java/paimoncodec/formats/<CamelId>.java`` - classes of package ``paimoncodec.formats``
   (Maven Central ``io.kaitai:kaitai-struct-runtime`` 0.11); the compiler's library API has no package
@@ -27,6 +28,9 @@ from pathlib import Path
 
 JAVA_PACKAGE = "paimoncodec.formats"
 JS_RUNTIME_FIXES = Path(__file__).resolve().parent / "kaitai_stream_fixes.js"
+#: the JavaScript runtime itself (npm ``kaitai-struct``, Apache-2.0), shipped beside the parsers so that
+#: ``paimon-codec explore``'s page loads everything from the package (no CDN)
+JS_RUNTIME = Path(__file__).resolve().parent / "node_modules" / "kaitai-struct" / "KaitaiStream.js"
 #: where each language's files go, below the tree's root, and which files of it are generated
 LANGUAGES = {"javascript": ("generated/javascript", "*.js"),
              "java": ("generated/java/" + JAVA_PACKAGE.replace(".", "/"), "*.java")}
@@ -72,8 +76,8 @@ def gen_languages(schema_dir: Path, root: Path, run_ksc: Callable[..., None]) ->
 
     ``run_ksc(target, schema_dir, out_dir, debug=...)`` is ``generate.py``'s compiler driver."""
     names = {_camel(p.stem) for p in schema_dir.glob("*.ksy")}
-    if "KaitaiStreamFixes" in names:
-        raise SystemExit("a schema named kaitai_stream_fixes would overwrite generated/javascript/KaitaiStreamFixes.js")
+    if names & {"KaitaiStreamFixes", "KaitaiStream"}:
+        raise SystemExit("a schema named kaitai_stream(_fixes) would overwrite the runtime in generated/javascript")
     for lang, (sub, pattern) in LANGUAGES.items():
         out_dir = root / sub
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -90,3 +94,4 @@ def gen_languages(schema_dir: Path, root: Path, run_ksc: Callable[..., None]) ->
                 (out_dir / p.name).write_text(text)
         if lang == "javascript":
             (out_dir / "KaitaiStreamFixes.js").write_text(JS_RUNTIME_FIXES.read_text())
+            (out_dir / "KaitaiStream.js").write_text(JS_RUNTIME.read_text())

@@ -18,11 +18,12 @@ const App = {
     return body;
   },
 
-  // every generated parser as a <script>: each registers itself on window (UMD), imports resolve lazily
+  // every generated parser as a <script> (the runtime and its fixes are loaded by index.html first): each
+  // registers itself on window (UMD), imports resolve lazily
   loadParsers() {
     if (!this.parsersLoaded) {
       this.parsersLoaded = fetch("/parsers/index.json").then((r) => r.json()).then((names) => Promise.all(
-        names.filter((n) => n !== "KaitaiStream.js").map((n) => new Promise((resolve, reject) => {
+        names.filter((n) => !n.startsWith("KaitaiStream")).map((n) => new Promise((resolve, reject) => {
           const s = document.createElement("script");
           s.src = `/parsers/${n}`;
           s.onload = resolve;

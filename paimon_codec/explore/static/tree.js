@@ -23,10 +23,10 @@ function indexDocs(schemas) {
 
 function isStruct(v) { return v !== null && typeof v === "object" && v._io !== undefined && v._debug !== undefined; }
 
-// An 8-byte integer, read again exactly from its bytes.  The Kaitai JavaScript runtime (0.11) returns numbers:
-// past 2**53 they lose digits, and its readS8be / readS8le are off by 2**32 for some negative values (the low
-// word's complement is taken as a signed 32-bit int).  The field's bytes decide: of the four readings (BE / LE,
-// signed / unsigned) the one the runtime meant is equal to its number or 2**32 away from it.
+// An 8-byte integer, read again exactly from its bytes: the Kaitai JavaScript runtime returns numbers, which
+// lose digits past 2**53.  The field's bytes decide: of the four readings (BE / LE, signed / unsigned) the one
+// the runtime meant is its number to within the number's rounding (or 2**32 away: the runtime's own readS8be /
+// readS8le bug, should KaitaiStreamFixes.js not be loaded).
 function exactInt(value, bytes, start, end) {
   if (typeof value !== "number" || !Number.isInteger(value) || end - start !== 8) return value;
   const view = new DataView(bytes.buffer, bytes.byteOffset + start, 8);
