@@ -59,7 +59,7 @@ def test_preflight_passes_on_this_machine(tmp_path):
     assert out.returncode == 0, out.stderr
 
 
-@pytest.mark.parametrize("tool", ["java", "node", "npm", "mvn"])
+@pytest.mark.parametrize("tool", ["java", "node", "npm", "mvn", "chromium"])
 def test_preflight_fails_without_a_tool(tmp_path, tool):
     out = _preflight(_env(tmp_path, tool), RUN_SH, "preflight")
     assert out.returncode == 3, (out.returncode, out.stderr)
