@@ -33,6 +33,7 @@ def _store_errors() -> Any:
 
 
 _STORE_ERRORS: Any = None
+_PREAD = hasattr(os, "pread")
 
 
 class ByteSource:
@@ -58,6 +59,10 @@ class ByteSource:
             # local: a plain file; a URI: a RangeReader (few ranged GETs, never the whole object)
             data = storage.open_input(os.fspath(data))
             self._owned = True
+        # a local file opened here is read by position (os.pread): one system call a read, no seek, no
+        # buffer copy, and safe from several threads (a planner reads ~12 ranges of each of hundreds of files)
+        self._fd: int | None = data.fileno() if self._owned and _PREAD and isinstance(data, io.BufferedReader) \
+            else None
         if isinstance(data, (bytes, bytearray, memoryview)):
             self._buf: memoryview | None = memoryview(data).cast("B") if not isinstance(data, bytes) else memoryview(data)
             self._file: BinaryIO | io.RawIOBase | None = None
@@ -97,9 +102,15 @@ class ByteSource:
         if self._buf is not None:
             return bytes(self._buf[start:start + size])
         assert self._file is not None
-        with _store_errors()(self.path or "", "range read"):
-            self._file.seek(start)
-            out = self._file.read(size)
+        try:
+            if self._fd is not None and not self._file.closed:  # closed: its number may name another file now
+                out = os.pread(self._fd, size, start)
+            else:
+                self._file.seek(start)
+                out = self._file.read(size)
+        except OSError:  # a store's failure becomes a StorageError naming the path (no context manager a read)
+            with _store_errors()(self.path or "", "range read"):
+                raise
         if len(out) != size:
             raise TruncatedDataError(f"{what}: short read", path=self.path, offset=start,
                                      expected=f"{size} bytes")
@@ -126,7 +137,7 @@ class ByteSource:
                 path=self.path, offset=self.base + max(offset, 0), expected=f"{length} bytes")
         child = ByteSource.__new__(ByteSource)
         child._owned = False
-        child._buf, child._file = self._buf, self._file
+        child._buf, child._file, child._fd = self._buf, self._file, self._fd
         child.path, child.base, child.length = self.path, self.base + offset, length
         child._counter = self._counter
         return child

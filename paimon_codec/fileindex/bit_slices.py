@@ -13,7 +13,7 @@ the write API both writers share (values one at a time or in batches, kept in ro
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -50,11 +50,20 @@ class BitSlices:
     """
 
     def __init__(self, max_value: int, slice_count: Callable[[], int], ebm: Callable[[], BitMap],
-                 get_slice: Callable[[int], BitMap]) -> None:
+                 get_slice: Callable[[int], BitMap],
+                 all_slices: Callable[[], Sequence[BitMap]] | None = None) -> None:
         self.max_value = max_value
         self._slice_count = slice_count
         self._ebm = ebm
         self._slice = get_slice
+        self._all = all_slices
+
+    def _slices(self) -> Sequence[BitMap]:
+        """Every slice, least significant first: ``<=`` and ``>=`` walk them all, so a reader that decodes
+        them in one pass (``all_slices``) saves a call per slice."""
+        if self._all is not None:
+            return self._all()
+        return [self._slice(i) for i in range(self._slice_count())]
 
     def lte(self, value: int) -> BitMap:
         """Rows whose stored value is ``<= value``."""
@@ -63,8 +72,9 @@ class BitSlices:
         if value >= self.max_value:
             return self._ebm().copy()
         lt, eq = BitMap(), self._ebm().copy()  # in-place updates on private copies
-        for i in range(self._slice_count() - 1, -1, -1):
-            sl = self._slice(i)
+        slices = self._slices()
+        for i in range(len(slices) - 1, -1, -1):
+            sl = slices[i]
             if (value >> i) & 1:
                 lt |= eq - sl
                 eq &= sl
@@ -80,8 +90,9 @@ class BitSlices:
         if value <= 0:
             return self._ebm().copy()
         gt, eq = BitMap(), self._ebm().copy()
-        for i in range(self._slice_count() - 1, -1, -1):
-            sl = self._slice(i)
+        slices = self._slices()
+        for i in range(len(slices) - 1, -1, -1):
+            sl = slices[i]
             if (value >> i) & 1:
                 eq &= sl
             else:

@@ -27,6 +27,7 @@ from ..generated.construct.file_index import FILE_INDEX_MAGIC_INT, FILE_INDEX_VE
 from ..report import JsonForm
 from ..types import DataType, parse_type
 from . import registry
+from .parse_memo import remembered
 from .reader import EmptyFileIndexReader, FileIndexReader
 
 __all__ = [
@@ -105,12 +106,22 @@ class FileIndexContainerReader(JsonForm):
             raise CorruptDataError(f"head length {head_length} outside [24, {len(src)}]", offset=src.base + 12,
                                    expected=f"24 to {len(src)} (the file's size)")
         head_bytes = prefix + src.read(_PREFIX, head_length - _PREFIX, "container head")
+        self.head_length = head_length
+        # the same head bytes in a file of the same size parse to the same columns (parse_memo)
+        self.version, self.columns, self.order = remembered(
+            "container head", (head_bytes, len(src)), len(head_bytes), lambda: self._parsed_head(head_bytes))
+        # start -> payload window: a window is stateless (bounds + the shared read counter), so the
+        # readers built for each predicate (Java's model) can share one instead of cutting their own
+        self._windows: dict[int, ByteSource] = {}
+
+    def _parsed_head(self, head_bytes: bytes) -> tuple[int, dict[str, dict[str, tuple[int, int]]],
+                                                       list[tuple[str, str]]]:
+        """(version, column -> {index type: (start, length)}, (column, type) in order), checked."""
+        src, head_length = self.source, self.head_length
         try:
             head, _ = _fi.fast_parse_file_index(head_bytes)
         except _rt.CodecError as exc:
             raise self._translated(exc) from None
-        self.version = head["version"]
-        self.head_length = head_length
         columns: dict[str, dict[str, tuple[int, int]]] = {}
         order: list[tuple[str, str]] = []
         total = len(src)
@@ -129,11 +140,7 @@ class FileIndexContainerReader(JsonForm):
                                            expected="a start and length inside the body")
                 entry[itype] = (start, length)
                 order.append((name, itype))
-        self.columns = columns
-        self.order = order
-        # start -> payload window: a window is stateless (bounds + the shared read counter), so the
-        # readers built for each predicate (Java's model) can share one instead of cutting their own
-        self._windows: dict[int, ByteSource] = {}
+        return head["version"], columns, order
 
     def _translated(self, exc: _rt.CodecError) -> PaimonCodecError:
         if exc.offset is not None:  # offsets of the head bytes -> offsets in the source

@@ -19,6 +19,7 @@ from ...generated.construct import range_bitmap as _codec
 from ...generated.construct.paimon_key import STRING_LENGTH_DTYPE as _STRING_LENGTH
 from ...generated.construct.range_bitmap import VARIABLE_CHUNK_KEYS_KEY_OFFSETS_DTYPE as _KEY_OFFSET
 from ..keys import KeyCodec
+from ..parse_memo import remembered
 from ._layout import _DICT_HEADER_LENGTH, _chunk_dtype
 
 
@@ -42,6 +43,8 @@ class _FixedChunks(Sequence[_Chunk]):
         self.keys_offsets = rec["keys_offset"].astype(np.int64)
         self.sizes = rec["size"].astype(np.int64)
         self.keys_lengths = rec["keys_length"].astype(np.int64)
+        for column in (self.keys, self.codes, self.keys_offsets, self.sizes, self.keys_lengths):
+            column.flags.writeable = False  # shared by every reader of these bytes (parse_memo)
 
     def __len__(self) -> int:
         return int(self.codes.size)
@@ -65,9 +68,10 @@ class _FixedChunks(Sequence[_Chunk]):
         if not c.size:
             return cardinality == 0
         ends = c + n + 1
-        return bool(c[0] == 0 and np.all(c[1:] == ends[:-1]) and np.all(n >= 0) and ends[-1] == cardinality
-                    and np.all(self.keys_offsets >= 0)
-                    and np.all(keys_base + self.keys_offsets + self.keys_lengths <= dict_length))
+        # ndarray methods, not np.all: a planner checks the directories of hundreds of files
+        return bool(c[0] == 0 and (c[1:] == ends[:-1]).all() and (n >= 0).all() and ends[-1] == cardinality
+                    and (self.keys_offsets >= 0).all()
+                    and ((self.keys_offsets + self.keys_lengths) <= dict_length - keys_base).all())
 
 
 class _RangeDictionary:
@@ -128,7 +132,8 @@ class _RangeDictionary:
     # -- dictionary
     @cached_property
     def _directory(self) -> tuple[Any, Sequence[_Chunk], int]:
-        """(comparable first keys, chunk list, keys base) - read once per reader."""
+        """(comparable first keys, chunk list, keys base) - read once per reader; the same directory bytes
+        in a dictionary of the same size and key type parse the same (:mod:`..parse_memo`)."""
         d = self._dict_src
         dhl = self._length_prefix(d, "dictionary header length")
         at = _codec.DICTIONARY_PREFIX_SIZE
@@ -136,6 +141,11 @@ class _RangeDictionary:
             raise CorruptDataError(f"dictionary header length {dhl}", path=d.path, offset=d.base,
                                    expected=f"{_DICT_HEADER_LENGTH} to {d.length - at}")
         dict_head = d.read(at, _DICT_HEADER_LENGTH, "dictionary header")
+        return self._directory_of(dict_head, dhl)
+
+    def _directory_of(self, dict_head: bytes, dhl: int) -> tuple[Any, Sequence[_Chunk], int]:
+        d = self._dict_src
+        at = _codec.DICTIONARY_PREFIX_SIZE
         if dict_head[0] > _codec.DICTIONARY_VERSION_V1:
             raise UnsupportedVersionError(f"dictionary version {dict_head[0]}", path=d.path, offset=d.base + 4,
                                           expected=f"<= {_codec.DICTIONARY_VERSION_V1}")
@@ -155,13 +165,22 @@ class _RangeDictionary:
             raise CorruptDataError(f"{count} chunks for cardinality {self.cardinality}", path=d.path,
                                    offset=d.base, expected="no chunks exactly when the cardinality is 0")
         both = d.read(base, offsets_length + chunks_length, "chunk offsets and headers")  # adjacent: one read
+        codec = self.codec
+        return remembered("range-bitmap directory", (dict_head, both, dhl, d.length, self.cardinality, codec.kind,
+                                                     codec.root), len(both),
+                          lambda: self._parsed_directory(both, count, offsets_length, chunks_length, base))
+
+    def _parsed_directory(self, both: bytes, count: int, offsets_length: int, chunks_length: int,
+                          base: int) -> tuple[Any, Sequence[_Chunk], int]:
+        d = self._dict_src
         offsets = np.frombuffer(both, dtype=_codec.DICTIONARY_OFFSETS_DTYPE, count=count).astype(np.int64)
         area = both[offsets_length:]
         keys_base = base + offsets_length + chunks_length
         chunks = self._parse_chunks(offsets, area)
         if isinstance(chunks, _FixedChunks) and chunks.consistent(keys_base, d.length, self.cardinality):
             sortable = self.codec.sortable(chunks.keys)
-            if not np.any(sortable[1:] <= sortable[:-1]):
+            if not (sortable[1:] <= sortable[:-1]).any():
+                sortable.flags.writeable = False  # shared by every reader of these bytes (parse_memo)
                 return sortable, chunks, keys_base
         # the checks one chunk at a time: the first inconsistent chunk named (a fixed-width directory gets
         # here only when it is corrupt)
@@ -189,6 +208,7 @@ class _RangeDictionary:
             if np.any(first_keys[1:] <= first_keys[:-1]):
                 raise CorruptDataError("chunk first keys are not ascending", path=d.path, offset=d.base,
                                        expected="chunk first keys in ascending order")
+            first_keys.flags.writeable = False
         return first_keys, chunks, keys_base
 
     def _parse_chunks(self, offsets: np.ndarray, area: bytes) -> Sequence[_Chunk]:
@@ -197,12 +217,12 @@ class _RangeDictionary:
         w = self.codec.width
         if w is not None:
             dt = _chunk_dtype(self.codec)
-            if n and np.array_equal(offsets, np.arange(n) * dt.itemsize) and len(area) >= n * dt.itemsize:
+            if n and len(area) >= n * dt.itemsize and (offsets == np.arange(0, n * dt.itemsize, dt.itemsize)).all():
                 rec = np.frombuffer(area, count=n, dtype=dt)
-                if np.any(rec["version"] > _codec.CHUNK_VERSION_V1):
+                if (rec["version"] > _codec.CHUNK_VERSION_V1).any():
                     raise UnsupportedVersionError(f"chunk version > {_codec.CHUNK_VERSION_V1}", path=d.path,
                                                   offset=d.base, expected=f"<= {_codec.CHUNK_VERSION_V1}")
-                if np.any(rec["fixed_length"] != w) or np.any(rec["keys_length"] != rec["size"] * w):
+                if (rec["fixed_length"] != w).any() or (rec["keys_length"] != rec["size"] * w).any():
                     raise CorruptDataError(f"fixed-length chunk with a key width other than {w}",
                                            path=d.path, offset=d.base,
                                            expected=f"key width {w}, keys length = size x {w}")
@@ -263,8 +283,7 @@ class _RangeDictionary:
             raw = d.read(start, c.keys_length, "chunk keys")
             stored = self.codec.decode_fixed(raw, c.size)
             out = self.codec.sortable(stored)
-            chain = np.concatenate(([self._cmp_key(c.first)], out))
-            if np.any(chain[1:] <= chain[:-1]):
+            if out.size and (out[0] <= self._cmp_key(c.first) or (out[1:] <= out[:-1]).any()):
                 raise CorruptDataError("chunk keys are not ascending", path=d.path, offset=d.base + start,
                                        expected="keys in ascending order")
         self._chunk_cache[index] = out
@@ -282,7 +301,7 @@ class _RangeDictionary:
         if self.codec.is_string:
             i = bisect.bisect_right(firsts, key) - 1
         else:
-            i = int(np.searchsorted(firsts, key, side="right")) - 1
+            i = int(firsts.searchsorted(key, side="right")) - 1
         if i < 0:
             return -1
         c = chunks[i]
@@ -292,7 +311,7 @@ class _RangeDictionary:
         if self.codec.is_string:
             j = bisect.bisect_left(keys, key)
         else:
-            j = int(np.searchsorted(keys, key, side="left"))
+            j = int(keys.searchsorted(key, side="left"))
         if j < len(keys) and keys[j] == key:
             return c.code + 1 + j
         return -(c.code + 1 + j) - 1

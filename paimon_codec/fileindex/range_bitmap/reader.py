@@ -25,6 +25,7 @@ from ...roaring import read_bitmap
 from ...types import DataType
 from ..bit_slices import BitSlices, null_rows
 from ..keys import KeyCodec
+from ..parse_memo import remembered
 from ..reader import FileIndexReader
 from ..result import REMAIN, BitmapResult, FileIndexResult
 from ._describe import RangeBitmapDescribe
@@ -39,6 +40,20 @@ from ._layout import (
     _as_type,
 )
 
+_CODECS: dict[DataType, KeyCodec] = {}
+_MEMO_TYPES = (int, str, bytes)
+
+
+def _codec_of(dtype: DataType) -> KeyCodec:
+    """The range-bitmap key codec of ``dtype``, built once per type (it is immutable): a planner opens one
+    reader per file of a scan, all of one column type."""
+    codec = _CODECS.get(dtype)
+    if codec is None:
+        codec = KeyCodec(dtype, index="range-bitmap")
+        if len(_CODECS) < 256:
+            _CODECS[dtype] = codec
+    return codec
+
 
 class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
     """Lazy reader of one range-bitmap payload (implements :class:`FileIndexReader` and top-N)."""
@@ -46,10 +61,11 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
     def __init__(self, source: ByteSource | bytes, dtype: DataType | str, options: dict | None = None) -> None:
         self.src = source if isinstance(source, ByteSource) else ByteSource(source)
         self.dtype = _as_type(dtype)
-        self.codec = KeyCodec(self.dtype, index="range-bitmap")
+        self.codec = _codec_of(self.dtype)
         self.key_kind = self.codec.kind
         self._chunk_cache: dict[int, Any] = {}
         self._slice_cache: dict[int, BitMap] = {}
+        self._found: dict[tuple[type, Any], int] = {}
         self._read_header()
 
     # -- errors
@@ -77,6 +93,23 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
             raise self._corrupt(f"header length {h} does not fit {src.length} bytes", 0,
                                 f"{_MIN_HEADER_LENGTH}..{src.length - at}")
         head = src.read(at, h, "range-bitmap header")
+        codec = self.codec
+        # the same header bytes in a payload of the same size, for the same key type, parse the same
+        (self.row_count, self.cardinality, self.min_key, self.max_key, self._min_cmp, self._max_cmp,
+         dict_len) = remembered("range-bitmap header", (head, src.length, codec.kind, codec.root), len(head),
+                                lambda: self._header_fields(head))
+        self.header_length = h
+        self.dictionary_offset = at + h
+        self.dictionary_length = dict_len
+        self.bsi_offset = at + h + dict_len
+        self._dict_src = src.sub(self.dictionary_offset, dict_len)
+        self._bsi_src = src.sub(self.bsi_offset, src.length - self.bsi_offset)
+
+    def _header_fields(self, head: bytes) -> tuple[int, int, Any, Any, Any, Any, int]:
+        """(row count, cardinality, min key, max key, their comparable forms, dictionary length), checked."""
+        src = self.src
+        at = _codec.RANGE_BITMAP_PREFIX_SIZE
+        h = len(head)
         version = head[0]
         if version > VERSION:
             raise UnsupportedVersionError(f"range-bitmap version {version} is not supported",
@@ -84,34 +117,31 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         if version != VERSION:
             raise self._corrupt(f"range-bitmap version {version}", 4, "1")
         parsed = self._parse_header(head)
-        self.row_count, self.cardinality = parsed["row_count"], parsed["cardinality"]
-        if self.row_count < 0 or self.cardinality < 0 or self.cardinality > self.row_count:
-            raise self._corrupt(f"row count {self.row_count} / cardinality {self.cardinality} impossible", 5,
+        row_count, cardinality = parsed["row_count"], parsed["cardinality"]
+        if row_count < 0 or cardinality < 0 or cardinality > row_count:
+            raise self._corrupt(f"row count {row_count} / cardinality {cardinality} impossible", 5,
                                 "0 <= cardinality <= row count")
-        self.min_key: Any = None
-        self.max_key: Any = None
-        if self.cardinality > 0:
+        min_key: Any = None
+        max_key: Any = None
+        min_cmp: Any = None
+        max_cmp: Any = None
+        if cardinality > 0:
             if parsed["min"] is None or parsed["max"] is None:
                 raise self._corrupt("header without min/max keys for a non-empty dictionary", at + _MIN_HEADER_LENGTH,
                                     "min and max keys when the cardinality is > 0")
-            self.min_key = self._stored(parsed["min"])
-            self.max_key = self._stored(parsed["max"])
+            min_key = self._stored(parsed["min"])
+            max_key = self._stored(parsed["max"])
         dict_len = parsed["dictionary_length"]
         if dict_len < _codec.DICTIONARY_PREFIX_SIZE + _DICT_HEADER_LENGTH or dict_len > src.length - at - h:
             raise self._corrupt(f"dictionary length {dict_len} does not fit", h,
                                 f"{_codec.DICTIONARY_PREFIX_SIZE + _DICT_HEADER_LENGTH} to {src.length - at - h}")
-        self.header_length = h
-        self.dictionary_offset = at + h
-        self.dictionary_length = dict_len
-        self.bsi_offset = at + h + dict_len
-        self._dict_src = src.sub(self.dictionary_offset, dict_len)
-        self._bsi_src = src.sub(self.bsi_offset, src.length - self.bsi_offset)
-        if self.cardinality > 0:
-            self._min_cmp = self._cmp_key(self.min_key)
-            self._max_cmp = self._cmp_key(self.max_key)
-            if self._min_cmp > self._max_cmp:
+        if cardinality > 0:
+            min_cmp = self._cmp_key(min_key)
+            max_cmp = self._cmp_key(max_key)
+            if min_cmp > max_cmp:
                 raise self._corrupt("min key is greater than max key", _codec.RANGE_BITMAP_PREFIX_SIZE + _MIN_HEADER_LENGTH,
                                     "min key <= max key")
+        return row_count, cardinality, min_key, max_key, min_cmp, max_cmp, dict_len
 
     def _parse_header(self, head: bytes) -> Any:
         """The range-bitmap header: the generated straight-line parsers for fixed-width keys (the Construct
@@ -150,6 +180,12 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
                                    expected=f"{_codec.BSI_HEADER_FIXED_SIZE} to "
                                             f"{b.length - _codec.BIT_SLICED_INDEX_PREFIX_SIZE}")
         head = b.read(_codec.BIT_SLICED_INDEX_PREFIX_SIZE, bhl, "bsi header")
+        # the same header bytes in a BSI of the same size and cardinality parse the same (parse_memo)
+        return remembered("range-bitmap bsi header", (head, b.length, self.cardinality), len(head),
+                          lambda: self._parsed_bsi_head(head, bhl))
+
+    def _parsed_bsi_head(self, head: bytes, bhl: int) -> tuple[int, int, np.ndarray, int]:
+        b = self._bsi_src
         if head[0] > _codec.BIT_SLICE_INDEX_VERSION_V1:
             raise UnsupportedVersionError(f"bsi version {head[0]}", path=b.path,
                                           offset=b.base + _codec.BIT_SLICED_INDEX_PREFIX_SIZE,
@@ -176,6 +212,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         if index.min() < 0 or (index[:, 0] + index[:, 1]).max() > room:
             raise CorruptDataError("bsi slice runs past the payload", path=b.path, offset=b.base,
                                    expected=f"slice offsets and lengths >= 0 within {room} bytes after the ebm")
+        index.flags.writeable = False  # shared by every reader of these bytes (parse_memo)
         return slices, ebm_len, index, body
 
     @cached_property
@@ -199,17 +236,48 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
     def _slice(self, i: int) -> BitMap:
         bm = self._slice_cache.get(i)
         if bm is None:
+            if self._all_slices is not None:
+                return self._all_slices[i]
             _, ebm_len, index, body = self._bsi_head
             off, length = index[i].tolist()
-            b = self._bsi_src
-            start = body + ebm_len + off
-            bm = read_bitmap(self._slice_area[off:off + length], what=f"bsi slice {i}",
-                             offset=b.base + start, path=b.path)
-            if bm and bm.max() >= self.row_count:
-                raise CorruptDataError(f"bsi slice {i} holds row {bm.max()} beyond row count {self.row_count}",
-                                       path=b.path, offset=b.base + start, expected=f"rows below {self.row_count}")
+            bm = self._decoded_slice(i, off, length, body + ebm_len)
             self._slice_cache[i] = bm
         return bm
+
+    def _decoded_slice(self, i: int, off: int, length: int, area_at: int) -> BitMap:
+        b = self._bsi_src
+        bm = read_bitmap(self._slice_area[off:off + length], what=f"bsi slice {i}",
+                         offset=b.base + area_at + off, path=b.path)
+        if bm and bm.max() >= self.row_count:
+            raise CorruptDataError(f"bsi slice {i} holds row {bm.max()} beyond row count {self.row_count}",
+                                   path=b.path, offset=b.base + area_at + off, expected=f"rows below {self.row_count}")
+        return bm
+
+    _all_slices: list[BitMap] | None = None
+
+    def slices(self) -> list[BitMap]:
+        """Every slice, least significant first, decoded in one pass (``<=`` / ``>=`` walk them all): the
+        portable bitmaps straight from the slice area, each checked as :meth:`_slice` checks one."""
+        out = self._all_slices
+        if out is not None:
+            return out
+        _, ebm_len, index, body = self._bsi_head
+        area = self._slice_area
+        rows = self.row_count
+        out = []
+        deserialize = BitMap.deserialize
+        for off, length in index.tolist():
+            bm = self._slice_cache.get(len(out))
+            if bm is None:
+                try:  # the fast path of read_bitmap; a failure is decoded again by it for the one error
+                    bm = deserialize(area[off:off + length])  # type: ignore[arg-type]
+                except Exception:  # noqa: BLE001 - re-decoded below to raise our error
+                    bm = None
+                if bm is None or (bm and bm.max() >= rows) or length < 8:
+                    bm = self._decoded_slice(len(out), off, length, body + ebm_len)
+            out.append(bm)
+        self._all_slices = out
+        return out
 
     @property
     def slice_count(self) -> int:
@@ -221,7 +289,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
     @cached_property
     def _bits(self) -> BitSlices:
         """O'Neil comparisons of the row codes (reads the BSI header, EBM and slices on use)."""
-        return BitSlices(self._max_code(), lambda: self.slice_count, lambda: self._ebm, self._slice)
+        return BitSlices(self._max_code(), lambda: self.slice_count, lambda: self._ebm, self._slice, self.slices)
 
     def row_codes(self) -> np.ndarray:
         """Code of every row (-1 for null), decoded from all slices (vectorised).
@@ -244,7 +312,18 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
     def _lookup(self, literal: Any) -> int | None:
         if literal is None:
             return None
-        return self.find(self.codec.literal(literal))
+        # asked again by the planner's exactness check: the first ask's answer.  Only ints, strings and bytes
+        # are memoised, keyed with their type: values that compare equal across types (1, 1.0, True,
+        # Decimal(1); -0.0 and 0.0) may stand for different keys
+        memo = type(literal) in _MEMO_TYPES
+        if memo:
+            code = self._found.get((type(literal), literal))
+            if code is not None:
+                return code
+        code = self.find(self.codec.literal(literal))
+        if memo and len(self._found) < 64:
+            self._found[(type(literal), literal)] = code
+        return code
 
     def visit_equal(self, literal: Any) -> FileIndexResult:
         r = self._lookup(literal)

@@ -1,0 +1,78 @@
+"""Parsed index heads remembered by their bytes (paimon_codec.fileindex.parse_memo): a reader of other bytes
+never gets another file's parse, and bytes that fail the checks still fail after good ones were seen."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pyroaring import BitMap
+
+from paimon_codec.errors import PaimonCodecError
+from paimon_codec.fileindex import parse_memo
+from paimon_codec.fileindex.container import FileIndexContainerReader, write_container
+from paimon_codec.fileindex.range_bitmap import RangeBitmapReader, RangeBitmapWriter
+from paimon_codec.fileio import ByteSource
+from paimon_codec.types import parse_type
+
+BIGINT = parse_type("BIGINT")
+
+
+def _payload(values: list[int | None], chunk: str = "64b") -> bytes:
+    w = RangeBitmapWriter(BIGINT, {"chunk-size": chunk})
+    w.write_batch(values)
+    return w.serialize()
+
+
+def _truth(values: list[int | None], test) -> BitMap:
+    return BitMap([i for i, v in enumerate(values) if v is not None and test(v)])
+
+
+def test_same_heads_other_rows_answer_their_own_rows():
+    rng = np.random.default_rng(7)
+    a = [int(v) for v in rng.integers(0, 500, 2000)]
+    b = list(reversed(a))  # same keys, so the same header and dictionary; other rows in the slices
+    parse_memo.clear()
+    ra, rb = RangeBitmapReader(_payload(a), BIGINT), RangeBitmapReader(_payload(b), BIGINT)
+    for lit in (0, 17, 250, 499, 1000):
+        assert ra.visit_lt(lit).bitmap == _truth(a, lambda x, k=lit: x < k)
+        assert rb.visit_lt(lit).bitmap == _truth(b, lambda x, k=lit: x < k)
+        assert rb.visit_equal(lit).bitmap == _truth(b, lambda x, k=lit: x == k)
+    assert len(parse_memo._MEMO) > 0  # the second reader's heads came from the memo
+
+
+def test_corrupt_directory_fails_after_a_good_parse_of_the_same_file():
+    values = list(range(300))
+    good = _payload(values)
+    parse_memo.clear()
+    assert RangeBitmapReader(good, BIGINT).visit_lte(10).bitmap == BitMap(range(11))
+    reader = RangeBitmapReader(good, BIGINT)
+    chunks = len(reader._directory[1])
+    # dictionary: int32 header length, 13-byte header, int32 offset per chunk, then chunk 0: version, key, code
+    code_at = reader.dictionary_offset + 4 + 13 + 4 * chunks + 1 + 8
+    bad = bytearray(good)
+    bad[code_at] ^= 0x40
+    with pytest.raises(PaimonCodecError, match="chunk code"):
+        RangeBitmapReader(bytes(bad), BIGINT).visit_lte(10).bitmap  # noqa: B018
+
+
+def test_container_heads_of_other_files_are_their_own():
+    one = write_container([("a", [("range-bitmap", _payload([1, 2, 3]))])])
+    two = write_container([("a", [("range-bitmap", _payload([1, 2, 3, 4]))])])
+    parse_memo.clear()
+    c1, c2 = FileIndexContainerReader(one), FileIndexContainerReader(two)
+    assert c1.columns != c2.columns
+    assert FileIndexContainerReader(one).columns == c1.columns
+
+
+def test_a_closed_source_never_reads_another_file(tmp_path):
+    p, q = tmp_path / "p", tmp_path / "q"
+    p.write_bytes(b"p" * 64)
+    q.write_bytes(b"q" * 64)
+    src = ByteSource(str(p))
+    window = src.sub(8, 16)
+    assert window.read(0, 4) == b"pppp"
+    src.close()
+    with open(q, "rb") as other:  # may reuse the closed descriptor's number
+        assert other.read(1) == b"q"
+        with pytest.raises(ValueError):
+            window.read(0, 4)
