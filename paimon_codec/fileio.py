@@ -116,6 +116,16 @@ class ByteSource:
                                      expected=f"{size} bytes")
         return out
 
+    def view(self, offset: int, size: int, what: str = "bytes") -> bytes | memoryview:
+        """:meth:`read`, without the copy when the source is in memory (a read-only view of its bytes)."""
+        if self._buf is None:
+            return self.read(offset, size, what)
+        if offset < 0 or size < 0 or offset + size > self.length:
+            return self.read(offset, size, what)  # raises the bounds error
+        self._counter[0] += size
+        start = self.base + offset
+        return self._buf[start:start + size].toreadonly()
+
     def prefetch(self, offset: int, length: int) -> None:
         """Hint that the window ``[offset, offset + length)`` is about to be read piecewise: an object-store
         file fetches it in one request; local files and bytes ignore the hint."""

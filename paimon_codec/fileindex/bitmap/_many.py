@@ -36,6 +36,7 @@ class ManyLookups:
     codec: Any
     version: int
     body_start: int
+    row_count: int
     _cache: dict[Any, BitMap]
 
     def _map_literal(self, literal: Any) -> int | bytes:
@@ -88,6 +89,16 @@ class ManyLookups:
                     and len(keys) > 1:  # float keys: -0.0 == 0.0 as values, not as bits - one at a time
                 self._refuse_duplicate_keys(v1)
                 return _first_hits(v1, keys)
+            if isinstance(v1, _V1Dictionary) and self.codec.kind == "string" and len(keys) > 1:
+                # many string keys: the dictionary's key table once (what the second per-key lookup builds),
+                # checked for duplicate keys once, then a dict lookup a key
+                self._refuse_duplicate_keys(v1)
+                table, offsets = v1.string_table(), v1.offsets
+                out: dict[Any, tuple[int, int] | None] = {}
+                for k in keys:
+                    i = table.get(k, -1)
+                    out[k] = None if i < 0 else (int(offsets[i]), -1)
+                return out
             return {k: self._find_v1(k) for k in keys}
         return {k: self._find_v2(k) for k in keys}
 
@@ -117,11 +128,22 @@ class ManyLookups:
         if hi - lo > int(lengths.sum()) + _SPAN_SLACK:  # far apart: one read each
             span, lo = None, 0
         else:
-            span = memoryview(self._read(lo, hi - lo, "bitmaps"))
+            pre = getattr(self, "_pre", b"")
+            # the span of the wanted bitmaps: a view of an in-memory payload (a copy of megabytes otherwise)
+            span = memoryview(pre[lo:hi] if hi <= len(pre) else src.view(lo, hi - lo, "bitmaps"))
+        rows, deserialize = self.row_count, BitMap.deserialize
         for (key, off), start, length in zip(wanted, starts.tolist(), lengths.tolist(), strict=True):
             data = span[start - lo:start - lo + length] if span is not None else self._read(start, length, "bitmap")
-            cache[key] = self._within_rows(read_bitmap(data, what=f"roaring bitmap at body offset {off}",
-                                                       path=src.path, offset=src.base + start), off)
+            bm = None
+            if length >= 8:  # the checked decoder's fast path; anything it would refuse is decoded by it below
+                try:
+                    bm = deserialize(data)  # type: ignore[arg-type]  # any buffer (memoryview: no copy)
+                except Exception:  # noqa: BLE001 - read_bitmap raises the one error for these bytes
+                    bm = None
+            if bm is None:
+                bm = read_bitmap(data, what=f"roaring bitmap at body offset {off}", path=src.path,
+                                 offset=src.base + start)
+            cache[key] = bm if not bm or bm.max() < rows else self._within_rows(bm, off)
 
     def _extents(self, offs: np.ndarray, lengths: list[int]) -> np.ndarray:
         """Byte length of each bitmap at body offset ``offs`` (V1: up to the next bitmap; V2: as recorded,

@@ -119,7 +119,7 @@ class V1Reads:
             nxt = int(later.min()) if len(later) else v1.body_len
         else:
             starts = self._v1_sorted_starts(v1)
-            i = int(np.searchsorted(starts, off, side="right"))
+            i = int(starts.searchsorted(off, side="right"))
             return (int(starts[i]) if i < len(starts) else v1.body_len) - off
         if self.has_null_value and off < self.null_value_offset < nxt:
             nxt = self.null_value_offset

@@ -295,6 +295,11 @@ class BitmapIndexReader(V1Reads, ManyLookups, BitmapVisits, BitmapDescribe):
             raise _corrupt(f"bitmap at body offset {off} ({length} bytes) runs past the payload", src, start,
                           f"a bitmap inside the body ({len(src) - self.body_start} bytes)")
         data = self._read(start, length, "bitmap")
+        if length >= 8:  # the checked decoder's fast path (a lookup at a time is what Java is fast at)
+            try:
+                return BitMap.deserialize(data)
+            except Exception:  # noqa: BLE001 - decoded again below for the one error these bytes get
+                pass
         # the checked decoder: a zero-length (or short) entry, a bad cookie and whatever pyroaring raises
         # on bad bytes (IndexError for an empty buffer) are one CorruptDataError at the bitmap's offset
         return read_bitmap(data, what=f"roaring bitmap at body offset {off}", path=src.path, offset=src.base + start)
