@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 from .errors import TruncatedDataError
@@ -33,6 +33,17 @@ def _store_errors() -> Any:
 
 
 _STORE_ERRORS: Any = None
+_OPEN_INPUT: Any = None
+
+
+def _open_input() -> Callable[[str], BinaryIO]:
+    """:func:`paimon_codec.storage.open_input`, imported once (storage imports this module)."""
+    global _OPEN_INPUT
+    if _OPEN_INPUT is None:
+        from .storage import open_input
+
+        _OPEN_INPUT = open_input
+    return _OPEN_INPUT
 _PREAD = hasattr(os, "pread")
 
 
@@ -53,11 +64,9 @@ class ByteSource:
     ) -> None:
         self._owned = False
         if isinstance(data, (str, os.PathLike)):
-            from . import storage
-
             path = str(data) if path is None else path
             # local: a plain file; a URI: a RangeReader (few ranged GETs, never the whole object)
-            data = storage.open_input(os.fspath(data))
+            data = _open_input()(os.fspath(data))
             self._owned = True
         # a local file opened here is read by position (os.pread): one system call a read, no seek, no
         # buffer copy, and safe from several threads (a planner reads ~12 ranges of each of hundreds of files)

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from .. import storage
 from ..errors import CorruptDataError
 from ..fileio import ByteSource
 
@@ -84,8 +85,6 @@ INDEX_WHOLE_GET = 1 << 20
 
 def index_source(path: str) -> ByteSource:
     """The file-index file at ``path`` (fetched whole by the first GET when small and on a store)."""
-    from .. import storage
-
     if storage.is_local(path):
         return ByteSource(path)
     return HeldSource(storage.open_input(path, whole_below=INDEX_WHOLE_GET), path=path)

@@ -55,6 +55,22 @@ _BOUNDED_ROOTS = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "DATE", 
 #: stand-in type for the stats fields whose bounds are not used: any field's 8-byte slot reads as one
 _PLACEHOLDER = DataType("BIGINT")
 
+# Decoded stats rows by their bytes: every plan of a table decodes the same manifest stats again (~20 us a
+# file).  Keyed by the codec object (one per field-type tuple; the key holds it, so it is never another
+# codec's) and the two BinaryRows' bytes - bytes that differ never share an entry; values are immutable.
+_CODECS: dict[tuple[DataType, ...], BinaryRowCodec] = {}
+_DECODED: dict[tuple[BinaryRowCodec, bytes, bytes], tuple[tuple, tuple]] = {}
+_DECODED_MAX = 1 << 16
+
+
+def _codec_of(types: tuple[DataType, ...]) -> BinaryRowCodec:
+    codec = _CODECS.get(types)
+    if codec is None:
+        codec = BinaryRowCodec(types)
+        if len(_CODECS) < 1024:  # beyond: a fresh codec per plan, its rows simply not shared
+            _CODECS[types] = codec
+    return codec
+
 
 def stats_prunable(schema: TableSchema) -> bool:
     """Whether files of a table with this schema may be pruned by value stats (append tables only)."""
@@ -207,7 +223,16 @@ class _FileStats:
             types = tuple(f.type if _bounded(f.type) and self.pruner.wanted(f.id) else _PLACEHOLDER
                           for f in self.fields)
             codec = self.pruner.codec(types)
-            self._rows = (codec.decode_serialized(stats.min_values), codec.decode_serialized(stats.max_values))
+            lo, hi = stats.min_values, stats.max_values
+            key = (codec, lo, hi) if type(lo) is bytes and type(hi) is bytes else None
+            rows = None if key is None else _DECODED.get(key)
+            if rows is None:
+                rows = (codec.decode_serialized(lo), codec.decode_serialized(hi))
+                if key is not None:
+                    if len(_DECODED) >= _DECODED_MAX:
+                        _DECODED.clear()
+                    _DECODED[key] = rows
+            self._rows = rows
         return self._rows
 
     def column(self, name: str) -> ColumnStats | None:
@@ -259,7 +284,7 @@ class StatsPruner:
 
     def codec(self, types: tuple[DataType, ...]) -> BinaryRowCodec:
         if types not in self._codecs:
-            self._codecs[types] = BinaryRowCodec(types)
+            self._codecs[types] = _codec_of(types)
         return self._codecs[types]
 
     def _stats_fields(self, meta: DataFileMeta) -> list[Field] | None:

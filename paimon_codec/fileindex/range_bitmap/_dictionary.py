@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from functools import cached_property
 from typing import Any, overload
 
 import numpy as np
@@ -18,6 +17,7 @@ from ...formats import translate_error
 from ...generated.construct import range_bitmap as _codec
 from ...generated.construct.paimon_key import STRING_LENGTH_DTYPE as _STRING_LENGTH
 from ...generated.construct.range_bitmap import VARIABLE_CHUNK_KEYS_KEY_OFFSETS_DTYPE as _KEY_OFFSET
+from .._once import once
 from ..keys import KeyCodec
 from ..parse_memo import remembered
 from ._layout import _DICT_HEADER_LENGTH, _chunk_dtype
@@ -130,7 +130,7 @@ class _RangeDictionary:
         return int(key)
 
     # -- dictionary
-    @cached_property
+    @once
     def _directory(self) -> tuple[Any, Sequence[_Chunk], int]:
         """(comparable first keys, chunk list, keys base) - read once per reader; the same directory bytes
         in a dictionary of the same size and key type parse the same (:mod:`..parse_memo`)."""

@@ -10,7 +10,6 @@ outside ``[min, max]`` and IS [NOT] NULL never touch the dictionary or the slice
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -23,6 +22,7 @@ from ...generated.construct import paimon_key as _key
 from ...generated.construct import range_bitmap as _codec
 from ...roaring import read_bitmap
 from ...types import DataType
+from .._once import once
 from ..bit_slices import BitSlices, null_rows
 from ..keys import KeyCodec
 from ..parse_memo import remembered
@@ -170,7 +170,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
             raise translate_error(exc, self.src.path, what).with_base_offset(self.src.base + at) from None
 
 
-    @cached_property
+    @once
     def _bsi_head(self) -> tuple[int, int, np.ndarray, int]:
         """(slice count, ebm length, slice (offset, length) pairs, body offset)."""
         b = self._bsi_src
@@ -215,7 +215,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         index.flags.writeable = False  # shared by every reader of these bytes (parse_memo)
         return slices, ebm_len, index, body
 
-    @cached_property
+    @once
     def _slice_area(self) -> memoryview:
         """Every slice, read at once: a comparison walks most slices, and one read of a hundred kilobytes
         costs less than ~20 small ones (on an object store the BSI is one request anyway)."""
@@ -223,7 +223,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         end = int((index[:, 0] + index[:, 1]).max())
         return memoryview(self._bsi_src.read(body + ebm_len, end, "bsi slices"))
 
-    @cached_property
+    @once
     def _ebm(self) -> BitMap:
         slices, ebm_len, _, body = self._bsi_head
         b = self._bsi_src
@@ -286,7 +286,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
     def _max_code(self) -> int:
         return self.cardinality - 1
 
-    @cached_property
+    @once
     def _bits(self) -> BitSlices:
         """O'Neil comparisons of the row codes (reads the BSI header, EBM and slices on use)."""
         return BitSlices(self._max_code(), lambda: self.slice_count, lambda: self._ebm, self._slice, self.slices)

@@ -12,6 +12,9 @@ from typing import Any
 
 from ...expressions import leaves
 from ...expressions.predicate import And, Leaf, Or
+from ...fileindex.ask_reader import ask
+from ...fileindex.evaluate import kept_askers
+from ...fileindex.result import BitmapResult
 from ...types import DataType, RowType
 from ...values import Timestamp
 
@@ -67,10 +70,6 @@ _EXACT_BY_TYPE: dict[str, tuple[type[Leaf], ...]] = {"range-bitmap": _RANGE_EXAC
 def _leaf_exact(leaf: Leaf, container: Any, row_type: RowType) -> bool:
     """One bound leaf: some index of its column answers it with exactly the matching rows - a reader of an
     exact kind for the leaf answering with a bitmap, or any reader answering SKIP (no row matches)."""
-    from ...fileindex.ask_reader import ask
-    from ...fileindex.evaluate import kept_askers
-    from ...fileindex.result import BitmapResult
-
     column = leaf.column
     if column is None or not answered_exactly(leaf, container.index_types, row_type):  # by its indexes' kinds
         return False
