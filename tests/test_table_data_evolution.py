@@ -174,6 +174,17 @@ def test_one_column_written_twice_with_one_sequence_number_is_refused(tmp_path, 
         plan_scan(out["path"])
 
 
+def test_partition_columns_written_by_every_part_of_one_commit_read_like_java(tmp_path, java_newest):
+    """Parts of one commit, each with the partition column (as paimon-cpp's corpus tables are written): the
+    files share a sequence number, and the partition column's value is the partition's in each."""
+    steps = [{"together": [{"cols": ["k", "a"], "rows": [[1, "x"], [1, "y"]], "first_row_id": 0},
+                           {"cols": ["k", "b"], "rows": [[1, 5], [1, None]], "first_row_id": 0}]}]
+    out = _java_table(java_newest, tmp_path, "pt_parts", [["k", "INT"], ["a", "STRING"], ["b", "INT"]], steps,
+                      partition_keys=["k"])
+    assert sorted(map(tuple, out["rows"]), key=str) == [(1, "x", 5), (1, "y", None)]
+    assert _sorted_rows(_ours(out["path"]), out["fields"]) == _sorted_rows(java_newest.read(out["path"]), out["fields"])
+
+
 @pytest.mark.parametrize("name", ["data-1.blob", "data-1.video", "data-1.vector.lance"])
 def test_lone_blob_video_and_vector_store_files_are_refused(tmp_path, name):
     """A .blob file is read with the normal file of its row ids (test_table_blob.py), never alone."""

@@ -141,8 +141,14 @@ def _written_ids(f: LiveDataFile, file_schema: TableSchema) -> set[int]:
 
 
 def _assign_columns(group: list[LiveDataFile], row_type: RowType,
-                    schema_of: Callable[[int], TableSchema], later: frozenset[int] = frozenset()) -> list[list[str]]:
-    """Per file (newest first): the table columns it provides (``later``: field ids blob files give)."""
+                    schema_of: Callable[[int], TableSchema], later: frozenset[int] = frozenset(),
+                    partition_keys: frozenset[str] = frozenset()) -> list[list[str]]:
+    """Per file (newest first): the table columns it provides (``later``: field ids blob files give).
+
+    Two files writing one column with the same sequence number are refused (which one Paimon takes hangs
+    on its file order), except a partition column: every file of a group lies in one partition and holds
+    that partition's value (paimon-cpp's data-evolution tables write the partition columns in each part of
+    one commit)."""
     if any(fld.id is None for fld in row_type):
         raise UnsupportedTypeError("data-evolution table schema without field ids")
     provided: dict[int, LiveDataFile] = {}
@@ -158,7 +164,7 @@ def _assign_columns(group: list[LiveDataFile], row_type: RowType,
             if newer is None:
                 provided[fld.id] = f
                 mine.append(fld.name)
-            elif newer.meta.max_sequence_number == f.meta.max_sequence_number:
+            elif newer.meta.max_sequence_number == f.meta.max_sequence_number and fld.name not in partition_keys:
                 raise UnsupportedTypeError(
                     f"two data-evolution files of one row-id range write column {fld.name!r} with the same "
                     f"sequence number {f.meta.max_sequence_number} ({newer.file_name}, {f.file_name})",
@@ -263,7 +269,7 @@ def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSche
                 for det in details:
                     det["decision"] = "skipped: global index"
                 return None
-    columns = _assign_columns(normal, schema.fields, schema_of, frozenset(bunches))
+    columns = _assign_columns(normal, schema.fields, schema_of, frozenset(bunches), frozenset(schema.partition_keys))
     taken = {n for cols in columns for n in cols}
     starts: list[int | None] = [None] * len(normal)
     group = list(normal)  # then each bunch's files: the blob column, unless a normal file gives it
