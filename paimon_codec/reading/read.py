@@ -36,6 +36,8 @@ from ..evolution.orc_char import has_char, noted_type, trim_char
 from ..planning.tasks import GroupTask
 from ..table.metadata_records import avro_records
 from .orc_batches import java_repeating_zeros
+from .orc_tail import stripe_writer_zones
+from .orc_timestamps import java_timestamps
 
 __all__ = ["arrow_type", "arrow_schema", "read_file_rows", "read_group_task", "read_plan_locally", "read_tasks_locally",
            "VALUE_KIND_COLUMN", "map_bounded", "read_threads", "STORE_READ_THREADS"]
@@ -120,9 +122,11 @@ def _read_orc(path: str, columns: list[str], positions: np.ndarray | None) -> pa
     f = orc.ORCFile(_open(path))
     present = [c for c in columns if c in f.schema.names]
     table = f.read(columns=present)
+    stripes = [f.nrows] if f.nstripes == 1 else [f.read_stripe(i, columns=[]).num_rows for i in range(f.nstripes)]
     if any(pa.types.is_floating(t) for t in table.schema.types):  # Java's repeating batches (.orc_batches)
-        stripes = [f.nrows] if f.nstripes == 1 else [f.read_stripe(i, columns=[]).num_rows for i in range(f.nstripes)]
         table = java_repeating_zeros(table, stripes)
+    # TIMESTAMPs near 1970-01-01 rounded as Java rounds them (.orc_timestamps)
+    table = java_timestamps(table, lambda: stripe_writer_zones(path, f.reader.serialized_file_tail()), stripes, path)
     return table if positions is None else table.take(pa.array(positions))
 
 
