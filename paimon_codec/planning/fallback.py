@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import UnsupportedTypeError
+from ..table.fallback_snapshot import fallback_snapshot
 from ..table.manifest import POSTPONE_BUCKET
 from ..table.table import PaimonTable
 from ..types import DataType, RowType
@@ -61,7 +62,7 @@ def fallback_with_own_schema(table: PaimonTable, snapshot: Any) -> str | None:
         return None
     present = {f.partition for f in table.live_files(snapshot) if f.bucket != POSTPONE_BUCKET}
     try:
-        table._fallback_files(fallback, present)
+        table._fallback_files(fallback, present, snapshot, table.time_travel)
     except UnsupportedTypeError:
         return fallback
     return None
@@ -71,16 +72,21 @@ def plan_with_fallback(table: PaimonTable, snapshot: Any, branch: str, plan_scan
     """The main branch's plan for ``where``, with the fallback branch's partitions added as group tasks.
 
     ``plan_scan`` is :func:`paimon_codec.planning.plan.plan_scan` (passed in: that module calls this one);
-    ``options`` are its keyword options (no time travel: Paimon's fallback read is of the latest snapshot).
+    ``options`` are its keyword options.  A time travel (``table.time_travel``) reads the fallback branch's
+    snapshot Paimon picks for it (:mod:`paimon_codec.table.fallback_snapshot`), also as a time travel.
     """
+    travel = table.time_travel
     main = PaimonTable(table.path, branch=table.branch)
     main.skip_fallback = True
     other = PaimonTable(table.path, branch=branch)
     other.skip_fallback = True
-    other_snapshot = other.snapshot()
+    other_snapshot = fallback_snapshot(other.meta_path, branch, snapshot, travel, table.meta_path)
     if other_snapshot is None:
         return plan_scan(main, where, **options)
-    mine, theirs = main.current_schema(snapshot), other.current_schema(other_snapshot)
+    if travel is None:
+        mine, theirs = main.current_schema(snapshot), other.current_schema(other_snapshot)
+    else:  # a time travel reads each snapshot with the schema it was written with
+        mine, theirs = main.schema_of(snapshot), other.schema_of(other_snapshot)
     if not same_row_type_ignoring_nullability(mine.fields, theirs.fields):
         raise UnsupportedTypeError(
             f"scan.fallback-branch {branch!r} has the row type {theirs.fields}, the table {mine.fields}",
@@ -93,8 +99,9 @@ def plan_with_fallback(table: PaimonTable, snapshot: Any, branch: str, plan_scan
     plan = plan_scan(main, where, **options)
     present = frozenset(f.partition for f in main.batch_files(snapshot))
     other.exclude_partitions = present
-    fallback_options = {k: v for k, v in options.items() if k not in ("order_by", "limit", "nulls_first")}
-    fallback = plan_scan(other, None, **fallback_options)
+    fallback_options = {k: v for k, v in options.items()
+                        if k not in ("order_by", "limit", "nulls_first", "snapshot_id", "tag", "timestamp_ms")}
+    fallback = plan_scan(other, None, snapshot_id=None if travel is None else other_snapshot.id, **fallback_options)
     rename = {m.name: o.name for m, o in zip(mine.fields, theirs.fields, strict=True)}
     types = {o.name: o.type for o in theirs.fields}
     wrapped = [GroupTask(READER, [t] if isinstance(t, FileTask) else list(t.files),

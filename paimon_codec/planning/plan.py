@@ -25,6 +25,7 @@ sort has a single key), whose union holds the global answer; the reader still so
 
 from __future__ import annotations
 
+import copy
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -196,17 +197,22 @@ def plan_scan(table: PaimonTable | str | os.PathLike[str], where: WhereLike = No
     # Paimon reads the latest snapshot with the table's current schema (an ALTER TABLE takes effect
     # before the next commit) and travels back in time with the schema the snapshot was written with
     time_travel = snapshot_id is not None or tag is not None or timestamp_ms is not None
+    if time_travel:  # the fallback branch's snapshot depends on how this one was chosen (table.fallback_snapshot)
+        table = copy.copy(table)
+        table.time_travel = ("snapshot_id", snapshot_id) if snapshot_id is not None else \
+            ("tag", tag) if tag is not None else ("timestamp_ms", timestamp_ms)
     schema = table.schema_of(snapshot) if time_travel else table.current_schema(snapshot)
     if time_travel and schema is not None:
         # ... with the table's current options: Paimon copies the snapshot's schema with them
         # (AbstractFileStoreTable.tryTimeTravel), so an ALTER'd merge option applies to old snapshots too
         schema = replace(schema, options=dict(table.current_schema().options))
     check_read_options(schema, schema.options, table.meta_path)
-    fallback = None if time_travel or snapshot is None else fallback_with_own_schema(table, snapshot)
+    fallback = None if snapshot is None else fallback_with_own_schema(table, snapshot)
     if fallback is not None:  # a fallback branch with a schema / merge of its own: planned as its own table
         return plan_with_fallback(table, snapshot, fallback, plan_scan, where, use_indexes=use_indexes,
                                   order_by=order_by, limit=limit, nulls_first=nulls_first, judge=judge,
-                                  use_stats=use_stats, semantics=semantics)
+                                  use_stats=use_stats, semantics=semantics, snapshot_id=snapshot_id, tag=tag,
+                                  timestamp_ms=timestamp_ms)
     row_type = schema.fields
     pred = as_predicate(where, row_type)
     keys = parse_order_by(order_by, row_type, nulls_first)

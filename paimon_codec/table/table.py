@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from .. import storage
 from ..binary_row import decode_serialized_row
@@ -13,6 +14,7 @@ from ..errors import (
     MissingFileError,
     UnsupportedTypeError,
 )
+from .fallback_snapshot import fallback_snapshot
 from .index_manifest import (
     DELETION_VECTORS_INDEX,
     IndexManifestEntry,
@@ -119,6 +121,9 @@ class PaimonTable:
     # fallback is planned as a table of its own) / drops the partitions the main branch holds
     skip_fallback: bool = False
     exclude_partitions: frozenset | None = None
+    # set by plan_scan on its copy for a time-travelling read: how the snapshot was chosen, which decides the
+    # fallback branch's snapshot (.fallback_snapshot)
+    time_travel: tuple[str, Any] | None = None
 
     def __init__(self, path: str | os.PathLike, branch: str | None = None,
                  storage_options: dict[str, str] | None = None) -> None:
@@ -354,15 +359,17 @@ class PaimonTable:
         fallback = self.read_options(snapshot).get("scan.fallback-branch") or \
             self.schema.options.get("scan.fallback-branch")
         if fallback and fallback != (self.branch or "main"):
-            if snapshot.id != latest_snapshot_id(self.meta_path):
-                raise UnsupportedTypeError(f"time travel on a table with scan.fallback-branch {fallback!r} is not "
-                                           "supported", path=self.meta_path)
-            files.extend(self._fallback_files(fallback, {f.partition for f in files}))
+            travel = self.time_travel
+            if travel is None and snapshot.id != latest_snapshot_id(self.meta_path):
+                travel = ("snapshot_id", snapshot.id)
+            files.extend(self._fallback_files(fallback, {f.partition for f in files}, snapshot, travel))
         return files
 
-    def _fallback_files(self, branch: str, present: set[tuple]) -> list[LiveDataFile]:
+    def _fallback_files(self, branch: str, present: set[tuple], snapshot: Snapshot | None = None,
+                        travel: tuple[str, Any] | None = None) -> list[LiveDataFile]:
         other = PaimonTable(self.path, branch=branch if branch != "main" else None)
-        snap = other.snapshot()
+        snap = other.snapshot() if snapshot is None else \
+            fallback_snapshot(other.meta_path, branch, snapshot, travel, self.meta_path)
         if snap is None:
             return []
         extra = [f for f in other.batch_files(snap) if f.partition not in present]
