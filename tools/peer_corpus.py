@@ -151,6 +151,17 @@ def _first_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0] if text else ''}"[:400]
 
 
+def _ours_alone(table: Path, branch: str | None, snapshot_id: int | None, tag: str | None, where: Any) -> str:
+    """What our read does where Java's fails: a library error (a file absent, a refusal) or a crash."""
+    try:
+        rows = read_table(table, where, snapshot_id=snapshot_id, tag=tag, branch=branch, semantics="paimon")
+    except PaimonCodecError as exc:
+        return _first_line(exc)
+    except Exception as exc:  # noqa: BLE001 - reported
+        return f"CRASH {_first_line(exc)}"
+    return f"{rows.num_rows} rows"
+
+
 def compare_read(java: JavaPaimon, table: Path, branch: str | None, snapshot_id: int | None, tag: str | None,
                  where: Any) -> tuple[Read, pa.Table | None]:
     """Java's rows and ours for one read, classified; also Java's rows (``None`` when Java failed)."""
@@ -158,7 +169,8 @@ def compare_read(java: JavaPaimon, table: Path, branch: str | None, snapshot_id:
     try:
         theirs = java.read(table, where=where, snapshot_id=snapshot_id, tag=tag, branch=branch)
     except (JavaError, OracleError) as exc:
-        return Read(snapshot_id, tag, label, "java-cannot-read", detail=_first_line(exc)), None
+        return Read(snapshot_id, tag, label, "java-cannot-read",
+                    detail=f"{_first_line(exc)} | ours: {_ours_alone(table, branch, snapshot_id, tag, where)}"), None
     try:
         ours = read_table(table, where, snapshot_id=snapshot_id, tag=tag, branch=branch, semantics="paimon")
     except MissingFileError as exc:
@@ -192,7 +204,7 @@ def run_table(java: JavaPaimon, root: Path, table: Path, branch: str | None) -> 
     # predicate is listed in the notes but leaves the table's rows exact)
     outcomes = {r.outcome for r in result.reads if r.where is None or r.outcome in ("wrong", "crashed")}
     if latest.outcome == "java-cannot-read":
-        result.outcome = "java-cannot-read"
+        result.outcome = "crashed" if "| ours: CRASH" in latest.detail else "java-cannot-read"
     else:
         result.outcome = next(c for c in CLASSES if c in outcomes)
     return result

@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 from pyroaring import BitMap
 
 from .. import storage
-from ..errors import CorruptDataError, PaimonCodecError, UnsupportedTypeError
+from ..errors import CorruptDataError, MissingFileError, PaimonCodecError, UnsupportedTypeError
 from ..evolution.file_evolution import (
     Conversion,
     FileEvolution,
@@ -216,6 +216,32 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
     columns = [src for _, src, _ in plan if src is not None]
     if primary_key_file:
         columns.append(VALUE_KIND_COLUMN)
+    try:
+        table = _decoded_columns(path, file_format, plan, columns, positions, file_size, primary_key_file)
+    except FileNotFoundError as exc:  # listed in a manifest, gone from the store
+        if isinstance(exc, PaimonCodecError):
+            raise
+        raise MissingFileError("data file listed in the manifest does not exist", path=path) from None
+    if primary_key_file and VALUE_KIND_COLUMN in table.column_names:
+        kinds = table.column(VALUE_KIND_COLUMN)
+        table = table.filter(pc.invert(pc.is_in(kinds, pa.array(_RETRACT_KINDS, kinds.type))))
+    if file_format == "orc":
+        table = _trimmed_orc_chars(table, plan)
+    arrays = []
+    for fld, src, conv in plan:
+        if src is None or src not in table.column_names:
+            arrays.append(pa.nulls(table.num_rows, fld.type))
+        elif conv is None:
+            arrays.append(as_arrow(table.column(src), fld.type))
+        else:
+            arrays.append(convert_array(table.column(src), conv))
+    return pa.Table.from_arrays(arrays, schema=pa.schema([f.remove_metadata() for f in schema]))
+
+
+def _decoded_columns(path: str, file_format: str, plan: list[tuple[pa.Field, str | None, Conversion | None]],
+                     columns: list[str], positions: np.ndarray | None, file_size: int | None,
+                     primary_key_file: bool) -> pa.Table:
+    """The file's columns as its format's reader decodes them (before evolution and NULL-filling)."""
     with storage.store_errors(path, "data file"):
         if file_format in ("parquet", "orc"):
             try:
@@ -235,20 +261,7 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
             if primary_key_file:
                 avro_fields.append(pa.field(VALUE_KIND_COLUMN, pa.int8()))
             table = _read_avro(path, avro_fields, positions)
-    if primary_key_file and VALUE_KIND_COLUMN in table.column_names:
-        kinds = table.column(VALUE_KIND_COLUMN)
-        table = table.filter(pc.invert(pc.is_in(kinds, pa.array(_RETRACT_KINDS, kinds.type))))
-    if file_format == "orc":
-        table = _trimmed_orc_chars(table, plan)
-    arrays = []
-    for fld, src, conv in plan:
-        if src is None or src not in table.column_names:
-            arrays.append(pa.nulls(table.num_rows, fld.type))
-        elif conv is None:
-            arrays.append(as_arrow(table.column(src), fld.type))
-        else:
-            arrays.append(convert_array(table.column(src), conv))
-    return pa.Table.from_arrays(arrays, schema=pa.schema([f.remove_metadata() for f in schema]))
+    return table
 
 
 def _trimmed_orc_chars(table: pa.Table, plan: list[tuple[pa.Field, str | None, Conversion | None]]) -> pa.Table:
