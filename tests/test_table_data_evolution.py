@@ -15,10 +15,11 @@ from types import SimpleNamespace
 
 import pyarrow as pa
 import pytest
+from oracles.java_newest import JavaError
 from oracles.pypaimon21 import PyPaimon
 from spark_fixtures import spark  # noqa: F401
 
-from paimon_codec.errors import UnsupportedTypeError
+from paimon_codec.errors import CorruptDataError, UnsupportedTypeError
 from paimon_codec.planning.data_evolution import plan_row_id_groups
 from paimon_codec.planning.plan import as_predicate, plan_scan
 from paimon_codec.reading.arrow_filter import filter_table
@@ -196,6 +197,17 @@ def test_predicate_on_a_column_whose_type_changed_is_refused(tmp_path, java_newe
         _ours(out["path"], "c < 150")
     assert _ours(out["path"], "c IS NOT NULL").num_rows == java_newest.read(out["path"], where="c IS NOT NULL").num_rows
     assert _ours(out["path"], "id < 2").num_rows == 2  # a column of its written type still filters
+
+
+def test_a_lone_file_without_a_not_null_column_fails_as_in_java(tmp_path, java_newest):
+    """A first write of some columns only leaves a NOT NULL column unwritten: Java's read fails ("Required column
+    is missing in data file"); ours returned NULLs in the NOT NULL column, now it fails naming it."""
+    out = _java_table(java_newest, tmp_path, "nn", [["id", "INT"], ["v", "STRING NOT NULL"]],
+                      [{"cols": ["id"], "rows": [[1], [2]]}], read=False)
+    with pytest.raises(JavaError, match="Required column is missing"):
+        java_newest.read(out["path"])
+    with pytest.raises(CorruptDataError, match="NOT NULL column 'v' is written by no file"):
+        _ours(out["path"])
 
 
 @pytest.mark.parametrize("name", ["data-1.blob", "data-1.video", "data-1.vector.lance"])

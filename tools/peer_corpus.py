@@ -202,11 +202,14 @@ def run_table(java: JavaPaimon, root: Path, table: Path, branch: str | None) -> 
             result.reads.append(compare_read(java, table, branch, None, None, where)[0])
     # a table's class: its worst read without a predicate, or a wrong / crashed read under one (a refused
     # predicate is listed in the notes but leaves the table's rows exact)
+    # a read Java cannot do (an older snapshot, say) has nothing to compare: it leaves the class alone
+    # unless ours crashed there
     outcomes = {r.outcome for r in result.reads if r.where is None or r.outcome in ("wrong", "crashed")}
-    if latest.outcome == "java-cannot-read":
-        result.outcome = "crashed" if "| ours: CRASH" in latest.detail else "java-cannot-read"
+    outcomes |= {"crashed" for r in result.reads if "| ours: CRASH" in r.detail}
+    if latest.outcome == "java-cannot-read" and "crashed" not in outcomes:
+        result.outcome = "java-cannot-read"
     else:
-        result.outcome = next(c for c in CLASSES if c in outcomes)
+        result.outcome = next(c for c in CLASSES if c in outcomes - {"java-cannot-read"})
     return result
 
 

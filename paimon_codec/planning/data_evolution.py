@@ -209,6 +209,17 @@ def _refuse_uncast_stats(group: list[LiveDataFile], pred: Any, schema: TableSche
             break
 
 
+def _refuse_unwritten_not_null(f: LiveDataFile, schema: TableSchema,
+                               schema_of: Callable[[int], TableSchema]) -> None:
+    """A lone file of a row-id range that does not write a NOT NULL column: Paimon's read fails ("Required
+    column is missing in data file"); so does ours, as for a group (:func:`_assign_columns`)."""
+    written = _written_ids(f, schema_of(f.meta.schema_id))
+    for fld in schema.fields:
+        if not fld.type.nullable and fld.id not in written:
+            raise CorruptDataError(f"NOT NULL column {fld.name!r} is written by no file of row ids {_range(f)}",
+                                   path=f.path)
+
+
 def _may_match_partition(pred: Any, schema: TableSchema, f: LiveDataFile, semantics: Any) -> bool:
     if pred is None or not schema.partition_keys:
         return True
@@ -238,6 +249,7 @@ def plan_row_id_groups(table: PaimonTable, schema: TableSchema, files: list[Live
         for group in group_by_row_id(bucket_files):
             _refuse_uncast_stats(group, pred, schema, schema_of)
             if len(group) == 1 and not is_blob_file(group[0]):
+                _refuse_unwritten_not_null(group[0], schema, schema_of)
                 singles.append(group[0])
                 continue
             task = _plan_group(table, group, schema, report, FileTask, GroupTask, global_index)
