@@ -227,7 +227,8 @@ def _table_name(t: TableResult) -> str:
     return t.path + (f" (branch {t.branch})" if t.branch else "")
 
 
-def render_markdown(results: list[TableResult], root: str, when: str, java_version: str) -> str:
+def render_markdown(results: list[TableResult], root: str, when: str, java_version: str, local_root: str = "") -> str:
+    """The page; ``local_root`` (the corpus dir of this run) is cut from the notes' paths."""
     s = summary(results)
     counts = ", ".join(f"{s['by_outcome'].get(c, 0)} {c}" for c in CLASSES)
     read_counts = ", ".join(f"{s['reads_by_outcome'].get(c, 0)} {c}" for c in CLASSES if s['reads_by_outcome'].get(c))
@@ -257,8 +258,8 @@ def render_markdown(results: list[TableResult], root: str, when: str, java_versi
         "| --- | --- | --- | --- |",
     ]
     for t in results:
-        notes = sorted({f"{r.outcome}: {r.detail.splitlines()[0] if r.detail else ''}".replace("|", "\\|")[:200]
-                        for r in t.reads if r.outcome != "exact"})
+        notes = sorted({f"{r.outcome}: {r.detail.splitlines()[0] if r.detail else ''}".replace(local_root + "/", "")
+                        .replace("|", "\\|")[:240] for r in t.reads if r.outcome != "exact"})
         lines.append(f"| `{_table_name(t)}` | {t.outcome} | {len(t.reads)} | {'; '.join(notes)} |")
     return "\n".join(lines) + "\n"
 
@@ -291,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps({"root": str(root), "date": when, "java": NEWEST, "summary": s,
                                          "tables": [asdict(t) for t in results]}, indent=1))
     if args.doc:
-        args.doc.write_text(render_markdown(results, "<paimon-cpp>/test/test_data", when, NEWEST))
+        args.doc.write_text(render_markdown(results, "<paimon-cpp>/test/test_data", when, NEWEST, str(root)))
     return 0 if not s["by_outcome"].get("wrong") and not s["by_outcome"].get("crashed") else 1
 
 
