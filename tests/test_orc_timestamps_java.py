@@ -16,6 +16,7 @@ import pytest
 from oracles.compare import row_set_difference
 from oracles.java_newest import JavaPaimon
 
+from paimon_codec.errors import UnsupportedTypeError
 from paimon_codec.reading import read_table
 
 pytestmark = pytest.mark.java
@@ -37,3 +38,19 @@ def test_orc_timestamps_near_the_epoch_read_as_java_reads_them(tmp_path, zone):
         filtered = java.read(path, where="id < 3")
     assert row_set_difference(read_table(path).select(theirs.column_names), theirs) is None
     assert row_set_difference(read_table(path, "id < 3").select(filtered.column_names), filtered) is None
+
+
+def test_a_nested_orc_timestamp_near_the_epoch_written_outside_utc_is_refused(tmp_path):
+    """Inside a ROW / ARRAY the correction is not applied: such a value is refused by name (pyarrow's
+    ``00:00:01.001`` for Java's ``00:00:00.001`` came back before); a value far from the epoch reads as Java's."""
+    with JavaPaimon(jvm_args=["-XX:TieredStopAtLevel=1", "-Duser.timezone=Asia/Shanghai"]) as java:
+        path = java.create_table(str(tmp_path), "db.t", "id INT, r ROW<t TIMESTAMP(3)>, a ARRAY<TIMESTAMP(3)>",
+                                 options={"file.format": "orc", "bucket": "-1"})
+        near, far = dt.datetime(1970, 1, 1, 0, 0, 0, 1000), dt.datetime(2024, 7, 1, 12, 0, 0, 5000)
+        java.write(path, [{"id": 1, "r": {"t": far}, "a": [far]}])
+        theirs = java.read(path)
+        assert row_set_difference(read_table(path).select(theirs.column_names), theirs) is None
+        java.write(path, [{"id": 2, "r": {"t": near}, "a": [far]}])
+        assert java.read(path, where="id = 2").column("r").to_pylist() == [{"t": near}]
+    with pytest.raises(UnsupportedTypeError, match="TIMESTAMP near 1970-01-01 inside column 'r'"):
+        read_table(path)

@@ -14,7 +14,7 @@ one second later from pyarrow).
 :func:`java_timestamp_seconds` redoes Java's correction on pyarrow's values of top-level TIMESTAMP
 (not TIMESTAMP_INSTANT) columns; the writer's zone comes from each stripe's footer
 (:mod:`.orc_tail`), read only when a value lies in the window.  A zone Python does not know is refused
-by name.  TIMESTAMPs inside ARRAY / MAP / ROW keep pyarrow's values.
+by name; so is such a value inside an ARRAY / MAP / ROW of a file written in a zone other than UTC.
 """
 
 from __future__ import annotations
@@ -88,6 +88,37 @@ def java_timestamp_column(col: pa.ChunkedArray | pa.Array, zones: list[str], str
     return pa.array(values, type=pa.int64(), mask=~valid).cast(arr.type)
 
 
+def _nested_timestamps(arr: pa.Array) -> list[pa.Array]:
+    """The zone-less TIMESTAMP values nested anywhere inside ``arr`` (an ARRAY / MAP / ROW column)."""
+    t = arr.type
+    if pa.types.is_timestamp(t):
+        return [arr] if t.tz is None else []
+    if pa.types.is_struct(t):
+        return [x for i in range(t.num_fields) for x in _nested_timestamps(arr.field(i))]
+    if pa.types.is_map(t):
+        return _nested_timestamps(arr.keys) + _nested_timestamps(arr.items)
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return _nested_timestamps(arr.flatten())
+    return []
+
+
+def refuse_nested(table: pa.Table, zones: Callable[[], list[str]], path: str) -> None:
+    """Refuse a TIMESTAMP inside an ARRAY / MAP / ROW in the disputed window of a file written in a zone other
+    than UTC (the correction is applied to top-level columns only)."""
+    for f in table.schema:
+        if not (pa.types.is_struct(f.type) or pa.types.is_list(f.type) or pa.types.is_large_list(f.type)
+                or pa.types.is_map(f.type)):
+            continue
+        for leaf in _nested_timestamps(table.column(f.name).combine_chunks()):
+            raw = leaf.cast(pa.int64())
+            nanos = raw.fill_null(0).to_numpy() if raw.null_count else raw.to_numpy()
+            if np.any(_in_window(nanos)) and any(_offset_seconds(z, 0, path) for z in zones()):
+                raise UnsupportedTypeError(
+                    f"unsupported: a TIMESTAMP near 1970-01-01 inside column {f.name!r} of an ORC file written in "
+                    f"time zone {next(z for z in zones() if _offset_seconds(z, 0, path))!r} (Java's ORC reader rounds "
+                    "its second differently from pyarrow's; corrected for top-level columns only)", path=path)
+
+
 def needs_writer_zones(table: pa.Table) -> list[int]:
     """Positions of ``table``'s TIMESTAMP (zone-less) columns holding a value in the disputed window."""
     out = []
@@ -104,10 +135,18 @@ def java_timestamps(table: pa.Table, zones: Callable[[], list[str]], stripe_rows
                     path: str) -> pa.Table:
     """``table`` (a whole ORC file read by pyarrow) with its zone-less TIMESTAMP columns as Java reads them;
     ``zones()`` gives each stripe's writer zone (called only when a value needs it)."""
+    cached: list[list[str]] = []
+
+    def stripe_zones_once() -> list[str]:
+        if not cached:
+            cached.append(zones())
+        return cached[0]
+
+    refuse_nested(table, stripe_zones_once, path)
     columns = needs_writer_zones(table)
     if not columns:
         return table
-    stripe_zones = zones()
+    stripe_zones = stripe_zones_once()
     for i in columns:
         table = table.set_column(i, table.field(i),
                                  java_timestamp_column(table.column(i), stripe_zones, stripe_rows, path))
