@@ -169,8 +169,9 @@ def test_deletion_vector_table(tmp_path, java_newest):
     ("aggregation", {"merge-engine": "aggregation", "fields.n.aggregate-function": "sum"}),
     ("first-row", {"merge-engine": "first-row"}),
 ], ids=lambda v: v if isinstance(v, str) else "")
-def test_merge_engines_with_repeated_keys(tmp_path, java_newest, engine, options):
-    """A key written several times in one call: Java's reads and ours agree with Java writing the same rows."""
+def test_merge_engines_with_repeated_keys(tmp_path, java_newest, pypaimon21, engine, options):
+    """A key written several times in one call: Java's reads, pypaimon's and ours agree with Java writing the
+    same rows."""
     batches = [pa.table({"id": pa.array([1, 2, 1, 1, 3], pa.int32()), "p": pa.array([0] * 5, pa.int32()),
                          "s": ["a", None, None, "d", "e"], "n": pa.array([1, 2, None, 4, 5], pa.int64())}),
                pa.table({"id": pa.array([2, 1], pa.int32()), "p": pa.array([0, 0], pa.int32()),
@@ -189,8 +190,11 @@ def test_merge_engines_with_repeated_keys(tmp_path, java_newest, engine, options
     assert expected.num_rows == 3
     assert_same_rows(java_newest.read(ours), expected, what=f"{engine}: Java reads ours")
     assert_same_rows(read_table(ours), expected, what=f"{engine}: we read ours")
+    if engine != "first-row":
+        assert_same_rows(pypaimon21.read(ours), expected, what=f"{engine}: pypaimon reads our level 0")
     compact_table(ours)
     assert_same_rows(java_newest.read(ours), expected, what=f"{engine}: Java reads our compaction")
+    assert_same_rows(pypaimon21.read(ours), expected, what=f"{engine}: pypaimon reads our compaction")
 
 
 def test_pypaimon_reads_our_upserts(tmp_path, pypaimon21):
