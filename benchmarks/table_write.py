@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -31,9 +33,15 @@ from pathlib import Path
 import _java_newest as jn
 import numpy as np
 import pyarrow as pa
-from _harness import RESULTS, environment, markdown_table, write_result
-
-UPSERT_TABLE = "db.java"
+from _harness import (
+    RESULTS,
+    environment,
+    interleave,
+    load_summary,
+    markdown_table,
+    replace_readme_section,
+    write_result,
+)
 
 
 # ------------------------------------------------------------------------------------------ upsert + compaction
@@ -65,50 +73,100 @@ def _partial_fold(spec: jn.TableSpec, commits: int) -> tuple[int, str]:
     return jn.expected_fold(cut)
 
 
-def run_upsert(args: argparse.Namespace, work: Path) -> list[dict]:
+def _copy_table(src: Path, dst: Path) -> Path:
+    """A copy of the table at ``src``: data files hard-linked (immutable), every other file copied."""
+    shutil.rmtree(dst, ignore_errors=True)
+    for root, _dirs, files in os.walk(src):
+        rel = Path(root).relative_to(src)
+        (dst / rel).mkdir(parents=True, exist_ok=True)
+        for name in files:
+            s, d = Path(root) / name, dst / rel / name
+            if Path(root).name.startswith("bucket-"):
+                os.link(s, d)
+            else:
+                shutil.copy2(s, d)
+    return dst
+
+
+def _checked(wh: Path, name: str, expected: tuple[int, str], step: str) -> None:
+    got = _java_fold(wh, f"db.{name}")
+    assert got == expected, f"{name} after the {step}: Java reads {got}, the generator says {expected}"
+
+
+def run_upsert(args: argparse.Namespace, work: Path) -> tuple[list[dict], dict[str, list[float]]]:
+    """Java writes the base once; then, ``--repeats`` times and interleaved (``_harness.interleave``), each side
+    upserts the last commit into its own fresh copy of the base and fully compacts it.  A side's record counts
+    only after Java's read of its table returns the expected rows after each step."""
     from paimon_codec.writing import compact_table, upsert_arrow
 
     spec = upsert_spec(args)
     last = spec.commits - 1
     wh = work / "wh"
-    driver_args = ["--warehouse", str(wh), "--table", UPSERT_TABLE, *spec.args()]
-    jn.run_driver("TableBench", ["write", *driver_args, "--stop-after", str(last)])
-    java_path, ours_path = wh / "db.db" / "java", wh / "db.db" / "ours"
-    shutil.copytree(java_path, ours_path)
+    spec_args = spec.args()
+    jn.run_driver("TableBench", ["write", "--warehouse", str(wh), "--table", "db.base", *spec_args,
+                                 "--stop-after", str(last)])
+    base_path = wh / "db.db" / "base"
     base = _partial_fold(spec, last)
-    assert _java_fold(wh, "db.ours") == base, "the copied base table reads as the generator says"
+    assert _java_fold(wh, "db.base") == base, "the base table reads as the generator says"
     expected = jn.expected_fold(spec)
-
-    (java_write,) = jn.run_driver("TableBench", ["write", *driver_args, "--resume-at", str(last)])
-    java_upsert_ms = float(java_write["commit_ms"][0])
     rows, kinds = upsert_rows(spec, last)
-    t0 = time.perf_counter()
-    upsert_arrow(ours_path, rows, row_kinds=kinds)
-    ours_upsert_ms = (time.perf_counter() - t0) * 1e3
-    for name in ("java", "ours"):  # level 0 of a table without deletion vectors is read by merge
-        got = _java_fold(wh, f"db.{name}")
-        assert got == expected, f"{name} after the upsert: Java reads {got}, the generator says {expected}"
+    runs = {"java": 0, "ours": 0}
 
-    (java_compact,) = jn.run_driver("TableBench", ["compact", "--warehouse", str(wh), "--table", UPSERT_TABLE])
-    t0 = time.perf_counter()
-    result = compact_table(ours_path)
-    ours_compact_ms = (time.perf_counter() - t0) * 1e3
-    for name in ("java", "ours"):
-        got = _java_fold(wh, f"db.{name}")
-        assert got == expected, f"{name} after compaction: Java reads {got}, the generator says {expected}"
+    def fresh(side: str) -> str:
+        runs[side] += 1
+        name = f"{side}{runs[side]}"
+        _copy_table(base_path, wh / "db.db" / name)
+        return name
 
+    def java_side() -> list[dict]:
+        name = fresh("java")
+        (write,) = jn.run_driver("TableBench", ["write", "--warehouse", str(wh), "--table", f"db.{name}",
+                                                *spec_args, "--resume-at", str(last)])
+        _checked(wh, name, expected, "upsert")
+        (compact,) = jn.run_driver("TableBench", ["compact", "--warehouse", str(wh), "--table", f"db.{name}"])
+        _checked(wh, name, expected, "compaction")
+        shutil.rmtree(wh / "db.db" / name)
+        return [{"workload": "upsert", "side": "java", "ms": float(write["commit_ms"][0])},
+                {"workload": "compact", "side": "java", "ms": float(compact["ms"]),
+                 "buckets_compacted": int(compact["buckets"])}]
+
+    def ours_side() -> list[dict]:
+        name = fresh("ours")
+        path = wh / "db.db" / name
+        t0 = time.perf_counter()
+        upsert_arrow(path, rows, row_kinds=kinds)
+        upsert_ms = (time.perf_counter() - t0) * 1e3
+        _checked(wh, name, expected, "upsert")  # level 0 of a table without deletion vectors is read by merge
+        t0 = time.perf_counter()
+        compact_table(path)
+        compact_ms = (time.perf_counter() - t0) * 1e3
+        _checked(wh, name, expected, "compaction")
+        shutil.rmtree(path)
+        return [{"workload": "upsert", "side": "ours", "ms": round(upsert_ms, 1)},
+                {"workload": "compact", "side": "ours", "ms": round(compact_ms, 1)}]
+
+    results, loads = interleave([("ours", ours_side), ("java", java_side)], args.repeats,
+                                log=lambda rec: print(json.dumps(rec), flush=True))
     common = {"base_rows": spec.rows - args.upsert_rows, "upsert_rows": args.upsert_rows, "updates": args.updates,
-              "deletes": args.deletes, "rows_after": expected[0], "checksum": expected[1], "checks_match": True}
-    return [
-        {"workload": "upsert", "paimon_codec_ms": round(ours_upsert_ms, 1), "java_ms": java_upsert_ms, **common},
-        {"workload": "compact", "paimon_codec_ms": round(ours_compact_ms, 1), "java_ms": float(java_compact["ms"]),
-         "buckets_compacted": int(java_compact["buckets"]), "snapshot": result.snapshot_id, **common},
-    ]
+              "deletes": args.deletes, "rows_after": expected[0], "checksum": expected[1], "checks_match": True,
+              "repeats": args.repeats}
+    records = []
+    for i, workload in enumerate(("upsert", "compact")):
+        ours = [run[i]["ms"] for run in results["ours"]]
+        java = [run[i]["ms"] for run in results["java"]]
+        records.append({"workload": workload, "paimon_codec_ms": statistics.median(ours), "java_ms":
+                        statistics.median(java), "paimon_codec_runs_ms": ours, "java_runs_ms": java, **common})
+    return records, loads
+
+
+def _cell(med: float, runs: list[float]) -> str:
+    return f"{med:,.0f} ({min(runs):,.0f}-{max(runs):,.0f})" if len(runs) > 1 else f"{med:,.0f}"
 
 
 def upsert_markdown(records: list[dict]) -> str:
-    rows = [(r["workload"], f"{r['base_rows']:,}", f"{r['upsert_rows']:,}", f"{r['paimon_codec_ms']:.0f}",
-             f"{r['java_ms']:.0f}", f"{r['paimon_codec_ms'] / r['java_ms']:.2f}", f"{r['rows_after']:,}",
+    rows = [(r["workload"], f"{r['base_rows']:,}", f"{r['upsert_rows']:,}",
+             _cell(r["paimon_codec_ms"], r["paimon_codec_runs_ms"]), _cell(r["java_ms"], r["java_runs_ms"]),
+             f"{r['paimon_codec_ms'] / r['java_ms']:.2f}", f"{r['rows_after']:,}",
              "yes" if r["checks_match"] else "no") for r in records]
     return markdown_table(["workload", "base rows", "upsert rows", "paimon-codec ms", "Java 1.4.2 ms",
                            "ours / Java", "rows after", "Java reads the expected rows"],
@@ -123,21 +181,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--upsert-rows", type=int, default=200_000)
     ap.add_argument("--updates", type=float, default=0.5, help="fraction of the upsert rewriting existing keys")
     ap.add_argument("--deletes", type=float, default=0.05, help="fraction of the upsert deleting existing keys")
-    ap.add_argument("--no-write", action="store_true", help="do not write benchmarks/results/")
+    ap.add_argument("--repeats", type=int, default=2, help="interleaved runs of each side (a fresh copy each)")
+    ap.add_argument("--no-write", action="store_true", help="do not write benchmarks/results/ or the README")
     args = ap.parse_args(argv)
     parts = {p.strip() for p in args.only.split(",") if p.strip()}
+    command = (f"python benchmarks/table_write.py --only upsert --base-rows {args.base_rows} "
+               f"--upsert-rows {args.upsert_rows} --repeats {args.repeats}")
     text = [f"# Table writes vs Paimon Java {jn.NEWEST}", "", environment(), ""]
+    section: list[str] = []
     with tempfile.TemporaryDirectory(prefix="paimon-codec-table-write-") as work:
         if "upsert" in parts:
-            records = run_upsert(args, Path(work))
+            records, loads = run_upsert(args, Path(work))
             for r in records:
                 print(json.dumps(r), flush=True)
-            text += ["## Upsert into a dynamic-bucket table, then full compaction", "",
-                     f"`python benchmarks/table_write.py --only upsert --base-rows {args.base_rows} "
-                     f"--upsert-rows {args.upsert_rows}`", "", upsert_markdown(records), ""]
+            section += [f"Command: `{command}`.  {environment()} at the end; sides interleaved (ours, java), "
+                        f"{args.repeats} repeats, each on a fresh copy of the base; cells: median (min-max) of "
+                        f"the repeats.  Load average (1 min) at each side's start: {load_summary(loads)}.", "",
+                        upsert_markdown(records)]
+            text += ["## Upsert into a dynamic-bucket table, then full compaction", "", *section, ""]
     print("\n".join(text))
     if not args.no_write:
         write_result(RESULTS / f"table_write_{'_'.join(sorted(parts))}.md", "\n".join(text) + "\n")
+        if section:
+            replace_readme_section("table_write", "\n".join(section))
     return 0
 
 

@@ -118,22 +118,28 @@ def test_upsert_compact_interop(tmp_path, java_newest, options):
         assert len(set(ours_buckets.values())) > 1
 
 
-def test_hash_index_files_match_java(tmp_path, java_newest):
-    """Per (partition, bucket) our HASH file holds the same hashes as the one Java writes for the same keys."""
+@pytest.mark.parametrize("partition_keys", [["p"], []], ids=["partitioned", "unpartitioned"])
+def test_hash_index_files_match_java(tmp_path, java_newest, partition_keys):
+    """Per (partition, bucket) our HASH file holds the same hashes as the one Java writes for the same keys -
+    new keys, keys written again and -D records (a deleted key keeps its hash, in Java too) - and every key
+    sits in the bucket Java's assigner picked."""
     options = {"bucket": "-1", "dynamic-bucket.target-row-num": "5"}
-    ours = str(create_table(tmp_path / "wh" / "db.db" / "ours", ARROW, options, partition_keys=["p"],
+    ours = str(create_table(tmp_path / "wh" / "db.db" / "ours", ARROW, options, partition_keys=partition_keys,
                             primary_keys=["id", "p"]))
     theirs = java_newest.create_table(tmp_path / "wh", "db.theirs", SCHEMA, primary_keys=["id", "p"],
-                                      partition_keys=["p"], options=options)
-    for batch in (_batch(range(0, 23)), _batch(range(15, 40))):
-        upsert_arrow(ours, batch)
-        java_newest.write(theirs, batch)
+                                      partition_keys=partition_keys, options=options)
+    for batch, kinds in ((_batch(range(0, 23)), None), (_batch(range(15, 40)), None),
+                         (_batch([2, 41, 7, 42]), ["-D", "+I", "-D", "+I"])):
+        upsert_arrow(ours, batch, row_kinds=kinds)
+        java_newest.write(theirs, batch, row_kinds=kinds)
 
     def hashes(path):
         t = PaimonTable(path)
         return {(e.partition, e.bucket): sorted(read_hash_index(t.index_file_path(e)).tolist())
                 for e in t.index_entries(t.snapshot()) if e.index_file.index_type == "HASH"}
     assert hashes(ours) == hashes(theirs)
+    assert len(hashes(ours)) > (3 if partition_keys else 1)
+    assert _key_buckets(ours) == _key_buckets(theirs)
 
 
 def test_deletion_vector_table(tmp_path, java_newest):
