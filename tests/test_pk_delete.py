@@ -244,3 +244,46 @@ def test_pypaimon_reads_our_deletion_vector_primary_key_table(tmp_path, pypaimon
     compact_table(path)
     expected = _gone(rows, lambda r: r["id"] >= 8)
     assert_same_rows(pypaimon21.read(path), _table(expected), what="pypaimon reads our compaction")
+
+
+@pytest.mark.parametrize("racer", ["compaction", "delete"])
+def test_delete_racing_compaction_or_delete(tmp_path, monkeypatch, racer):
+    """Our compaction or another delete commits between the delete's read and its commit: with no retries
+    the delete fails cleanly (CommitConflictError, its files gone, the winner's rows); with retries it
+    re-plans on the winner's snapshot and both take effect."""
+    from paimon_codec.errors import CommitConflictError
+    from paimon_codec.maintenance.orphans import find_orphans
+    from paimon_codec.writing import pk_delete
+
+    real = pk_delete.matching_rows
+
+    def table_with_racer(name: str) -> str:
+        path = str(create_table(tmp_path / name / "db.db" / "t", ARROW, {"bucket": "-1", "dynamic-bucket."
+                                "target-row-num": "6"}, partition_keys=["p"], primary_keys=["id", "p"]))
+        upsert_arrow(path, _batch(range(24)))
+        upsert_arrow(path, _batch(range(20, 30), tag="b"))
+        calls: list[int] = []
+
+        def racing(plan):
+            rows = real(plan)
+            calls.append(1)
+            if len(calls) == 1:
+                compact_table(path) if racer == "compaction" else delete(path, "id >= 25")
+            return rows
+        monkeypatch.setattr(pk_delete, "matching_rows", racing)
+        return path
+
+    rows = {**_rows(_batch(range(24))), **_rows(_batch(range(20, 30), tag="b"))}
+    winner = rows if racer == "compaction" else _gone(rows, lambda r: r["id"] < 25)
+    path = table_with_racer("lost")
+    with pytest.raises(CommitConflictError):
+        delete(path, "id < 4 OR id = 27", conflict_retries=0)
+    assert not find_orphans(path, None).orphans  # the lost attempt's data and hash files are gone
+    assert_same_rows(read_table(path), _table(winner))
+
+    path = table_with_racer("won")
+    report = delete(path, "id < 4 OR id = 27")
+    assert report.attempts == 2 and report.read_snapshot_id == 3 and report.snapshot_id == 4
+    assert report.rows_deleted == (5 if racer == "compaction" else 4)  # 27 is already gone after the delete
+    assert_same_rows(read_table(path), _table(_gone(winner, lambda r: not (r["id"] < 4 or r["id"] == 27))))
+    assert not find_orphans(path, None).orphans

@@ -20,7 +20,6 @@ lost attempt are deleted.  Primary-key tables go to :mod:`.pk_delete` (``-D`` re
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -31,7 +30,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..dv.deletion_vector import DeletionVector
-from ..errors import CommitConflictError, InvalidOptionError
+from ..errors import InvalidOptionError
 from ..evolution.file_evolution import arrow_schema
 from ..expressions.semantics import SemanticsLike, SemanticsName
 from ..planning.plan import ScanPlan, plan_scan
@@ -42,13 +41,13 @@ from ..table.manifest import FILE_KIND_ADD
 from ..table.table import PaimonTable
 from ..types import RowType
 from .commit import FileChange, commit_changes
+from .commit.replan import replan_on_conflict
 from .delete_report import DeleteReport
 from .discard import discard_data_files as _discard_files
 from .dv_maintainer import bitmap64_of, dv_index_changes
 
 __all__ = ["delete", "DeleteReport", "matching_positions", "check_deletable"]
 
-log = logging.getLogger(__name__)
 _POS = "__paimon_codec_position"
 
 #: rows added in the same commit as the deletes (UPDATE): ``(table, plan, [(task, positions)]) -> ADD changes``
@@ -119,18 +118,13 @@ def delete(table: PaimonTable | str | os.PathLike, where: Any, *, semantics: Sem
         return delete_primary_key(path, where, semantics=semantics, commit_user=commit_user,
                                   conflict_retries=conflict_retries)
     finder = find_positions or _find_locally
-    for attempt in range(1, conflict_retries + 2):
+
+    def attempt(n: int) -> DeleteReport:
         t = PaimonTable(path)
         check_deletable(t)
         plan = plan_scan(t, where, semantics=semantics)
-        try:
-            return _delete_once(t, plan, finder, commit_user, attempt, started, replacement)
-        except CommitConflictError as exc:
-            if attempt > conflict_retries:
-                raise
-            log.info("DELETE on %s conflicted with another commit (%s); re-planning (attempt %d)", path, exc,
-                     attempt + 1)
-    raise AssertionError("unreachable")
+        return _delete_once(t, plan, finder, commit_user, n, started, replacement)
+    return replan_on_conflict(attempt, retries=conflict_retries, what="DELETE", path=path)
 
 
 def _delete_once(table: PaimonTable, plan: ScanPlan, finder: PositionFinder, commit_user: str | None,

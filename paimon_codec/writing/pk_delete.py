@@ -27,7 +27,6 @@ them (the rows stay visible) until a compaction (:func:`~paimon_codec.writing.co
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from collections.abc import Callable
@@ -46,6 +45,7 @@ from ..table.manifest import FILE_KIND_ADD
 from ..table.snapshot import Snapshot
 from ..table.table import PaimonTable
 from .commit import commit_changes
+from .commit.replan import replan_on_conflict
 from .delete_report import DeleteReport
 from .discard import discard_data_files as _discard_files
 from .discard import discard_files
@@ -53,7 +53,6 @@ from .primary_key import PrimaryKeyWrite, check_primary_key_table, write_primary
 
 __all__ = ["delete_primary_key", "check_pk_deletable"]
 
-log = logging.getLogger(__name__)
 
 _IGNORE_DELETE = ("ignore-delete", "first-row.ignore-delete", "deduplicate.ignore-delete",
                   "partial-update.ignore-delete")
@@ -102,7 +101,7 @@ def delete_primary_key(table: PaimonTable | str | os.PathLike, where: Any, *, se
     """Delete the rows of primary-key ``table`` matching ``where`` as ``-D`` records, one APPEND commit."""
     started = time.perf_counter()
     path = table.path if isinstance(table, PaimonTable) else os.fspath(table)
-    for attempt in range(1, conflict_retries + 2):
+    def attempt(n: int) -> DeleteReport:
         t = PaimonTable(path)
         check_pk_deletable(t)
         plan = plan_scan(t, where, semantics=semantics)
@@ -115,7 +114,7 @@ def delete_primary_key(table: PaimonTable | str | os.PathLike, where: Any, *, se
             files_pruned_by_stats=report.files_pruned_by_stats,
             files_skipped_by_index=report.files_skipped_by_index, files_exact_by_index=0,
             files_opened=_files_read(plan), files_touched=0, index_files_added=0, index_files_deleted=0,
-            attempts=attempt, seconds=0.0)
+            attempts=n, seconds=0.0)
         if rows.num_rows == 0:
             base.seconds = time.perf_counter() - started
             return base
@@ -123,15 +122,7 @@ def delete_primary_key(table: PaimonTable | str | os.PathLike, where: Any, *, se
         try:
             result = commit_changes(path, written.changes(), commit_user=commit_user,
                                     precondition=_unchanged_since(plan.snapshot_id, written.precondition()))
-        except CommitConflictError as exc:
-            _discard_files(t, written.files)
-            _discard_index_files(t, written)
-            if attempt > conflict_retries:
-                raise
-            log.info("DELETE on %s conflicted with another commit (%s); re-planning (attempt %d)", path, exc,
-                     attempt + 1)
-            continue
-        except BaseException:
+        except BaseException:  # a conflict too: the next attempt writes its own files
             _discard_files(t, written.files)
             _discard_index_files(t, written)
             raise
@@ -142,7 +133,7 @@ def delete_primary_key(table: PaimonTable | str | os.PathLike, where: Any, *, se
         base.index_files_deleted = len(written.indexes) - base.index_files_added
         base.seconds = time.perf_counter() - started
         return base
-    raise AssertionError("unreachable")
+    return replan_on_conflict(attempt, retries=conflict_retries, what="DELETE", path=path)
 
 
 def _unchanged_since(snapshot_id: int | None, then: Callable[[PaimonTable, Snapshot | None], None]
