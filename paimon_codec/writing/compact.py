@@ -117,16 +117,46 @@ def _merged_with_sequence(table: PaimonTable, files: list[LiveDataFile]) -> pa.T
     keys = list(schema.primary_keys)
     key_schema = pa.schema([value_schema.field(k) for k in keys])
     seqs = pa.concat_tables([read_key_value_file(t, key_schema).select([*keys, SEQUENCE_COLUMN]) for t in tasks])
+    if len(keys) == 1 and pa.types.is_integer(key_schema.field(0).type):
+        out = _with_highest_sequence_int_key(merged, seqs, keys[0], table.path)
+    else:
+        out = _with_highest_sequence(merged, seqs, keys, table.path)
+    out = out.select([*value_schema.names, SEQUENCE_COLUMN]).cast(value_schema.append(
+        pa.field(SEQUENCE_COLUMN, pa.int64())))
+    return out.append_column(KIND_COLUMN, pa.array(np.zeros(out.num_rows, dtype=np.int8), pa.int8()))
+
+
+def _with_highest_sequence(merged: pa.Table, seqs: pa.Table, keys: list[str], path: str) -> pa.Table:
+    """``merged`` sorted by key with ``_SEQUENCE_NUMBER``: the highest of its key's records in ``seqs``."""
     highest = seqs.group_by(keys, use_threads=False).aggregate([(SEQUENCE_COLUMN, "max")])
     highest = highest.rename_columns([SEQUENCE_COLUMN if c == f"{SEQUENCE_COLUMN}_max" else c
                                       for c in highest.column_names])
     joined = merged.join(highest, keys=keys, join_type="left outer", use_threads=False)
     joined = joined.take(pc.sort_indices(joined, sort_keys=[(k, "ascending") for k in keys]))
     if joined.num_rows and joined.column(SEQUENCE_COLUMN).null_count:
-        raise PaimonCodecError("a merged key has no record", path=table.path)
-    out = joined.select([*value_schema.names, SEQUENCE_COLUMN]).cast(value_schema.append(
-        pa.field(SEQUENCE_COLUMN, pa.int64())))
-    return out.append_column(KIND_COLUMN, pa.array(np.zeros(out.num_rows, dtype=np.int8), pa.int8()))
+        raise PaimonCodecError("a merged key has no record", path=path)
+    return joined
+
+
+def _with_highest_sequence_int_key(merged: pa.Table, seqs: pa.Table, key: str, path: str) -> pa.Table:
+    """:func:`_with_highest_sequence` for one integer key, in numpy: the records sorted by key, each key's
+    highest sequence number (``maximum.reduceat``), found for each merged key by binary search (no hash
+    group-by / join)."""
+    record_keys = seqs.column(key).to_numpy()  # key columns hold no NULL
+    record_seqs = seqs.column(SEQUENCE_COLUMN).to_numpy()
+    order = np.argsort(record_keys)
+    record_keys = record_keys[order]
+    first = np.flatnonzero(np.r_[True, record_keys[1:] != record_keys[:-1]]) if len(record_keys) else order[:0]
+    unique_keys = record_keys[first]
+    highest = np.maximum.reduceat(record_seqs[order], first) if len(first) else record_seqs[:0]
+    merged_keys = merged.column(key).to_numpy()
+    if len(merged_keys) > 1 and not bool(np.all(merged_keys[1:] > merged_keys[:-1])):
+        by_key = np.argsort(merged_keys, kind="stable")
+        merged, merged_keys = merged.take(pa.array(by_key)), merged_keys[by_key]
+    at = np.searchsorted(unique_keys, merged_keys)
+    if len(merged_keys) and (at.max() >= len(unique_keys) or not np.array_equal(unique_keys[at], merged_keys)):
+        raise PaimonCodecError("a merged key has no record", path=path)
+    return merged.append_column(SEQUENCE_COLUMN, pa.array(highest[at], pa.int64()))
 
 
 def compact_bucket(job: BucketToCompact, layout: str | None = None) -> tuple[list[FileChange], list[IndexChange]]:

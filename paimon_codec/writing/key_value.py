@@ -28,7 +28,7 @@ from ..memory_size import parse_memory_size
 from ..table.manifest import DataFileMeta
 from ..table.table import PaimonTable
 from ..types import Field, RowType
-from .stats import parquet_statistics_columns, value_stats
+from .stats import parquet_dictionary_columns, parquet_statistics_columns, value_stats
 from .types import arrow_schema_for
 
 __all__ = ["KEY_PREFIX", "SEQUENCE_COLUMN", "KIND_COLUMN", "RETRACT_KINDS", "key_value_schema",
@@ -111,7 +111,8 @@ def write_key_value_files(table: PaimonTable, directory: str, records: pa.Table,
         name = f"{prefix}{run}-{k}.parquet"
         buf = io.BytesIO()
         pq.write_table(piece, buf, compression=compression, store_decimal_as_integer=True,
-                       write_statistics=parquet_statistics_columns(piece))
+                       write_statistics=parquet_statistics_columns(piece),
+                       use_dictionary=parquet_dictionary_columns(piece))
         storage.write_atomic(storage.join(directory, name), buf.getvalue())
         values = piece.select(value_names)
         embedded: bytes | None = None

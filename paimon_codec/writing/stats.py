@@ -24,7 +24,7 @@ from ..table.manifest import SimpleStats
 from ..types import RowType
 from ..values import Timestamp
 
-__all__ = ["value_stats", "parquet_statistics_columns"]
+__all__ = ["value_stats", "parquet_statistics_columns", "parquet_dictionary_columns"]
 
 
 def _bound(value: pa.Scalar, t: pa.DataType):
@@ -51,6 +51,27 @@ def parquet_statistics_columns(data: pa.Table) -> list[str] | bool:
     """
     nan = {f.name for f in data.schema if _has_nan(data.column(f.name))}
     return True if not nan else [n for n in data.column_names if n not in nan]
+
+
+_DICTIONARY_SAMPLE = 4096
+
+
+def parquet_dictionary_columns(data: pa.Table) -> list[str] | bool:
+    """Columns worth dictionary encoding: those whose first rows repeat values (distinct <= half a sample).
+
+    pyarrow dictionary-encodes every column by default and falls back to plain encoding only after the
+    dictionary outgrows a page; for columns of (nearly) unique values - primary keys, sequence numbers,
+    random values - building that dictionary first costs about as much as the rest of the write.  The
+    encoding is the file's own business (every Parquet reader, Paimon's included, reads both), so this only
+    changes speed and size.  Nested columns keep pyarrow's default for the whole file.
+    """
+    if any(pa.types.is_nested(f.type) for f in data.schema):
+        return True
+    sample = data.slice(0, _DICTIONARY_SAMPLE)
+    if sample.num_rows == 0:
+        return True
+    return [n for n in data.column_names
+            if pc.count_distinct(sample.column(n), mode="all").as_py() * 2 <= sample.num_rows]
 
 
 def _mode(options: Mapping[str, str], column: str) -> tuple[str, int]:
