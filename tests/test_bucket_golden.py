@@ -174,3 +174,26 @@ def test_dynamic_assigner_rules():
     d = DynamicBucketAssigner(1)
     assert [d.assign(1, b"p1"), d.assign(2, b"p1"), d.assign(3, b"p2")] == [0, 1, 0]
     assert {k: v.tolist() for k, v in d.bucket_hashes(b"p1").items()} == {0: [1], 1: [2]}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_assign_many_in_bulk_equals_one_by_one(seed):
+    """``assign_many`` (runs of new keys filled in slices, the overflow vectorised) answers exactly as
+    ``assign`` called per hash and leaves the same state: repeated hashes, loaded buckets, several
+    partitions, assigner ownership, ``max-buckets`` reached mid-batch."""
+    rng = np.random.default_rng(seed)
+    target, max_buckets = int(rng.integers(1, 6)), int(rng.choice([-1, 3, 7]))
+    num_assigners = int(rng.integers(1, 3))
+    make = lambda: DynamicBucketAssigner(target, max_buckets=max_buckets, num_assigners=num_assigners,  # noqa: E731
+                                         assign_id=num_assigners - 1)
+    bulk, single = make(), make()
+    for a in (bulk, single):
+        a.load(num_assigners - 1, [7, 8], partition=b"p")
+    for _ in range(4):
+        part = bytes([int(rng.integers(0, 2))]) if rng.random() < 0.5 else b"p"
+        hashes = rng.integers(-60, 60, size=int(rng.integers(0, 40)))
+        got = bulk.assign_many(hashes, part).tolist()
+        assert got == [single.assign(int(h), part) for h in hashes.tolist()]
+    for part in (b"p", b"\x00", b"\x01"):
+        assert {b: h.tolist() for b, h in bulk.bucket_hashes(part).items()} == \
+            {b: h.tolist() for b, h in single.bucket_hashes(part).items()}  # first-assignment order too

@@ -159,9 +159,60 @@ class DynamicBucketAssigner:
         return bucket
 
     def assign_many(self, hashes: np.ndarray | Iterable[int], partition: bytes = b"") -> np.ndarray:
-        """Assign in arrival order; returns the bucket of each hash (int32 array)."""
-        values = hashes.tolist() if isinstance(hashes, np.ndarray) else [int(h) for h in hashes]
-        return np.array([self.assign(h, partition) for h in values], dtype=np.int32)
+        """Assign in arrival order; returns the bucket of each hash (int32 array) - the answers and the state
+        :meth:`assign` called once per hash would give, found in bulk: a run of new keys fills the first
+        candidate bucket up to its target in one slice, and once no bucket can be added the rest go by
+        ``abs(hash % count)`` at once."""
+        arr = np.asarray(hashes if isinstance(hashes, np.ndarray) else [int(h) for h in hashes], dtype=np.int64)
+        out = np.empty(arr.size, dtype=np.int32)
+        if not arr.size:
+            return out
+        idx = self._index(partition)
+        unique, first, inverse = np.unique(arr, return_index=True, return_inverse=True)
+        arrival = np.argsort(first, kind="stable")  # the distinct hashes in the order they first arrive
+        ordered = unique[arrival].tolist()
+        buckets = np.empty(len(ordered), dtype=np.int32)
+        known = idx.hash_to_bucket
+        new_at = []
+        for i, h in enumerate(ordered):
+            b = known.get(h)
+            if b is None:
+                new_at.append(i)
+            else:
+                buckets[i] = b
+        self._assign_new(idx, [ordered[i] for i in new_at], new_at, buckets, partition)
+        by_unique = np.empty(len(ordered), dtype=np.int32)
+        by_unique[arrival] = buckets
+        out[:] = by_unique[inverse.reshape(-1)]
+        return out
+
+    def _assign_new(self, idx: _PartitionIndex, new: list[int], at: list[int], buckets: np.ndarray,
+                    partition: bytes) -> None:
+        """Buckets of distinct hashes none of which is known, in order, into ``buckets[at]``."""
+        pos = 0
+        while pos < len(new):
+            if idx.order:
+                bucket = idx.order[0]
+                rows = idx.non_full[bucket]
+                if rows >= self.target_row_num:
+                    del idx.non_full[bucket]
+                    idx.order.pop(0)
+                    continue
+                take = min(self.target_row_num - rows, len(new) - pos)
+                idx.non_full[bucket] = rows + take
+                buckets[at[pos:pos + take]] = bucket
+                idx.hash_to_bucket.update(dict.fromkeys(new[pos:pos + take], bucket))
+                pos += take
+                continue
+            buckets[at[pos]] = self.assign(new[pos], partition)  # a new bucket, or none can be added
+            pos += 1
+            if not idx.order:  # none could be added, and none will: the rest by abs(hash % count)
+                existing = np.array(sorted(idx.total), dtype=np.int32)
+                rest = np.array(new[pos:], dtype=np.int64)
+                chosen = existing[fixed_buckets(rest, len(existing))] if rest.size else rest.astype(np.int32)
+                buckets[at[pos:]] = chosen
+                idx.hash_to_bucket.update(zip(new[pos:], chosen.tolist(), strict=True))
+                return
 
     def bucket_hashes(self, partition: bytes = b"") -> dict[int, np.ndarray]:
         """``bucket -> hashes`` of a partition, in first-assignment order (what its HASH files hold)."""
