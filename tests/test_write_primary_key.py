@@ -375,3 +375,18 @@ def test_compacted_records_match_java_compaction(tmp_path, java_newest, key_type
     ours_records = records(ours)
     assert ours_records == records(theirs)
     assert len(ours_records) == len({(i * 7919) % 1000 for i in range(130)}) - 2
+
+
+@pytest.mark.parametrize("kinds,what", [(["+I", "-X"], "unknown row kind '-X'"), (np.array([0, 4], np.int8), "unknown row kind 4"),
+                                        (np.array([0], np.int8), "1 row kinds for 2 rows"), (["+I"], "1 row kinds for 2 rows")],
+                         ids=["text", "byte", "byte-count", "text-count"])
+def test_row_kinds_checked(tmp_path, kinds, what):
+    """Row kinds as text or as byte values (what the benchmark and Spark pass, checked in bulk): a wrong one or a
+    wrong count is refused before anything is written; byte -D deletes like text -D."""
+    path = str(create_table(tmp_path / "t", ARROW, {"bucket": "1"}, primary_keys=["id", "p"]))
+    with pytest.raises(PaimonCodecError, match=what):
+        upsert_arrow(path, _batch([1, 2], p=0), row_kinds=kinds)
+    assert PaimonTable(path).snapshot() is None
+    upsert_arrow(path, _batch([1, 2], p=0))
+    upsert_arrow(path, _batch([1, 3], p=0), row_kinds=np.array([3, 0], np.int8))
+    assert sorted(read_table(path).column("id").to_pylist()) == [2, 3]

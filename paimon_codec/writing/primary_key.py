@@ -203,6 +203,13 @@ def _ignored_kinds(table: PaimonTable) -> tuple[int, ...]:
 def _kinds(row_kinds, n: int, path: str) -> np.ndarray:
     if row_kinds is None:
         return np.zeros(n, dtype=np.int8)
+    if isinstance(row_kinds, np.ndarray) and row_kinds.dtype.kind in "iu":  # byte values: checked in bulk
+        if len(row_kinds) != n:
+            raise PaimonCodecError(f"{len(row_kinds)} row kinds for {n} rows", path=path)
+        bad = row_kinds[(row_kinds < 0) | (row_kinds > 3)]
+        if bad.size:
+            raise PaimonCodecError(f"unknown row kind {int(bad[0])!r}", path=path, expected="0, 1, 2 or 3")
+        return row_kinds.astype(np.int8)
     values = list(row_kinds)
     if len(values) != n:
         raise PaimonCodecError(f"{len(values)} row kinds for {n} rows", path=path)
