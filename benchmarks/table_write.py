@@ -2,20 +2,22 @@
 """Table-write benchmarks against Paimon Java 1.4.2 in the same run.
 
 Upsert + compaction (``--only upsert``): Paimon Java 1.4.2 writes a dynamic-bucket (``bucket = -1``)
-primary-key table of ``--base-rows`` rows (``TableBench write``, ``benchmarks/_java_newest.py``: commits of
-``--upsert-rows`` rows each, write-only, so the base holds several sorted runs per bucket).  The table is
-copied; then the same next commit of ``--upsert-rows`` rows (``--updates`` of them rewrite a key of an earlier
-commit, ``--deletes`` delete one, the rest are new keys) is written by Java (its ``HashBucketAssigner``
-loading the partition's hash index) into one copy and by paimon-codec (``upsert_arrow``: hash index loaded,
-keys assigned, level-0 files + new HASH files, one commit) into the other, each timed once; then each copy
-gets one full compaction (Java: ``BatchTableWrite.compact(partition, bucket, true)`` for every bucket;
-paimon-codec: ``compact_table``), timed once.  Timings count only when Java's own read of each table after
-each step returns the row count and checksum the generator and the merge engine say it holds
-(:func:`_java_newest.expected_fold`).  Java's times are its commit loop inside a running JVM (JVM start and
-table creation excluded); ours are the Python call (interpreter start excluded).
+primary-key table of ``--base-rows`` rows once (``TableBench write``, ``benchmarks/_java_newest.py``: commits
+of ``--upsert-rows`` rows each, write-only, so the base holds several sorted runs per bucket).  Then
+``--repeats`` times, the sides interleaved (``_harness.interleave``), each side copies the base (data files
+hard-linked) and writes the same next commit of ``--upsert-rows`` rows (``--updates`` of them rewrite a key
+of an earlier commit, ``--deletes`` delete one, the rest are new keys) - Java with its ``HashBucketAssigner``
+loading the partition's hash index, paimon-codec with ``upsert_arrow`` (hash index loaded, keys assigned,
+level-0 files + new HASH files, one commit) - and then fully compacts its copy (Java:
+``BatchTableWrite.compact(partition, bucket, true)`` for every bucket; paimon-codec: ``compact_table``).  A
+time counts only when Java's own read of that copy after each step returns the row count and checksum the
+generator and the merge engine say it holds (:func:`_java_newest.expected_fold`).  Java's times are its
+commit loop inside a fresh JVM (JVM start and table loading excluded); ours are the Python call
+(interpreter start excluded).  The table lands in ``benchmarks/results/table_write_upsert.md`` and between
+the ``table_write`` markers of ``benchmarks/README.md``.
 
     .venv/bin/python benchmarks/table_write.py --only upsert                   # 2M + 200k rows
-    .venv/bin/python benchmarks/table_write.py --only upsert --base-rows 10000000 --upsert-rows 1000000
+    .venv/bin/python benchmarks/table_write.py --only upsert --base-rows 10000000 --upsert-rows 1000000 --repeats 2
 """
 
 from __future__ import annotations
