@@ -73,8 +73,18 @@ def test_command_line_lines(demo_cwd):
                PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
     (code,) = re.findall(r"```bash\n(.*?)```", section("Command line"), re.S)
     lines = [line.split("  #", 1)[0].strip() for line in code.splitlines() if line.strip()]
-    assert [line.split()[1] for line in lines] == ["--help", "inspect", "plan", "audit", "remove-orphans"]
+    assert [line.split()[1] for line in lines] == ["--help", "inspect", "plan", "audit", "remove-orphans", "explore"]
     for line in lines:
+        if line.split()[1] == "explore":  # serves until stopped: its first line is the page's address
+            proc = subprocess.Popen(["bash", "-c", f"exec {line}"], cwd=demo_cwd, env=env, stdout=subprocess.PIPE,
+                                    text=True)
+            try:
+                first = proc.stdout.readline()
+            finally:
+                proc.terminate()
+                proc.wait(timeout=30)
+            assert first.startswith("paimon-codec explore: http://127.0.0.1:"), first
+            continue
         out = subprocess.run(["bash", "-c", line], cwd=demo_cwd, env=env, capture_output=True, text=True,
                              timeout=600)
         assert out.returncode == 0, (line, out.stderr[-2000:])
