@@ -1,4 +1,4 @@
-"""Scale: our index-aware ``scan`` vs Paimon's own Spark connector vs a plain Spark read + filter.
+"""Scale: our index-aware ``scan`` and DataFrame source vs Paimon's own Spark connector vs a plain Spark read + filter.
 
 One indexed append table of ``--files`` x ``--rows`` rows (:mod:`_scale_table`: bitmap, bloom filter and
 range-bitmap indexes; a twin with a deletion vector on every file), queries from 0.01 % to 50 %
@@ -8,7 +8,13 @@ selectivity per index kind, top-N, and the deletion-vector table.  For each quer
 (b) ``SELECT ... FROM paimon.bench.<table> WHERE ...`` through Paimon's Spark connector (its runtime jar
     from Maven Central, in the PySpark it was built for: :mod:`_paimon_spark`, a subprocess);
 (c) ``spark.read.parquet(<live data files>).filter(...)`` + collect as Arrow (it cannot apply deletion vectors: on
-    the DV table its rows are not the table's, and the table says so).
+    the DV table its rows are not the table's, and the table says so);
+(d) the ``paimon_codec`` DataFrame source: ``spark.read.format("paimon_codec").option("pushdown", "true")
+    .option("columns", <key and filter columns>).load(path).filter(...)`` + collect as Arrow, a fresh ``load()``
+    per run (pushdown is opt-in: see :mod:`paimon_codec.spark.source`); its rows must be (a)'s.
+
+(a), (c) and (d) run in turn, round after round (:func:`_harness.interleave`: each round starts with the next
+side), so their ratios saw the same load; (b) runs in its own process before them.
 
 Paimon 0.9 has no range-bitmap index (and fails on a container holding one), so (b) reads the twin tables
 ``bench.scale_09`` / ``bench.scale_dv_09``: the same data files and deletion vectors, bitmap and bloom
@@ -29,7 +35,7 @@ Hadoop's ``hadoop-aws`` (jars: :func:`_paimon_spark.s3_jars`).  Bytes are then w
 answer to each system's GETs during one run, by object kind (data files, file indexes, deletion vectors,
 metadata), counted in the server.  Writes ``scale-s3.md`` / ``.json`` / ``.png``.
 
-    python benchmarks/scale.py [--files 200] [--rows 50000] [--rounds 3] [--no-connector] [--store s3]
+    python benchmarks/scale.py [--files 200] [--rows 50000] [--rounds 3] [--no-connector] [--store s3] [--readme]
 """
 
 from __future__ import annotations
@@ -46,7 +52,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 import planning as _planning
-from _harness import RESULTS, environment, write_result
+from _harness import RESULTS, environment, interleave, load_summary, replace_readme_section, write_result
 
 # (kind, selectivity label, table suffix, where, order_by, limit, key column compared)
 QUERIES = [
@@ -118,6 +124,40 @@ def _median_run(fn, rounds: int):
         out = fn()
         times.append(time.perf_counter() - t0)
     return statistics.median(times), out
+
+
+def _interleaved(sides: list[tuple[str, object]], rounds: int) -> tuple[dict[str, tuple[float, object]], dict]:
+    """Each side's (median seconds, last result) over ``rounds`` runs taken in turn (:func:`_harness.interleave`),
+    after one warm-up run of each (``rounds`` 0: one cold run each), and the load each side's runs started at."""
+    if rounds:
+        for _, fn in sides:
+            fn()
+    def timed(fn):
+        t0 = time.perf_counter()
+        out = fn()
+        return [{"seconds": time.perf_counter() - t0, "out": out}]
+    runs, loads = interleave([(name, lambda fn=fn: timed(fn)) for name, fn in sides], max(1, rounds))
+    return ({name: (statistics.median(r[0]["seconds"] for r in got), got[-1][0]["out"]) for name, got in runs.items()},
+            loads)
+
+
+def _source_dataframe(spark, path: str, table, q: dict):
+    """(d): the query through the ``paimon_codec`` source from a fresh ``load()``, pushdown on, reading the key and
+    the filter's and sort's columns (PySpark 4.3 hands a Python source no column list: ``option("columns")``)."""
+    from paimon_codec.planning.plan import as_predicate
+
+    row_type = table.schema.fields
+    pred = as_predicate(q["where"], row_type)
+    wanted = {q["key"], *(pred.columns() if pred is not None else ()),
+              *((q["order_by"].split()[0],) if q["order_by"] else ())}
+    df = (spark.read.format("paimon_codec").option("pushdown", "true")
+          .option("columns", ",".join(n for n in row_type.names if n in wanted)).load(path))
+    if q["where"]:
+        df = df.filter(q["where"])
+    if q["order_by"]:
+        col, direction = q["order_by"].split()
+        df = df.orderBy(df[col].desc() if direction == "DESC" else df[col].asc()).limit(q["limit"])
+    return df.select(q["key"])
 
 
 def _keys(table) -> list:
@@ -192,7 +232,9 @@ def plot(results: list[dict], path: Path, where: str = "") -> None:
     for ax, kind in zip(axes[0], kinds, strict=True):
         pts = sorted((r for r in results if r["kind"] == kind and r["selectivity"]), key=lambda r: r["selectivity"])
         xs = [r["selectivity"] * 100 for r in pts]
-        for key, label, style in (("ours_s", "paimon-codec scan", "o-"), ("connector_s", "Paimon Spark connector", "s-"),
+        for key, label, style in (("ours_s", "paimon-codec scan", "o-"),
+                                  ("source_s", "paimon-codec DataFrame source", "D-"),
+                                  ("connector_s", "Paimon Spark connector", "s-"),
                                   ("plain_s", "plain Spark read + filter", "^-")):
             ys = [r.get(key) for r in pts]
             if any(y is not None for y in ys):
@@ -219,6 +261,13 @@ def _counted(store, fn, last: dict):
     return run
 
 
+def _load_range(results: list[dict]) -> str:
+    """``2.1-5.3`` - the lowest and highest 1-minute load average any interleaved run started at."""
+    values = [float(x) for r in results for part in r.get("loads", "").split(", ") if part
+              for x in part.rsplit(" ", 1)[1].split("-")]
+    return f"{min(values):.1f}-{max(values):.1f}" if values else "-"
+
+
 def _what(r: dict) -> str:
     return (f"{r['kind']}: `{r['where'] or ''}{' ORDER BY ' + r['order_by'] if r['order_by'] else ''}"
             f"{' LIMIT ' + str(r['limit']) if r['limit'] else ''}`" + (" (DV table)" if r["table"].endswith("_dv") else ""))
@@ -230,17 +279,22 @@ def _fmt(v, spec=".3f"):
 
 def _table_lines(results: list[dict], s3: bool) -> list[str]:
     if s3:
-        head = ("| query | selectivity | rows | ours (s) | connector (s) | plain (s) | ours / connector | plain / ours "
+        head = ("| query | selectivity | rows | ours (s) | source (s) | connector (s) | plain (s) | ours / connector "
+                "| source / ours | source / connector | plain / ours "
                 "| data bytes ours / connector / plain | index bytes ours / connector / plain "
                 "| planning ms ours / connector | files read |")
     else:
-        head = ("| query | selectivity | rows | ours (s) | connector (s) | plain (s) | ours / connector | plain / ours "
+        head = ("| query | selectivity | rows | ours (s) | source (s) | connector (s) | plain (s) | ours / connector "
+                "| source / ours | source / connector | plain / ours "
                 "| bytes read ours / connector / plain | index bytes (ours) | floor: row-group bytes + planning "
                 "| ours / floor (bytes) | planning ms ours / connector | files read |")
     lines = [head, "|" + "---|" * head.count(" | ")]
     for r in results:
         sel = f"{r['selectivity'] * 100:g} %" if r["selectivity"] else "-"
         ratio = None if r["connector_s"] is None else r["ours_s"] / r["connector_s"]
+        source = r.get("source_s")
+        source_ours = None if source is None else source / r["ours_s"]
+        source_conn = None if source is None or r["connector_s"] is None else source / r["connector_s"]
         plain_note = "" if r["plain_same_rows"] else " (not the table's rows: no DVs)"
         if s3:
             conn = r["connector_store"] or {}
@@ -254,8 +308,9 @@ def _table_lines(results: list[dict], s3: bool) -> list[str]:
             floor = r.get("floor_bytes")
             byte_cells += (f" | {_fmt(floor, ',')} + {r['planning_ms']:.0f} ms | "
                            + (f"{r['ours_bytes'] / floor:.2f}" if floor else "-"))
-        lines.append(f"| {_what(r)} | {sel} | {r['rows']:,} | {r['ours_s']:.3f} | {_fmt(r['connector_s'])} | "
-                     f"{r['plain_s']:.3f}{plain_note} | {_fmt(ratio, '.2f')} | {r['plain_s'] / r['ours_s']:.1f} | "
+        lines.append(f"| {_what(r)} | {sel} | {r['rows']:,} | {r['ours_s']:.3f} | {_fmt(source)} | "
+                     f"{_fmt(r['connector_s'])} | {r['plain_s']:.3f}{plain_note} | {_fmt(ratio, '.2f')} | "
+                     f"{_fmt(source_ours, '.2f')} | {_fmt(source_conn, '.2f')} | {r['plain_s'] / r['ours_s']:.1f} | "
                      f"{byte_cells} | {r['planning_ms']:.0f} / {_fmt(r['connector_planning_ms'], '.0f')} | "
                      f"{r['files_read']}/{r['files_total']} |")
     return lines
@@ -305,6 +360,8 @@ def main(argv: list[str] | None = None) -> int:
                          "Hadoop 3.5's default 'analytics' stream caches blocks across queries in the JVM")
     ap.add_argument("--output", default=None, help="default: benchmarks/results/scale.md (scale-s3.md on S3)")
     ap.add_argument("--plot", default=None, help="default: the output's name with .png")
+    ap.add_argument("--readme", action="store_true",
+                    help="also put the table in benchmarks/README.md (between its scale / scale-s3 markers)")
     args = ap.parse_args(argv)
     s3 = args.store == "s3"
     output = Path(args.output or RESULTS / ("scale-s3.md" if s3 else "scale.md"))
@@ -314,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     import _scale_table
 
     from paimon_codec.planning.plan import plan_scan
-    from paimon_codec.spark import get_spark, scan
+    from paimon_codec.spark import get_spark, register, scan
     from paimon_codec.spark.routes import route_plan
     from paimon_codec.spark.scan import _projected
     from paimon_codec.storage import set_storage_options
@@ -355,6 +412,7 @@ def main(argv: list[str] | None = None) -> int:
             conf.update(store.s3a_conf(), **{"spark.jars": ",".join(_paimon_spark.s3_jars()["s3a"]),
                                              "spark.hadoop.fs.s3a.input.stream.type": args.s3a_stream})
         spark = get_spark(args.master, extra_conf=conf)
+        register(spark)  # (d): the storage options set by now travel with the source
         jvm_pid = int(spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
         connector: dict = {}
         if not args.no_connector:
@@ -386,14 +444,21 @@ def main(argv: list[str] | None = None) -> int:
                     df = df.orderBy(df[col].desc() if direction == "DESC" else df[col].asc()).limit(q["limit"])
                 return df.select(q["key"]).toArrow()
 
+            def source(q=q, path=path, table=table):
+                return _source_dataframe(spark, path, table, q).toArrow()
+
             measured: dict = {}
+            sides = [("ours", ours), ("source", source), ("plain", plain)]
             if s3:
-                ours_last, plain_last = {}, {}
-                ours_s, (keys, report) = _median_run(_counted(store, ours, ours_last), args.rounds)
-                plain_s, plain_keys = _median_run(_counted(store, plain, plain_last), args.rounds)
-                measured.update(ours_store=ours_last, plain_store=plain_last)
+                last: dict = {name: {} for name, _ in sides}
+                sides = [(name, _counted(store, fn, last[name])) for name, fn in sides]
+            timed, loads = _interleaved(sides, args.rounds)
+            (ours_s, (keys, report)), (source_s, source_keys), (plain_s, plain_keys) = (
+                timed["ours"], timed["source"], timed["plain"])
+            measured["loads"] = load_summary(loads)
+            if s3:
+                measured.update(ours_store=last["ours"], plain_store=last["plain"], source_store=last["source"])
             else:
-                ours_s, (keys, report) = _median_run(ours, args.rounds)
                 before = _rchar(jvm_pid)
                 ours(q)
                 ours_jvm = _rchar(jvm_pid) - before
@@ -402,17 +467,19 @@ def main(argv: list[str] | None = None) -> int:
                 returned = {q["key"]} | ({q["order_by"].split()[0]} if q["order_by"] else set())
                 measured["ours_bytes"] = ours_jvm + _arrow_bytes(routes.pyarrow_files(), set(plan.row_type.names),
                                                                  returned)
-                plain_s, plain_keys = _median_run(plain, args.rounds)
                 before = _rchar(jvm_pid)
                 plain(q)
                 measured["plain_bytes"] = _rchar(jvm_pid) - before
                 if q["where"]:  # the physical floor: the returned column's row groups holding a match
                     measured["floor_bytes"] = _planning.floor_bytes(table, q["where"], q["key"])[0]
             keys, plain_keys = _keys(keys), _keys(plain_keys)  # sorted after the clock stopped, as (b) does
+            if _keys(source_keys) != keys:
+                raise SystemExit(f"{q['id']} {q['where']}: the source's {source_keys.num_rows} rows differ from scan's "
+                                 f"{len(keys)}")
             conn = connector.get(q["id"])
             if conn is not None and conn["keys"] != keys:
                 raise SystemExit(f"{q['id']} {q['where']}: our {len(keys)} rows differ from the connector's {conn['rows']}")
-            results.append({**q, "rows": len(keys), "ours_s": ours_s, "plain_s": plain_s,
+            results.append({**q, "rows": len(keys), "ours_s": ours_s, "plain_s": plain_s, "source_s": source_s,
                             "connector_s": None if conn is None else conn["seconds"], **measured,
                             "connector_bytes": None if conn is None else conn["jvm_read_bytes"],
                             "connector_store": None if conn is None else _with_index(conn.get("store_bytes")),
@@ -436,7 +503,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"filesystem, (b) Paimon's `paimon-s3` filesystem, (c) Hadoop's `s3a` (`hadoop-aws`, "
                   f"`fs.s3a.input.stream.type={args.s3a_stream}`)"
                   if s3 else "local disk")
-    lines = ["# Scale: index-aware `scan` vs Paimon's Spark connector vs plain Spark read + filter"
+    lines = ["# Scale: index-aware `scan` and DataFrame source vs Paimon's Spark connector vs plain Spark read + filter"
              + (" (S3 server)" if s3 else ""), "",
              f"Table `bench.scale`: {args.files} Parquet files x {args.rows:,} rows = {args.files * args.rows:,} rows "
              f"(written by `paimon_codec.writing`; bitmap V1 on `cat`/`region`, bloom filter on `tag`, "
@@ -446,12 +513,16 @@ def main(argv: list[str] | None = None) -> int:
              f"side runs `SELECT <key> FROM t WHERE ...` and collects the keys as Arrow (`id`; `amount` for top-N; `toArrow` in PySpark 4, `_collect_as_arrow` in 3.5: Python `Row` objects would add ~2.5 s a million rows to every side).  {environment()}.",
              "", "Connector: " + (f"`org.apache.paimon:{info['artifact']}:{info['paimon']}` on PySpark "
                                   f"{info['spark']} (not served by Maven Central: {', '.join(info['not_served']) or '-'})"
-                                  if info else "not run"), ""]
+                                  if info else "not run"), "",
+             "Source: `spark.read.format(\"paimon_codec\").option(\"pushdown\", \"true\").option(\"columns\", "
+             "<key and filter columns>).load(path).filter(...)`, a fresh `load()` a run; scan, source and plain Spark ran "
+             "in turn, round after round (`_harness.interleave`); the load average when their runs started: "
+             + _load_range(results) + ".", ""]
     if s3:
         lines += ["Bytes: what the S3 server sent in answer to each system's GET requests during the last timed "
                   "run of the query (response bodies counted in the server, by object: data files; index = file-index files + "
                   "deletion-vector index files; metadata - snapshots, manifests, schemas, listings - in the JSON), "
-                  "the same measure for all three systems.", ""]
+                  "the same measure for all the systems.", ""]
     lines += _table_lines(results, s3)
     if planning:
         lines += ["", f"Planning time (`cat = 's001'`, every file with an index file and a deletion vector, "
@@ -468,6 +539,8 @@ def main(argv: list[str] | None = None) -> int:
                                                           "planning": planning}, indent=1, default=str))
     if plot_path:
         plot(results, Path(plot_path), " (S3 server)" if s3 else "")
+    if args.readme:
+        replace_readme_section("scale-s3" if s3 else "scale", "\n".join(lines[2:]))  # not the title
     return 0
 
 

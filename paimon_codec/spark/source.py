@@ -137,7 +137,8 @@ class PaimonCodecReader(DataSourceReader):
         needed = set(self.out_type.names) | set(self.predicate.columns() if self.predicate is not None else ())
         narrow = RowType(tuple(f for f in plan.row_type.fields if f.name in needed))
         parts: list[InputPartition] = [PlanPartition(plan.row_type, group=g) for g in plan.groups]
-        parts.extend(PlanPartition(narrow, files=chunk) for chunk in _pack(plan.tasks, opts.split_bytes))
+        parts.extend(PlanPartition(narrow, files=chunk)
+                     for chunk in _pack(plan.tasks, opts.split_bytes, opts.min_partitions))
         return parts
 
     def read(self, partition: InputPartition) -> Iterator:
@@ -151,21 +152,29 @@ class PaimonCodecReader(DataSourceReader):
                               self.predicate, self.semantics)
 
 
-def _pack(tasks: list, target: int) -> list[list]:
-    """Data-file tasks in partitions of about ``target`` selected bytes (biggest first, so partitions are
-    of similar size; a file bigger than ``target`` is a partition of its own)."""
-    def size(t: Any) -> int:
-        return max(1, t.file_size * t.selected_rows // max(t.row_count, 1))
+#: what opening a file costs, in bytes read (Spark's ``spark.sql.files.openCostInBytes``): a partition of 198
+#: files of a few selected rows each is as slow as one of hundreds of megabytes
+OPEN_COST = 4 * 1024 * 1024
 
+
+def _pack(tasks: list, target: int, min_partitions: int) -> list[list]:
+    """Data-file tasks in partitions of about the same cost (selected bytes + :data:`OPEN_COST` a file; biggest
+    first), at most ``target`` each, and at least ``min_partitions`` when there are that many files (so
+    every core reads; a file bigger than ``target`` is a partition of its own)."""
+    def cost(t: Any) -> int:
+        return OPEN_COST + t.file_size * t.selected_rows // max(t.row_count, 1)
+
+    total = sum(cost(t) for t in tasks)
+    target = max(OPEN_COST, min(target, -(-total // max(1, min_partitions))))
     out: list[list] = []
     current: list = []
     filled = 0
-    for t in sorted(tasks, key=size, reverse=True):
-        if current and filled + size(t) > target:
+    for t in sorted(tasks, key=cost, reverse=True):
+        if current and filled + cost(t) > target:
             out.append(current)
             current, filled = [], 0
         current.append(t)
-        filled += size(t)
+        filled += cost(t)
     if current:
         out.append(current)
     return out

@@ -12,6 +12,7 @@ and a branch with ``branch``.  ``storage.<key>`` options are the store's (endpoi
 from __future__ import annotations
 
 import datetime as _dt
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -37,6 +38,8 @@ class SourceOptions:
     use_indexes: bool = True
     pushdown: bool = False
     split_bytes: int = 128 * 1024 * 1024
+    #: partitions a read is spread over at least (when it has that many files): the cores of the machine planning it
+    min_partitions: int = max(1, os.cpu_count() or 1)
 
     @property
     def time_travel(self) -> bool:
@@ -74,6 +77,16 @@ def _bool(options: Mapping[str, str], key: str, default: bool) -> bool:
     return str(value).lower() == "true"
 
 
+def _int(options: Mapping[str, str], key: str, default: int) -> int:
+    value = options.get(key)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError as exc:
+        raise InvalidOptionError(f"option {key} must be an integer, got {value!r}") from exc
+
+
 def table_path(options: Mapping[str, str]) -> str:
     """The table's location: ``path`` as given, or ``<warehouse>/<db>.db/<table>`` for ``db.table`` with a
     ``warehouse`` option; local paths made absolute here (the driver's working directory)."""
@@ -106,11 +119,13 @@ def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
         snapshot_id = None if snapshot is None else int(snapshot)
     except ValueError as exc:
         raise InvalidOptionError(f"snapshot-id {snapshot!r} is not an integer") from exc
+    min_partitions = _int(opts, "source.min-partitions", SourceOptions.min_partitions)
     return SourceOptions(
         path=table_path(opts), branch=opts.get("branch") or None, snapshot_id=snapshot_id,
         tag=_first(opts, _TAG_KEYS), timestamp_ms=None if as_of is None else _as_of(as_of),
         columns=None if not columns else tuple(c.strip() for c in columns.split(",") if c.strip()),
-        use_indexes=_bool(opts, "use-indexes", True), pushdown=_bool(opts, "pushdown", False), split_bytes=max(1, split_bytes))
+        use_indexes=_bool(opts, "use-indexes", True), pushdown=_bool(opts, "pushdown", False), split_bytes=max(1, split_bytes),
+        min_partitions=max(1, min_partitions))
 
 
 def storage_overrides(options: Mapping[str, str]) -> dict[str, str]:

@@ -39,14 +39,19 @@ def _as_spark(table: pa.Table, target: pa.Schema) -> pa.Table:
 
 def read_partition(files: list, group: Any, read_type: Any, out_type: Any, spark_schema: Any, predicate: Any,
                    semantics: SemanticsLike) -> Iterator[pa.RecordBatch]:
-    """Arrow batches of one partition: ``files`` (``FileTask``s) or ``group`` (a ``GroupTask``)."""
+    """Arrow batches of one partition: ``files`` (``FileTask``s, read a few at once: pyarrow decodes without the
+    GIL, and a selective partition is bound by opening files, not by bytes) or ``group`` (a ``GroupTask``).
+    A file whose selection is exactly the matching rows (``FileTask.exact``) is read for the returned columns
+    alone; the others with the predicate's columns too, and filtered."""
     from ..evolution.file_evolution import arrow_schema
     from ..reading.arrow_filter import filter_table
     from ..reading.read import map_bounded, read_file_rows, read_group_task, read_threads
+    from ..types import RowType
 
     target = _spark_arrow_schema(spark_schema)
     schema = arrow_schema(read_type)
     names = out_type.names
+    returned = arrow_schema(RowType(tuple(f for f in read_type.fields if f.name in set(names))))
 
     def filtered(table: pa.Table, exact: bool) -> pa.Table:
         if predicate is not None and not exact:
@@ -58,17 +63,11 @@ def read_partition(files: list, group: Any, read_type: Any, out_type: Any, spark
         return
 
     def one(t: Any) -> pa.Table:
-        rows = read_file_rows(t.path, t.file_format, schema, t.selection, t.primary_key_file, t.evolution,
-                              t.file_size)
-        return filtered(rows, t.exact)
+        exact = predicate is None or t.exact
+        rows = read_file_rows(t.path, t.file_format, returned if exact else schema, t.selection, t.primary_key_file,
+                              t.evolution, t.file_size)
+        return filtered(rows, exact)
 
-    threads = read_threads([t.path for t in files]) if files else 1
-    local = all(_is_local(t.path) for t in files)
-    for table in map_bounded(one, files, 1 if local else threads):
+    threads = min(len(files), read_threads([t.path for t in files])) if files else 1
+    for table in map_bounded(one, files, threads):
         yield from table.to_batches(max_chunksize=_BATCH_ROWS)
-
-
-def _is_local(path: str) -> bool:
-    from ..storage import is_local
-
-    return is_local(path)
