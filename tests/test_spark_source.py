@@ -98,6 +98,24 @@ def test_pushed_filters_prune_files_and_need_no_spark_filter():
     assert list(off.pushFilters(filters)) == filters  # pushdown is opt-in: Spark filters
 
 
+def test_partitions_pack_files_by_selected_bytes_and_open_cost():
+    """Many files of a few selected rows each spread over the cores (opening a file costs as much as reading
+    4 MB); every file lands in exactly one partition; a file above the target is a partition of its own."""
+    from pyroaring import BitMap
+
+    from paimon_codec.planning.tasks import FileTask
+    from paimon_codec.spark.source import OPEN_COST, _pack
+
+    few = [FileTask(f"f{i}", "parquet", 50_000, 10 << 20, BitMap([1, 2])) for i in range(198)]
+    parts = _pack(few, 128 << 20, 2)
+    assert len(parts) >= 2 and sorted(t.path for p in parts for t in p) == sorted(t.path for t in few)
+    assert all(len(p) * OPEN_COST <= 128 << 20 for p in parts)
+    assert max(map(len, parts)) - min(map(len, parts)) <= 1  # about the same cost each
+    assert len(_pack(few[:1], 128 << 20, 8)) == 1  # no more partitions than files
+    big = [FileTask("big", "parquet", 100, 300 << 20, None), FileTask("small", "parquet", 100, 1 << 20, None)]
+    assert [[t.path for t in p] for p in _pack(big, 128 << 20, 1)] == [["big"], ["small"]]
+
+
 @golden
 def test_catalog_names_reach_the_source():
     from paimon_codec.spark.source_options import parse_source_options

@@ -10,9 +10,10 @@ deletion vectors narrow the files and rows (:func:`paimon_codec.planning.plan.pl
 - and are not evaluated by Spark again: ``read()`` filters every row it reads by them with
 :func:`~paimon_codec.reading.arrow_filter.filter_table` (a file whose selection is exactly the matching rows is
 not filtered again).  The rest go back to Spark.  The planned tasks are Spark's partitions: data files (with
-their row selections) packed up to ``source.split.target-size`` (128 MB) of selected bytes, and one partition
-per group task (a primary-key bucket merged by key, a data-evolution row range), so merges, data evolution and
-schema evolution read exactly as :func:`paimon_codec.spark.scan` reads them.  ``read()`` yields Arrow batches.
+their row selections) packed by selected bytes plus :data:`OPEN_COST` a file, up to ``source.split.target-size``
+(128 MB) and over at least ``source.min-partitions`` (the driver's cores), and one partition per group task
+(a primary-key bucket merged by key, a data-evolution row range), so merges, data evolution and schema
+evolution read exactly as :func:`paimon_codec.spark.scan` reads them.  ``read()`` yields Arrow batches.
 
 PySpark (4.1 - 4.3) hands a Python data source neither the columns a query needs nor its ``LIMIT`` / top-N,
 so every column is read unless ``option("columns", "a,b")`` (or a user schema of some of the table's columns:
@@ -20,12 +21,15 @@ so every column is read unless ``option("columns", "a,b")`` (or a user schema of
 stays with :func:`~paimon_codec.spark.scan` (``order_by=``, ``limit=``).
 
 Pushdown is opt-in (``option("pushdown", "true")``): PySpark 4.1 - 4.3 keep the read plan of the last pushdown
-on the relation (``PythonDataSourceV2.readInfo``, set by ``PythonScanBuilder.pushFilters``) and reuse it for a
-later query of the same DataFrame or temporary view that has no filter Spark can hand to Python (no filter at
-all, or only ``OR``s / expressions) - ``df.filter("id = 5").show(); df.count()`` would count the rows of
-``id = 5`` (``tests/test_spark_source.py::test_spark_reuses_a_pushed_plan`` keeps watching).  Without the
-option every filter is Spark's and the plan holds every row, so a reused plan is still right.  With it, load
-the table again for each query.
+on the relation's provider (``PythonDataSourceV2.readInfo``, set by ``PythonScanBuilder.pushFilters``) and every
+later scan of the relation reads it - a later query of the same DataFrame or temporary view that hands Python
+no filter (no filter at all, or only ``OR``s / expressions: ``df.filter("id = 5").show(); df.count()`` counts
+the rows of ``id = 5``), and the other scans of the same query (``df.filter(a).union(df.filter(b))`` reads
+the plan of the filter planned last on both sides).  The stale read function and partitions are byte for byte those of a rightful re-run, and
+nothing of the query reaches ``read()``, so the source cannot detect it
+(``tests/test_spark_source.py::test_spark_reuses_a_pushed_plan`` keeps watching).  Without the option every
+filter is Spark's and every plan holds every row, so a reused plan is still right.  With it, load the table
+again for each query and scan each loaded DataFrame once a query.
 
 Writing: :mod:`.sink`.  Streaming: :mod:`.stream_read` / :mod:`.stream_write` (``readStream`` / ``writeStream``).
 """
@@ -158,26 +162,23 @@ OPEN_COST = 4 * 1024 * 1024
 
 
 def _pack(tasks: list, target: int, min_partitions: int) -> list[list]:
-    """Data-file tasks in partitions of about the same cost (selected bytes + :data:`OPEN_COST` a file; biggest
-    first), at most ``target`` each, and at least ``min_partitions`` when there are that many files (so
-    every core reads; a file bigger than ``target`` is a partition of its own)."""
+    """Data-file tasks in partitions of about the same cost (selected bytes + :data:`OPEN_COST` a file): as many
+    as ``target`` bytes each need, and at least ``min_partitions`` when there are that many files (so every core
+    reads); biggest first, each into the partition that holds least so far."""
+    import heapq
+
     def cost(t: Any) -> int:
         return OPEN_COST + t.file_size * t.selected_rows // max(t.row_count, 1)
 
     total = sum(cost(t) for t in tasks)
-    target = max(OPEN_COST, min(target, -(-total // max(1, min_partitions))))
-    out: list[list] = []
-    current: list = []
-    filled = 0
+    count = min(len(tasks), max(-(-total // max(1, target)), min_partitions))
+    heap = [(0, k) for k in range(count)]
+    out: list[list] = [[] for _ in range(count)]
     for t in sorted(tasks, key=cost, reverse=True):
-        if current and filled + cost(t) > target:
-            out.append(current)
-            current, filled = [], 0
-        current.append(t)
-        filled += cost(t)
-    if current:
-        out.append(current)
-    return out
+        filled, k = heapq.heappop(heap)
+        out[k].append(t)
+        heapq.heappush(heap, (filled + cost(t), k))
+    return [p for p in out if p]
 
 
 class PaimonCodecDataSource(DataSource):
