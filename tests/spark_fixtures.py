@@ -59,9 +59,11 @@ def read_via(spark, via: str, path: str, where: Any = None, **selectors: Any) ->
 
 def write_via(via: str, df, path: str, mode: str = "append") -> Any:
     """Write ``df`` by ``write()`` (its report) or by the sink (``via="sink"``; None)."""
+    from paimon_codec.spark import register
     from paimon_codec.spark.write import write
 
     if via == "write":
         return write(df, path, mode=mode)
+    register(df.sparkSession)  # a Connect session has no get_spark(): register as a user does
     df.write.format("paimon_codec").mode(mode).save(path)
     return None

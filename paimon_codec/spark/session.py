@@ -10,6 +10,8 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from .connect_mode import is_spark_connect
+
 __all__ = ["get_spark", "is_spark_connect"]
 
 
@@ -48,8 +50,3 @@ def get_spark(master: str | None = None, app_name: str = "paimon-codec", *, shuf
     register(spark)
     return spark
 
-
-def is_spark_connect(spark) -> bool:
-    """True for a Spark Connect session (no SparkContext, no RDDs).  Asked up front, so the RDD paths
-    never hide a real failure behind an ``except Exception`` fallback."""
-    return type(spark).__module__.startswith("pyspark.sql.connect")

@@ -184,10 +184,15 @@ def write(df: DataFrame, table: str | os.PathLike[str] | PaimonTable, mode: Writ
     schema decides the types.  A relative path is resolved here, in the driver's working directory."""
     from .. import storage
     from ..table import PaimonTable
+    from .connect_mode import is_spark_connect
 
     mode_value(WriteMode, mode, "write mode")  # a mode that is none is refused here, by name
     started = time.monotonic()
     path = table.path if isinstance(table, PaimonTable) else storage.normalize(os.fspath(table))
+    if is_spark_connect(df.sparkSession):
+        raise UnsupportedFeatureError("unsupported: write() over Spark Connect (its job polls a SparkContext "
+                                      "accumulator); use the sink: df.write.format('paimon_codec').save(path)",
+                                      path=path)
     if PaimonTable(path).schema.primary_keys:
         if mode != "append":
             raise UnsupportedFeatureError(f"write mode {str(mode)!r} on a primary-key table is not supported "
