@@ -23,7 +23,7 @@ from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import InvalidOptionError, UnsupportedTypeError
 from paimon_codec.reading import read_table
-from paimon_codec.spark.stream_read import PaimonStreamReader, SnapshotExpiredError
+from paimon_codec.spark.stream_read import PaimonStreamReader, SnapshotExpiredError, with_row_kind
 from paimon_codec.spark.stream_write import PaimonStreamWriter, StreamCommitMessage, committed_identifier
 from paimon_codec.spark.types import spark_schema
 from paimon_codec.table import PaimonTable
@@ -44,7 +44,7 @@ def _table(path: str, **options: str) -> str:
 
 
 def _reader(path: str, **options: str) -> PaimonStreamReader:
-    return PaimonStreamReader(path, options, spark_schema(PaimonTable(path).schema.fields))
+    return PaimonStreamReader(path, options, with_row_kind(options, spark_schema(PaimonTable(path).schema.fields)))
 
 
 def _batch_ids(reader: PaimonStreamReader, start: dict, end: dict) -> list[int]:
@@ -124,7 +124,11 @@ def test_expired_snapshot_is_an_error_by_name(tmp_path, java_newest):
 def test_refusals_by_name(tmp_path):
     pk = create_table(str(tmp_path / "db.db" / "pk"), SCHEMA, {"bucket": "1"}, primary_keys=["id"])
     with pytest.raises(UnsupportedTypeError, match="changelog-producer = none"):
-        _reader(pk)
+        _reader(pk, **{"read.changelog": "true"})
+    changelog = create_table(str(tmp_path / "db.db" / "cl"), SCHEMA, {"bucket": "1", "changelog-producer": "input"},
+                             primary_keys=["id"])
+    with pytest.raises(InvalidOptionError, match="read.changelog = true"):
+        _reader(changelog)
     path = _table(str(tmp_path / "db.db" / "t"))
     with pytest.raises(InvalidOptionError, match="scan.mode 'compacted-full'"):
         _reader(path, **{"scan.mode": "compacted-full"})
@@ -132,6 +136,75 @@ def test_refusals_by_name(tmp_path):
         PaimonStreamWriter(path, {}, overwrite=True)
     with pytest.raises(UnsupportedTypeError, match="primary-key table"):
         PaimonStreamWriter(pk, {"checkpointLocation": str(tmp_path / "ck")})
+
+
+def _changes(reader: PaimonStreamReader, start: dict, end: dict, columns: list[str]) -> list[str]:
+    """A batch's rows as Java's ``read_changelog`` lines: ``"<row kind> [values]"``, sorted."""
+    out = []
+    for part in reader.partitions(start, end):
+        for batch in reader.read(part):
+            for row in batch.to_pylist():
+                out.append(f"{row['rowkind']} {[row[c] for c in columns]!r}")
+    return sorted(out)
+
+
+PK_SCHEMA = "p STRING NOT NULL, id BIGINT NOT NULL, s STRING"
+
+
+@pytest.mark.parametrize("producer", ["input", "lookup", "full-compaction"])
+def test_primary_key_changelog_as_java_streams_it(tmp_path, java_newest, producer):
+    """Paimon Java 1.4.2 writes a primary-key table with a changelog producer (inserts, updates, deletes, a full
+    compaction); the stream delivers the merged snapshot as ``+I`` rows, then exactly the records Java's own
+    streaming read delivers for the same snapshots, with their row kinds."""
+    path = java_newest.create_table(str(tmp_path), "db.pk", PK_SCHEMA, primary_keys=["p", "id"],
+                                    partition_keys=["p"],
+                                    options={"bucket": "2", "changelog-producer": producer})
+    columns = ["p", "id", "s"]
+    java_newest.write(path, _rows(0, 12).select(columns))
+    java_newest.compact(path, full=True)  # full-compaction's changelogs are the differences of two of these
+    reader = _reader(path, **{"read.changelog": "true"})  # latest-full
+    start = reader.initialOffset()
+    first = reader.latestOffset(start, None)
+    merged = sorted(f"+I {[r[c] for c in columns]!r}" for r in java_newest.read(path).to_pylist())
+    assert _changes(reader, start, first, columns) == merged and len(merged) == 12
+    updated = _rows(6, 10).select(columns).set_column(2, "s", pa.array([f"u{i}" for i in range(6, 16)]))
+    java_newest.write(path, updated)  # six updates, four inserts
+    java_newest.write(path, _rows(0, 3).select(columns), row_kinds=["-D", "-D", "-D"])
+    java_newest.compact(path, full=True)
+    java_newest.write(path, _rows(1, 1).select(columns))  # a deleted key comes back
+    end = reader.latestOffset(first, None)
+    assert end["snapshot"] > first["snapshot"]
+    ours = _changes(reader, first, end, columns)
+    theirs = java_newest.read_changelog(path, first["snapshot"] + 1, end["snapshot"])
+    assert ours == theirs and ours
+    kinds = {line.split(" ", 1)[0] for line in ours}
+    assert "-D" in kinds and ("+U" in kinds or producer == "input")
+    assert _changes(reader, end, reader.latestOffset(end, None), columns) == []
+
+
+def test_primary_key_stream_through_spark(tmp_path, spark, java_newest):  # noqa: F811
+    path = java_newest.create_table(str(tmp_path), "db.pk", PK_SCHEMA, primary_keys=["p", "id"],
+                                    partition_keys=["p"], options={"bucket": "1", "changelog-producer": "input"})
+    java_newest.write(path, _rows(0, 4).select(["p", "id", "s"]))
+    ck = str(tmp_path / "ck")
+    stream = spark.readStream.format("paimon_codec").option("read.changelog", "true").load(path)
+    assert stream.columns == ["rowkind", "p", "id", "s"]
+    delivered: list = []
+
+    def drain() -> None:  # a restart from the checkpoint each time
+        (stream.writeStream.foreachBatch(lambda df, _epoch: delivered.extend(df.collect()))
+         .option("checkpointLocation", ck).trigger(availableNow=True).start().awaitTermination())
+
+    drain()
+    java_newest.write(path, _rows(0, 2).select(["p", "id", "s"]), row_kinds=["-D", "+I"])
+    drain()
+    got = sorted(f"{r.rowkind} {[r.p, r.id, r.s]!r}" for r in delivered)
+    snaps = PaimonTable(path).snapshot_ids()
+    want = sorted([f"+I {[r['p'], r['id'], r['s']]!r}" for r in _rows(0, 4).to_pylist()]
+                  + java_newest.read_changelog(path, snaps[1], snaps[-1]))
+    assert got == want
+    with pytest.raises(Exception, match="read.changelog"):
+        spark.read.format("paimon_codec").option("read.changelog", "true").load(path).collect()
 
 
 def test_sink_commits_a_replayed_batch_once(tmp_path, java_newest):
@@ -191,11 +264,13 @@ def _driver(src: str, dst: str, ck: str, mode: str, log) -> subprocess.Popen:
 @pytest.mark.slow
 @pytest.mark.spark
 @pytest.mark.parametrize("erase_last_commit", [False, True], ids=["killed", "killed-after-sink-commit"])
-def test_kill_9_and_restart_delivers_every_row_once(tmp_path, java_newest, erase_last_commit):
-    """Java Paimon and this library append to SRC while a query streams SRC into DST; the driver is killed
-    with SIGKILL after DST has some of the batches, restarted from the checkpoint and drained.  With
-    ``erase_last_commit`` the checkpoint loses its last ``commits/<n>`` entry, as when the driver dies between
-    the sink's Paimon commit and Spark's checkpoint commit: Spark replays batch ``n``, the sink must see it."""
+def test_kill_9_and_restart_delivers_every_row_once(tmp_path, spark, java_newest, erase_last_commit):  # noqa: F811
+    """Paimon Java and this library's DataFrame sink (``df.write.format("paimon_codec")``, in this process's
+    session) take turns appending to SRC while a query in its own driver process streams SRC into DST; the
+    driver is killed with SIGKILL after DST has some of the batches, restarted from the checkpoint and drained.
+    With ``erase_last_commit`` the checkpoint loses its last ``commits/<n>`` entry, as when the driver dies
+    between the sink's Paimon commit and Spark's checkpoint commit: Spark replays batch ``n``, the sink must
+    see it."""
     src = _table(str(tmp_path / "db.db" / "src"), **{"write-only": "true"})  # Java: no COMPACT (empty) batches
     dst = _table(str(tmp_path / "db.db" / "dst"))
     ck = str(tmp_path / "ck")
@@ -210,7 +285,8 @@ def test_kill_9_and_restart_delivers_every_row_once(tmp_path, java_newest, erase
             if turn % 2:
                 java_newest.write(src, rows)
             else:
-                append_arrow(src, rows)
+                spark.createDataFrame(rows.to_pandas()).repartition(2).write.format("paimon_codec") \
+                    .mode("append").save(src)
             written.extend(range(start, start + 25))
             start, turn = start + 25, turn + 1
             time.sleep(2)
@@ -221,7 +297,9 @@ def test_kill_9_and_restart_delivers_every_row_once(tmp_path, java_newest, erase
         feeder.start()
         try:
             deadline = time.monotonic() + 480
-            while not PaimonTable(dst).snapshot_ids() and proc.poll() is None and time.monotonic() < deadline:
+            # killed once DST has a batch and both Java and the sink have appended to SRC
+            while (not PaimonTable(dst).snapshot_ids() or len(written) < 100) and proc.poll() is None \
+                    and time.monotonic() < deadline:
                 time.sleep(0.2)
             assert proc.poll() is None, (tmp_path / "driver.log").read_text()[-3000:]
             assert PaimonTable(dst).snapshot_ids(), "the query committed no batch"
@@ -253,6 +331,8 @@ def test_kill_9_and_restart_delivers_every_row_once(tmp_path, java_newest, erase
                 os.killpg(drained.pid, signal.SIGKILL)
         assert code == 0, (tmp_path / "driver.log").read_text()[-3000:]
     assert _java_rows(java_newest, src) == sorted(written)
+    src_users = {PaimonTable(src).snapshot(i).raw["commitUser"] for i in PaimonTable(src).snapshot_ids()}
+    assert len(src_users) >= 3  # append_arrow's first snapshot, Java's writes, the sink's writes
     delivered = _java_rows(java_newest, dst)
     if delivered != sorted(written):  # what the checkpoint and the sink's snapshots say, to see why
         offsets = {n: (tmp_path / "ck" / "offsets" / n).read_text().splitlines()[-1]

@@ -193,15 +193,21 @@ class PaimonCodecDataSource(DataSource):
         return "paimon_codec"
 
     def schema(self) -> Any:
+        from .stream_read import with_row_kind
         from .types import spark_schema
 
         options = dict(self.options)
         _restore(self.storage, options)
         opts = parse_source_options(options)
         _, table_schema = _open(opts)
-        return spark_schema(_output_type(table_schema.fields, opts.columns))
+        return with_row_kind(options, spark_schema(_output_type(table_schema.fields, opts.columns)))
 
     def reader(self, schema: Any) -> DataSourceReader:
+        from .stream_read import read_changelog
+
+        if read_changelog(dict(self.options)):
+            raise InvalidOptionError("read.changelog (a rowkind column) is an option of spark.readStream; a batch "
+                                     "read returns the table's rows")
         return PaimonCodecReader(dict(self.options), schema, self.storage)
 
     def streamReader(self, schema: Any) -> Any:  # noqa: N802 - PySpark's name

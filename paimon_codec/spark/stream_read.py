@@ -19,9 +19,20 @@ lost, none repeated.  A snapshot of the range that has expired meanwhile is an e
 
 Deltas, as Paimon's streaming scans follow them: an append table's ``APPEND`` snapshots add data files,
 read whole; ``COMPACT`` snapshots rewrite rows already delivered and ``OVERWRITE`` snapshots are skipped
-(Paimon's ``streaming-read-overwrite = false``; ``true`` is refused).  Refused by name: primary-key tables
-(their changes are changelog files only when ``changelog-producer`` writes them; reading those is not
-implemented), data-evolution tables, and an ``APPEND`` snapshot that deletes files or rows (deletion vectors).
+(Paimon's ``streaming-read-overwrite = false``; ``true`` is refused).
+
+A primary-key table's changes are its changelog files (Paimon's ``ChangelogFollowUpScanner``): every snapshot
+that names a ``changelogManifestList`` - ``APPEND`` snapshots for ``changelog-producer = input``, the
+compactions' snapshots for ``lookup`` and ``full-compaction`` - adds changelog files whose rows are
+``+I`` / ``-U`` / ``+U`` / ``-D`` records.  A row kind is not a column of the table, so such a stream needs
+``option("read.changelog", "true")`` (Paimon's Spark connector's name): a leading ``rowkind`` STRING column
+(``+I``, ``-U``, ``+U``, ``-D``, as Paimon's audit-log view spells them) - also on append tables, whose rows are
+all ``+I``.  A first ``*-full`` batch of a primary-key table is its merged snapshot, all ``+I``.  One key's
+changes of a batch are read in snapshot order in one Spark partition (a partition holds whole buckets).
+
+Refused by name: primary-key tables with ``changelog-producer = none`` (their snapshots hold no changelog),
+a primary-key table without ``read.changelog``, data-evolution tables, and an append table's ``APPEND``
+snapshot that deletes files or rows (deletion vectors).
 """
 
 from __future__ import annotations
@@ -41,13 +52,39 @@ from ..table.manifest import FILE_KIND_ADD, FILE_KIND_DELETE
 from ..table.snapshot import Snapshot
 from ..table.table import PaimonTable
 
-__all__ = ["PaimonStreamReader", "StreamStart", "stream_start", "snapshot_delta_tasks", "SnapshotExpiredError"]
+__all__ = ["PaimonStreamReader", "StreamStart", "stream_start", "snapshot_delta_tasks", "SnapshotExpiredError",
+           "ROW_KIND_COLUMN", "read_changelog", "with_row_kind"]
 
 log = logging.getLogger(__name__)
 
 _MODES = ("latest-full", "full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp", "default")
 #: files per Spark partition of one micro-batch at most (a partition is one Python task)
 _PARTITIONS = 16
+#: the row kind column of ``read.changelog = true`` (Paimon's audit-log ``rowkind``)
+ROW_KIND_COLUMN = "rowkind"
+#: ``_VALUE_KIND`` byte -> row kind (Paimon's ``RowKind.shortString``)
+_ROW_KINDS = ("+I", "-U", "+U", "-D")
+_PRODUCERS = ("input", "lookup", "full-compaction")
+
+
+def read_changelog(options: dict) -> bool:
+    """``read.changelog = true``: rows carry their row kind in a leading ``rowkind`` column."""
+    lowered = {str(k).lower(): v for k, v in options.items()}
+    value = str(lowered.get("read.changelog", "false")).strip().lower()
+    if value not in ("true", "false"):
+        raise InvalidOptionError(f"option read.changelog = {value!r} is not a boolean", expected="true or false")
+    return value == "true"
+
+
+def with_row_kind(options: dict, schema: Any) -> Any:
+    """``schema`` (a Spark ``StructType``) with the leading ``rowkind`` column when ``read.changelog`` is set."""
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    if not read_changelog(options):
+        return schema
+    if ROW_KIND_COLUMN in schema.fieldNames():
+        raise InvalidOptionError(f"read.changelog adds a column {ROW_KIND_COLUMN!r}; the table has one already")
+    return StructType([StructField(ROW_KIND_COLUMN, StringType(), False), *schema.fields])
 
 
 class SnapshotExpiredError(MissingFileError):
@@ -132,7 +169,7 @@ def stream_start(table: PaimonTable, options: dict) -> StreamStart:
     return StreamStart(start, full=False)
 
 
-def check_streamable(table: PaimonTable) -> None:
+def check_streamable(table: PaimonTable, options: dict) -> None:
     """Refuse, by name, the tables whose changes this reader cannot follow."""
     from ..planning.data_evolution import is_data_evolution_table
     from ..planning.read_options import check_read_options
@@ -146,9 +183,13 @@ def check_streamable(table: PaimonTable) -> None:
                                        "changelog-producer = none (its snapshots hold no changelog)", path=table.path,
                                        expected="an append table, or changelog-producer = input / lookup / "
                                                 "full-compaction")
-        raise UnsupportedTypeError(f"unsupported: a streaming read of a primary-key table's changelog files "
-                                   f"(changelog-producer = {producer})", path=table.path,
-                                   expected="an append table")
+        if producer not in _PRODUCERS:
+            raise UnsupportedTypeError(f"unsupported: changelog-producer = {producer}", path=table.path,
+                                       expected=" / ".join(_PRODUCERS))
+        if not read_changelog(options):
+            raise InvalidOptionError("a streaming read of a primary-key table delivers its changelog (+I / -U / +U "
+                                     "/ -D records): set option read.changelog = true (a leading rowkind column)",
+                                     path=table.path)
     if is_data_evolution_table(schema):
         raise UnsupportedTypeError("unsupported: a streaming read of a data-evolution table", path=table.path)
     if schema.option_bool("streaming-read-overwrite"):
@@ -169,7 +210,9 @@ def _load(table: PaimonTable, sid: int) -> Snapshot:
     return snap
 
 
-def _task(table: PaimonTable, entry: Any) -> dict:
+def _task(table: PaimonTable, entry: Any, changelog: bool = False) -> dict:
+    """A file to read whole: an append table's data file, or (``changelog``) a changelog file, read with its
+    row kinds and kept in its bucket's Spark partition (``key``)."""
     from ..evolution.file_evolution import evolution_for
 
     schema = table.schema
@@ -178,12 +221,23 @@ def _task(table: PaimonTable, entry: Any) -> dict:
     fmt = os.path.splitext(entry.file.file_name)[1].lstrip(".").lower()
     evolution = evolution_for(table, schema, entry.file.schema_id)
     return {"path": path, "file_format": fmt, "selection": None, "file_size": entry.file.file_size,
-            "evolution": None if evolution is None else pickle.dumps(evolution)}
+            "evolution": None if evolution is None else pickle.dumps(evolution), "kinds": changelog,
+            "key": (bytes(entry.partition), entry.bucket) if changelog else None}
+
+
+def _changelog_tasks(table: PaimonTable, snap: Snapshot) -> list[dict]:
+    """The changelog files ``snap`` adds (any commit kind, as Paimon's ``ChangelogFollowUpScanner``)."""
+    if not snap.changelog_manifest_list:
+        return []
+    return [_task(table, e, changelog=True) for meta in table.manifest_list(snap.changelog_manifest_list)
+            for e in table.manifest(meta.file_name) if e.kind == FILE_KIND_ADD]
 
 
 def snapshot_delta_tasks(table: PaimonTable, snap: Snapshot, previous: Snapshot | None) -> list[dict]:
-    """The files an append table's snapshot ``snap`` adds for a streaming read (none for COMPACT / OVERWRITE /
-    ANALYZE snapshots)."""
+    """The files snapshot ``snap`` adds for a streaming read: a primary-key table's changelog files, an append
+    table's data files (none for its COMPACT / OVERWRITE / ANALYZE snapshots)."""
+    if table.schema.primary_keys:
+        return _changelog_tasks(table, snap)
     if snap.commit_kind != "APPEND":
         return []
     if (table.schema.deletion_vectors_enabled and previous is not None
@@ -206,11 +260,31 @@ def _full_tasks(table: PaimonTable, sid: int) -> list[dict]:
     from ..planning.plan import plan_scan
 
     plan = plan_scan(table, snapshot_id=sid)
-    if plan.groups:
+    if plan.groups and not table.schema.primary_keys:
         raise UnsupportedTypeError("unsupported: a streaming read of a table read by row-id groups", path=table.path)
-    return [{"path": t.path, "file_format": t.file_format, "selection": t.selection_bytes(),
-             "file_size": t.file_size, "evolution": None if t.evolution is None else pickle.dumps(t.evolution)}
-            for t in plan.tasks]
+    tasks = [{"path": t.path, "file_format": t.file_format, "selection": t.selection_bytes(),
+              "file_size": t.file_size, "evolution": None if t.evolution is None else pickle.dumps(t.evolution),
+              "primary_key_file": t.primary_key_file, "kinds": False, "key": None} for t in plan.tasks]
+    tasks.extend({"group": pickle.dumps(g), "kinds": False, "key": None} for g in plan.groups)  # merged buckets
+    return tasks
+
+
+def _split(tasks: list[dict]) -> list[list[dict]]:
+    """The tasks of one micro-batch in at most :data:`_PARTITIONS` partitions; the changelog files of one bucket
+    in one partition, in snapshot order (a key's ``-U`` / ``+U`` stay in order)."""
+    n = min(len(tasks), _PARTITIONS)
+    if n == 0:
+        return []
+    parts: list[list[dict]] = [[] for _ in range(n)]
+    buckets: dict[Any, int] = {}
+    spread = 0
+    for t in tasks:
+        if t["key"] is None:
+            slot, spread = spread % n, spread + 1
+        else:
+            slot = buckets.setdefault(t["key"], len(buckets) % n)
+        parts[slot].append(t)
+    return [p for p in parts if p]
 
 
 class SnapshotRangePartition(InputPartition):
@@ -234,9 +308,10 @@ class PaimonStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         self.path = path
         self.options = dict(options)
         table = PaimonTable(path)
-        check_streamable(table)
+        check_streamable(table, self.options)
         scan_mode(table, self.options)  # a bad option fails the query when it starts
         self.spark_schema = schema
+        self.row_kinds = read_changelog(self.options)
         self.arrow_schema_bytes = arrow_schema(table.schema.fields).serialize().to_pybytes()
         self.storage = storage_state()
         self._target: int | None = None  # the last snapshot of an availableNow query
@@ -280,25 +355,38 @@ class PaimonStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             tasks.extend(snapshot_delta_tasks(table, snap, previous))
             previous = snap
         log.info("stream %s: batch (%d, %d] reads %d files", self.path, first, last, len(tasks))
-        n = min(len(tasks), _PARTITIONS)
-        return [SnapshotRangePartition(first, last, tasks[i::n]) for i in range(n)]
+        return [SnapshotRangePartition(first, last, part) for part in _split(tasks)]
 
     def read(self, partition: InputPartition) -> Iterator[Any]:
         import pyarrow as pa
+        import pyarrow.compute as pc
         from pyspark.sql.pandas.types import to_arrow_schema
 
-        from ..reading.read import read_file_rows
+        from ..reading.read import VALUE_KIND_COLUMN, read_file_rows, read_group_task
         from ..storage import restore_storage_state
         from .types import to_spark_micros
 
         restore_storage_state(self.storage)
         schema = pa.ipc.read_schema(pa.py_buffer(self.arrow_schema_bytes))
+        with_kinds = schema.append(pa.field(VALUE_KIND_COLUMN, pa.int8()))
         target = to_arrow_schema(self.spark_schema, timezone="UTC")
         assert isinstance(partition, SnapshotRangePartition)  # what partitions() made
         for task in partition.tasks:
-            evolution = pickle.loads(task["evolution"]) if task["evolution"] is not None else None
-            rows = to_spark_micros(read_file_rows(task["path"], task["file_format"], schema, task["selection"],
-                                                  False, evolution, task["file_size"]))
+            kinds = None
+            if task.get("group") is not None:
+                rows = read_group_task(pickle.loads(task["group"]), schema)
+            else:
+                evolution = pickle.loads(task["evolution"]) if task["evolution"] is not None else None
+                rows = read_file_rows(task["path"], task["file_format"], with_kinds if task["kinds"] else schema,
+                                      task["selection"], task.get("primary_key_file", False), evolution,
+                                      task["file_size"])
+                if task["kinds"]:  # a changelog file: every record, with its kind
+                    kinds = pc.take(pa.array(_ROW_KINDS), rows.column(VALUE_KIND_COLUMN).cast(pa.int32()))
+                    rows = rows.drop_columns([VALUE_KIND_COLUMN])
+            rows = to_spark_micros(rows)
+            if self.row_kinds:
+                rows = rows.add_column(0, ROW_KIND_COLUMN,
+                                       kinds if kinds is not None else pa.array(["+I"] * rows.num_rows, pa.string()))
             yield from rows.select(target.names).cast(target).to_batches(max_chunksize=65536)
 
     def commit(self, end: dict) -> None:
