@@ -2,8 +2,9 @@
 
 Executors are separate JVMs and Python processes on two workers; their Python is the packed virtualenv shipped
 with ``spark.archives`` (tests/spark_cluster.py), so everything a task needs is pickled by the driver or
-imported from the archive.  The test bodies are those of the local-mode modules (scan, write, rewrite, audit,
-streaming), called with the cluster's session; these tests run after every local-mode test (one SparkContext
+imported from the archive.  The test bodies are those of the local-mode modules (scan and the DataFrame
+source, write and the sink, rewrite, audit, delete, upsert and compaction, streaming of append and primary-key
+tables), called with the cluster's session; these tests run after every local-mode test (one SparkContext
 per process: see ``spark_cluster``).
 """
 
@@ -14,6 +15,8 @@ import os
 import pyspark
 import pytest
 import test_spark_audit
+import test_spark_delete
+import test_spark_primary_key
 import test_spark_rewrite
 import test_spark_scan
 import test_spark_streaming
@@ -81,5 +84,17 @@ def test_audit_on_cluster(spark_cluster, table_location):
     test_spark_audit.test_data_source_returns_golden_dv_positions(spark_cluster, table_location)
 
 
+def test_delete_on_cluster(spark_cluster, tmp_path, java_newest):
+    test_spark_delete.test_spark_delete_equals_local_delete(tmp_path, spark_cluster, java_newest)
+
+
+def test_upsert_and_compact_on_cluster(spark_cluster, tmp_path, java_newest, capsys):
+    test_spark_primary_key.test_spark_upsert_and_compact(tmp_path, spark_cluster, java_newest, capsys)
+
+
 def test_stream_on_cluster(spark_cluster, tmp_path):
     test_spark_streaming.test_stream_through_spark(tmp_path, spark_cluster)
+
+
+def test_primary_key_stream_on_cluster(spark_cluster, tmp_path, java_newest):
+    test_spark_streaming.test_primary_key_stream_through_spark(tmp_path, spark_cluster, java_newest)

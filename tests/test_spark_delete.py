@@ -8,7 +8,7 @@ import shutil
 
 import pyarrow.compute as pc
 from oracles.compare import assert_same_rows
-from spark_fixtures import spark  # noqa: F401
+from spark_fixtures import read_via, spark  # noqa: F401
 from test_dv_delete import _all_rows, _keep, _positions, _table
 
 from paimon_codec.cli import EXIT_BAD_INPUT, main
@@ -31,6 +31,9 @@ def test_spark_delete_equals_local_delete(tmp_path, spark, java_newest):  # noqa
                                                    pc.equal(t["v"], "v3")))
     assert_same_rows(read_table(ours), expected)
     assert_same_rows(java_newest.read(ours), expected)
+    for via, where in (("source", None), ("source-pushdown", "v = 'v3' OR id > 40")):  # the DataFrame source
+        df, _ = read_via(spark, via, ours, where)
+        assert_same_rows(df.toArrow(), java_newest.read(ours, where=where), what=f"{via}, {where}")
 
 
 def test_cli_delete_local_json(tmp_path, capsys):

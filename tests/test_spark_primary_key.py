@@ -8,7 +8,7 @@ import json
 import pyarrow as pa
 import pytest
 from oracles.compare import assert_same_rows
-from spark_fixtures import spark  # noqa: F401
+from spark_fixtures import read_via, spark  # noqa: F401
 
 from paimon_codec.cli import main
 from paimon_codec.reading import read_table
@@ -41,6 +41,8 @@ def test_spark_upsert_and_compact(tmp_path, spark, java_newest, capsys):  # noqa
     want = pa.Table.from_pylist(list(expected.values()), schema=ARROW)
     assert_same_rows(java_newest.read(path), want, what="Java reads the Spark upserts after compaction")
     assert_same_rows(read_table(path), want)
+    df, _ = read_via(spark, "source-pushdown", path, "s LIKE 'b%' AND p = 1")  # the DataFrame source
+    assert_same_rows(df.toArrow(), java_newest.read(path, where="s LIKE 'b%' AND p = 1"), what="source")
     java_newest.write(path, _rows([1, 2], "j"))
     expected.update({(r["id"], r["p"]): r for r in _rows([1, 2], "j").to_pylist()})
     assert main(["compact", path, "--local", "--json"]) == 0

@@ -13,7 +13,7 @@ import logging
 import pyarrow as pa
 import pytest
 from oracles.compare import assert_same_rows
-from spark_fixtures import spark  # noqa: F401
+from spark_fixtures import read_via, spark  # noqa: F401
 
 from paimon_codec.cli import main
 from paimon_codec.maintenance.file_index_rewrite import IndexTask
@@ -58,6 +58,13 @@ def _javas(java, path: str) -> dict[str, bytes]:
             for name, v in java.file_indexes(path).items()}
 
 
+def _source_reads_as_java(spark, path: str, java) -> None:  # noqa: F811
+    """The DataFrame source with pushdown (the rewritten indexes judging the files) reads Java's rows."""
+    for where in ("s = 's3'", "n > 260 AND p = 'y'"):
+        df, _ = read_via(spark, "source-pushdown", path, where)
+        assert_same_rows(df.toArrow(), java.read(path, where=where), what=f"source, {where}")
+
+
 def test_spark_rewrite_matches_java(spark, java_table, java_newest, pypaimon21, caplog):  # noqa: F811
     with caplog.at_level(logging.INFO, logger="paimon_codec.maintenance.index_rewrite_job"):
         report = rewrite_file_index(spark, java_table, OPTIONS, target_bytes=3000)
@@ -69,6 +76,7 @@ def test_spark_rewrite_matches_java(spark, java_table, java_newest, pypaimon21, 
         ours = read_table(java_table, where)
         assert_same_rows(ours, java_newest.read(java_table, where=where), what=str(where))
         assert_same_rows(ours, pypaimon21.read(java_table, where=where), what=str(where))
+    _source_reads_as_java(spark, java_table, java_newest)
     again = rewrite_file_index(spark, java_table)
     assert again.snapshot_id is None and again.files_changed == 0
 
@@ -85,6 +93,7 @@ def test_cli_index_rewrite(spark, java_table, java_newest, capsys):  # noqa: F81
     report = json.loads(capsys.readouterr().out)
     assert report["files_total"] == 5 and report["files_changed"] == 5
     assert _containers(java_table) == _javas(java_newest, java_table)
+    _source_reads_as_java(spark, java_table, java_newest)
     assert main(["index", "rewrite", java_table, "--option", "file-index.bitmap.columns=nope", "--quiet"]) == 2
     assert "nope" in capsys.readouterr().err
 
