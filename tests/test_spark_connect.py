@@ -10,6 +10,8 @@ with the golden answers (Paimon Java 0.9's own reads) and with Paimon Java 1.4.2
 
 from __future__ import annotations
 
+import os
+
 import pyarrow as pa
 import pytest
 import test_spark_scan
@@ -97,3 +99,24 @@ def test_sink_over_connect_partitioned_and_sql(spark_connect, tmp_path, java_new
 
 def test_stream_over_connect(spark_connect, tmp_path):
     test_spark_streaming.test_stream_through_spark(tmp_path, spark_connect)
+
+
+def test_primary_key_changelog_stream_over_connect(spark_connect, tmp_path, java_newest):
+    """``read.changelog`` of a primary-key table Java writes (``changelog-producer = input``), streamed on the
+    server into its memory sink: the merged first snapshot as ``+I``, then Java's own streaming read."""
+    register(spark_connect)
+    columns = ["p", "id", "s"]
+    path = java_newest.create_table(str(tmp_path), "db.pk", test_spark_streaming.PK_SCHEMA, primary_keys=["p", "id"],
+                                    partition_keys=["p"], options={"bucket": "2", "changelog-producer": "input"})
+    java_newest.write(path, test_spark_streaming._rows(0, 6).select(columns))
+    first = PaimonTable(path).snapshot().id
+    java_newest.write(path, test_spark_streaming._rows(0, 3).select(columns), row_kinds=["-D", "+I", "-D"])
+    java_newest.write(path, test_spark_streaming._rows(4, 4).select(columns))  # two updates, two inserts
+    name = f"pk_connect_{os.getpid()}"
+    (spark_connect.readStream.format("paimon_codec").option("read.changelog", "true")
+     .option("scan.mode", "from-snapshot-full").option("scan.snapshot-id", str(first)).load(path)
+     .writeStream.format("memory").queryName(name).trigger(availableNow=True).start().awaitTermination())
+    got = sorted(f"{r.rowkind} {[r.p, r.id, r.s]!r}" for r in spark_connect.sql(f"SELECT * FROM {name}").collect())
+    merged = [f"+I {[r['p'], r['id'], r['s']]!r}" for r in test_spark_streaming._rows(0, 6).to_pylist()]
+    want = sorted(merged + java_newest.read_changelog(path, first + 1, PaimonTable(path).snapshot().id))
+    assert got == want and any(line.startswith("-D") for line in got)
