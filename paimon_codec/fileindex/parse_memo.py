@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 __all__ = ["remembered", "clear"]
 
@@ -37,7 +37,7 @@ def remembered(kind: str, key: Hashable, key_bytes: int, parse: Callable[[], T])
     full = (kind, key)
     hit = _MEMO.get(full)  # a plain dict read under the GIL: no lock on the hot path
     if hit is not None:
-        return hit  # type: ignore[return-value]
+        return cast(T, hit)
     value = parse()
     with _LOCK:
         _MEMO[full] = value

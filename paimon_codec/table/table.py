@@ -12,9 +12,8 @@ from ..errors import (
     CorruptDataError,
     InvalidOptionError,
     MissingFileError,
-    UnsupportedTypeError,
 )
-from .fallback_snapshot import fallback_snapshot
+from .fallback_snapshot import check_fallback_schemas, fallback_snapshot
 from .index_manifest import (
     DELETION_VECTORS_INDEX,
     IndexManifestEntry,
@@ -80,10 +79,6 @@ def register_storage_options(path: str | os.PathLike, options: dict[str, str] | 
         scheme, netloc, _ = storage.split_uri(path)
         storage.set_storage_options(f"{scheme}://{netloc}", options)
 
-
-# options whose difference between a table and its fallback branch changes how files are read
-_READ_DEFINING = ("merge-engine", "deletion-vectors.enabled", "sequence.field", "data-evolution.enabled",
-                  "row-tracking.enabled", "ignore-delete", "partial-update.ignore-delete")
 
 
 def branch_dir(table_path: str, branch: str) -> str:
@@ -375,29 +370,6 @@ class PaimonTable:
         extra = [f for f in other.batch_files(snap) if f.partition not in present]
         if not extra:
             return []
-        mine, theirs = self.schema, other.schema_of(snap)
-        if (mine.fields != theirs.fields or mine.partition_keys != theirs.partition_keys
-                or mine.primary_keys != theirs.primary_keys):
-            raise UnsupportedTypeError(f"scan.fallback-branch {branch!r} has a different schema than the table; "
-                                       "reading its partitions as the table's files is not supported",
-                                       path=other.meta_path)
-        changed = [k for k in _READ_DEFINING if mine.options.get(k) != theirs.options.get(k)]
-        if not changed and mine.is_primary_key_table:
-            # the merge read applies one merge to every bucket: the fallback's must be the same (any merge
-            # option: aggregate functions, sequence order, lookup, ...)
-            from .merge_spec import merge_spec
-
-            if merge_spec(mine, self.meta_path) != merge_spec(theirs, other.meta_path):
-                changed = ["its primary-key merge options"]
-        if changed:
-            raise UnsupportedTypeError(f"scan.fallback-branch {branch!r} differs in {', '.join(changed)}; reading "
-                                       "its partitions is not supported", path=other.meta_path)
-        for sid in {f.meta.schema_id for f in extra}:
-            try:
-                same = self.schema_by_id(sid).fields == other.schema_by_id(sid).fields
-            except (CorruptDataError, MissingFileError):
-                same = False
-            if not same:
-                raise UnsupportedTypeError(f"scan.fallback-branch {branch!r}: schema {sid} differs between the "
-                                           "branches; reading its files is not supported", path=other.meta_path)
+        check_fallback_schemas(branch, self.schema, other.schema_of(snap), self.meta_path, other.meta_path,
+                               {f.meta.schema_id for f in extra}, self.schema_by_id, other.schema_by_id)
         return extra

@@ -20,6 +20,7 @@ from ...generated.construct.range_bitmap import VARIABLE_CHUNK_KEYS_KEY_OFFSETS_
 from .._once import once
 from ..keys import KeyCodec
 from ..parse_memo import remembered
+from ._header import _RangeHeader
 from ._layout import _DICT_HEADER_LENGTH, _chunk_dtype
 
 
@@ -74,7 +75,7 @@ class _FixedChunks(Sequence[_Chunk]):
                     and ((self.keys_offsets + self.keys_lengths) <= dict_length - keys_base).all())
 
 
-class _RangeDictionary:
+class _RangeDictionary(_RangeHeader):
     """Mixin of :class:`~.reader.RangeBitmapReader`: key decoding and the dictionary."""
 
     src: ByteSource
@@ -86,15 +87,6 @@ class _RangeDictionary:
     _chunk_cache: dict[int, Any]
     _min_cmp: Any
     _max_cmp: Any
-
-    def _corrupt(self, message: str, offset: int, expected: str | None = None) -> CorruptDataError:
-        raise NotImplementedError
-
-    def _length_prefix(self, src: ByteSource, what: str) -> int:
-        raise NotImplementedError
-
-    def _generated(self, con: Any, data: bytes, what: str, at: int, **params: Any) -> Any:
-        raise NotImplementedError
 
     def _stored(self, value: Any) -> Any:
         """Stored key (int / raw float bits / UTF-8 bytes) of a key value decoded by the codec."""
