@@ -49,7 +49,7 @@ SOURCES = ROOT / "tools" / "java" / "src" / "main" / "java"
 JAR_NAME = "paimon-codec-bench.jar"
 JAVA_OPTS = ["-Xmx4g", "-XX:+UseParallelGC"]
 
-SEED_KEY, SEED_KIND, SEED_TARGET, SEED_VALUE = 801, 802, 803, 804
+SEED_KEY, SEED_KIND, SEED_TARGET, SEED_VALUE, SEED_NULL = 801, 802, 803, 804, 805
 PPM = 1_000_000
 INSERT, UPDATE, DELETE = 0, 1, 2
 
@@ -191,7 +191,8 @@ def _gen_at(seed: int, i: np.ndarray) -> np.ndarray:
 
 
 def generate(spec: TableSpec) -> dict[str, np.ndarray]:
-    """The rows ``TableBench write`` writes, in write order: ``kind``, ``k``, ``v`` (int64), ``s_len``."""
+    """The rows ``TableBench write`` writes, in write order: ``kind``, ``k``, ``v`` (int64), ``s_len``, and
+    ``v_null`` / ``s_null`` (a partial-update table's updates leave one of the two null)."""
     i = np.arange(spec.rows, dtype=np.int64)
     starts = np.array([c * spec.rows // spec.commits for c in range(spec.commits + 1)], dtype=np.int64)
     commit = np.searchsorted(starts, i, side="right") - 1
@@ -206,8 +207,12 @@ def generate(spec: TableSpec) -> dict[str, np.ndarray]:
     digits = np.ones(spec.rows, dtype=np.int64)  # decimal digits of i, exactly
     for power in range(1, 19):
         digits += i >= 10 ** power
+    nulled = np.full(spec.rows, -1, dtype=np.int64)
+    if spec.merge_engine == "partial-update":
+        updated = kind == UPDATE
+        nulled[updated] = (_gen_at(SEED_NULL, i[updated]) % np.uint64(2)).astype(np.int64)
     return {"kind": kind, "k": _gen_at(SEED_KEY, target).view(np.int64), "v": _gen_at(SEED_VALUE, i).view(np.int64),
-            "s_len": digits + 1}
+            "s_len": digits + 1, "v_null": nulled == 0, "s_null": nulled == 1}
 
 
 def _checksum(k: np.ndarray, v: np.ndarray, s_len: np.ndarray) -> int:
@@ -216,12 +221,23 @@ def _checksum(k: np.ndarray, v: np.ndarray, s_len: np.ndarray) -> int:
         return int(h.sum(dtype=np.uint64))
 
 
+def _last_valid(values: np.ndarray, null: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """Per key (``first`` marks each key's first row, rows in write order): its last non-null value (0 when
+    every value is null, as the fold counts a null)."""
+    pos = np.where(null, -1, np.arange(len(values)))
+    key = np.cumsum(first) - 1
+    last = np.full(int(first.sum()), -1, dtype=np.int64)
+    np.maximum.at(last, key, pos)
+    return np.where(last >= 0, values[np.maximum(last, 0)], 0)
+
+
 def expected_fold(spec: TableSpec) -> tuple[int, str]:
     """Row count and checksum of the table Paimon must read back, from the generator and the merge engine.
 
     deduplicate: per key the last row written (none when it is a delete); first-row: the first;
-    aggregation with ``fields.v.aggregate-function = sum``: v summed (wrapping, as Java's long), s of the
-    last row.  Anything else is refused (the benchmark must never guess a result).
+    partial-update: per field the last non-null value written; aggregation with
+    ``fields.v.aggregate-function = sum``: v summed (wrapping, as Java's long), s of the last row.  Anything
+    else is refused (the benchmark must never guess a result).
     """
     g = generate(spec)
     opts = dict(spec.options)
@@ -238,6 +254,10 @@ def expected_fold(spec: TableSpec) -> tuple[int, str]:
     if spec.merge_engine == "first-row":
         pick = order[first]
         return len(pick), f"{_checksum(g['k'][pick], g['v'][pick], g['s_len'][pick]):016x}"
+    if spec.merge_engine == "partial-update" and not opts:
+        v = _last_valid(g["v"][order], g["v_null"][order], first)
+        s_len = _last_valid(g["s_len"][order], g["s_null"][order], first)
+        return len(v), f"{_checksum(k[last], v, s_len):016x}"
     if spec.merge_engine == "aggregation" and opts == {"fields.v.aggregate-function": "sum"}:
         starts = np.flatnonzero(first)
         with np.errstate(over="ignore"):

@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""Merge-read benchmark: a primary-key table with several sorted runs per bucket, read by paimon-codec and
-by Paimon Java 1.4.2 in the same run.
+"""Merge-read benchmark: primary-key tables with several sorted runs per bucket, read by paimon-codec (locally
+and through Spark) and by Paimon Java 1.4.2, interleaved in one run.
 
-Paimon Java 1.4.2 writes the table (``tools/java`` driver, ``benchmarks/_java_newest.py``): ``--rows``
+Paimon Java 1.4.2 writes the tables (``tools/java`` driver, ``benchmarks/_java_newest.py``): ``--rows``
 generated rows (default 5M) in ``--buckets`` buckets (4) over ``--commits`` batch commits (5) without
 compaction, so every bucket holds one sorted run per commit that the reader must merge by key; from the
 second commit on, ``--updates`` (30 %) of the rows rewrite and ``--deletes`` (5 %) delete a key of an
-earlier commit.  Cases: ``deduplicate`` (the default engine) at ``--rows``, and ``first-row`` (no deletes)
-at ``--small-rows``; ``compacted+l0`` (deduplicate, a full compaction after the first commit: one big
-compacted run plus small level-0 runs per bucket, the shape of a table that keeps taking updates) at
-``--small-rows``; ``aggregation`` (``sum`` of v) on request.
+earlier commit.  Cases (``--cases``): ``deduplicate`` (the default engine), ``first-row`` (no deletes;
+written with Paimon's own compaction, as its batch read skips level-0 files), ``partial-update`` (no deletes;
+each update sets one of v / s and leaves the other null), ``aggregation`` (``sum`` of v, no deletes), and on
+request ``compacted+l0`` (deduplicate, a full compaction after the first commit: one big compacted run plus
+small level-0 runs per bucket).
 
-Each reader reads the whole latest snapshot, timed in rounds (``--warmup`` + ``--rounds``, ``gc.collect()``
-before each, median):
+Each reader reads the whole latest snapshot; the sides run interleaved (:func:`_harness.interleave`: Java,
+local, Spark, then local, Spark, Java, ... ``--repeats`` times), each run doing its ``--warmup`` + ``--rounds``
+(``gc.collect()`` before each); a side's time is the median of all its timed rounds, with their min-max:
 
 * ``paimon-codec``: ``plan_scan`` + ``read_plan_locally`` (one process, Arrow);
 * ``paimon-codec + Spark``: ``paimon_codec.spark.scan`` in a ``local[2]`` session, every row pulled
@@ -23,9 +25,10 @@ before each, median):
 A timing counts only when the reader's row count and checksum equal Java's, and Java's equal what the
 generator and the merge engine say the table holds (:func:`_java_newest.expected_fold`).
 A reader that refuses the table (``paimon_codec.errors``) is reported as such.  Results are printed as
-JSON lines and a markdown table, written to ``benchmarks/results/merge_read.md``.
+JSON lines and a markdown table, written to ``benchmarks/results/merge_read.md`` and (``--readme``) into
+``benchmarks/README.md``.
 
-    .venv/bin/python benchmarks/merge_read.py                 # 5M rows, a few minutes on 2 cores
+    .venv/bin/python benchmarks/merge_read.py --readme          # 5M rows, tens of minutes on 2 cores
     .venv/bin/python benchmarks/merge_read.py --rows 200000 --no-spark
 """
 
@@ -42,12 +45,23 @@ from pathlib import Path
 from typing import Any
 
 import _java_newest as jn
-from _harness import IMPL, RESULTS, environment, markdown_table, result_line, timed, write_result
+from _harness import (
+    IMPL,
+    RESULTS,
+    environment,
+    interleave,
+    load_summary,
+    markdown_table,
+    replace_readme_section,
+    result_line,
+    timed,
+    write_result,
+)
 
 from paimon_codec.errors import PaimonCodecError
 
-CASES = ("deduplicate", "compacted+l0", "first-row", "aggregation")
-DEFAULT_CASES = "deduplicate,compacted+l0,first-row"
+CASES = ("deduplicate", "first-row", "partial-update", "aggregation", "compacted+l0")
+DEFAULT_CASES = "deduplicate,first-row,partial-update,aggregation"
 
 
 def spec_for(case: str, rows: int, args: argparse.Namespace) -> jn.TableSpec:
@@ -58,6 +72,8 @@ def spec_for(case: str, rows: int, args: argparse.Namespace) -> jn.TableSpec:
     if case == "first-row":
         # a batch read of a first-row table skips level-0 files: let Paimon compact as it writes
         return jn.TableSpec(rows, args.buckets, args.commits, args.updates, 0.0, "first-row", write_only=False)
+    if case == "partial-update":  # each update sets one of v / s, the other stays null
+        return jn.TableSpec(rows, args.buckets, args.commits, args.updates, 0.0, "partial-update")
     return jn.TableSpec(rows, args.buckets, args.commits, args.updates, 0.0, "aggregation",
                         (("fields.v.aggregate-function", "sum"),))
 
@@ -114,126 +130,172 @@ def read_spark(spark: Any, path: str) -> tuple[int, str]:
     return sum(int(r.n) for r in parts), f"{total:016x}"
 
 
-def measure(reader: Callable[[], Any], folder: Callable[[Any], tuple[int, str]], expected: tuple[int, str],
-            warmup: int, rounds: int) -> tuple[list[float] | None, tuple[int, str] | None, str]:
-    """Timed rounds of ``reader`` (``folder`` turns its result into count + checksum, untimed); (times, fold,
-    status) - no times when it refuses or disagrees with ``expected`` (Java's answer)."""
+def checked(reader: Callable[[], Any], folder: Callable[[Any], tuple[int, str]], expected: tuple[int, str],
+            warmup: int, rounds: int) -> tuple[list[float] | None, str]:
+    """Timed rounds of ``reader`` (``folder`` turns its result into count + checksum, untimed); (times, status)
+    - no times when it refuses or disagrees with ``expected`` (Java's answer) in any round."""
     try:
         got = folder(reader())  # first a checked read (it is the first warm-up round): never time a wrong answer
     except PaimonCodecError as exc:
-        return None, None, f"refused: {type(exc).__name__}: {str(exc).splitlines()[0][:160]}"
+        return None, f"refused: {type(exc).__name__}: {str(exc).splitlines()[0][:160]}"
     if got != expected:
-        return None, got, f"WRONG: {got[0]} rows / {got[1]}, Java read {expected[0]} / {expected[1]}"
+        return None, f"WRONG: {got[0]} rows / {got[1]}, Java read {expected[0]} / {expected[1]}"
     times, last = timed(reader, max(warmup - 1, 0), rounds)
     got = folder(last)
     if got != expected:
-        return None, got, f"WRONG in a timed round: {got}"
-    return times, got, "ok"
+        return None, f"WRONG in a timed round: {got}"
+    return times, "ok"
+
+
+def write_or_reuse(case: str, spec: jn.TableSpec, warehouse: Path, name: str, path: str, reuse: bool) -> float:
+    """Write the case's table with Paimon Java (seconds taken), or keep the one ``--reuse`` finds (0)."""
+    if reuse and (Path(path) / "snapshot").is_dir():
+        print(json.dumps({"case": case, "reused": path}), flush=True)
+        return 0.0
+    written = jn.write_table(warehouse, name, spec)
+    print(json.dumps(written), flush=True)
+    return written["ms"] / 1000
 
 
 def run_case(case: str, rows: int, args: argparse.Namespace, warehouse: Path, spark: Any) -> list[dict]:
+    """One case: the table written, then Java, local and Spark reads interleaved ``--repeats`` times; one
+    record per reader (all its timed rounds; the load average each of its runs started at)."""
     spec = spec_for(case, rows, args)
     ident = case.replace("-", "_").replace("+", "_")
     name = f"bench.{ident}"
     path = str(warehouse / "bench.db" / ident)
-    written = jn.write_table(warehouse, name, spec)
-    print(json.dumps(written), flush=True)
+    write_s = write_or_reuse(case, spec, warehouse, name, path, args.reuse)
     expected = jn.expected_fold(spec)
     low, high, nfiles = sorted_runs(path)
     base = {"case": case, "rows_written": rows, "buckets": spec.buckets, "commits": spec.commits,
             "sorted_runs_per_bucket": f"{low}" if low == high else f"{low}-{high}", "data_files": nfiles,
             "updates": spec.updates, "deletes": spec.deletes, "expected_rows": expected[0],
-            "expected_checksum": expected[1], "write_s": round(written["ms"] / 1000, 1)}
-    out = []
+            "expected_checksum": expected[1], "write_s": round(write_s, 1)}
 
-    java = jn.read_timed(warehouse, name, args.warmup, args.rounds)
-    truth = (java["rows"], java["checksum"])  # Paimon's own answer is the reference for ours
-    out.append({**java, **base, "impl": jn.IMPL, "status": "ok" if truth == expected else
-                f"MODEL MISMATCH: Java read {truth[0]} rows / {truth[1]}"})
-    print(json.dumps(out[-1]), flush=True)
+    java_truth: list[tuple[int, str]] = []
 
-    readers: list[tuple[str, Callable[[], Any], Callable[[Any], tuple[int, str]]]] = [
-        ("local", lambda: read_local(path), jn.fold)]
+    def java_side() -> list[dict]:
+        rec = jn.read_timed(warehouse, name, args.warmup, args.rounds)
+        java_truth.append((rec["rows"], rec["checksum"]))
+        return [{**rec, **base, "impl": jn.IMPL, "status": "ok" if java_truth[-1] == expected else
+                 f"MODEL MISMATCH: Java read {rec['rows']} rows / {rec['checksum']}"}]
+
+    def ours(variant: str, reader: Callable[[], Any], folder: Callable[[Any], tuple[int, str]]):
+        def side() -> list[dict]:
+            truth = java_truth[0] if java_truth else expected  # Paimon's own answer is the reference for ours
+            times, status = checked(reader, folder, truth, args.warmup, args.rounds)
+            if times is None:
+                return [{"workload": "read", "impl": IMPL, "variant": variant, **base, "status": status}]
+            return [result_line("read", times, ops=expected[0], variant=variant, warmup=args.warmup,
+                                rounds=args.rounds, what=f"plan + read every row ({variant})", rows=truth[0],
+                                checksum=truth[1], **base, status=status)]
+        return side
+
+    sides = [("java", java_side), ("local", ours("local", lambda: read_local(path), jn.fold))]
     if spark is not None:
-        readers.append(("spark", lambda: read_spark(spark, path), lambda folded: folded))
-    for variant, reader, folder in readers:
-        times, got, status = measure(reader, folder, truth, args.warmup, args.rounds)
-        if times is None:
-            rec = {"workload": "read", "impl": IMPL, "variant": variant, **base, "status": status}
-        else:
-            rec = result_line("read", times, ops=expected[0], variant=variant, warmup=args.warmup,
-                              rounds=args.rounds, what=f"plan + read every row ({variant})", rows=got[0],
-                              checksum=got[1], **base, status=status)
-        out.append(rec)
-        print(json.dumps(rec), flush=True)
-    return out
+        sides.append(("spark", ours("spark", lambda: read_spark(spark, path), lambda folded: folded)))
+    results, loads = interleave(sides, args.repeats, log=lambda rec: print(json.dumps(rec), flush=True))
+    return [combined(results[side], loads[side]) for side, _ in sides]
+
+
+def combined(runs: list[list[dict]], loads: list[float]) -> dict:
+    """One side's record over its interleaved runs: every timed round pooled (median, min, max), the worst
+    status (a run that disagreed or refused makes the side's time not count)."""
+    recs = [r[0] for r in runs]
+    bad = [r["status"] for r in recs if r["status"] != "ok"]
+    out = {k: v for k, v in recs[0].items() if k not in ("median_ms", "min_ms", "max_ms", "rounds_ms")}
+    out["load"] = [round(x, 1) for x in loads]
+    if bad:
+        return {**out, "status": bad[0]}
+    times = [t for r in recs for t in r["rounds_ms"]]
+    times.sort()
+    mid = len(times) // 2
+    med = times[mid] if len(times) % 2 else (times[mid - 1] + times[mid]) / 2
+    return {**out, "median_ms": round(med, 3), "min_ms": times[0], "max_ms": times[-1], "rounds_ms": times,
+            "status": "ok"}
+
+
+def _cell(rec: dict | None, java_ms: float | None) -> tuple[str, str]:
+    """(median with min-max, ratio to Java) of one reader's record."""
+    if rec is None:
+        return "-", "-"
+    if rec["status"] != "ok":
+        return rec["status"].split(":")[0], "-"
+    med = rec["median_ms"]
+    text = f"{med / 1000:.2f} s ({rec['min_ms'] / 1000:.2f}-{rec['max_ms'] / 1000:.2f})"
+    return text, f"{med / java_ms:.2f}" if java_ms else "-"
 
 
 def markdown(records: list[dict]) -> str:
+    """One row per case: Java, local and Spark medians (min-max of all timed rounds) and the ratios."""
     rows = []
     for case in dict.fromkeys(r["case"] for r in records):
         recs = [r for r in records if r["case"] == case]
         java = next(r for r in recs if r["impl"] == jn.IMPL)
         java_ms = java["median_ms"] if java["status"] == "ok" else None
-        for r in recs:
-            label = "Paimon Java 1.4.2" if r["impl"] == jn.IMPL else f"paimon-codec ({r['variant']})"
-            med = r.get("median_ms") if r["status"] == "ok" else None
-            ratio = f"{med / java_ms:.2f}" if med is not None and java_ms else "-"
-            spread = f"{r['min_ms'] / 1000:.2f}-{r['max_ms'] / 1000:.2f} s" if med is not None else "-"
-            rows.append([case, f"{r['rows_written']:,}", f"{r['commits']}",
-                         f"{r['buckets']} x {r['sorted_runs_per_bucket']} ({r['data_files']} files)",
-                         f"{r['expected_rows']:,}", label, f"{med / 1000:.2f} s" if med is not None else "-",
-                         spread, ratio, r["status"]])
-    return markdown_table(["case", "rows written", "commits", "buckets x sorted runs", "rows read", "reader",
-                           "median", "min-max", "/ Java", "rows + checksum"],
-                          ["---", "---:", "---:", "---", "---:", "---", "---:", "---:", "---:", "---"], rows)
+        local = next((r for r in recs if r.get("variant") == "local"), None)
+        spark = next((r for r in recs if r.get("variant") == "spark"), None)
+        java_cell, _ = _cell(java, java_ms)
+        local_cell, local_ratio = _cell(local, java_ms)
+        spark_cell, spark_ratio = _cell(spark, java_ms)
+        agree = "all agree" if all(r["status"] == "ok" for r in recs) else "; ".join(
+            f"{r.get('variant', 'java')}: {r['status']}" for r in recs if r["status"] != "ok")
+        rows.append([case, f"{java['rows_written']:,}",
+                     f"{java['buckets']} x {java['sorted_runs_per_bucket']} ({java['data_files']} files)",
+                     f"{java['expected_rows']:,}", java_cell, local_cell, local_ratio, spark_cell, spark_ratio, agree])
+    return markdown_table(["case", "rows written", "buckets x sorted runs", "rows read", "Paimon Java 1.4.2",
+                           "paimon-codec (local)", "/ Java", "paimon-codec (Spark)", "/ Java", "rows + checksum"],
+                          ["---", "---:", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---"], rows)
 
 
 def report(records: list[dict], args: argparse.Namespace, elapsed_s: float) -> str:
-    """The results file: header, table, method notes."""
-    table = markdown(records)
-    header = (f"# Merge read: primary-key tables with sorted runs to merge, paimon-codec vs Paimon Java 1.4.2\n\n"
-              f"{environment()} at the end; {args.warmup} warm-up + {args.rounds} timed rounds, median "
-              f"(whole run {elapsed_s:.0f} s).  Tables written by Paimon Java "
-              f"1.4.2 ({args.commits} batch commits, {args.updates:.0%} updates and {args.deletes:.0%} deletes of earlier "
-              f"keys per later commit; no compaction, except a full one after the first commit for compacted+l0 and "
-              f"Paimon's own for first-row, whose batch read skips level 0; "
-              f"first-row/aggregation: no deletes).  "
-              f"\"/ Java\" = median / Java's median (< 1: paimon-codec is faster).  A time counts only when the "
-              f"row count and checksum equal Java's, and Java's the generator's model of the merge.\n\n")
-    writes = "; ".join(f"{r['case']} {r['write_s']:.0f} s" for r in records if r["impl"] == jn.IMPL)
-    notes = ("\n\nMethod: Java times `ReadBuilder.newScan().plan()` + one `RecordReader` over every split, folding "
-             "each row into the count and checksum (`sum(mix64(k ^ mix64(v)) + len(s))`), in a fresh JVM of its own "
-             "(its warm-up rounds there, then the timed ones); paimon-codec (local) times `plan_scan` + "
-             "`read_plan_locally` to an Arrow table in this process (the checksum is computed after the clock "
-             "stops); Spark times `scan` + `mapInArrow` folding every row on the executors.  The first read of "
-             "each of ours is checked before any round is timed.  Java's bulk write (untimed here, "
-             f"`TableBench write`): {writes}.  On a shared machine the rounds spread widely (min-max); the "
-             "per-round times are in the JSON lines.\n")
-    return header + table + notes
+    """The results section: header, table, method notes."""
+    loads: dict[str, list[float]] = {}
+    for r in records:
+        loads.setdefault(r.get("variant", "java"), []).extend(r.get("load", []))
+    header = (f"Tables written by Paimon Java 1.4.2 (`TableBench write`: splitmix64 rows, {args.commits} batch "
+              f"commits without compaction, so every bucket holds {args.commits} sorted runs to merge by key; from "
+              f"the 2nd commit on {args.updates:.0%} of rows update and (deduplicate) {args.deletes:.0%} delete a key "
+              "of an earlier commit; first-row is written with Paimon's compaction, as its batch read skips level-0 "
+              "files; partial-update: each update sets one of v / s, the other null; aggregation: `sum` of v).  "
+              f"Sides interleaved (Java, local, Spark, then rotated; {args.repeats} repeats of {args.warmup} "
+              f"warm-up + {args.rounds} timed rounds each): median of all timed rounds, min-max in brackets.  "
+              "A time counts only when the reader's row count and checksum "
+              "(`sum(mix64(k ^ mix64(v)) + len(s))`) equal Java's, and Java's the generator's model of the merge "
+              "engine.  Java = `ReadBuilder` plan + one `RecordReader` over all splits, in its own JVM; local = "
+              "`plan_scan` + `read_plan_locally` to Arrow; Spark = `paimon_codec.spark.scan` + `mapInArrow` "
+              f"folding every row (`{args.master}`).  \"/ Java\" < 1: paimon-codec is faster.\n\n"
+              f"{environment()} at the end; load average at each side's runs: {load_summary(loads)} "
+              f"(whole run {elapsed_s:.0f} s).\n\n")
+    return header + markdown(records) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rows", type=int, default=5_000_000, help="rows written for the deduplicate case")
-    ap.add_argument("--small-rows", type=int, default=1_000_000, help="rows written for the other cases")
+    ap.add_argument("--rows", type=int, default=5_000_000, help="rows written per case")
     ap.add_argument("--buckets", type=int, default=4)
     ap.add_argument("--commits", type=int, default=5, help="batch commits = sorted runs per bucket")
     ap.add_argument("--updates", type=float, default=0.3)
     ap.add_argument("--deletes", type=float, default=0.05)
     ap.add_argument("--cases", default=DEFAULT_CASES, help=f"comma list of {', '.join(CASES)}")
     ap.add_argument("--warmup", type=int, default=1)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--repeats", type=int, default=2, help="interleaved runs of every side")
     ap.add_argument("--no-spark", action="store_true", help="skip the Spark reader")
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--keep", help="write the tables under this directory and keep them")
+    ap.add_argument("--reuse", action="store_true", help="with --keep: read a case's table found there, unwritten "
+                    "(its rows and checksum are still checked against the model)")
     ap.add_argument("--output", default=str(RESULTS / "merge_read.md"))
+    ap.add_argument("--readme", action="store_true", help="also replace the table in benchmarks/README.md")
     args = ap.parse_args(argv)
     cases = [c.strip() for c in args.cases.split(",") if c.strip()]
     if not cases or set(cases) - set(CASES):
         ap.error(f"--cases: choose from {', '.join(CASES)}")
-    if args.rounds < 1 or args.warmup < 0:
-        ap.error("--rounds >= 1 and --warmup >= 0")
+    if args.rounds < 1 or args.warmup < 0 or args.repeats < 1:
+        ap.error("--rounds >= 1, --repeats >= 1 and --warmup >= 0")
+    if args.reuse and not args.keep:
+        ap.error("--reuse needs --keep DIR")
 
     warehouse = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="paimon-codec-merge-read-"))
     spark = None
@@ -245,15 +307,17 @@ def main(argv: list[str] | None = None) -> int:
     records: list[dict] = []
     try:
         for case in cases:
-            records += run_case(case, args.rows if case == "deduplicate" else args.small_rows, args, warehouse,
-                                spark)
+            records += run_case(case, args.rows, args, warehouse, spark)
     finally:
         if not args.keep:
             shutil.rmtree(warehouse, ignore_errors=True)
     text = report(records, args, time.perf_counter() - t0)
     print()
     print(text)
-    write_result(args.output, text)
+    write_result(args.output, "# Merge read: primary-key tables with sorted runs to merge, paimon-codec vs Paimon "
+                 "Java 1.4.2\n\n" + text)
+    if args.readme:
+        replace_readme_section("merge_read", text)
     return 0 if all(r["status"] == "ok" or r["status"].startswith("refused") for r in records) else 1
 
 

@@ -11,8 +11,8 @@ vectors: :func:`paimon_codec.planning.plan.plan_scan`), then Spark reads only th
   (top-N candidates, selective index answers), otherwise one task per file in ``mapInArrow``, each
   task getting the file path and its serialized selection.
 
-Group tasks (``plan.groups``: a primary-key bucket whose sorted runs are merged by key) run one per
-Spark partition in ``mapInArrow``, each task pickled into a binary column (:func:`group_dataframe`).
+Group tasks (``plan.groups``: a primary-key bucket whose sorted runs are merged by key) are dealt to a few
+``mapInArrow`` tasks, one wave of the session's parallelism (:mod:`.group_read`).
 
 The parts are unioned and the predicate is applied again in Spark because index answers are
 supersets - except to the rows read on the driver: files whose index answer is exact (``FileTask.exact``:
@@ -46,6 +46,7 @@ from ..types import RowType
 from .deletions import selection_dataframe
 from .distributed_plan import DEFAULT_THRESHOLD, SparkFileJudge
 from .filters import negative_sign, to_spark_column
+from .group_read import group_dataframe
 from .handoff import arrow_dataframe
 from .native import native_dataframe
 from .routes import DRIVER_READ_ROWS, route_plan
@@ -55,7 +56,7 @@ from .types import spark_schema, to_spark_micros
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-__all__ = ["scan", "plan_dataframe", "read_plan_tasks", "group_dataframe", "read_group_tasks"]
+__all__ = ["scan", "plan_dataframe", "read_plan_tasks"]
 
 _TASK_COLUMNS = ("path string, file_format string, selection binary, primary_key_file boolean, evolution binary, "
                  "file_size long")
@@ -135,46 +136,6 @@ def _arrow_dataframe(spark, plan: ScanPlan, tasks: list[FileTask], row_type: Row
         task_df = spark.createDataFrame(rdd, _TASK_COLUMNS)
     return task_df.mapInArrow(read_plan_tasks(aschema.serialize().to_pybytes(), storage_state()),
                               spark_schema(row_type))
-
-
-# -- group tasks (files read together: primary-key merges, ...) ---------------------------------------------
-def read_group_tasks(schema_bytes: bytes, storage: dict | None = None):
-    """The ``mapInArrow`` function running pickled :class:`GroupTask` rows -> data rows (runs on executors;
-    ``storage`` as for :func:`read_plan_tasks`).  A group is merged at full precision, then nanosecond
-    timestamps are cut to Spark's microseconds (as every other read path does)."""
-
-    def read(batches):
-        import pickle
-
-        import pyarrow as pa
-
-        from paimon_codec.reading.read import read_group_task
-        from paimon_codec.spark.types import to_spark_micros
-        from paimon_codec.storage import restore_storage_state
-
-        restore_storage_state(storage)
-        schema = pa.ipc.read_schema(pa.py_buffer(schema_bytes))
-        for batch in batches:
-            for blob in batch.column(0).to_pylist():
-                table = to_spark_micros(read_group_task(pickle.loads(blob), schema))
-                yield from table.to_batches(max_chunksize=65536)
-
-    return read
-
-
-def group_dataframe(spark, plan: ScanPlan):
-    """The rows of ``plan.groups``: one Spark partition per group, the task pickled into a binary column."""
-    import pickle
-
-    tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
-    aschema = _with_timezone(arrow_schema(plan.row_type), tz)
-    rows = [(pickle.dumps(g, protocol=pickle.HIGHEST_PROTOCOL),) for g in plan.groups]
-    if is_spark_connect(spark):  # no SparkContext: a round-robin repartition instead
-        task_df = spark.createDataFrame(rows, "task binary").repartition(len(rows))
-    else:
-        task_df = spark.createDataFrame(spark.sparkContext.parallelize(rows, len(rows)), "task binary")
-    return task_df.mapInArrow(read_group_tasks(aschema.serialize().to_pybytes(), storage_state()),
-                              spark_schema(plan.row_type))
 
 
 def _driver_dataframe(spark, plan: ScanPlan, tasks: list[FileTask], out: RowType | None = None):
@@ -259,7 +220,8 @@ def _plan_parts(spark, plan: ScanPlan, native: bool, driver_rows: int, out: RowT
         else to_spark_column(plan.predicate, plan.row_type, plan.report.semantics)
     parts.extend((selection_dataframe(spark, plan.row_type, sel, pk, residual), True) for pk, sel in routes.jvm)
     if plan.groups:
-        parts.append((group_dataframe(spark, plan), True))
+        tz = spark.conf.get("spark.sql.session.timeZone", "UTC") or "UTC"
+        parts.append((group_dataframe(spark, plan, _with_timezone(arrow_schema(plan.row_type), tz)), True))
     exact = [t for t in routes.tasks if t.exact] if filtered else []
     rest = [t for t in routes.tasks if not t.exact] if filtered else routes.tasks
     if exact:

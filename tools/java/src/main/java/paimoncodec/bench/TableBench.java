@@ -60,7 +60,9 @@ import java.util.Map;
  *       u &lt; (updates + deletes)·1e6 a delete ({@code RowKind.DELETE}), else an insert;</li>
  *   <li>{@code target(i) = i} for an insert, {@code below(803, i, start(c))} (a row of an earlier commit)
  *       for an update or a delete;</li>
- *   <li>{@code k = int64(gen(801, target(i)))}, {@code v = int64(gen(804, i))}, {@code s = "r" + i}.</li>
+ *   <li>{@code k = int64(gen(801, target(i)))}, {@code v = int64(gen(804, i))}, {@code s = "r" + i};</li>
+ *   <li>with {@code --merge-engine partial-update} an update sets one field only: {@code below(805, i, 2)} = 0
+ *       writes v as null, 1 writes s as null (the merge keeps the field of an earlier row).</li>
  * </ul>
  * Rows are written in order i = 0, 1, ... (so Paimon's sequence numbers follow i); each commit is one
  * batch commit, written with the dynamic option {@code write-only = true} (unless {@code --write-only false})
@@ -81,6 +83,7 @@ public final class TableBench {
     static final long SEED_KIND = 802;
     static final long SEED_TARGET = 803;
     static final long SEED_VALUE = 804;
+    static final long SEED_NULL = 805;
     static final long PPM = 1_000_000;
 
     private TableBench() {}
@@ -151,6 +154,7 @@ public final class TableBench {
         long updatesPpm = Math.round(Double.parseDouble(flags.getOrDefault("updates", "0")) * PPM);
         long deletesPpm = Math.round(Double.parseDouble(flags.getOrDefault("deletes", "0")) * PPM);
         String engine = flags.getOrDefault("merge-engine", "deduplicate");
+        boolean partial = engine.equals("partial-update");
         if (rows < 1 || (buckets < 1 && buckets != -1) || commits < 1 || commits > rows || updatesPpm < 0 || deletesPpm < 0
                 || updatesPpm + deletesPpm > PPM) {
             throw new IllegalArgumentException("need rows >= commits >= 1, buckets >= 1, 0 <= updates + deletes <= 1");
@@ -210,9 +214,11 @@ public final class TableBench {
                         }
                     }
                     kinds[kind]++;
+                    // partial-update: an update sets one field, the other is null (kept from earlier rows)
+                    long nulled = kind == 1 && partial ? Rounds.below(SEED_NULL, i, 2) : -1;
                     GenericRow row = GenericRow.ofKind(kind == 2 ? RowKind.DELETE : RowKind.INSERT,
-                            Rounds.gen(SEED_KEY, target), Rounds.gen(SEED_VALUE, i),
-                            BinaryString.fromString("r" + i));
+                            Rounds.gen(SEED_KEY, target), nulled == 0 ? null : (Object) Rounds.gen(SEED_VALUE, i),
+                            nulled == 1 ? null : BinaryString.fromString("r" + i));
                     if (assigner == null) {
                         w.write(row);
                     } else {
