@@ -151,10 +151,12 @@ def _first_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0] if text else ''}"[:400]
 
 
-def _ours_alone(table: Path, branch: str | None, snapshot_id: int | None, tag: str | None, where: Any) -> str:
+def _ours_alone(table: Path, branch: str | None, snapshot_id: int | None, tag: str | None, where: Any,
+                time_zone: str = "UTC") -> str:
     """What our read does where Java's fails: a library error (a file absent, a refusal) or a crash."""
     try:
-        rows = read_table(table, where, snapshot_id=snapshot_id, tag=tag, branch=branch, semantics="paimon")
+        rows = read_table(table, where, snapshot_id=snapshot_id, tag=tag, branch=branch, semantics="paimon",
+                          time_zone=time_zone)
     except PaimonCodecError as exc:
         return _first_line(exc)
     except Exception as exc:  # noqa: BLE001 - reported
@@ -163,16 +165,18 @@ def _ours_alone(table: Path, branch: str | None, snapshot_id: int | None, tag: s
 
 
 def compare_read(java: JavaPaimon, table: Path, branch: str | None, snapshot_id: int | None, tag: str | None,
-                 where: Any) -> tuple[Read, pa.Table | None]:
-    """Java's rows and ours for one read, classified; also Java's rows (``None`` when Java failed)."""
+                 where: Any, time_zone: str = "UTC") -> tuple[Read, pa.Table | None]:
+    """Java's rows and ours for one read, classified; also Java's rows (``None`` when Java failed).
+    ``time_zone`` is the zone Java's JVM runs in, so the zone our read converts in."""
     label = None if where is None else str(where)
     try:
         theirs = java.read(table, where=where, snapshot_id=snapshot_id, tag=tag, branch=branch)
     except (JavaError, OracleError) as exc:
         return Read(snapshot_id, tag, label, "java-cannot-read",
-                    detail=f"{_first_line(exc)} | ours: {_ours_alone(table, branch, snapshot_id, tag, where)}"), None
+                    detail=f"{_first_line(exc)} | ours: {_ours_alone(table, branch, snapshot_id, tag, where, time_zone)}"), None
     try:
-        ours = read_table(table, where, snapshot_id=snapshot_id, tag=tag, branch=branch, semantics="paimon")
+        ours = read_table(table, where, snapshot_id=snapshot_id, tag=tag, branch=branch, semantics="paimon",
+                          time_zone=time_zone)
     except MissingFileError as exc:
         return Read(snapshot_id, tag, label, "absent", theirs.num_rows, _first_line(exc)), theirs
     except UnsupportedFeatureError as exc:
@@ -188,18 +192,18 @@ def compare_read(java: JavaPaimon, table: Path, branch: str | None, snapshot_id:
     return Read(snapshot_id, tag, label, "exact" if diff is None else "wrong", theirs.num_rows, diff or ""), theirs
 
 
-def run_table(java: JavaPaimon, root: Path, table: Path, branch: str | None) -> TableResult:
+def run_table(java: JavaPaimon, root: Path, table: Path, branch: str | None, time_zone: str = "UTC") -> TableResult:
     result = TableResult(str(table.relative_to(root)), branch)
     ids = snapshot_ids(table, branch)
-    latest, rows = compare_read(java, table, branch, None, None, None)
+    latest, rows = compare_read(java, table, branch, None, None, None, time_zone)
     result.reads.append(latest)
     for sid in ids[:-1]:  # older snapshots (the latest is the read above)
-        result.reads.append(compare_read(java, table, branch, sid, None, None)[0])
+        result.reads.append(compare_read(java, table, branch, sid, None, None, time_zone)[0])
     for tag in tags(table, branch):
-        result.reads.append(compare_read(java, table, branch, None, tag, None)[0])
+        result.reads.append(compare_read(java, table, branch, None, tag, None, time_zone)[0])
     if rows is not None and rows.num_rows:
         for where in predicates(rows, f"{result.path}@{branch}"):
-            result.reads.append(compare_read(java, table, branch, None, None, where)[0])
+            result.reads.append(compare_read(java, table, branch, None, None, where, time_zone)[0])
     # a table's class: its worst read without a predicate, or a wrong / crashed read under one (a refused
     # predicate is listed in the notes but leaves the table's rows exact)
     # a read Java cannot do (an older snapshot, say) has nothing to compare: it leaves the class alone
@@ -227,7 +231,8 @@ def _table_name(t: TableResult) -> str:
     return t.path + (f" (branch {t.branch})" if t.branch else "")
 
 
-def render_markdown(results: list[TableResult], root: str, when: str, java_version: str, local_root: str = "") -> str:
+def render_markdown(results: list[TableResult], root: str, when: str, java_version: str, local_root: str = "",
+                    time_zone: str = "UTC") -> str:
     """The page; ``local_root`` (the corpus dir of this run) is cut from the notes' paths."""
     s = summary(results)
     counts = ", ".join(f"{s['by_outcome'].get(c, 0)} {c}" for c in CLASSES)
@@ -239,7 +244,8 @@ def render_markdown(results: list[TableResult], root: str, when: str, java_versi
         "",
         "Every Paimon table in [alibaba/paimon-cpp](https://github.com/alibaba/paimon-cpp)'s `test/test_data` "
         f"(tables written by Paimon Java and by paimon-cpp; none written by this project) is read with Paimon Java "
-        f"{java_version} and with `read_table(..., semantics=\"paimon\")`, at the latest snapshot, every older "
+        f"{java_version} (JVM in {time_zone}) and with `read_table(..., semantics=\"paimon\", "
+        f"time_zone=\"{time_zone}\")`, at the latest snapshot, every older "
         "snapshot and tag, and under a few predicates per table; the rows are compared exactly.",
         "",
         f"Generated {when} by `python tools/peer_corpus.py {root} --doc docs/peer-corpus.md` "
@@ -270,14 +276,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write every read's result here")
     ap.add_argument("--doc", type=Path, help="write the markdown summary here (e.g. docs/peer-corpus.md)")
     ap.add_argument("--only", help="only tables whose path contains this")
+    ap.add_argument("--time-zone", default="UTC", help="the JVM's default zone, and so our reads' time_zone")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     root = args.root.resolve()
     found = [t for t in find_tables(root) if args.only is None or args.only in str(t[0])]
     results = []
-    with JavaPaimon(NEWEST, jvm_args=["-XX:TieredStopAtLevel=1"]) as java:
+    with JavaPaimon(NEWEST, jvm_args=["-XX:TieredStopAtLevel=1", f"-Duser.timezone={args.time_zone}"]) as java:
         for table, branch in found:
-            res = run_table(java, root, table, branch)
+            res = run_table(java, root, table, branch, args.time_zone)
             results.append(res)
             print(f"{res.outcome:17} {_table_name(res)}", flush=True)
             for r in res.reads:
@@ -292,7 +299,8 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps({"root": str(root), "date": when, "java": NEWEST, "summary": s,
                                          "tables": [asdict(t) for t in results]}, indent=1))
     if args.doc:
-        args.doc.write_text(render_markdown(results, "<paimon-cpp>/test/test_data", when, NEWEST, str(root)))
+        args.doc.write_text(render_markdown(results, "<paimon-cpp>/test/test_data", when, NEWEST, str(root),
+                                           args.time_zone))
     return 0 if not s["by_outcome"].get("wrong") and not s["by_outcome"].get("crashed") else 1
 
 

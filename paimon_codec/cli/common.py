@@ -124,6 +124,14 @@ def add_semantics_arg(parser: argparse.ArgumentParser, default: str) -> None:
                              f"{default}; the plan report names it")
 
 
+def add_time_zone_arg(parser: argparse.ArgumentParser) -> None:
+    """``--time-zone ZONE``: the zone Paimon's JVM would run in, for evolved TIMESTAMP <-> TIMESTAMP_LTZ columns."""
+    parser.add_argument("--time-zone", default=None, metavar="ZONE",
+                        help="IANA zone (e.g. Asia/Shanghai) that casts of evolved columns between TIMESTAMP and "
+                             "TIMESTAMP WITH LOCAL TIME ZONE convert in, as Paimon does in the JVM's default zone; "
+                             "without it such reads are refused")
+
+
 def predicate_arg(args: argparse.Namespace) -> Any:
     """The predicate of :func:`add_predicate_args`: the ``--where`` text, the JSON value, or None."""
     if args.predicate_json is not None:

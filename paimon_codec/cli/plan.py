@@ -18,6 +18,7 @@ from .common import (
     add_semantics_arg,
     add_snapshot_args,
     add_table_arg,
+    add_time_zone_arg,
     predicate_arg,
     print_json,
 )
@@ -62,7 +63,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from ..planning.plan import plan_scan
 
     plan = plan_scan(args.table, predicate_arg(args), args.snapshot, branch=args.branch, tag=args.tag,
-                     semantics=args.semantics)
+                     semantics=args.semantics, time_zone=args.time_zone)
     obj = plan_json(plan)
     if args.json:
         print_json(obj)
@@ -78,3 +79,4 @@ def register(root: CommandGroup) -> None:
     add_predicate_args(p, example="status = 'PAID' AND amount > 10")
     add_snapshot_args(p)
     add_semantics_arg(p, "paimon")
+    add_time_zone_arg(p)

@@ -19,6 +19,7 @@ from .common import (
     add_semantics_arg,
     add_snapshot_args,
     add_table_arg,
+    add_time_zone_arg,
     predicate_arg,
     print_json,
 )
@@ -137,7 +138,8 @@ def cmd_scan(args) -> int:
     df, report = scan(spark, args.table, predicate_arg(args), args.snapshot, order_by=order_by,
                       limit=args.limit if order_by else None, nulls_first=nulls_first,
                       branch=args.branch, tag=args.tag, timestamp_ms=args.as_of,
-                      distributed_planning=_planning_arg(args.distributed_planning), semantics=args.semantics)
+                      distributed_planning=_planning_arg(args.distributed_planning), semantics=args.semantics,
+                      time_zone=args.time_zone)
     rows = _rows(df)
     rep = report.to_dict()
     if args.json:
@@ -227,6 +229,7 @@ def register(root: CommandGroup) -> None:
     p.add_argument("--distributed-planning", default="256", metavar="N|always|never",
                    help="judge file indexes and deletion vectors in Spark tasks from N files on (default 256)")
     add_semantics_arg(p, "spark")
+    add_time_zone_arg(p)
 
     p = root.command("audit", cmd_audit, "decode and verify every index file of a warehouse on Spark",
                      json=JSON_LINE + ': {"tables": ..., "findings": [...], "files": [...]}')

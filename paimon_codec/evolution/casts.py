@@ -25,8 +25,10 @@ implemented here give the same values (facts from Paimon's ``casting`` package):
   BINARY / VARBINARY -> CHAR / VARCHAR: the bytes as they are (Paimon cuts and pads nothing);
 * BOOLEAN -> numeric: 1 / 0; integer -> BOOLEAN: non-zero.
 
+TIMESTAMP <-> TIMESTAMP WITH LOCAL TIME ZONE: :mod:`.casts_zone`, in the read's time zone (refused without one).
+
 Every other change of type is refused with :class:`~paimon_codec.errors.UnsupportedTypeError` naming it
-(casts between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE, and from TIMESTAMP WITH LOCAL TIME ZONE to
+(casts from TIMESTAMP WITH LOCAL TIME ZONE to
 STRING / TIME or from numbers, strings and TIME to it, depend on the JVM's time zone; casts from strings to
 TIME / nested types and from nested types to strings are not implemented).
 """
@@ -46,8 +48,9 @@ from ..errors import CorruptDataError, UnsupportedTypeError
 from ..types import DataType
 from ..values import java_float_string
 from . import casts_temporal
+from .casts_zone import TIME_ZONE_OPTION, cast_with_zone, zone_cast
 
-__all__ = ["cast_array", "castable"]
+__all__ = ["cast_array", "castable", "refusal_detail"]
 
 _INT_BITS = {"TINYINT": 8, "SMALLINT": 16, "INTEGER": 32, "BIGINT": 64}
 _FLOATS = ("FLOAT", "DOUBLE")
@@ -94,9 +97,12 @@ def _extra_cast(src: DataType, dst: DataType) -> str | None:
     return None
 
 
-def castable(src: DataType, dst: DataType) -> bool:
-    """Whether :func:`cast_array` reads ``src`` values as ``dst`` (same answer as Paimon, or refused)."""
+def castable(src: DataType, dst: DataType, time_zone: str | None = None) -> bool:
+    """Whether :func:`cast_array` reads ``src`` values as ``dst`` (same answer as Paimon, or refused);
+    the casts of :mod:`.casts_zone` need the read's ``time_zone``."""
     s, d = src.root, dst.root
+    if zone_cast(src, dst) is not None:
+        return time_zone is not None
     if _extra_cast(src, dst) is not None:
         return True
     if s == d and s not in ("DECIMAL", "CHAR", "VARCHAR", "TIMESTAMP_WITHOUT_TIME_ZONE",
@@ -118,14 +124,27 @@ def castable(src: DataType, dst: DataType) -> bool:
         (src.is_timestamp and s == "TIMESTAMP_WITHOUT_TIME_ZONE" and d == "DATE")
 
 
-def cast_array(arr: pa.Array, src: DataType, dst: DataType, target: pa.DataType) -> pa.Array:
-    """``arr`` (values of Paimon type ``src`` as the Arrow type of ``src``) as ``dst`` values of ``target``."""
-    if not castable(src, dst):
-        zone = (" (Paimon converts them in the JVM's default time zone)"
-                if "TIMESTAMP_WITH_LOCAL_TIME_ZONE" in (src.root, dst.root) else "")
+def refusal_detail(src: DataType, dst: DataType) -> str:
+    """Why ``src`` -> ``dst`` is refused, for the refusal's text."""
+    if zone_cast(src, dst) is not None:
+        return ("Paimon converts them in the JVM's default time zone; name the read's time zone with "
+                f"{TIME_ZONE_OPTION}")
+    if "TIMESTAMP_WITH_LOCAL_TIME_ZONE" in (src.root, dst.root):
+        return "this schema-evolution cast is not supported (Paimon converts them in the JVM's default time zone)"
+    return "this schema-evolution cast is not supported"
+
+
+def cast_array(arr: pa.Array, src: DataType, dst: DataType, target: pa.DataType,
+               time_zone: str | None = None) -> pa.Array:
+    """``arr`` (values of Paimon type ``src`` as the Arrow type of ``src``) as ``dst`` values of ``target``
+    (``time_zone``: the zone Paimon's JVM would convert TIMESTAMP <-> TIMESTAMP WITH LOCAL TIME ZONE in)."""
+    if not castable(src, dst, time_zone):
         raise UnsupportedTypeError(f"cannot read {src} values of an older data file as {dst}: "
-                                   f"this schema-evolution cast is not supported{zone}")
+                                   f"{refusal_detail(src, dst)}")
     s, d = src.root, dst.root
+    kind = zone_cast(src, dst)
+    if kind is not None and time_zone is not None:
+        return _cast_in_zone(kind, arr, src, dst, target, time_zone)
     if s == d and s not in ("DECIMAL", "CHAR", "VARCHAR", "BINARY", "VARBINARY") and not src.is_timestamp:
         return arr.cast(target)
     extra = _extra_cast(src, dst)
@@ -195,6 +214,23 @@ def _cast_extra(kind: str, arr: pa.Array, src: DataType, dst: DataType, target: 
         return _to_decimal(ints, DataType("TINYINT"), dst, target) if dst.root == "DECIMAL" else ints.cast(target)
     # number_boolean: value.longValue() != 0
     return pc.not_equal(arr.cast(pa.int64()), 0).cast(target)
+
+
+def _cast_in_zone(kind: str, arr: pa.Array, src: DataType, dst: DataType, target: pa.DataType,
+                  zone: str) -> pa.Array:
+    """The casts of :mod:`.casts_zone`: move between instant and wall clock in ``zone``, then as zone-free."""
+    if kind == "seconds_ltz":
+        arr = casts_temporal.seconds_to_timestamp(arr, pa.timestamp("ns"))
+    moved = cast_with_zone(arr, kind, zone)
+    if kind in ("to_ltz", "from_ltz", "seconds_ltz"):
+        wall = moved.cast(pa.timestamp("ns", tz=target.tz))
+        return _truncate_timestamp(wall, dst.precision if dst.precision is not None else 6, target)
+    wall = moved.cast(pa.timestamp("ns"))
+    if kind == "ltz_date":  # LocalDate of the wall clock: floor to the day
+        days = np.floor_divide(moved.fill_null(0).to_numpy(zero_copy_only=False), 86_400_000_000_000)
+        return pa.array(days.astype(np.int32), type=pa.int32(),
+                        mask=arr.is_null().to_numpy(zero_copy_only=False)).cast(target)
+    return casts_temporal.timestamp_to_string(wall, src.precision if src.precision is not None else 6, target)
 
 
 def _per_value(arr: pa.Array, fn: Callable[[Any], Any], target: pa.DataType) -> pa.Array:

@@ -27,7 +27,8 @@ import pyarrow.compute as pc
 from ..errors import CorruptDataError, UnsupportedTypeError
 from ..table.schema import TableSchema
 from ..types import DataType, RowType
-from .casts import cast_array, castable
+from .casts import cast_array, castable, refusal_detail
+from .casts_zone import zone_cast
 from .orc_char import type_note
 
 __all__ = ["arrow_type", "arrow_schema", "decode_array", "Conversion", "ColumnRead", "FileEvolution",
@@ -91,12 +92,13 @@ class Conversion:
     dst: DataType
     fields: tuple[int | None, ...] = ()
     children: tuple[Conversion | None, ...] = ()
+    time_zone: str | None = None  # the read's zone, for TIMESTAMP <-> TIMESTAMP WITH LOCAL TIME ZONE (casts_zone)
 
 
 def _child(conv: Conversion, i: int, src: DataType, dst: DataType) -> Conversion:
     """Child ``i`` of ``conv`` (``src`` -> ``dst`` as is when ``conv`` records no children)."""
     child = conv.children[i] if conv.children else None
-    return child if child is not None else Conversion(src, dst)
+    return child if child is not None else Conversion(src, dst, time_zone=conv.time_zone)
 
 
 def _struct_children(arr: pa.StructArray) -> list[pa.Array]:
@@ -139,7 +141,7 @@ def convert_array(arr: pa.Array | pa.ChunkedArray, conv: Conversion) -> pa.Array
     decoded = _decode_atomic(arr, src)
     if _same_type(src, dst):
         return decoded if decoded.type == target else decoded.cast(target)
-    return cast_array(decoded, src, dst, target)
+    return cast_array(decoded, src, dst, target, conv.time_zone)
 
 
 def _same_type(a: DataType, b: DataType) -> bool:
@@ -212,7 +214,8 @@ def _ids_of_type(type_json: Any) -> Any:
     return None
 
 
-def _conversion(src: DataType, src_ids: Any, dst: DataType, dst_ids: Any, where: str) -> Conversion | None:
+def _conversion(src: DataType, src_ids: Any, dst: DataType, dst_ids: Any, where: str,
+                time_zone: str | None = None) -> Conversion | None:
     """The conversion of one column, or ``None`` when the file's values are already the table's."""
     if src.root != dst.root and (src.root in ("ROW", "ARRAY", "MAP", "MULTISET")
                                  or dst.root in ("ROW", "ARRAY", "MAP", "MULTISET")):
@@ -234,25 +237,23 @@ def _conversion(src: DataType, src_ids: Any, dst: DataType, dst_ids: Any, where:
                 changed = True
                 continue
             sub_src_ids = src_ids[pos][1] if src_ids and pos < len(src_ids) else None
-            sub = _conversion(src.children[pos], sub_src_ids, child_t, sub_ids, f"{where}.{name}")
+            sub = _conversion(src.children[pos], sub_src_ids, child_t, sub_ids, f"{where}.{name}", time_zone)
             changed |= sub is not None or pos != i or src.field_names[pos] != name
-            children.append(sub or Conversion(src.children[pos], child_t))
-        return Conversion(src, dst, tuple(fields), tuple(children)) if changed else None
+            children.append(sub or Conversion(src.children[pos], child_t, time_zone=time_zone))
+        return Conversion(src, dst, tuple(fields), tuple(children), time_zone) if changed else None
     if dst.root in ("ARRAY", "MULTISET", "MAP"):
-        subs = [_conversion(s, (src_ids or [None, None])[i], d, (dst_ids or [None, None])[i], f"{where}[]")
+        subs = [_conversion(s, (src_ids or [None, None])[i], d, (dst_ids or [None, None])[i], f"{where}[]", time_zone)
                 for i, (s, d) in enumerate(zip(src.children, dst.children, strict=True))]
         if all(s is None for s in subs):
             return None
-        return Conversion(src, dst, (), tuple(s or Conversion(src.children[i], dst.children[i])
-                                              for i, s in enumerate(subs)))
+        return Conversion(src, dst, (), tuple(s or Conversion(src.children[i], dst.children[i], time_zone=time_zone)
+                                              for i, s in enumerate(subs)), time_zone)
     if _same_type(src, dst):
         return None
-    if not castable(src, dst):
-        zone = (", converted in the JVM's default time zone by Paimon"
-                if "TIMESTAMP_WITH_LOCAL_TIME_ZONE" in (src.root, dst.root) else "")
+    if not castable(src, dst, time_zone):
         raise UnsupportedTypeError(f"column {where}: cannot read {src} values of an older data file as {dst} "
-                                   f"(schema-evolution cast not supported{zone})")
-    return Conversion(src, dst)
+                                   f"({refusal_detail(src, dst)})")
+    return Conversion(src, dst, time_zone=time_zone if zone_cast(src, dst) else None)
 
 
 @dataclass(frozen=True)
@@ -281,8 +282,10 @@ class FileEvolution:
         return ColumnRead(name, name)
 
 
-def file_evolution(file_schema: TableSchema, table_schema: TableSchema) -> FileEvolution | None:
-    """The recipe reading files of ``file_schema`` as ``table_schema`` (``None``: read by name as is)."""
+def file_evolution(file_schema: TableSchema, table_schema: TableSchema,
+                   time_zone: str | None = None) -> FileEvolution | None:
+    """The recipe reading files of ``file_schema`` as ``table_schema`` (``None``: read by name as is);
+    ``time_zone`` is the read's zone for the casts that need one (:mod:`.casts_zone`)."""
     if file_schema.id == table_schema.id:
         return None
     file_fields = {f.id: (f, raw) for f, raw in zip(file_schema.fields, file_schema.raw.get("fields", []),
@@ -298,7 +301,7 @@ def file_evolution(file_schema: TableSchema, table_schema: TableSchema) -> FileE
             continue
         old, old_raw = hit
         conv = _conversion(old.type, _ids_of_type(old_raw.get("type")), f.type, _ids_of_type(raw.get("type")),
-                           f.name)
+                           f.name, time_zone)
         columns.append(ColumnRead(f.name, old.name, conv))
         changed |= conv is not None or old.name != f.name
     if not changed:
@@ -324,9 +327,11 @@ def per_schema_pair(table: Any, what: str, table_schema: TableSchema, file_schem
         return per_table[key]
 
 
-def evolution_for(table: Any, table_schema: TableSchema, file_schema_id: int | None) -> FileEvolution | None:
-    """:func:`file_evolution` for a file of ``table`` written under ``file_schema_id`` (cached per table)."""
+def evolution_for(table: Any, table_schema: TableSchema, file_schema_id: int | None,
+                  time_zone: str | None = None) -> FileEvolution | None:
+    """:func:`file_evolution` for a file of ``table`` written under ``file_schema_id`` read in ``time_zone``
+    (cached per table)."""
     if file_schema_id is None or file_schema_id == table_schema.id:
         return None
-    return per_schema_pair(table, "evolution", table_schema, file_schema_id,
-                           lambda file_schema: file_evolution(file_schema, table_schema))
+    return per_schema_pair(table, f"evolution@{time_zone}", table_schema, file_schema_id,
+                           lambda file_schema: file_evolution(file_schema, table_schema, time_zone))

@@ -334,7 +334,7 @@ def _plan_group(table: PaimonTable, group: list[LiveDataFile], schema: TableSche
     # each file reads as the table's columns through its own schema (renames by field id, casts); a blob
     # file holds its one column as it is
     file_tasks = [FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, False,
-                           f.meta.schema_id, None if is_blob_file(f) else evolution_for(table, schema, f.meta.schema_id))
+                           f.meta.schema_id, None if is_blob_file(f) else evolution_for(table, schema, f.meta.schema_id, report.time_zone))
                   for f in group]
     selected = row_count if selection is None else len(selection)
     for f, det, cols in zip(group, details, columns, strict=True):

@@ -53,7 +53,7 @@ def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: A
                 detail["decision"] = "skipped: every row deleted"
                 continue
         task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, True,
-                        f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id))
+                        f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id, report.time_zone))
         buckets.setdefault((f.entry.partition, f.bucket), []).append(task)
         levels.setdefault((f.entry.partition, f.bucket), []).append(f.level)
         report.files_read += 1

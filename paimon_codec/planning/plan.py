@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import InvalidPredicateError
+from ..evolution.casts_zone import check_time_zone
 from ..evolution.file_evolution import evolution_for
 from ..expressions.json_form import load_predicate_json, predicate_from_json
 from ..expressions.predicate import Predicate, WhereLike
@@ -160,7 +161,7 @@ def plan_scan(table: PaimonTable | str | os.PathLike[str], where: WhereLike = No
               *, use_indexes: bool = True, order_by: OrderByLike = None, limit: int | None = None,
               nulls_first: bool | None = None, branch: str | None = None, tag: str | None = None,
               timestamp_ms: int | None = None, judge: FileJudge | None = None,
-              use_stats: bool = True, semantics: SemanticsLike = "paimon") -> ScanPlan:
+              use_stats: bool = True, semantics: SemanticsLike = "paimon", time_zone: str | None = None) -> ScanPlan:
     """Plan a scan of ``table`` for predicate ``where``: its latest snapshot, or the one chosen by
     ``snapshot_id``, ``tag`` or ``timestamp_ms`` (time travel), of the table or of ``branch``.
 
@@ -184,8 +185,13 @@ def plan_scan(table: PaimonTable | str | os.PathLike[str], where: WhereLike = No
     default of :func:`paimon_codec.spark.scan`).  Partition pruning, index evaluation (Java's answer under
     ``"paimon"``, float leaves widened under ``"spark"``) and the readers' residual filter and sort follow it;
     stats pruning never uses FLOAT / DOUBLE bounds, so it prunes alike under both.
+
+    ``time_zone`` (an IANA zone name, e.g. ``"Asia/Shanghai"``; ``report.time_zone``) is the zone Paimon's JVM
+    would run in: casts of evolved columns between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE convert in it
+    (:mod:`paimon_codec.evolution.casts_zone`); without it such reads are refused.
     """
     semantics = check_semantics(semantics)
+    time_zone = check_time_zone(time_zone)
     started = time.perf_counter()
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise InvalidPredicateError(f"limit must be a non-negative integer, got {limit!r}")
@@ -211,13 +217,15 @@ def plan_scan(table: PaimonTable | str | os.PathLike[str], where: WhereLike = No
     if fallback is not None:  # a fallback branch with a schema / merge of its own: planned as its own table
         return plan_with_fallback(table, snapshot, fallback, plan_scan, where, use_indexes=use_indexes,
                                   order_by=order_by, limit=limit, nulls_first=nulls_first, judge=judge,
-                                  use_stats=use_stats, semantics=semantics, snapshot_id=snapshot_id, tag=tag,
+                                  use_stats=use_stats, semantics=semantics, time_zone=time_zone,
+                                  snapshot_id=snapshot_id, tag=tag,
                                   timestamp_ms=timestamp_ms)
     row_type = schema.fields
     pred = as_predicate(where, row_type)
     keys = parse_order_by(order_by, row_type, nulls_first)
     report = PlanReport(table.name, snapshot.id if snapshot else None, None if pred is None else str(pred))
     report.semantics = semantics
+    report.time_zone = time_zone
     report.order_by = ", ".join(str(k) for k in keys) or None
     report.limit = limit
     tasks: list[FileTask] = []
@@ -307,7 +315,7 @@ def plan_scan(table: PaimonTable | str | os.PathLike[str], where: WhereLike = No
         if f.path in global_rows:  # rows the global index cannot rule out
             selection = global_rows[f.path] if selection is None else selection & global_rows[f.path]
             detail["global_index_rows"] = len(global_rows[f.path])
-        evolution = evolution_for(table, schema, f.meta.schema_id)
+        evolution = evolution_for(table, schema, f.meta.schema_id, report.time_zone)
         exact = verdict.exact or (global_answer is not None and evolution is None and f.meta.first_row_id is not None
                                   and global_answer.exact_for(f.meta.first_row_id, f.row_count))
         task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, pk,

@@ -124,6 +124,9 @@ class PlanReport(JsonForm):
     # whose float comparison every filter of the plan follows: "paimon" (Double.compare: -0.0 < 0.0) or
     # "spark" (-0.0 = 0.0); see paimon_codec.expressions.semantics
     semantics: SemanticsName = "paimon"
+    # the zone casts between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE of evolved columns convert in
+    # (Paimon: the JVM's default zone; paimon_codec.evolution.casts_zone), None: such casts are refused
+    time_zone: str | None = None
     # data-evolution tables: what the global indexes answered (paimon_codec.globalindex.scan), else None
     global_index: dict | None = None
 

@@ -266,7 +266,7 @@ def scan(spark: SparkSession, table_path: str | os.PathLike[str] | PaimonTable, 
          timestamp_ms: int | None = None, distributed_planning: DistributedPlanningLike = DEFAULT_THRESHOLD,
          files_per_task: int | None = None, storage_options: dict[str, str] | None = None,
          columns: str | Sequence[str] | None = None, use_stats: bool = True,
-         semantics: SemanticsLike = "spark") -> tuple[DataFrame, PlanReport]:
+         semantics: SemanticsLike = "spark", time_zone: str | None = None) -> tuple[DataFrame, PlanReport]:
     """Rows of ``table_path`` (latest snapshot, or ``snapshot_id``) satisfying ``where``.
 
     ``where``: SQL-like text (``"cat = 'A' AND code IN (1, 2)"``), a predicate object
@@ -289,6 +289,8 @@ def scan(spark: SparkSession, table_path: str | os.PathLike[str] | PaimonTable, 
     ``semantics``: whose FLOAT / DOUBLE comparison the rows and their order follow - ``"spark"`` (default: what
     ``spark.read...filter(...)`` keeps, ``-0.0 = 0.0``) or ``"paimon"`` (what Paimon's own read keeps,
     ``Double.compare``: ``-0.0 < 0.0``); ``report.semantics`` names it.
+    ``time_zone``: the zone casts of evolved columns between TIMESTAMP and TIMESTAMP WITH LOCAL TIME ZONE convert
+    in (as Paimon's JVM does in its default zone); ``None`` (default) takes Spark's ``spark.sql.session.timeZone``.
     Returns ``(DataFrame, PlanReport)``.
     """
     table = table_path if isinstance(table_path, PaimonTable) else PaimonTable(table_path,
@@ -296,7 +298,8 @@ def scan(spark: SparkSession, table_path: str | os.PathLike[str] | PaimonTable, 
     plan = plan_scan(table, where, snapshot_id, use_indexes=use_indexes, order_by=order_by, limit=limit,
                      nulls_first=nulls_first, branch=branch, tag=tag, timestamp_ms=timestamp_ms,
                      judge=SparkFileJudge(spark, distributed_planning, files_per_task), use_stats=use_stats,
-                     semantics=semantics)
+                     semantics=semantics,
+                     time_zone=time_zone if time_zone is not None else spark.conf.get("spark.sql.session.timeZone"))
     keep = None
     if columns is not None:
         keep = [columns] if isinstance(columns, str) else list(columns)

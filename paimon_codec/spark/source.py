@@ -134,7 +134,8 @@ class PaimonCodecReader(DataSourceReader):
 
         opts = self.opts
         plan = plan_scan(opts.path, self.predicate, opts.snapshot_id, use_indexes=opts.use_indexes,
-                         branch=opts.branch, tag=opts.tag, timestamp_ms=opts.timestamp_ms, semantics="spark")
+                         branch=opts.branch, tag=opts.tag, timestamp_ms=opts.timestamp_ms, semantics="spark",
+                         time_zone=opts.time_zone)
         if plan.row_type.names != self.table_type.names:  # a fallback branch of another schema, a race
             raise InvalidOptionError("the table's schema changed between Spark's analysis and planning; read again",
                                      path=opts.path)

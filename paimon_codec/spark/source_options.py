@@ -40,6 +40,7 @@ class SourceOptions:
     split_bytes: int = 128 * 1024 * 1024
     #: partitions a read is spread over at least (when it has that many files): the cores of the machine planning it
     min_partitions: int = max(1, os.cpu_count() or 1)
+    time_zone: str | None = None  # option "time-zone": the zone of TIMESTAMP <-> TIMESTAMP_LTZ evolution casts
 
     @property
     def time_travel(self) -> bool:
@@ -125,7 +126,7 @@ def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
         tag=_first(opts, _TAG_KEYS), timestamp_ms=None if as_of is None else _as_of(as_of),
         columns=None if not columns else tuple(c.strip() for c in columns.split(",") if c.strip()),
         use_indexes=_bool(opts, "use-indexes", True), pushdown=_bool(opts, "pushdown", False), split_bytes=max(1, split_bytes),
-        min_partitions=max(1, min_partitions))
+        min_partitions=max(1, min_partitions), time_zone=opts.get("time-zone") or None)
 
 
 def storage_overrides(options: Mapping[str, str]) -> dict[str, str]:
