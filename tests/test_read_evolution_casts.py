@@ -17,7 +17,7 @@ import decimal
 import pyarrow as pa
 import pytest
 
-from paimon_codec.errors import UnsupportedTypeError
+from paimon_codec.errors import UnsupportedTypeError, UsageError
 from paimon_codec.planning.plan import plan_scan
 from paimon_codec.reading.local_read import read_table
 from paimon_codec.reading.read import read_plan_locally
@@ -122,8 +122,10 @@ def test_casts_in_the_jvm_time_zone_are_refused_by_name(java_newest, tmp_path, o
     java_newest.write(path, pa.table({"id": pa.array([1], pa.int32()), "c": pa.array([value])}))
     java_newest.alter(path, [{"op": "type", "name": "c", "type": new}])
     assert java_newest.read(path).num_rows == 1
-    with pytest.raises(UnsupportedTypeError, match="cannot read"):
+    with pytest.raises(UnsupportedTypeError, match="cannot read .*time_zone="):
         read_plan_locally(plan_scan(path))
+    with pytest.raises(UsageError, match="not a known zone"):
+        plan_scan(path, time_zone="Mars/Olympus_Mons")
 
 
 def test_decimal_cast_of_booleans_fits_the_precision():

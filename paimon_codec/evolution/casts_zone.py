@@ -11,19 +11,23 @@ so a read names its zone the way engines do (``read_table(..., time_zone=...)``,
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import numpy as np
 import pyarrow as pa
 
-from ..errors import UsageError
+from ..errors import UnsupportedTypeError, UsageError
 from ..types import DataType
 
-__all__ = ["TIME_ZONE_OPTION", "check_time_zone", "zone_cast", "cast_with_zone"]
+__all__ = ["TIME_ZONE_OPTION", "check_time_zone", "zone_cast", "cast_with_zone", "refuse_orc_zone_casts"]
 
 TIME_ZONE_OPTION = "time_zone= (CLI --time-zone, Spark option time-zone)"
 
 _NS = 1_000_000_000
+_UTC_NAMES = frozenset({"UTC", "Etc/UTC", "GMT", "Etc/GMT", "UCT", "Etc/UCT", "Universal", "Etc/Universal", "Zulu",
+                        "Etc/Zulu", "Etc/GMT+0", "Etc/GMT-0", "Etc/GMT0", "GMT0", "GMT+0", "GMT-0"})
 _EPOCH = dt.datetime(1970, 1, 1)
 
 
@@ -98,3 +102,30 @@ def cast_with_zone(arr: pa.Array, kind: str, zone_name: str) -> pa.Array:
         # the offset at a wall clock must be looked up at its second, at an instant likewise
         out[i] = v - off if kind == "to_ltz" else v + off
     return pa.array(out, type=pa.int64(), mask=mask)
+
+
+def _zone_casts(conv: Any) -> list[Any]:
+    """The zone-dependent casts of a conversion tree (``file_evolution.Conversion``) read in a zone."""
+    found = [conv] if conv.time_zone is not None and zone_cast(conv.src, conv.dst) is not None else []
+    for child in conv.children:
+        if child is not None:
+            found.extend(_zone_casts(child))
+    return found
+
+
+def refuse_orc_zone_casts(conversions: Iterable[Any], path: str) -> None:
+    """Refuse the zone casts of an ORC data file read in a zone other than UTC.
+
+    Paimon's ORC reader itself converts TIMESTAMP / TIMESTAMP_LTZ values between the writer's and the JVM's
+    zone (measured on Java 1.4.2: a TIMESTAMP_LTZ(6) written by a JVM in UTC reads 8 hours later in a JVM in
+    Asia/Shanghai, a TIMESTAMP on New York's DST gap one hour earlier); that is not reproduced, so only UTC
+    (where both readers agree) is answered for ORC files."""
+    for conv in conversions:
+        if conv is None:
+            continue
+        for cast in _zone_casts(conv):
+            if cast.time_zone not in _UTC_NAMES:
+                raise UnsupportedTypeError(
+                    f"{cast.src} values of an older ORC data file read as {cast.dst} in time zone "
+                    f"{cast.time_zone!r}: Paimon's ORC reader converts them in the JVM's zone as well; not "
+                    "reproduced (time_zone='UTC' is answered)", path=path)

@@ -24,6 +24,7 @@ from pyroaring import BitMap
 
 from .. import storage
 from ..errors import CorruptDataError, MissingFileError, PaimonCodecError, UnsupportedTypeError
+from ..evolution.casts_zone import refuse_orc_zone_casts
 from ..evolution.file_evolution import (
     Conversion,
     FileEvolution,
@@ -214,6 +215,8 @@ def read_file_rows(path: str, file_format: str, schema: pa.Schema, selection: by
             col = evolution.column(fld.name)
             plan.append((fld, col.source, col.conversion))
     columns = [src for _, src, _ in plan if src is not None]
+    if file_format == "orc":
+        refuse_orc_zone_casts((conv for _, _, conv in plan), path)
     if primary_key_file:
         columns.append(VALUE_KIND_COLUMN)
     try:
