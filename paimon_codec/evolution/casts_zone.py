@@ -21,7 +21,7 @@ import pyarrow as pa
 from ..errors import UnsupportedTypeError, UsageError
 from ..types import DataType
 
-__all__ = ["TIME_ZONE_OPTION", "check_time_zone", "zone_cast", "cast_with_zone", "refuse_orc_zone_casts"]
+__all__ = ["TIME_ZONE_OPTION", "check_time_zone", "known_zone", "zone_cast", "cast_with_zone", "refuse_orc_zone_casts"]
 
 TIME_ZONE_OPTION = "time_zone= (CLI --time-zone, Spark option time-zone)"
 
@@ -43,6 +43,15 @@ def check_time_zone(zone: str | None) -> str | None:
 
 
 _LTZ, _TS = "TIMESTAMP_WITH_LOCAL_TIME_ZONE", "TIMESTAMP_WITHOUT_TIME_ZONE"
+
+
+def known_zone(zone: str | None) -> str | None:
+    """``zone`` when it names a zone this machine knows, else None (an engine's session zone such as Spark's
+    ``+08:00`` must not fail reads that need no zone: the casts that do are then refused by name)."""
+    try:
+        return check_time_zone(zone)
+    except UsageError:
+        return None
 
 
 def zone_cast(src: DataType, dst: DataType) -> str | None:

@@ -295,11 +295,13 @@ def scan(spark: SparkSession, table_path: str | os.PathLike[str] | PaimonTable, 
     """
     table = table_path if isinstance(table_path, PaimonTable) else PaimonTable(table_path,
                                                                               storage_options=storage_options)
+    from ..evolution.casts_zone import known_zone
+
     plan = plan_scan(table, where, snapshot_id, use_indexes=use_indexes, order_by=order_by, limit=limit,
                      nulls_first=nulls_first, branch=branch, tag=tag, timestamp_ms=timestamp_ms,
                      judge=SparkFileJudge(spark, distributed_planning, files_per_task), use_stats=use_stats,
                      semantics=semantics,
-                     time_zone=time_zone if time_zone is not None else spark.conf.get("spark.sql.session.timeZone"))
+                     time_zone=time_zone if time_zone is not None else known_zone(spark.conf.get("spark.sql.session.timeZone")))
     keep = None
     if columns is not None:
         keep = [columns] if isinstance(columns, str) else list(columns)
