@@ -4,16 +4,21 @@
 CHAR columns (:func:`refuse_padded_char_pruning`): ORC statistics hold the space-padded values.
 
 FLOAT / DOUBLE columns (:func:`refuse_float_stats_pruning`):
-Paimon Java prunes those files by ORC statistics Paimon Java prunes those files by ORC statistics
-that do not describe NaN or the sign of zero, so its answer can lose matching rows; such reads are refused.
+Paimon Java prunes those files by ORC statistics that do not describe NaN or the sign of zero, so its answer
+can lose matching rows; such reads are refused.
 
 ORC's double statistics keep min / max with ``<`` / ``>``: a NaN written first makes both NaN (every later
 comparison is false), a NaN written later is left out, and among zeros the first one's sign wins.  Paimon
 stores those as the file's stats and tests predicates on them with ``Double.compare`` (NaN above every
 number, -0.0 below 0.0), then ORC's own search arguments test its row groups.  Measured on Java 1.4.2: of
 files ``[1.0, NaN, -2.0]`` and ``[NaN, 1.0]``, ``d = NaN`` misses the first file's NaN and ``d <= 1.0`` the
-second file's 1.0; ``d = -0.0`` and ``d > -0.0`` lose zeros.  A file holding such a value cannot be told
-from the statistics alone, so every comparison on such a column (not ``IS [NOT] NULL``) is refused - under
+second file's 1.0; ``d = -0.0`` and ``d > -0.0`` lose zeros.  No operator is safe: one that matches NaN
+(``>``, ``>=``, ``<>``, ``NOT IN`` ...) loses the NaN rows of a file or row group whose other values fail it,
+one that does not (``<``, ``=``, ``IN`` ...) loses every row of a row group whose first value is NaN - and ORC's
+own row-group statistics do that inside a file whose manifest statistics are plain numbers (measured: 30000
+rows, the second row group ``[NaN, 5.0 x 9999]``, ``d < 6.0`` returns no row from Java).  A file or row group
+holding such a value cannot be told from the manifest statistics, so every comparison on such a column (not
+``IS [NOT] NULL``) is refused - under
 ``semantics="paimon"`` only, the promise of Paimon's own answer.  Under ``"spark"`` the answer is Spark SQL's,
 which no pruning of ours narrows (stats pruning never uses float bounds; ORC is read whole and filtered).
 """
