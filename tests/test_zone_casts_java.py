@@ -15,6 +15,7 @@ import pyarrow as pa
 import pytest
 from oracles.compare import row_set_difference
 from oracles.java_newest import JavaPaimon
+from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import UnsupportedTypeError
 from paimon_codec.reading import read_table
@@ -81,3 +82,24 @@ def test_orc_zone_casts_are_answered_in_utc_and_refused_elsewhere(tmp_path):
         read_table(path, time_zone="Asia/Shanghai")
     with pytest.raises(UnsupportedTypeError, match="time_zone="):
         read_table(path)
+
+
+def test_spark_reads_take_the_zone_from_the_option_or_the_session(tmp_path, spark):  # noqa: F811
+    """The source's ``time-zone`` option and ``scan(time_zone=)`` reach the casts (DATE / STRING columns compare
+    without Spark's own zone handling of timestamps); without one the source refuses by name."""
+    from paimon_codec.spark.scan import scan
+
+    zone = "Asia/Shanghai"
+    with JavaPaimon(jvm_args=["-XX:TieredStopAtLevel=1"]) as java:
+        path = _written_and_altered(java, str(tmp_path), "parquet")
+    with JavaPaimon(jvm_args=["-XX:TieredStopAtLevel=1", f"-Duser.timezone={zone}"]) as java:
+        theirs = java.read(path).sort_by("id")
+    want = list(zip(theirs.column("id").to_pylist(), theirs.column("d").to_pylist(), theirs.column("e").to_pylist(),
+                    strict=True))
+    source = spark.read.format("paimon_codec").option("time-zone", zone).load(path)
+    assert [tuple(r) for r in source.select("id", "d", "e").orderBy("id").collect()] == want
+    df, report = scan(spark, path, time_zone=zone)
+    assert report.time_zone == zone
+    assert [tuple(r) for r in df.select("id", "d", "e").orderBy("id").collect()] == want
+    with pytest.raises(Exception, match="time_zone="):
+        spark.read.format("paimon_codec").load(path).select("id", "d").collect()
