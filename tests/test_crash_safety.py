@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "crash"))
 
 from kill_writers import GOLDEN_TABLE, WRITERS, run_trials  # noqa: E402
 
-TRIALS = {"commit": 40, "index-build": 40, "upsert": 30}
+TRIALS = {"commit": 40, "index-build": 40, "upsert": 30, "compact": 30}
 
 
 @pytest.mark.slow  # ~300 s of the quick run: left to the full run (./run.sh test, CI)

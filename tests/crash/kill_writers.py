@@ -44,6 +44,8 @@ class Writer:
     state: Callable[[], object]
     #: table writers: the state one more ``write(1)`` makes of ``old`` (each trial writes once more)
     expect: Callable[[object], object] | None = None
+    #: run (to completion, in this process) before each trial: what the write then has to work on
+    prepare: Callable[[], None] | None = None
 
 
 def _dvs(version: int, n: int) -> dict:
@@ -159,6 +161,31 @@ def _upsert_writer(d: Path) -> Writer:
                   lambda old: tuple(sorted(_upsert_batch(old)[1].items())))
 
 
+def _compact_writer(d: Path) -> Writer:
+    """Full compactions of a fixed-bucket primary-key table: each trial first upserts (level-0 files, in this
+    process), then a compaction is killed; the rows never change, the files' levels say old or new."""
+    from paimon_codec.reading.local_read import read_table
+    from paimon_codec.table import PaimonTable
+    from paimon_codec.writing import compact_table, create_table, upsert_arrow
+
+    table = d / "wh" / "db.db" / "t"
+    if not table.exists():
+        create_table(table, "id BIGINT, stamp BIGINT", {"bucket": "2"}, primary_keys=["id"])
+        upsert_arrow(table, _upsert_batch(())[0])
+
+    def rows() -> tuple:
+        t = read_table(str(table))
+        return tuple(sorted(zip(t.column("id").to_pylist(), t.column("stamp").to_pylist(), strict=True)))
+
+    def state() -> tuple:
+        """(rows, fully compacted: every live file at one level above 0)"""
+        t = PaimonTable(table)
+        levels = {f.level for f in t.live_files(t.snapshot())}
+        return rows(), len(levels) == 1 and 0 not in levels
+    return Writer("compact", lambda v: compact_table(table), state, lambda old: (old[0], True),
+                  lambda: upsert_arrow(table, _upsert_batch(rows())[0]))
+
+
 def _temp_files(root: Path) -> list[str]:
     from paimon_codec.maintenance.inventory import is_temp_file
 
@@ -191,7 +218,8 @@ def run_trials(name: str, trials: int, seed: int, work: Path) -> Counter:
     shutil.rmtree(d, ignore_errors=True)
     shutil.copytree(GOLDEN_TABLE, d)
     writers = {w.name: w for w in (*_file_writers(d), _dv_index_writer(d), _cli_writer(d))}
-    writer = writers[name] if name in writers else _upsert_writer(d) if name == "upsert" else _commit_writer(d)
+    tables = {"upsert": _upsert_writer, "compact": _compact_writer, "commit": _commit_writer}
+    writer = writers[name] if name in writers else tables[name](d)
     rnd = random.Random(seed)
     counts: Counter = Counter()
     states = []
@@ -201,13 +229,19 @@ def run_trials(name: str, trials: int, seed: int, work: Path) -> Counter:
     # How long a write takes *in a forked child* (fork, copy-on-write faults and exit included): kills drawn
     # from [0, 1.5 x that] land both before and after the rename on a quiet or a loaded machine alike; an
     # in-process timing undercounts the child's cost and put every kill before the write on a quiet machine.
-    duration = statistics.median(_forked_write_seconds(writer, 1) for _ in range(3))
+    def timed() -> float:
+        if writer.prepare is not None:  # the write then has its work to do, as in a trial
+            writer.prepare()
+        return _forked_write_seconds(writer, 1)
+    duration = statistics.median(timed() for _ in range(3))
     for trial in range(trials):
         prev, target = trial % 2, 1 - trial % 2
         if name == "commit":  # each trial appends once more: old = what the table held before
             old = writer.state()
             new = (old[0] + ROWS, old[1] + sum(range(ROWS, 2 * ROWS)))
         elif writer.expect is not None:
+            if writer.prepare is not None:
+                writer.prepare()
             old = writer.state()
             new = writer.expect(old)
         else:
@@ -235,7 +269,7 @@ def run_trials(name: str, trials: int, seed: int, work: Path) -> Counter:
     return counts
 
 
-WRITERS = ("hash-index", "delete-map", "puffin", "dv-index", "index-build", "commit", "upsert")
+WRITERS = ("hash-index", "delete-map", "puffin", "dv-index", "index-build", "commit", "upsert", "compact")
 
 
 def main(argv: list[str] | None = None) -> int:
