@@ -1,6 +1,9 @@
-"""The JSON form of a predicate tree (:func:`predicate_to_json`; read back by :mod:`.json_form`).
+"""The JSON form of a predicate tree (:func:`render_json`; read back by :mod:`.json_form`).
 
-A :class:`~.visitor.PredicateVisitor`: depends on the visitor module, not on :mod:`.predicate`.
+Reads a tree by its structure only (a node's ``kind``, a leaf's ``op``, ``column`` and ``literals``, a
+compound's ``children``), so it imports no predicate module: :mod:`.predicate` uses it for
+``Predicate.to_dict()`` and the import arrows run one way.  Every operator of :mod:`.leaves` has a shape here
+(``tests/test_expressions_visitor.py`` round-trips each one).
 """
 
 from __future__ import annotations
@@ -9,20 +12,15 @@ import datetime as _dt
 import decimal
 import math
 import struct
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import InvalidPredicateError
 from ..modes import PredicateJsonStyle, PredicateJsonStyleLike
 from ..types import DataType, RowType
 from ..values import Timestamp, decimal_unscaled
 from .bind import column_type
-from .visitor import PredicateVisitor, visit
 
-if TYPE_CHECKING:
-    from . import leaves
-    from .predicate import And, Leaf, Or, Predicate
-
-__all__ = ["predicate_to_json", "TO_09"]
+__all__ = ["render_json", "TO_09"]
 
 #: operator of a leaf -> its name in the paimon-0.9 sidecars (Java class names in snake case)
 TO_09 = {"eq": "equal", "neq": "not_equal", "in": "in_leaf", "not_in": "not_in_leaf", "lt": "less_than",
@@ -66,21 +64,44 @@ def _encode(value: Any, dtype: DataType | None, style: str) -> tuple[Any, dict]:
     return value, {}
 
 
-class _JsonRenderer(PredicateVisitor[dict]):
+#: leaf operators with one literal (``literal``) and with a list of them (``literals``)
+_ONE_LITERAL = frozenset({"eq", "neq", "lt", "lte", "gt", "gte", "starts_with", "ends_with", "contains", "like"})
+_LIST = frozenset({"in", "not_in"})
+_UNARY = frozenset({"is_null", "is_not_null"})
+
+
+class _JsonRenderer:
     def __init__(self, style: str, schema: RowType | DataType | None) -> None:
         self.style, self.schema = style, schema
 
-    def visit_and(self, node: And) -> dict:
-        return self._compound(node, "and")
+    def node(self, pred: Any) -> dict:
+        kind = getattr(pred, "kind", None)
+        if kind == "leaf":
+            return self._leaf(pred)
+        if kind not in ("and", "or"):
+            raise InvalidPredicateError(f"not a predicate: {pred!r}")
+        kids = [self.node(c) for c in pred.children]
+        return {"op": kind, "children": kids} if self.style == "paimon-0.9" else {kind: kids}
 
-    def visit_or(self, node: Or) -> dict:
-        return self._compound(node, "or")
+    def _leaf(self, leaf: Any) -> dict:
+        op = leaf.op
+        if op in _ONE_LITERAL:
+            return self._one(leaf)
+        if op in _LIST or (op == "between" and self.style == "paimon-0.9"):  # Java's Between: a list of two
+            return self._list(leaf)
+        if op in _UNARY:
+            return self._head(leaf)[0]
+        if op == "between":
+            out, dtype = self._head(leaf)
+            for name, v in zip(("from", "to"), leaf.literals, strict=True):
+                e, x = _encode(v, dtype, self.style)
+                out[name] = e
+                for extra, xv in x.items():
+                    out[f"{name}_{extra}"] = xv
+            return out
+        raise InvalidPredicateError(f"not a predicate: {leaf!r}")
 
-    def _compound(self, node: And | Or, word: str) -> dict:
-        kids = [visit(c, self) for c in node.children]
-        return {"op": word, "children": kids} if self.style == "paimon-0.9" else {word: kids}
-
-    def _head(self, pred: Leaf) -> tuple[dict[str, Any], DataType | None]:
+    def _head(self, pred: Any) -> tuple[dict[str, Any], DataType | None]:
         """``op`` and column of a leaf in this style, and the column's type when the schema has it."""
         dtype = None
         if self.schema is not None:
@@ -99,7 +120,7 @@ class _JsonRenderer(PredicateVisitor[dict]):
                 out["field"] = pred.column
         return out, dtype
 
-    def _one(self, pred: Leaf) -> dict:
+    def _one(self, pred: Any) -> dict:
         """A leaf with one literal: ``literal`` (+ ``literal_bits`` / ``literal_hex``)."""
         out, dtype = self._head(pred)
         (e, x), = [_encode(v, dtype, self.style) for v in pred.literals]
@@ -108,7 +129,7 @@ class _JsonRenderer(PredicateVisitor[dict]):
             out[f"literal_{extra}"] = v
         return out
 
-    def _list(self, pred: Leaf) -> dict:
+    def _list(self, pred: Any) -> dict:
         """A leaf with a list of literals: ``literals`` (+ ``literals_bits`` / ``literals_hex``)."""
         out, dtype = self._head(pred)
         encoded = [_encode(v, dtype, self.style) for v in pred.literals]
@@ -118,65 +139,13 @@ class _JsonRenderer(PredicateVisitor[dict]):
                 out[f"literals_{extra}"] = [x.get(extra) for _, x in encoded]
         return out
 
-    def visit_equal_to(self, leaf: leaves.EqualTo) -> dict:
-        return self._one(leaf)
 
-    def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> dict:
-        return self._one(leaf)
-
-    def visit_less_than(self, leaf: leaves.LessThan) -> dict:
-        return self._one(leaf)
-
-    def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> dict:
-        return self._one(leaf)
-
-    def visit_greater_than(self, leaf: leaves.GreaterThan) -> dict:
-        return self._one(leaf)
-
-    def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> dict:
-        return self._one(leaf)
-
-    def visit_starts_with(self, leaf: leaves.StartsWith) -> dict:
-        return self._one(leaf)
-
-    def visit_ends_with(self, leaf: leaves.EndsWith) -> dict:
-        return self._one(leaf)
-
-    def visit_contains(self, leaf: leaves.Contains) -> dict:
-        return self._one(leaf)
-
-    def visit_like(self, leaf: leaves.Like) -> dict:
-        return self._one(leaf)
-
-    def visit_in(self, leaf: leaves.In) -> dict:
-        return self._list(leaf)
-
-    def visit_not_in(self, leaf: leaves.NotIn) -> dict:
-        return self._list(leaf)
-
-    def visit_between(self, leaf: leaves.Between) -> dict:
-        if self.style == "paimon-0.9":  # Java's Between leaf: a list of two literals
-            return self._list(leaf)
-        out, dtype = self._head(leaf)
-        for name, v in zip(("from", "to"), leaf.literals, strict=True):
-            e, x = _encode(v, dtype, self.style)
-            out[name] = e
-            for extra, xv in x.items():
-                out[f"{name}_{extra}"] = xv
-        return out
-
-    def visit_is_null(self, leaf: leaves.IsNull) -> dict:
-        return self._head(leaf)[0]
-
-    def visit_is_not_null(self, leaf: leaves.IsNotNull) -> dict:
-        return self._head(leaf)[0]
-
-
-def predicate_to_json(pred: Predicate, *, style: PredicateJsonStyleLike = "latest",
-                      schema: RowType | DataType | None = None) -> dict:
-    """Encode ``pred`` as JSON (``style`` ``"latest"`` or ``"paimon-0.9"``) that
-    :func:`.json_form.predicate_from_json` reads back to an equal predicate."""
+def render_json(pred: Any, *, style: PredicateJsonStyleLike = "latest",
+                schema: RowType | DataType | None = None) -> dict:
+    """Encode a predicate node as JSON (``style`` ``"latest"`` or ``"paimon-0.9"``) that
+    :func:`.json_form.predicate_from_json` reads back to an equal predicate (typed as
+    :func:`.json_form.predicate_to_json`)."""
     name = style.value if isinstance(style, PredicateJsonStyle) else style
     if name not in ("latest", "paimon-0.9"):
         raise InvalidPredicateError(f"unknown predicate JSON style {style!r}", expected="latest or paimon-0.9")
-    return visit(pred, _JsonRenderer(name, schema))
+    return _JsonRenderer(name, schema).node(pred)

@@ -1,6 +1,9 @@
-"""The SQL-like text form of a predicate tree (:func:`to_sql`; parsed back by :func:`.sql.parse_where`).
+"""The SQL-like text form of a predicate tree (:func:`render_sql`; parsed back by :func:`.sql.parse_where`).
 
-A :class:`~.visitor.PredicateVisitor`: depends on the visitor module, not on :mod:`.predicate`.
+Reads a tree by its structure only - a node's ``kind`` (``"leaf"``, ``"and"``, ``"or"``), a leaf's ``op``,
+``column`` and ``literals``, a compound's ``children`` - so it imports no predicate module: :mod:`.predicate`
+uses it for ``Predicate.to_sql()`` and the import arrows run one way.  Every operator of :mod:`.leaves` has a
+form here or is refused in one line (``tests/test_expressions_visitor.py`` round-trips each one).
 """
 
 from __future__ import annotations
@@ -9,17 +12,12 @@ import datetime as _dt
 import decimal
 import math
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import InvalidPredicateError
 from ..values import Timestamp
-from .visitor import PredicateVisitor, node_kind, visit
 
-if TYPE_CHECKING:
-    from . import leaves
-    from .predicate import And, Leaf, Or, Predicate
-
-__all__ = ["to_sql", "quote_identifier", "literal_to_sql", "KEYWORDS"]
+__all__ = ["render_sql", "quote_identifier", "literal_to_sql", "KEYWORDS"]
 
 #: the words of the grammar (:mod:`.sql`)
 KEYWORDS = {"AND", "OR", "NOT", "IN", "IS", "NULL", "BETWEEN", "TRUE", "FALSE", "LIKE"}
@@ -89,86 +87,49 @@ def _timestamp_text(ts: Timestamp) -> str:
             + ("." + frac if frac else ""))
 
 
-class _SqlRenderer(PredicateVisitor[str]):
-    @staticmethod
-    def _cmp(leaf: Leaf, sign: str) -> str:
-        return f"{quote_identifier(leaf.column)} {sign} {literal_to_sql(leaf.literal)}"
-
-    def visit_equal_to(self, leaf: leaves.EqualTo) -> str:
-        return self._cmp(leaf, "=")
-
-    def visit_not_equal_to(self, leaf: leaves.NotEqualTo) -> str:
-        return self._cmp(leaf, "<>")
-
-    def visit_less_than(self, leaf: leaves.LessThan) -> str:
-        return self._cmp(leaf, "<")
-
-    def visit_less_than_or_equal(self, leaf: leaves.LessThanOrEqual) -> str:
-        return self._cmp(leaf, "<=")
-
-    def visit_greater_than(self, leaf: leaves.GreaterThan) -> str:
-        return self._cmp(leaf, ">")
-
-    def visit_greater_than_or_equal(self, leaf: leaves.GreaterThanOrEqual) -> str:
-        return self._cmp(leaf, ">=")
-
-    @staticmethod
-    def _set(leaf: Leaf, word: str) -> str:
-        body = ", ".join(literal_to_sql(v) for v in leaf.literals)
-        return f"{quote_identifier(leaf.column)} {word} ({body})"
-
-    def visit_in(self, leaf: leaves.In) -> str:
-        return self._set(leaf, "IN")
-
-    def visit_not_in(self, leaf: leaves.NotIn) -> str:
-        return self._set(leaf, "NOT IN")
-
-    def visit_between(self, leaf: leaves.Between) -> str:
-        return (f"{quote_identifier(leaf.column)} BETWEEN {literal_to_sql(leaf.literals[0])} "
-                f"AND {literal_to_sql(leaf.literals[1])}")
-
-    def visit_is_null(self, leaf: leaves.IsNull) -> str:
-        return f"{quote_identifier(leaf.column)} IS NULL"
-
-    def visit_is_not_null(self, leaf: leaves.IsNotNull) -> str:
-        return f"{quote_identifier(leaf.column)} IS NOT NULL"
-
-    def visit_starts_with(self, leaf: leaves.StartsWith) -> str:
-        return f"{quote_identifier(leaf.column)} LIKE {literal_to_sql(str(leaf.literal) + '%')}"
-
-    def visit_like(self, leaf: leaves.Like) -> str:
-        return f"{quote_identifier(leaf.column)} LIKE {literal_to_sql(leaf.literal)}"
-
-    def visit_ends_with(self, leaf: leaves.EndsWith) -> str:
-        raise InvalidPredicateError(f"operator {leaf.op!r} has no SQL form")
-
-    def visit_contains(self, leaf: leaves.Contains) -> str:
-        raise InvalidPredicateError(f"operator {leaf.op!r} has no SQL form")
-
-    def visit_and(self, node: And) -> str:
-        return self._compound(node, " AND ")
-
-    def visit_or(self, node: Or) -> str:
-        return self._compound(node, " OR ")
-
-    def _compound(self, node: And | Or, word: str) -> str:
-        if not node.children:
-            raise InvalidPredicateError("an empty AND/OR has no SQL form")
-        parts = []
-        for c in node.children:
-            s = visit(c, self)
-            # an OR inside an AND needs parentheses; nested nodes of the same kind keep theirs so
-            # the tree shape survives a round trip
-            kind = node_kind(c)
-            if kind == "or" or (kind == "and" and word == " AND "):
-                s = f"({s})"
-            parts.append(s)
-        return word.join(parts)
+#: leaf operator -> the SQL between its column and its literal(s)
+_COMPARISONS = {"eq": "=", "neq": "<>", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
+_SETS = {"in": "IN", "not_in": "NOT IN"}
+_UNARY = {"is_null": "IS NULL", "is_not_null": "IS NOT NULL"}
+#: operators with no SQL form (the grammar of :mod:`.sql` cannot say them)
+NO_SQL_FORM = frozenset({"ends_with", "contains"})
 
 
-_RENDERER = _SqlRenderer()
+def _leaf_sql(leaf: Any) -> str:
+    op, column = leaf.op, quote_identifier(leaf.column)
+    if op in _COMPARISONS:
+        return f"{column} {_COMPARISONS[op]} {literal_to_sql(leaf.literals[0])}"
+    if op in _SETS:
+        return f"{column} {_SETS[op]} ({', '.join(literal_to_sql(v) for v in leaf.literals)})"
+    if op in _UNARY:
+        return f"{column} {_UNARY[op]}"
+    if op == "between":
+        return f"{column} BETWEEN {literal_to_sql(leaf.literals[0])} AND {literal_to_sql(leaf.literals[1])}"
+    if op == "starts_with":
+        return f"{column} LIKE {literal_to_sql(str(leaf.literals[0]) + '%')}"
+    if op == "like":
+        return f"{column} LIKE {literal_to_sql(leaf.literals[0])}"
+    if op in NO_SQL_FORM:
+        raise InvalidPredicateError(f"operator {op!r} has no SQL form")
+    raise InvalidPredicateError(f"not a predicate: {leaf!r}")
 
 
-def to_sql(pred: Predicate) -> str:
-    """Render a predicate as text that :func:`~.sql.parse_where` parses back to an equal predicate."""
-    return visit(pred, _RENDERER)
+def render_sql(pred: Any) -> str:
+    """A predicate node as text that :func:`~.sql.parse_where` parses back to an equal predicate
+    (typed as :func:`.sql.to_sql`)."""
+    kind = getattr(pred, "kind", None)
+    if kind == "leaf":
+        return _leaf_sql(pred)
+    if kind not in ("and", "or"):
+        raise InvalidPredicateError(f"not a predicate: {pred!r}")
+    if not pred.children:
+        raise InvalidPredicateError("an empty AND/OR has no SQL form")
+    parts = []
+    for c in pred.children:
+        s = render_sql(c)
+        # an OR inside an AND needs parentheses; nested nodes of the same kind keep theirs so the tree
+        # shape survives a round trip
+        if c.kind == "or" or (c.kind == "and" and kind == "and"):
+            s = f"({s})"
+        parts.append(s)
+    return (" AND " if kind == "and" else " OR ").join(parts)

@@ -9,17 +9,13 @@ import datetime as _dt
 import decimal
 import math
 import struct
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import InvalidPredicateError, PaimonCodecError
 from ..types import DataType, RowType
 from ..values import Timestamp, decimal_from_unscaled, decimal_unscaled, from_json, parse_literal_text
 
-if TYPE_CHECKING:
-    from .predicate import Leaf, Predicate
-
-__all__ = ["column_type", "coerce_literal", "leaves_of"]
+__all__ = ["column_type", "coerce_literal"]
 
 
 _TYPES_BY_NAME: dict[int, tuple[RowType, dict[str, DataType]]] = {}
@@ -218,7 +214,3 @@ def _coerce(dtype: DataType, value: Any) -> Any:
         return _BAD
     raise InvalidPredicateError(f"predicates on {dtype} columns are not supported")
 
-
-def leaves_of(preds: Sequence[Predicate]) -> Iterator[Leaf]:
-    for p in preds:
-        yield from p.leaves()

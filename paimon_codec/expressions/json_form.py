@@ -26,15 +26,24 @@ import struct
 from typing import Any
 
 from ..errors import InvalidPredicateError, PaimonCodecError
+from ..modes import PredicateJsonStyleLike
 from ..types import DataType, RowType
 from ..values import Timestamp, float_from_bits, from_json
-from ._json_render import predicate_to_json
+from ._json_render import render_json
 from .bind import column_type
 from .leaves import LEAF_OPS, make_leaf
 from .predicate import And, Or, Predicate
 from .visitor import MAX_NESTING
 
 __all__ = ["predicate_from_json", "predicate_to_json", "load_predicate_json", "JAVA_IN_EXPANSION_LIMIT"]
+
+
+def predicate_to_json(pred: Predicate, *, style: PredicateJsonStyleLike = "latest",
+                      schema: RowType | DataType | None = None) -> dict:
+    """Encode ``pred`` as JSON (``style`` ``"latest"`` or ``"paimon-0.9"``) that :func:`predicate_from_json`
+    reads back to an equal predicate."""
+    return render_json(pred, style=style, schema=schema)
+
 
 #: Java's PredicateBuilder.in/notIn expand lists up to this size into OR-of-Equal / AND-of-NotEqual.
 JAVA_IN_EXPANSION_LIMIT = 20

@@ -20,21 +20,19 @@ class                  ``op`` (JSON)    built as
 :class:`Like`          ``like``         ``Like("a", "x_%y")``, ``LIKE 'x_%y'``
 =====================  ===============  ==========================================
 
-Each class dispatches to its own method of :class:`~.visitor.LeafVisitor`, and knows its negation.
+Each class has its own method on :class:`~.visitor.LeafVisitor` (:func:`.visitor.visit` dispatches by class),
+and knows its negation.
 :func:`make_leaf` builds a leaf from an operator name (the JSON forms, tests).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Any
 
 from ..errors import InvalidPredicateError, UnsupportedFeatureError
 from ..types import DataType
 from .predicate import Leaf, Or, Predicate
-from .visitor import LeafVisitor
-
-T = TypeVar("T")
 
 __all__ = [
     "EqualTo", "NotEqualTo", "LessThan", "LessThanOrEqual", "GreaterThan", "GreaterThanOrEqual", "Between",
@@ -115,18 +113,12 @@ class _Ordering(LiteralLeaf):
 class EqualTo(LiteralLeaf):
     op = "eq"
 
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_equal_to(self)
-
     def negate(self) -> Predicate:
         return NotEqualTo._of(self.column, self.literals)
 
 
 class NotEqualTo(LiteralLeaf):
     op = "neq"
-
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_not_equal_to(self)
 
     def negate(self) -> Predicate:
         return EqualTo._of(self.column, self.literals)
@@ -135,18 +127,12 @@ class NotEqualTo(LiteralLeaf):
 class LessThan(_Ordering):
     op = "lt"
 
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_less_than(self)
-
     def negate(self) -> Predicate:
         return GreaterThanOrEqual._of(self.column, self.literals)
 
 
 class LessThanOrEqual(_Ordering):
     op = "lte"
-
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_less_than_or_equal(self)
 
     def negate(self) -> Predicate:
         return GreaterThan._of(self.column, self.literals)
@@ -155,18 +141,12 @@ class LessThanOrEqual(_Ordering):
 class GreaterThan(_Ordering):
     op = "gt"
 
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_greater_than(self)
-
     def negate(self) -> Predicate:
         return LessThanOrEqual._of(self.column, self.literals)
 
 
 class GreaterThanOrEqual(_Ordering):
     op = "gte"
-
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_greater_than_or_equal(self)
 
     def negate(self) -> Predicate:
         return LessThan._of(self.column, self.literals)
@@ -190,9 +170,6 @@ class Between(Leaf):
     def high(self) -> Any:
         return self.literals[1]
 
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_between(self)
-
     def _check_column_type(self, dtype: DataType) -> None:
         _refuse_binary_order(self, dtype)
 
@@ -206,18 +183,12 @@ class Between(Leaf):
 class In(SetLeaf):
     op = "in"
 
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_in(self)
-
     def negate(self) -> Predicate:
         return NotIn._of(self.column, self.literals)
 
 
 class NotIn(SetLeaf):
     op = "not_in"
-
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_not_in(self)
 
     def negate(self) -> Predicate:
         return In._of(self.column, self.literals)
@@ -226,18 +197,12 @@ class NotIn(SetLeaf):
 class IsNull(UnaryLeaf):
     op = "is_null"
 
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_is_null(self)
-
     def negate(self) -> Predicate:
         return IsNotNull._of(self.column, ())
 
 
 class IsNotNull(UnaryLeaf):
     op = "is_not_null"
-
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_is_not_null(self)
 
     def negate(self) -> Predicate:
         return IsNull._of(self.column, ())
@@ -264,22 +229,13 @@ class _NoNegation(LiteralLeaf):
 class StartsWith(_NoNegation):
     op = "starts_with"
 
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_starts_with(self)
-
 
 class EndsWith(_NoNegation):
     op = "ends_with"
 
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_ends_with(self)
-
 
 class Contains(_NoNegation):
     op = "contains"
-
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_contains(self)
 
 
 class Like(_NoNegation):
@@ -293,9 +249,6 @@ class Like(_NoNegation):
     def _check_column_type(self, dtype: DataType) -> None:
         super()._check_column_type(dtype)
         check_like_pattern(self.literal)
-
-    def accept(self, visitor: LeafVisitor[T]) -> T:
-        return visitor.visit_like(self)
 
 
 def check_like_pattern(pattern: Any) -> None:

@@ -25,18 +25,15 @@ import struct
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from ..errors import InvalidPredicateError
 from ..modes import PredicateJsonStyleLike
 from ..report import JsonForm
 from ..types import DataType, RowType
-from ._json_render import predicate_to_json
-from ._sql_render import to_sql
+from ._json_render import render_json
+from ._sql_render import render_sql
 from .bind import _coerce_in, column_type
-from .visitor import LeafVisitor, PredicateVisitor
-
-T = TypeVar("T")
 
 __all__ = ["Predicate", "Leaf", "And", "Or", "and_all", "or_all"]
 
@@ -55,7 +52,7 @@ def _literal_key(value: Any) -> Any:
 class Predicate(JsonForm, ABC):
     """Base class of predicate nodes."""
 
-    #: ``"leaf"``, ``"and"`` or ``"or"`` (:func:`.visitor.node_kind`)
+    #: ``"leaf"``, ``"and"`` or ``"or"`` (what the renderers read a node by)
     kind: ClassVar[str]
 
     #: The schema this node was last bound to (by identity): binding it to that schema again is a
@@ -104,16 +101,13 @@ class Predicate(JsonForm, ABC):
     def has_or(self) -> bool:
         """See the subclasses."""
 
-    @abstractmethod
-    def accept(self, visitor: PredicateVisitor[T]) -> T:
-        """Dispatch to the visitor method of this node's operator (or kind)."""
-
     def to_sql(self) -> str:
-        return to_sql(self)
+        """The SQL-like text form (:func:`.sql.to_sql`)."""
+        return render_sql(self)
 
     def to_dict(self, style: PredicateJsonStyleLike = "latest", schema: RowType | DataType | None = None) -> dict:
         """JSON form (``style`` ``"latest"`` or ``"paimon-0.9"``); see :mod:`.json_form`."""
-        return predicate_to_json(self, style=style, schema=schema)
+        return render_json(self, style=style, schema=schema)
 
     def __str__(self) -> str:
         try:
@@ -143,8 +137,8 @@ class Leaf(Predicate):
     literals: tuple
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Leaf:
-        if cls is Leaf:
-            raise TypeError("Leaf is abstract: build a leaf with its class (EqualTo, In, ...) or with "
+        if not hasattr(cls, "op"):  # Leaf and the shared bases of :mod:`.leaves` name no operator
+            raise TypeError(f"{cls.__name__} is abstract: build a leaf with its class (EqualTo, In, ...) or with "
                             "expressions.leaves.make_leaf(op, column, literals)")
         return super().__new__(cls)
 
@@ -177,10 +171,6 @@ class Leaf(Predicate):
     def _check_column_type(self, dtype: DataType) -> None:
         """Refuse (:class:`InvalidPredicateError`) an operator whose rows on a column of ``dtype`` are not one
         set across Paimon and the row filters (see the overrides in :mod:`.leaves`)."""
-
-    @abstractmethod
-    def accept(self, visitor: LeafVisitor[T]) -> T:  # any LeafVisitor: a PredicateVisitor is one
-        """Dispatch to the visitor method of this leaf's operator."""
 
     def leaves(self) -> Iterator[Leaf]:
         yield self
@@ -262,9 +252,6 @@ class And(_Compound):
 
     kind = "and"
 
-    def accept(self, visitor: PredicateVisitor[T]) -> T:
-        return visitor.visit_and(self)
-
     def negate(self) -> Predicate:
         return Or(tuple(c.negate() for c in self.children))
 
@@ -277,9 +264,6 @@ class Or(_Compound):
     """Any child holds.  An empty OR evaluates to REMAIN as in Paimon."""
 
     kind = "or"
-
-    def accept(self, visitor: PredicateVisitor[T]) -> T:
-        return visitor.visit_or(self)
 
     def negate(self) -> Predicate:
         return And(tuple(c.negate() for c in self.children))

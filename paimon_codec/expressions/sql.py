@@ -32,11 +32,17 @@ from ..errors import InvalidPredicateError, PaimonCodecError, UnsupportedFeature
 from ..types import parse_type
 from ..values import parse_literal_text
 from . import leaves
-from ._sql_render import KEYWORDS, literal_to_sql, quote_identifier, to_sql
+from ._sql_render import KEYWORDS, literal_to_sql, quote_identifier, render_sql
 from .predicate import And, Or, Predicate
 from .visitor import MAX_NESTING
 
 __all__ = ["parse_where", "to_sql", "quote_identifier", "literal_to_sql", "MAX_NESTING"]
+
+
+def to_sql(pred: Predicate) -> str:
+    """Render a predicate as text that :func:`parse_where` parses back to an equal predicate."""
+    return render_sql(pred)
+
 
 _KEYWORDS = KEYWORDS
 _CMP: dict[str, type[leaves.LiteralLeaf]] = {

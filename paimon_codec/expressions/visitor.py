@@ -8,22 +8,21 @@ silent REMAIN at run time.  Adding an operator means adding a leaf class in :mod
 here; every visitor then fails until it says what the operator means (``tests/test_expressions_visitor.py``
 checks both directions).
 
-The renderers depend on this module only, never on :mod:`.predicate`: that keeps the import graph free
-of cycles (``predicate`` uses the renderers for ``to_sql`` / ``to_json``; the parsers build trees).
+Nodes have no ``accept`` method: :func:`visit` dispatches on the node's class, so the arrows run one way
+(this module imports :mod:`.leaves` and :mod:`.predicate`; neither imports it), as pyiceberg's
+``expressions.visitors`` does over its expression classes.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from ..errors import InvalidPredicateError
+from . import leaves
+from .predicate import And, Leaf, Or
 
-if TYPE_CHECKING:
-    from . import leaves
-    from .predicate import And, Or
-
-__all__ = ["MAX_NESTING", "LeafVisitor", "PredicateVisitor", "visit", "node_kind"]
+__all__ = ["MAX_NESTING", "LeafVisitor", "PredicateVisitor", "visit", "visit_leaf"]
 
 #: Deepest nesting of parentheses / NOT accepted (deeper input is rejected, never a RecursionError).
 MAX_NESTING = 200
@@ -111,17 +110,42 @@ class PredicateVisitor(LeafVisitor[T]):
         """Any child holds."""
 
 
+#: leaf class -> the name of its visitor method
+_LEAF_METHODS: dict[type, str] = {
+    leaves.EqualTo: "visit_equal_to", leaves.NotEqualTo: "visit_not_equal_to", leaves.LessThan: "visit_less_than",
+    leaves.LessThanOrEqual: "visit_less_than_or_equal", leaves.GreaterThan: "visit_greater_than",
+    leaves.GreaterThanOrEqual: "visit_greater_than_or_equal", leaves.Between: "visit_between", leaves.In: "visit_in",
+    leaves.NotIn: "visit_not_in", leaves.IsNull: "visit_is_null", leaves.IsNotNull: "visit_is_not_null",
+    leaves.StartsWith: "visit_starts_with", leaves.EndsWith: "visit_ends_with", leaves.Contains: "visit_contains",
+    leaves.Like: "visit_like",
+}
+
+
+def _leaf_method(cls: type) -> str | None:
+    """The visitor method of a leaf class (a subclass of an operator's class: that operator's)."""
+    name = _LEAF_METHODS.get(cls)
+    if name is None and issubclass(cls, Leaf):
+        name = next((_LEAF_METHODS[c] for c in cls.__mro__ if c in _LEAF_METHODS), None)
+    return name
+
+
+def visit_leaf(leaf: Leaf, visitor: LeafVisitor[T]) -> T:
+    """The visitor method of ``leaf``'s operator, called with it."""
+    name = _leaf_method(type(leaf))
+    if name is None:
+        raise InvalidPredicateError(f"not a predicate: {leaf!r}")
+    return cast(T, getattr(visitor, name)(leaf))
+
+
 def visit(pred: Any, visitor: PredicateVisitor[T]) -> T:
-    """``pred.accept(visitor)``; anything that is not a predicate node is refused in one line."""
-    accept = getattr(pred, "accept", None)
-    if accept is None:
+    """The visitor method of ``pred``'s operator (or ``visit_and`` / ``visit_or``), called with it; anything
+    that is not a predicate node is refused in one line."""
+    if isinstance(pred, And):
+        return visitor.visit_and(pred)
+    if isinstance(pred, Or):
+        return visitor.visit_or(pred)
+    name = _leaf_method(type(pred))
+    if name is None:
         raise InvalidPredicateError(f"not a predicate: {pred!r}")
-    return accept(visitor)
+    return cast(T, getattr(visitor, name)(pred))
 
-
-def node_kind(pred: Any) -> str:
-    """``"leaf"``, ``"and"`` or ``"or"`` (structure only: what a node combines, not what it means)."""
-    kind = getattr(pred, "kind", None)
-    if kind not in ("leaf", "and", "or"):
-        raise InvalidPredicateError(f"not a predicate: {pred!r}")
-    return kind

@@ -23,6 +23,7 @@ from ..expressions import leaves
 from ..expressions.predicate import Leaf
 from ..expressions.semantics import SemanticsName
 from ..expressions.visitor import LeafVisitor
+from ..expressions.visitor import visit_leaf as dispatch
 from ..types import DataType
 from ..values import Timestamp
 from .float_keys import FLOAT_ROOTS, widen_float_leaf
@@ -167,8 +168,8 @@ def ask(asker: ReaderAsker, leaf: Leaf, dtype: DataType | None,
             if semantics == "spark":
                 leaf = widen_float_leaf(leaf)
         elif root in _TIMESTAMP_ROOTS and _collapses(dtype, leaf.literals):
-            return leaf.accept(ReaderAsker(asker.reader, True))
-    return leaf.accept(asker)
+            return dispatch(leaf, ReaderAsker(asker.reader, True))
+    return dispatch(leaf, asker)
 
 
 def askers(readers: Iterable[FileIndexReader]) -> list[ReaderAsker]:

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..expressions import leaves
 from ..expressions.predicate import Leaf
-from ..expressions.visitor import LeafVisitor
+from ..expressions.visitor import LeafVisitor, visit_leaf
 
 __all__ = ["FLOAT_ROOTS", "widen_float_leaf"]
 
@@ -99,4 +99,4 @@ _WIDEN = _Widen()
 
 def widen_float_leaf(leaf: Leaf) -> Leaf:
     """The leaf to ask a float-keyed index instead of ``leaf`` so that its answer holds Spark SQL's rows."""
-    return leaf.accept(_WIDEN)
+    return visit_leaf(leaf, _WIDEN)

@@ -21,7 +21,7 @@ from typing import Any
 from ..expressions import leaves
 from ..expressions.predicate import And, Leaf, Or
 from ..expressions.semantics import SemanticsName, float_order_key
-from ..expressions.visitor import PredicateVisitor
+from ..expressions.visitor import PredicateVisitor, visit
 
 __all__ = ["may_match"]
 
@@ -99,14 +99,14 @@ class _MayMatch(PredicateVisitor[bool]):
         return True
 
     def visit_and(self, node: And) -> bool:
-        return all([c.accept(self) for c in node.children])
+        return all([visit(c, self) for c in node.children])
 
     def visit_or(self, node: Or) -> bool:
-        results = [c.accept(self) for c in node.children]
+        results = [visit(c, self) for c in node.children]
         return any(results) if results else True
 
 
 def may_match(pred: Any, values: Mapping[str, Any], semantics: SemanticsName = "spark") -> bool:
     """False only when the partition values alone prove that no row of the partition matches ``pred`` under
     ``semantics`` (the table layer names its plan's)."""
-    return pred.accept(_MayMatch(values, semantics))
+    return visit(pred, _MayMatch(values, semantics))

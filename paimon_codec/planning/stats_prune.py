@@ -39,7 +39,7 @@ from ..binary_row import BinaryRowCodec
 from ..errors import PaimonCodecError
 from ..expressions import leaves
 from ..expressions.predicate import And, Leaf, Or
-from ..expressions.visitor import PredicateVisitor
+from ..expressions.visitor import PredicateVisitor, visit
 from ..table.manifest import DataFileMeta
 from ..table.schema import TableSchema
 from ..types import DataType, Field
@@ -197,10 +197,10 @@ class _MayMatch(PredicateVisitor[bool]):
         return self._compare(leaf, lambda s: True)
 
     def visit_and(self, node: And) -> bool:
-        return all([c.accept(self) for c in node.children])
+        return all([visit(c, self) for c in node.children])
 
     def visit_or(self, node: Or) -> bool:
-        results = [c.accept(self) for c in node.children]
+        results = [visit(c, self) for c in node.children]
         return any(results) if results else True  # an empty OR stands for an unknown leaf
 
 
@@ -316,7 +316,7 @@ class StatsPruner:
             return True
         file_stats = _FileStats(self, meta, fields, self._ids[(meta.schema_id, meta.value_stats_cols)])
         try:
-            return bool(self.pred.accept(_MayMatch(file_stats.column)))
+            return bool(visit(self.pred, _MayMatch(file_stats.column)))
         except PaimonCodecError as exc:  # stats rows of another shape: never prune on what cannot be read
             log.debug("%s: value stats unreadable (%s); not pruned by stats", meta.file_name, exc)
             return True

@@ -199,7 +199,7 @@ class _ArrowFilter(PredicateVisitor[pc.Expression]):
         return pc.Expression._call("match_substring_regex", [c], pc.MatchSubstringOptions(leaves.like_regex(pattern)))
 
     def _compound(self, node: And | Or, is_and: bool) -> pc.Expression:
-        exprs = [c.accept(self) for c in node.children]
+        exprs = [visit(c, self) for c in node.children]
         if not exprs:
             return pc.scalar(is_and)
         out = exprs[0]

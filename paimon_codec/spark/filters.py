@@ -201,7 +201,7 @@ class _SparkFilter(PredicateVisitor[Any]):
     def _compound(self, node: And | Or, is_and: bool) -> Any:
         from pyspark.sql import functions as F
 
-        cols = [c.accept(self) for c in node.children]
+        cols = [visit(c, self) for c in node.children]
         if not cols:
             return F.lit(True)
         out = cols[0]
