@@ -41,7 +41,6 @@ __all__ = ["write", "WriteReport", "check_target", "commit_written"]
 log = logging.getLogger(__name__)
 
 
-
 @dataclass
 class WriteReport(JsonReport):
     """What a write committed (``to_json`` is the CLI's ``--json`` report)."""
