@@ -82,3 +82,10 @@ enums:
     0xd1d33964:
       id: bitmap64
       doc: 64-bit deletion vector, the int32 magic 1681511377 written little-endian (read here as u4be)
+  dv_java_magic:
+    1581511376:
+      id: bitmap32
+      doc: BitmapDeletionVector.MAGIC_NUMBER, Paimon's Java int; written big-endian (those 4 bytes read as u4be are dv_magic::bitmap32)
+    1681511377:
+      id: bitmap64
+      doc: Bitmap64DeletionVector.MAGIC_NUMBER, Paimon's Java int; written little-endian (those 4 bytes read as u4be are dv_magic::bitmap64)

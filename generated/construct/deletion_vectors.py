@@ -19,10 +19,10 @@ from construct import *  # noqa: F403
 
 from paimon_codec import codec_runtime as _rt
 from paimon_codec.codec_runtime import _C, _L, _bad, _count, _short, _utf
-from .constants import DELETION_VECTORS_VERSION_V1, DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64, ROARING_COOKIE_NO_RUN, ROARING_COOKIE_RUN
+from .constants import DELETION_VECTORS_VERSION_V1, DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64, DV_JAVA_MAGIC_BITMAP32, DV_JAVA_MAGIC_BITMAP64, ROARING_COOKIE_NO_RUN, ROARING_COOKIE_RUN
 from . import deletion_vector as _m_deletion_vector
 
-__all__ = ["DeletionVectors", "LAYOUT", "DELETION_VECTORS_VERSION_V1", "DV_MAGIC_BITMAP32", "DV_MAGIC_BITMAP64", "ROARING_COOKIE_NO_RUN", "ROARING_COOKIE_RUN", "fast_parse_deletion_vectors_version", "fast_build_deletion_vectors_version", "DELETION_VECTORS_VERSION_SIZE"]
+__all__ = ["DeletionVectors", "LAYOUT", "DELETION_VECTORS_VERSION_V1", "DV_MAGIC_BITMAP32", "DV_MAGIC_BITMAP64", "DV_JAVA_MAGIC_BITMAP32", "DV_JAVA_MAGIC_BITMAP64", "ROARING_COOKIE_NO_RUN", "ROARING_COOKIE_RUN", "fast_parse_deletion_vectors_version", "fast_build_deletion_vectors_version", "DELETION_VECTORS_VERSION_SIZE"]
 
 # --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
 # functions (see tools/fastgen.py)

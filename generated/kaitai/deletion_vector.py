@@ -32,6 +32,10 @@ class DeletionVector(KaitaiStruct):
        docs/FORMATS.md section 6
     """
 
+    class DvJavaMagic(IntEnum):
+        bitmap32 = 1581511376
+        bitmap64 = 1681511377
+
     class DvMagic(IntEnum):
         bitmap32 = 1581511376
         bitmap64 = 3520280932

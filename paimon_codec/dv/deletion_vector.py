@@ -25,7 +25,14 @@ from pyroaring import BitMap, BitMap64
 
 from ..errors import CorruptDataError, TruncatedDataError, UsageError
 from ..formats import translate_error
-from ..generated.construct.deletion_vector import DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64, DV_MAGIC_DTYPE, DvBin
+from ..generated.construct.deletion_vector import (
+    DV_JAVA_MAGIC_BITMAP32,
+    DV_JAVA_MAGIC_BITMAP64,
+    DV_MAGIC_BITMAP32,
+    DV_MAGIC_BITMAP64,
+    DV_MAGIC_DTYPE,
+    DvBin,
+)
 from ..positions import ranges_of
 from ..roaring import EMPTY_PORTABLE, portable_size, read_bitmap, serialize_optimized
 from ..runs import Runs, bitmap_runs, join_parts
@@ -45,9 +52,10 @@ _MAGIC_32_U4BE = DV_MAGIC_BITMAP32
 _MAGIC_64_U4BE = DV_MAGIC_BITMAP64
 _MAGIC_32_BYTES = np.array(DV_MAGIC_BITMAP32, DV_MAGIC_DTYPE).tobytes()
 _MAGIC_64_BYTES = np.array(DV_MAGIC_BITMAP64, DV_MAGIC_DTYPE).tobytes()
-#: Paimon's int magics (Java constants): 32-bit written big-endian, 64-bit written little-endian.
-MAGIC_32: int = DV_MAGIC_BITMAP32
-MAGIC_64 = int.from_bytes(_MAGIC_64_BYTES, "little")
+#: Paimon's int magics (Java constants, the schema's ``dv_java_magic``): 32-bit written big-endian, 64-bit
+#: written little-endian.
+MAGIC_32: int = DV_JAVA_MAGIC_BITMAP32
+MAGIC_64: int = DV_JAVA_MAGIC_BITMAP64
 MAX_POSITION_32 = 2**31 - 1
 #: Largest position a 64-bit vector may hold (Paimon / Iceberg: key <= 0x7FFFFFFE, plus the low bits).
 MAX_POSITION_64 = (0x7FFFFFFE << 32) | 0x80000000
