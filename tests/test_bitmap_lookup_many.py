@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracles.quick_guard import examples
 from pyroaring import BitMap
 
 from paimon_codec.errors import PaimonCodecError
@@ -32,7 +33,7 @@ def _case(draw):
     return type_name, draw(st.sampled_from(["1", "2"])), rows, literals
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_case())
 def test_lookup_many_equals_single_lookups_and_a_scan(case):
     type_name, version, rows, literals = case
@@ -75,7 +76,7 @@ def _outcome(fn):
         return ("refused", None)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_lookup_many_on_mutated_bytes_answers_or_refuses_as_single_lookups(data):
     """Flipped bits in a V1 index (large fixed-width dictionary, string dictionary) or a V2 one: where every

@@ -15,6 +15,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from oracles.quick_guard import examples
 from pyroaring import BitMap, BitMap64
 
 from paimon_codec.dv.deletion_vector import DeletionVector
@@ -63,7 +64,7 @@ def _random_bitmap(rng: np.random.Generator) -> BitMap:
 def test_runs_of_random_bitmaps_equal_their_positions():
     rng = np.random.default_rng(12)
     kinds = set()
-    for _ in range(150):
+    for _ in range(examples(150)):
         bm = _random_bitmap(rng)
         positions = np.frombuffer(bm.to_array(), dtype=np.uint32)
         want = _reference(positions)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles.quick_guard import examples
 from pyroaring import BitMap, BitMap64
 
 from paimon_codec.errors import InvalidPredicateError
@@ -234,7 +235,7 @@ def test_apply_deletion_vector_rules():
     assert apply_deletion_vector(SKIP, 2**31, None) is REMAIN
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.integers(0, 300),
     st.lists(st.integers(0, 299), max_size=40),
@@ -253,7 +254,7 @@ def test_apply_deletion_vector_is_sound(n, deleted, res):
         assert out.bitmap == wanted and wanted != live
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(st.one_of(st.none(), st.integers(0, 5)), min_size=0, max_size=30),
     st.lists(st.one_of(st.none(), st.sampled_from("xyz")), min_size=30, max_size=30),

@@ -9,6 +9,7 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles.quick_guard import examples
 
 from paimon_codec.errors import InvalidPredicateError
 from paimon_codec.expressions import And, Or, and_all, col, make_leaf, or_all
@@ -217,14 +218,14 @@ predicates = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(predicates)
 def test_sql_round_trip(pred):
     text = to_sql(pred)
     assert parse_where(text) == pred, text
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(predicates)
 def test_sql_round_trip_bound(pred):
     bound = pred.bind(SCHEMA)
@@ -232,7 +233,7 @@ def test_sql_round_trip_bound(pred):
     assert bound.bind(SCHEMA) == bound  # binding is idempotent
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(predicates)
 def test_negation_is_an_involution(pred):
     assert pred.negate().negate() == pred or any(leaf.op == "between" for leaf in pred.leaves())
@@ -243,7 +244,7 @@ def test_negation_is_an_involution(pred):
 _ALPHABET = st.sampled_from(list("ab()'`\"=<>!,.-+ 0123456789eENOTANDORINISNULLBETWEENDATEX_ä\\\n"))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.one_of(st.text(max_size=40), st.lists(_ALPHABET, max_size=60).map("".join)))
 def test_fuzzed_text_only_raises_invalid_predicate(text):
     try:

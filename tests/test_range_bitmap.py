@@ -12,6 +12,7 @@ import pytest
 from conftest import GOLDEN_LATEST
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracles.quick_guard import examples
 from pyroaring import BitMap
 
 from paimon_codec.errors import (
@@ -205,7 +206,7 @@ def _exercise(data: bytes, type_name: str) -> None:
     reader.describe()
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_hostile_bytes_raise_only_our_errors(data):
     type_name = data.draw(st.sampled_from(["STRING", "INT"]))
@@ -240,7 +241,7 @@ _COMPARISONS = {
 }
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_fixed_width_directory_and_comparisons_match_brute_force(data):
     """The fixed-width dictionary directory (checked and searched as whole arrays, chunks built on demand)

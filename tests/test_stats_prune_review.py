@@ -20,6 +20,7 @@ import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracles.quick_guard import examples
 
 from paimon_codec.expressions import And, Or, make_leaf
 from paimon_codec.planning.plan import plan_scan
@@ -241,7 +242,7 @@ def _hcases(draw):
     return files, pred, modes
 
 
-@settings(max_examples=int(os.environ.get("REVIEW_EXAMPLES", "60")), deadline=None,
+@settings(max_examples=int(os.environ.get("REVIEW_EXAMPLES", examples(60))), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(case=_hcases())
 def test_compound_predicates_over_mixed_stats_modes_keep_every_matching_row(tmp_path_factory, case):

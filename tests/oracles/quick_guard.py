@@ -23,3 +23,9 @@ def refuse_in_quick_run(marker: str, what: str) -> None:
         raise HeavyResourceInQuickRun(
             f"{what} started under {QUICK_ENV}=1 (./run.sh test --quick): the test needs "
             f"@pytest.mark.{marker} (or one of the fixtures tests/conftest.py marks by)")
+
+
+def examples(full: int) -> int:
+    """A property test's example count: ``full`` in the full run (CI keeps the big count), a quarter of it (at
+    least 10) in the quick run, which samples the same property with fewer cases."""
+    return max(10, full // 4) if os.environ.get(QUICK_ENV) == "1" else full
