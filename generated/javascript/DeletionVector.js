@@ -21,6 +21,14 @@
  */
 
 var DeletionVector = (function() {
+  DeletionVector.DvJavaMagic = Object.freeze({
+    BITMAP32: 1581511376,
+    BITMAP64: 1681511377,
+
+    1581511376: "BITMAP32",
+    1681511377: "BITMAP64",
+  });
+
   DeletionVector.DvMagic = Object.freeze({
     BITMAP32: 1581511376,
     BITMAP64: 3520280932,

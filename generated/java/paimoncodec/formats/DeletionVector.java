@@ -27,6 +27,21 @@ public class DeletionVector extends KaitaiStruct {
         return new DeletionVector(new ByteBufferKaitaiStream(fileName));
     }
 
+    public enum DvJavaMagic {
+        BITMAP32(1581511376),
+        BITMAP64(1681511377);
+
+        private final long id;
+        DvJavaMagic(long id) { this.id = id; }
+        public long id() { return id; }
+        private static final Map<Long, DvJavaMagic> byId = new HashMap<Long, DvJavaMagic>(2);
+        static {
+            for (DvJavaMagic e : DvJavaMagic.values())
+                byId.put(e.id(), e);
+        }
+        public static DvJavaMagic byId(long id) { return byId.get(id); }
+    }
+
     public enum DvMagic {
         BITMAP32(1581511376),
         BITMAP64(3520280932L);
