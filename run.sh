@@ -5,6 +5,7 @@
 #   ./run.sh test --quick  the same checks and every test that needs no Spark, JVM, pypaimon, S3 server or browser and
 #                     is not marked slow (crash-safety kills, the short fuzz run: the full run has them)
 #                     (PAIMON_CODEC_QUICK=1 makes those refuse to start: an unmarked use fails the run)
+#                     (and property tests run a quarter of their examples: tests/oracles/quick_guard.py)
 #   ./run.sh setup    only set up
 #   ./run.sh preflight  check the test run's tools and files are there (exit 3 naming what is missing)
 # Needs python3 (>= 3.10) and Java 17 (Spark, Paimon Java oracles). Reaches only PyPI / npm / Debian /
