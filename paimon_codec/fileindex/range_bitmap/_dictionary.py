@@ -139,13 +139,13 @@ class _RangeDictionary(_RangeHeader):
         d = self._dict_src
         at = _codec.DICTIONARY_PREFIX_SIZE
         if dict_head[0] > _codec.DICTIONARY_VERSION_V1:
-            raise UnsupportedVersionError(f"dictionary version {dict_head[0]}", path=d.path, offset=d.base + 4,
+            raise UnsupportedVersionError(f"dictionary version {dict_head[0]}", path=d.path, offset=d.base + at,
                                           expected=f"<= {_codec.DICTIONARY_VERSION_V1}")
         try:
             hd = _codec.fast_parse_dictionary_header(dict_head)[0]
         except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
             raise translate_error(exc, self.src.path, "dictionary header").with_base_offset(
-                self.src.base + self.dictionary_offset + 4) from None
+                self.src.base + self.dictionary_offset + at) from None
         count, offsets_length, chunks_length = hd["chunk_count"], hd["offsets_length"], hd["chunks_length"]
         base = at + dhl
         if count < 0 or offsets_length != _codec.DICTIONARY_OFFSETS_DTYPE.itemsize * count or chunks_length < 0 or \

@@ -79,9 +79,9 @@ class _RangeHeader:
         version = head[0]
         if version > VERSION:
             raise UnsupportedVersionError(f"range-bitmap version {version} is not supported",
-                                          path=src.path, offset=src.base + 4, expected=f"<= {VERSION}")
+                                          path=src.path, offset=src.base + at, expected=f"<= {VERSION}")
         if version != VERSION:
-            raise self._corrupt(f"range-bitmap version {version}", 4, "1")
+            raise self._corrupt(f"range-bitmap version {version}", at, str(VERSION))
         parsed = self._parse_header(head)
         row_count, cardinality = parsed["row_count"], parsed["cardinality"]
         if row_count < 0 or cardinality < 0 or cardinality > row_count:
@@ -114,7 +114,8 @@ class _RangeHeader:
         codec costs ~150 us a header, the largest part of opening one of many files), Construct for strings."""
         kind = self.key_kind
         if kind == "string":
-            return self._generated(_codec.RangeBitmapHeader, head, "range-bitmap header", 4, key_kind=kind)
+            return self._generated(_codec.RangeBitmapHeader, head, "range-bitmap header", _codec.RANGE_BITMAP_PREFIX_SIZE,
+                                   key_kind=kind)
         try:
             parsed, p = _codec.fast_parse_range_bitmap_header_counts(head, key_kind=kind)
             parsed["min"] = parsed["max"] = None
@@ -125,7 +126,7 @@ class _RangeHeader:
             parsed.update(_codec.fast_parse_range_bitmap_header_dictionary_length(head, p, key_kind=kind)[0])
         except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
             raise translate_error(exc, self.src.path, "range-bitmap header").with_base_offset(
-                self.src.base + 4) from None
+                self.src.base + _codec.RANGE_BITMAP_PREFIX_SIZE) from None
         return parsed
 
     def _generated(self, con: Any, data: bytes, what: str, at: int, **params: Any) -> Any:
@@ -159,7 +160,8 @@ class _RangeHeader:
         try:
             hb, at = _codec.fast_parse_bsi_header_fixed(head)
         except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
-            raise translate_error(exc, b.path, "bsi header").with_base_offset(b.base + 4) from None
+            raise translate_error(exc, b.path, "bsi header").with_base_offset(
+                b.base + _codec.BIT_SLICED_INDEX_PREFIX_SIZE) from None
         slices, ebm_len, index_len = hb["slice_count"], hb["ebm_length"], hb["indexes_length"]
         body = _codec.BIT_SLICED_INDEX_PREFIX_SIZE + bhl
         if slices < 1 or slices > _MAX_SLICES or index_len != _SLICE_REF_SIZE * slices or _codec.BSI_HEADER_FIXED_SIZE + index_len > bhl \
