@@ -13,7 +13,7 @@ import pytest
 from oracles.quick_guard import QUICK_ENV, HeavyResourceInQuickRun
 
 REPO = Path(__file__).resolve().parent.parent
-QUICK = "not spark and not java and not pypaimon and not s3 and not slow"
+QUICK = "not spark and not java and not pypaimon and not s3 and not browser and not slow"
 
 
 @pytest.fixture
