@@ -44,16 +44,24 @@ def decode_both(fmt: str, data: bytes, key_kind: str | None = None):
     return obj, c
 
 
-def assert_same(a, b, path="$"):
+def assert_same(a, b, path="$", json_numbers=False):
+    """Field for field.  ``json_numbers``: ``b`` came through JSON, where a float may arrive as an int
+    (``1.0`` as ``1``): numbers are compared as values, the sign of zero and NaN included."""
+    if json_numbers and (isinstance(a, float) or isinstance(b, float)):
+        assert isinstance(a, (int, float)) and isinstance(b, (int, float)), f"{path}: {a!r} != {b!r}"
+        fa, fb = float(a), float(b)
+        same = (math.isnan(fa) and math.isnan(fb)) or (fa == fb and math.copysign(1, fa) == math.copysign(1, fb))
+        assert same, f"{path}: {a!r} != {b!r}"
+        return
     assert type(a) is type(b), f"{path}: {type(a).__name__} != {type(b).__name__}"
     if isinstance(a, dict):
         assert a.keys() == b.keys(), f"{path}: keys {sorted(a)} != {sorted(b)}"
         for k in a:
-            assert_same(a[k], b[k], f"{path}.{k}")
+            assert_same(a[k], b[k], f"{path}.{k}", json_numbers)
     elif isinstance(a, list):
         assert len(a) == len(b), f"{path}: length {len(a)} != {len(b)}"
         for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            assert_same(x, y, f"{path}[{i}]")
+            assert_same(x, y, f"{path}[{i}]", json_numbers)
     else:
         assert a == b, f"{path}: {a!r} != {b!r}"
 
