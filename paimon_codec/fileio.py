@@ -33,17 +33,20 @@ def _store_errors() -> Any:
 
 
 _STORE_ERRORS: Any = None
-_OPEN_INPUT: Any = None
+_STORAGE: Any = None
 
 
 def _open_input() -> Callable[[str], BinaryIO]:
-    """:func:`paimon_codec.storage.open_input`, imported once (storage imports this module)."""
-    global _OPEN_INPUT
-    if _OPEN_INPUT is None:
-        from .storage import open_input
+    """:func:`paimon_codec.storage.open_input` (the module imported once: storage imports this module; the
+    function looked up on each call, so a wrapper installed on the module - tests, instrumentation - is used)."""
+    global _STORAGE
+    if _STORAGE is None:
+        from . import storage
 
-        _OPEN_INPUT = open_input
-    return _OPEN_INPUT
+        _STORAGE = storage
+    return _STORAGE.open_input
+
+
 _PREAD = hasattr(os, "pread")
 
 

@@ -48,6 +48,10 @@ from ..errors import CorruptDataError, UnsupportedTypeError
 from ..types import DataType
 from ..values import java_float_string
 from . import casts_temporal
+from .casts_text import java_bigdecimal_text as _java_bigdecimal_text
+from .casts_text import parse_boolean as _parse_boolean
+from .casts_text import parse_float as _parse_float
+from .casts_text import parse_integer as _parse_integer
 from .casts_zone import TIME_ZONE_OPTION, cast_with_zone, zone_cast
 
 __all__ = ["cast_array", "castable", "refusal_detail"]
@@ -304,57 +308,6 @@ def _to_decimal(arr: pa.Array, src: DataType, dst: DataType, target: pa.DataType
         def conv(v: Any) -> Any:
             return _fit_decimal(decimal.Decimal(v), p, s)
     return _per_value(arr, conv, target)
-
-
-def _java_bigdecimal_text(text: str) -> str:
-    """``new BigDecimal(String)`` accepts no blanks, no NaN/Infinity and no underscores."""
-    if not text or text.strip() != text or not any(c.isdigit() for c in text) or \
-            any(c not in "0123456789+-.eE" for c in text):
-        raise decimal.InvalidOperation
-    return text
-
-
-def _parse_integer(text: str, bits: int) -> int:
-    """Paimon's ``BinaryStringUtils.toByte/toShort/toInt/toLong``: optional sign, digits, optional
-    ``.`` and digits (the fraction is dropped); anything else (blank, overflow) fails the read."""
-    body = text[1:] if text[:1] in ("+", "-") else text
-    whole, _, frac = body.partition(".")
-    if not body or (whole and not whole.isdigit()) or (frac and not frac.isdigit()):
-        raise CorruptDataError(f"cannot cast {text!r} to an integer (Paimon's read fails on it too)")
-    value = int(whole or "0") * (-1 if text[:1] == "-" else 1)
-    if not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
-        raise CorruptDataError(f"cannot cast {text!r} to a {bits}-bit integer: overflow "
-                               "(Paimon's read fails on it too)")
-    return value
-
-
-def _parse_float(text: str, d: str) -> float:
-    """``Float.parseFloat`` / ``Double.parseDouble`` of the trimmed text (decimal forms only here)."""
-    t = text.strip()
-    body = t.lstrip("+-")
-    if body in ("NaN", "Infinity"):
-        value = math.nan if body == "NaN" else math.inf
-        return -value if t.startswith("-") else value
-    if body[-1:] in "fFdD" and body:
-        body = body[:-1]
-        t = t[: len(t) - 1]
-    if not body or any(c not in "0123456789.eE+-" for c in body):
-        raise CorruptDataError(f"cannot cast {text!r} to {d} (Paimon's read fails on it too)")
-    try:
-        value = float(t)
-    except ValueError:
-        raise CorruptDataError(f"cannot cast {text!r} to {d} (Paimon's read fails on it too)") from None
-    return float(np.float32(value)) if d == "FLOAT" else value
-
-
-def _parse_boolean(text: str) -> bool:
-    """Paimon's ``BinaryStringUtils.toBoolean``: t/true/y/yes/1 and f/false/n/no/0, case-insensitive."""
-    t = text.strip().lower()
-    if t in ("t", "true", "y", "yes", "1"):
-        return True
-    if t in ("f", "false", "n", "no", "0"):
-        return False
-    raise CorruptDataError(f"cannot cast {text!r} to BOOLEAN (Paimon's read fails on it too)")
 
 
 # -- to strings -------------------------------------------------------------------------------------------
