@@ -253,7 +253,8 @@ def _run_table(java, tmp_path, seed: int) -> tuple[int, int, list[str]]:
         try:
             ours = read_table(path, where)
         except UnsupportedTypeError as exc:
-            if where is None:
+            # an ORC LTZ column in a file naming no writer zone: by design (tests/test_orc_zone_java.py)
+            if where is None and "a time zone it does not record" not in str(exc):
                 failures.append(f"{label}: refused the whole table: {exc}")
             refused += 1
             log.info("%s: refused: %s", label, exc)
