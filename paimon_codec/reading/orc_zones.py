@@ -9,10 +9,11 @@ back in the same JVM (tests/test_orc_zone_java.py):
   local mean time, +08:05:43, before 1901) is read by pyarrow off by the difference (5 min 43 s); one of an
   offset still in use (Shanghai's 1988 daylight saving, +09:00) reads alike.
 
-An LTZ column of a file naming one zone is read as Java reads it (the wall clock of pyarrow's instant in that
-zone, read as UTC), refused near a change of the zone's offset, at an older offset, inside an ARRAY / MAP / ROW,
-and in a file naming no zone (Java's ORC writer records one only beside a TIMESTAMP column, so an LTZ-only file
-from Shanghai cannot be told from UTC's).  Such TIMESTAMP values are refused by name (column, writer zone, why).
+An LTZ column is refused unless the file names UTC as its writer zone: Java's ORC writer records a zone only
+beside a TIMESTAMP column (an LTZ-only file from Shanghai cannot be told from UTC's), and with the table option
+``orc.timestamp-ltz.legacy.type=false`` it writes the instants unshifted (pyarrow then reads them exactly), an
+option the file does not record either; correcting by the zone would be wrong for one of the two.  Such
+TIMESTAMP values and LTZ columns are refused by name (column, writer zone, why).
 The stripe footers (:mod:`.orc_tail`) are read only when such a column or value is present; a file written in UTC
 reads alike in both readers.
 """
@@ -34,8 +35,7 @@ from .orc_timestamps import NANOS
 _UTC_NAMES = frozenset({"", "UTC", "GMT", "Z", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Universal", "Etc/Zulu",
                         "Zulu", "UCT", "Etc/UCT", "GMT0", "Etc/GMT0", "GMT+0", "GMT-0", "Etc/GMT+0", "Etc/GMT-0"})
 _EPOCH = dt.datetime(1970, 1, 1)
-#: an LTZ value this close to a change of the writer zone's offset is refused (no zone moves by more)
-_NEAR_CHANGE = dt.timedelta(hours=3)
+
 #: before this wall clock (TZif's 32-bit range starts 1901-12-13T20:45:52Z) zones' histories are refused outright
 _ANCIENT = dt.datetime(1901, 12, 15)
 #: offsets a zone used from here on are its modern ones; a value of any other offset is disputed
@@ -115,35 +115,10 @@ def _refuse_ltz(name: str, written: str, why: str, path: str) -> UnsupportedType
                                 f"in {written} ({why})", path=path)
 
 
-def _java_ltz(col: pa.ChunkedArray, name: str, zone: str, tz: ZoneInfo, path: str) -> pa.Array:
-    """A top-level LTZ column as Java reads it: Paimon's Java writer hands ORC the instant's UTC wall clock as a
-    wall clock of the writer's zone, pyarrow reads that back as an instant; the instant is the wall clock of
-    pyarrow's value in the writer's zone, read as UTC.  Refused where that wall clock is not one instant of the
-    zone (a daylight-saving gap or overlap) or falls at an older offset of the zone."""
-    arr = col.combine_chunks()
-    wall = pc.local_timestamp(arr.cast(pa.timestamp(arr.type.unit, tz=zone)))
-    try:
-        back = pc.assume_timezone(wall, timezone=zone, ambiguous="raise", nonexistent="raise")
-    except pa.ArrowInvalid:  # a wall clock of the overlap
-        back = None
-    # Java's wall clock in a gap reads as the one a gap later: refuse values within _NEAR_CHANGE of an offset change
-    near = pa.scalar(_NEAR_CHANGE, pa.duration(arr.type.unit))
-    before = pc.local_timestamp(pc.subtract(arr, near).cast(pa.timestamp(arr.type.unit, tz=zone)))
-    after = pc.local_timestamp(pc.add(arr, near).cast(pa.timestamp(arr.type.unit, tz=zone)))
-    steady = pc.and_(pc.equal(pc.subtract(wall, before), near), pc.equal(pc.subtract(after, wall), near))
-    if back is None or not back.cast(arr.type).equals(arr) or pc.any(pc.invert(steady)).as_py():
-        raise _refuse_ltz(name, f"time zone {zone!r}", "a value near a change of the zone's UTC offset", path)
-    seconds = _wall_seconds(wall)
-    if any(np.any((seconds >= a) & (seconds < b)) for a, b in disputed_intervals(tz)):
-        raise _refuse_ltz(name, f"time zone {zone!r}", "a value at an older UTC offset of the zone", path)
-    return wall.cast(pa.int64()).cast(arr.type)
-
-
-def java_zone_values(table: pa.Table, zones: Callable[[], list[str]], path: str) -> pa.Table:
-    """``table`` (an ORC file's columns as pyarrow read them) with its LTZ columns as Java reads them, refused
-    where a value reads differently from Java's because of the writer's zone; ``zones()`` (each stripe's writer
-    zone) is called only when a value needs it."""
-    ltz: list[tuple[str, bool]] = []  # (column, top-level)
+def refuse_zone_dependent(table: pa.Table, zones: Callable[[], list[str]], path: str) -> None:
+    """Refuse ``table`` (an ORC file's columns as pyarrow read them) if a value may read differently from Java's
+    because of the writer's zone; ``zones()`` (each stripe's writer zone) is called only when a value needs it."""
+    ltz: list[str] = []
     early: list[tuple[str, np.ndarray]] = []
     for f in table.schema:
         if not any(pa.types.is_timestamp(t) for t in _types(f.type)):
@@ -152,11 +127,11 @@ def java_zone_values(table: pa.Table, zones: Callable[[], list[str]], path: str)
             if leaf.null_count == len(leaf):
                 continue
             if leaf.type.tz is not None:
-                ltz.append((name, pa.types.is_timestamp(f.type)))
+                ltz.append(name)
             elif pc.min(leaf.cast(pa.int64())).as_py() < _ZONE_FREE_FROM_NANOS:
                 early.append((name, _wall_seconds(leaf)))
     if not ltz and not early:
-        return table
+        return
     stripe_zones = zones()
     for zone, tz in _named(stripe_zones, path):
         for name, seconds in early:
@@ -167,22 +142,15 @@ def java_zone_values(table: pa.Table, zones: Callable[[], list[str]], path: str)
                         "at a time that zone's UTC offset was not a modern one (pyarrow and Java's ORC reader "
                         "convert it differently)", path=path)
     if not ltz:
-        return table
+        return
     if "" in stripe_zones:
-        raise _refuse_ltz(ltz[0][0], "a time zone it does not record", "Java's ORC writer records none without a "
+        raise _refuse_ltz(ltz[0], "a time zone it does not record", "Java's ORC writer records none without a "
                           "TIMESTAMP column, and shifts these values by that zone's offset", path)
     named = list(_named(stripe_zones, path))
-    if not named:
-        return table
-    zone, tz = named[0]
-    if len(set(stripe_zones)) > 1:
-        raise _refuse_ltz(ltz[0][0], f"time zones {sorted(set(stripe_zones))!r}", "stripes of several zones", path)
-    for name, top_level in ltz:
-        if not top_level:
-            raise _refuse_ltz(name, f"time zone {zone!r}", "inside an ARRAY / MAP / ROW, not corrected", path)
-        i = table.schema.get_field_index(name)
-        table = table.set_column(i, table.field(i), _java_ltz(table.column(i), name, zone, tz, path))
-    return table
+    if named:
+        raise _refuse_ltz(ltz[0], f"time zone {named[0][0]!r}", "Java's ORC writer shifts these values by the "
+                          "zone's offset unless orc.timestamp-ltz.legacy.type is false, which the file does not "
+                          "record", path)
 
 
 def _types(t: pa.DataType) -> Iterator[pa.DataType]:

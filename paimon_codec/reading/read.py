@@ -40,7 +40,7 @@ from ..table.metadata_records import avro_records
 from .orc_batches import java_repeating_zeros
 from .orc_tail import stripe_writer_zones
 from .orc_timestamps import java_timestamps
-from .orc_zones import java_zone_values
+from .orc_zones import refuse_zone_dependent
 
 __all__ = ["arrow_type", "arrow_schema", "read_file_rows", "read_group_task", "read_plan_locally", "read_tasks_locally",
            "VALUE_KIND_COLUMN", "map_bounded", "read_threads", "STORE_READ_THREADS"]
@@ -129,7 +129,7 @@ def _read_orc(path: str, columns: list[str], positions: np.ndarray | None) -> pa
     if any(pa.types.is_floating(t) for t in table.schema.types):  # Java's repeating batches (.orc_batches)
         table = java_repeating_zeros(table, stripes)
     zones = functools.cache(lambda: stripe_writer_zones(path, f.reader.serialized_file_tail()))
-    table = java_zone_values(table, zones, path)  # LTZ columns, older offsets of the writer zone (.orc_zones)
+    refuse_zone_dependent(table, zones, path)  # LTZ columns, older offsets of the writer zone (.orc_zones)
     # TIMESTAMPs near 1970-01-01 rounded as Java rounds them (.orc_timestamps)
     table = java_timestamps(table, zones, stripes, path)
     return table if positions is None else table.take(pa.array(positions))
