@@ -75,18 +75,51 @@ def test_every_export_is_typed(mypy_run: tuple[int, str, list[str]]) -> None:
     assert probe_errors == [], "\n".join(probe_errors)
 
 
-def test_faces_bind_every_export_eagerly_and_once() -> None:
+# faces a Spark Python worker imports to read (unpickling a reader or a task): their heavy names (the planner, the
+# writers, the audit) are bound on first use by a PEP 562 ``__getattr__``, typed by ``TYPE_CHECKING`` imports
+# (test_every_export_is_typed holds them to it); every other face binds its exports eagerly
+LAZY_FACES = {"paimon_codec.spark", "paimon_codec.planning"}
+
+
+def test_faces_bind_every_export_once() -> None:
     home: dict[int, list[str]] = {}
     for face in FACES:
         module = importlib.import_module(face)
-        assert "__getattr__" not in vars(module), f"{face} exports lazily (type checkers see Any)"
+        lazy = "__getattr__" in vars(module)
+        assert not lazy or face in LAZY_FACES, f"{face} exports lazily (type checkers see Any)"
         for name in module.__all__:
-            obj = vars(module).get(name)
+            obj = getattr(module, name) if lazy else vars(module).get(name)
             assert obj is not None or name == "__version__", f"{face}.{name} is not bound at import"
             if inspect.isclass(obj) or inspect.isfunction(obj) or inspect.isbuiltin(obj):
                 home.setdefault(id(obj), []).append(f"{face}.{name}")
     twice = sorted(places for places in home.values() if len(places) > 1)
     assert twice == [], f"names exported by more than one face: {twice}"
+
+
+def test_spark_function_names_win_over_their_submodules() -> None:
+    """``paimon_codec.spark.scan`` is the function, also after the submodule ``scan`` is imported (as a Spark
+    worker unpickling a scan task imports it), and ``from paimon_codec.spark import scan`` gives the function."""
+    code = ("import inspect, paimon_codec.spark as s\n"
+            "import paimon_codec.spark.scan, paimon_codec.spark.audit, paimon_codec.spark.delete, paimon_codec.spark.write\n"
+            "from paimon_codec.spark import scan, audit, delete, write, compact\n"
+            "names = (scan, audit, delete, write, compact, s.scan, s.audit, s.delete, s.write)\n"
+            "print(all(inspect.isfunction(f) for f in names), s.scan is scan)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=600)
+    assert out.stdout.split() == ["True", "True"], out.stdout + out.stderr
+
+
+def test_a_spark_worker_imports_no_planner_writer_or_driver_code() -> None:
+    """What a Spark Python worker imports to read a ``paimon_codec`` source partition or a scan's tasks: not the
+    planner, the writers or the audit (issue 25: a cold worker paid seconds for them)."""
+    code = ("import sys\n"
+            "import paimon_codec.spark.source, paimon_codec.spark.source_read, paimon_codec.spark.group_read\n"
+            "import paimon_codec.reading.read, paimon_codec.reading.arrow_filter, paimon_codec.planning.tasks\n"
+            "heavy = ['paimon_codec.planning.plan', 'paimon_codec.spark.scan', 'paimon_codec.spark.audit',\n"
+            "         'paimon_codec.spark.write', 'paimon_codec.writing', 'paimon_codec.maintenance.inventory',\n"
+            "         'paimon_codec.spark.delete', 'paimon_codec.spark.rewrite']\n"
+            "print(' '.join(m for m in heavy if m in sys.modules) or 'none')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=600)
+    assert out.returncode == 0 and out.stdout.strip() == "none", out.stdout + out.stderr
 
 
 def test_user_program_runs(tmp_path: Path) -> None:

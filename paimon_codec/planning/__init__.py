@@ -6,10 +6,31 @@
 
 A plan is made of :class:`~paimon_codec.planning.tasks.FileTask` / :class:`~paimon_codec.planning.tasks.GroupTask`;
 :mod:`paimon_codec.reading` reads them.
+
+Names from :mod:`.plan` are bound on first use (PEP 562 ``__getattr__``; type checkers read the
+``TYPE_CHECKING`` import): a Spark worker unpickling a ``FileTask`` imports this package and reads, it never plans.
 """
 
-from .plan import OrderByItem, OrderByLike, ScanPlan, SortKey, as_predicate, parse_order_by, plan_scan
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .tasks import FileTask, GroupTask, PlanReport
+
+if TYPE_CHECKING:
+    from .plan import OrderByItem, OrderByLike, ScanPlan, SortKey, as_predicate, parse_order_by, plan_scan
 
 __all__ = ["plan_scan", "ScanPlan", "SortKey", "OrderByLike", "OrderByItem", "as_predicate", "parse_order_by", "FileTask", "GroupTask",
            "PlanReport"]
+
+_FROM_PLAN = frozenset({"plan_scan", "ScanPlan", "SortKey", "OrderByLike", "OrderByItem", "as_predicate",
+                        "parse_order_by"})
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _FROM_PLAN:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.plan"), name)
+    globals()[name] = value
+    return value

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
 from ..expressions.predicate import WhereLike
 from ..expressions.semantics import SemanticsLike, SemanticsName
-from ..planning.plan import OrderByLike, plan_scan
 from ..table.table import PaimonTable, register_storage_options
 from .arrow_filter import filter_table
 from .read import read_plan_locally
+
+if TYPE_CHECKING:
+    from ..planning.plan import OrderByLike
 
 __all__ = ["read_table"]
 
@@ -34,6 +36,8 @@ def read_table(table: PaimonTable | str | os.PathLike[str], where: WhereLike = N
     ``0.0``); ``semantics="spark"`` returns the rows Spark's filter keeps (``-0.0 = 0.0``).
     ``storage_options``: those of the table's object store (see :mod:`paimon_codec.storage`).
     """
+    from ..planning.plan import plan_scan  # here: a Spark worker imports this package to read, never to plan
+
     if not isinstance(table, PaimonTable):
         register_storage_options(table, storage_options)
     plan = plan_scan(table if isinstance(table, PaimonTable) else os.fspath(table), where, snapshot_id,

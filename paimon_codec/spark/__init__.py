@@ -14,21 +14,59 @@
 >>> df.write.format("paimon_codec").mode("append").save("wh/db.db/orders")                    # the sink
 >>> spark.read.format("paimon_index").option("table", "wh/db.db/orders").option("kind", "hash").load()
 
-``scan``, ``audit``, ``delete``, ``remove_orphan_files``, ``rewrite_file_index``, ``write`` and ``compact`` are bound eagerly (their modules import pyspark only when called) so that the
-function names win over the submodule names.
+``scan``, ``audit``, ``delete``, ``remove_orphan_files``, ``rewrite_file_index``, ``write`` and ``compact`` are
+bound on first use (PEP 562 ``__getattr__``; type checkers read the ``TYPE_CHECKING`` imports below): a Spark
+Python worker unpickling a data-source reader or a scan task imports ``paimon_codec.spark.<module>``, and so this
+package, and must not pay for the planner, the writers and the audit it never runs (Spark drops idle workers after a
+minute, so a cold query pays the import again).  The function names still win over the submodule names: importing
+the submodule ``scan`` binds the function ``scan`` here, not the module (:class:`_Face`).
 """
 
 from __future__ import annotations
 
-from .audit import audit
-from .delete import delete
-from .orphans import remove_orphan_files
-from .primary_key import compact
-from .registration import register
-from .rewrite import rewrite_file_index
-from .scan import scan
-from .session import get_spark
-from .write import write
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .audit import audit
+    from .delete import delete
+    from .orphans import remove_orphan_files
+    from .primary_key import compact
+    from .registration import register
+    from .rewrite import rewrite_file_index
+    from .scan import scan
+    from .session import get_spark
+    from .write import write
 
 __all__ = ["scan", "audit", "delete", "remove_orphan_files", "register", "get_spark", "rewrite_file_index", "write",
            "compact"]
+
+#: each exported name -> the submodule defining it
+_HOMES = {"scan": "scan", "audit": "audit", "delete": "delete", "remove_orphan_files": "orphans",
+          "register": "registration", "get_spark": "session", "rewrite_file_index": "rewrite", "write": "write",
+          "compact": "primary_key"}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+class _Face(types.ModuleType):
+    """This package's module type: the import system binds a loaded submodule as an attribute of its package;
+    for a submodule named like the function it exports (``scan``, ``audit``, ``delete``, ``write``) the function
+    is bound instead, as an eager ``from .scan import scan`` after the submodule imports did."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and _HOMES.get(name) == name:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Face
