@@ -110,13 +110,13 @@ def test_spark_function_names_win_over_their_submodules() -> None:
 
 def test_a_spark_worker_imports_no_planner_writer_or_driver_code() -> None:
     """What a Spark Python worker imports to read a ``paimon_codec`` source partition or a scan's tasks: not the
-    planner, the writers or the audit (issue 25: a cold worker paid seconds for them)."""
+    planner, the writers, the audit or the file-index readers (issue 25: a cold worker paid seconds for them)."""
     code = ("import sys\n"
             "import paimon_codec.spark.source, paimon_codec.spark.source_read, paimon_codec.spark.group_read\n"
             "import paimon_codec.reading.read, paimon_codec.reading.arrow_filter, paimon_codec.planning.tasks\n"
             "heavy = ['paimon_codec.planning.plan', 'paimon_codec.spark.scan', 'paimon_codec.spark.audit',\n"
             "         'paimon_codec.spark.write', 'paimon_codec.writing', 'paimon_codec.maintenance.inventory',\n"
-            "         'paimon_codec.spark.delete', 'paimon_codec.spark.rewrite']\n"
+            "         'paimon_codec.spark.delete', 'paimon_codec.spark.rewrite', 'paimon_codec.fileindex']\n"
             "print(' '.join(m for m in heavy if m in sys.modules) or 'none')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=600)
     assert out.returncode == 0 and out.stdout.strip() == "none", out.stdout + out.stderr

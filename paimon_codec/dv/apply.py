@@ -15,17 +15,18 @@ REMAIN.  This module only feeds it a :class:`DeletionVector` and turns its answe
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 import pyarrow as pa
 from pyroaring import BitMap
 
 from ..errors import UnsupportedFeatureError
-from ..fileindex.evaluate import apply_deletion_vector
-from ..fileindex.result import BitmapResult, FileIndexResult
 from ..roaring import all_rows
 from .deletion_vector import DeletionVector
+
+if TYPE_CHECKING:  # the file-index code is imported when an index result is combined: a Spark worker reading
+    from ..fileindex.result import FileIndexResult  # rows with deletion vectors (filter_arrow) never loads it
 
 __all__ = ["combine", "deleted_rows_32", "filter_arrow", "kept_rows", "selected_positions"]
 
@@ -49,6 +50,8 @@ def kept_rows(dv: DeletionVector, row_count: int, *, path: str | None = None) ->
 
 def combine(result: FileIndexResult, dv: DeletionVector | None, row_count: int) -> FileIndexResult:
     """Paimon's combination of an index result with the file's deletion vector (FORMATS.md §9.3)."""
+    from ..fileindex.evaluate import apply_deletion_vector
+
     if dv is None:
         return apply_deletion_vector(result, row_count, None)
     if dv.bitmap64:
@@ -69,6 +72,8 @@ def filter_arrow(data: ArrowData, dv: DeletionVector | None, *, start: int = 0) 
 def selected_positions(result: FileIndexResult, dv: DeletionVector | None, row_count: int) -> np.ndarray:
     """Row positions to read after the index result and the DV: :func:`combine`'s bitmap (the DV already
     applied), or for REMAIN every row the DV keeps (the combination leaves the DV to the read), or none."""
+    from ..fileindex.result import BitmapResult
+
     combined = combine(result, dv, row_count)
     if isinstance(combined, BitmapResult):
         bm = combined.bitmap
