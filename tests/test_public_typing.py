@@ -4,7 +4,8 @@
   write an index, catch errors by class) - passes ``mypy --strict`` with every ``assert_type`` holding and
   every deliberate misuse still an error, and runs;
 * every name a package face exports is a real type to mypy (``reveal_type`` never says ``Any``: a lazy
-  ``__getattr__`` export or an untyped re-export fails here), and is exported by one face only;
+  ``__getattr__`` export without its ``TYPE_CHECKING`` import, or an untyped re-export, fails here), and is
+  exported by one face only; only the faces a Spark worker imports (:data:`LAZY_FACES`) bind names lazily;
 * the exception tree says what kind of problem an error is, and only data / usage errors are ValueErrors.
 """
 
