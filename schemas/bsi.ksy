@@ -18,6 +18,8 @@ seq:
   - id: version
     -orig-id: VERSION_1
     type: u1
+    -dtype-name: BSI_VERSION_DTYPE
+    -at-name: BSI_VERSION_AT
     valid:
       any-of: [bsi_version::v1.to_i]
     doc: format version, 1

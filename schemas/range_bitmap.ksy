@@ -52,6 +52,8 @@ types:
       - id: version
         -orig-id: version
         type: u1
+        -dtype-name: RANGE_BITMAP_VERSION_DTYPE
+        -at-name: RANGE_BITMAP_VERSION_AT
         valid:
           any-of: [range_bitmap_version::v1.to_i]
         doc: format version, 1
@@ -112,6 +114,8 @@ types:
       - id: version
         -orig-id: version
         type: u1
+        -dtype-name: DICTIONARY_VERSION_DTYPE
+        -at-name: DICTIONARY_VERSION_AT
         valid:
           any-of: [dictionary_version::v1.to_i]
         doc: dictionary version, 1
@@ -229,6 +233,8 @@ types:
       - id: version
         -orig-id: version
         type: u1
+        -dtype-name: BSI_HEADER_VERSION_DTYPE
+        -at-name: BSI_HEADER_VERSION_AT
         valid:
           any-of: [bit_slice_index_version::v1.to_i]
         doc: BSI version, 1

@@ -479,22 +479,25 @@ FIELD_EDITS: list[tuple[str, str, Any, Any, str]] = [
      assert read_blobs(path, BitMap([0])).to_pylist() == [body]   # the reader finds the 6-byte footer
      """),
     ("range_bitmap:every_int_wider", "range_bitmap",
-     # every s4 of the payload (lengths, counts, offsets, codes) an s8, every version 2.  (Versions stay one
-     # byte: the readers take a payload's version from its first byte - head[0] - to refuse a newer one)
+     # every s4 of the payload (lengths, counts, offsets, codes) an s8, every version 2 and two bytes wide (the
+     # readers find a version to refuse a newer one through RANGE_BITMAP_VERSION_AT / _DTYPE and the like)
      # (and the -build of the offsets' and the slice refs' lengths with them)
-     ("    type: s4\n", "    1:\n      id: v1\n", "4 * this['chunk_count']", "8 * len(this['slice_refs'])"),
-     ("    type: s8\n", "    2:\n      id: v1\n", "8 * this['chunk_count']", "16 * len(this['slice_refs'])"),
+     ("    type: s4\n", "    1:\n      id: v1\n", "4 * this['chunk_count']", "8 * len(this['slice_refs'])",
+      "-orig-id: version\n        type: u1\n"),
+     ("    type: s8\n", "    2:\n      id: v1\n", "8 * this['chunk_count']", "16 * len(this['slice_refs'])",
+      "-orig-id: version\n        type: u2\n"),
      """
      from paimon_codec.fileindex.range_bitmap import RangeBitmapReader, RangeBitmapWriter
      from paimon_codec.generated.construct import range_bitmap as RB
      assert RB.RANGE_BITMAP_VERSION_V1 == 2 and RB.RANGE_BITMAP_PREFIX_SIZE == 8, RB.RANGE_BITMAP_PREFIX_SIZE
+     assert RB.RANGE_BITMAP_VERSION_DTYPE.itemsize == RB.DICTIONARY_VERSION_DTYPE.itemsize == 2
      for ty, rows, opts in (("BIGINT", [5, None, 3, 5, 9, -2**40], {}),
                             ("INT", [7, 1, None, 7, 3], {}),
                             ("STRING", [f"w{i:03d}" for i in range(40)] + [None], {"chunk-size": "64b"})):
          w = RangeBitmapWriter(ty, opts)
          w.write_batch(rows)
          data = w.serialize()
-         assert int.from_bytes(data[:8], "big") > 0 and data[8] == 2, data[:12].hex()
+         assert int.from_bytes(data[:8], "big") > 0 and data[8:10] == b"\\0\\2", data[:12].hex()
          both("range-bitmap", data, key_kind={"BIGINT": "int64", "INT": "int32", "STRING": "string"}[ty])
          r = RangeBitmapReader(data, ty)
          d = r.describe()
@@ -505,6 +508,12 @@ FIELD_EDITS: list[tuple[str, str, Any, Any, str]] = [
              assert sorted(r.visit_lt(lit).bitmap) == [i for i, v in enumerate(rows) if v is not None and v < lit]
              assert sorted(r.visit_gte(lit).bitmap) == [i for i, v in enumerate(rows) if v is not None and v >= lit]
          assert sorted(r.visit_is_null().bitmap) == [i for i, v in enumerate(rows) if v is None]
+     from paimon_codec.errors import UnsupportedVersionError
+     try:  # a newer (two-byte) version is refused as unsupported, not misread as corrupt
+         RangeBitmapReader(data[:8] + b"\\0\\3" + data[10:], ty).visit_is_null()
+         raise AssertionError("version 3 was read")
+     except UnsupportedVersionError:
+         pass
      """),
 ]
 

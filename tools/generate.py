@@ -28,7 +28,9 @@ Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
   ``meta``: the fewest bytes one embedded value takes (bounds repeat counts; default 8, a Roaring32).
 * ``-dtype-name: NAME`` on a repeated field: extra alias for the exported numpy dtype; on a single
   number field: export ``NAME``, that field's numpy dtype (for semantic code that packs or reads such
-  fields in bulk, e.g. the length prefix of string keys).
+  fields in bulk, e.g. the length prefix of string keys).  ``-at-name: NAME`` on a single number field
+  after plain numbers only: export ``NAME``, its byte offset in its type (with ``-dtype-name``, semantic
+  code reads one field - a version to refuse before parsing - without restating where it is or how wide).
 * ``-dtypes: NAME`` on a type: export ``NAME``, the numpy record dtype of the type (per key kind when
   it has parameters; an ``if`` on parameters only keeps or drops its field) - for semantic code that
   decodes many such records at once; parsing is not changed by it.
@@ -455,6 +457,18 @@ class ConstructGen:
         except KeyError:
             return None
 
+    def field_at(self, t: TypeInfo, field: dict) -> int:
+        """Byte offset of ``field`` in ``t``'s sequence; every field before it must be a plain number."""
+        at = 0
+        for f in t.seq():
+            if f is field:
+                return at
+            p = prim(f.get("type"), t.endian)
+            if p is None or any(k in f for k in ("if", "repeat", "size", "contents")):
+                raise ValueError(f"{t.sid}.{t.name}.{field['id']}: -at-name after {f['id']}, not a plain number")
+            at += p[2]
+        raise ValueError(f"{t.sid}.{t.name}: -at-name field not in the sequence")
+
     def min_size(self, t: TypeInfo, ty: object, depth: int = 0) -> int:
         p = prim(ty, t.endian)
         if p:
@@ -667,6 +681,10 @@ class ConstructGen:
                         raise ValueError(f"{t.sid}.{t.name}.{f['id']}: -dtype-name on a field that is not a number")
                     dtypes.append({"name": alias, "dynamic": False, "alias": None, "code": f"np.dtype({p[1]!r})",
                                    "doc": f"numpy dtype of the ``{t.name}.{f['id']}`` field"})
+                if f.get("-at-name"):
+                    dtypes.append({"name": f["-at-name"], "dynamic": False, "alias": None,
+                                   "code": str(self.field_at(t, f)),
+                                   "doc": f"byte offset of the ``{t.name}.{f['id']}`` field in its ``{t.name}``"})
         for t in types:
             if t.d.get("-struct-formats"):
                 names, src = self.struct_formats(t)

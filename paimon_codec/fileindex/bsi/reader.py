@@ -26,6 +26,7 @@ from ...fileio import ByteSource
 from ...generated.construct import bsi as _generated_bsi
 from ...roaring import portable_size, read_bitmap
 from ...types import DataType, parse_type
+from .._field import number_at
 from ..bit_slices import BitSlices, null_rows
 from ..reader import FileIndexReader
 from ..result import REMAIN, BitmapResult, FileIndexResult
@@ -140,7 +141,8 @@ class BsiReader(FileIndexReader):
         try:
             head, pos = _generated_bsi.fast_parse_bsi_head(src.read(0, size, "bsi header"))
         except CodecError as exc:  # the version byte is checked by the schema's ``valid``
-            version = src.read(0, 1, "bsi version")[0]
+            dt, at = _generated_bsi.BSI_VERSION_DTYPE, _generated_bsi.BSI_VERSION_AT
+            version = number_at(src.read(at, dt.itemsize, "bsi version"), dt, 0)
             if version > VERSION:
                 raise UnsupportedVersionError(f"bsi version {version} is not supported", path=src.path,
                                               offset=src.base, expected=f"<= {VERSION}") from None

@@ -17,6 +17,7 @@ from ...formats import translate_error
 from ...generated.construct import range_bitmap as _codec
 from ...generated.construct.paimon_key import STRING_LENGTH_DTYPE as _STRING_LENGTH
 from ...generated.construct.range_bitmap import VARIABLE_CHUNK_KEYS_KEY_OFFSETS_DTYPE as _KEY_OFFSET
+from .._field import number_at
 from .._once import once
 from ..keys import KeyCodec
 from ..parse_memo import remembered
@@ -138,8 +139,10 @@ class _RangeDictionary(_RangeHeader):
     def _directory_of(self, dict_head: bytes, dhl: int) -> tuple[Any, Sequence[_Chunk], int]:
         d = self._dict_src
         at = _codec.DICTIONARY_PREFIX_SIZE
-        if dict_head[0] > _codec.DICTIONARY_VERSION_V1:
-            raise UnsupportedVersionError(f"dictionary version {dict_head[0]}", path=d.path, offset=d.base + at,
+        version = number_at(dict_head, _codec.DICTIONARY_VERSION_DTYPE, _codec.DICTIONARY_VERSION_AT)
+        if version > _codec.DICTIONARY_VERSION_V1:
+            raise UnsupportedVersionError(f"dictionary version {version}", path=d.path,
+                                          offset=d.base + at + _codec.DICTIONARY_VERSION_AT,
                                           expected=f"<= {_codec.DICTIONARY_VERSION_V1}")
         try:
             hd = _codec.fast_parse_dictionary_header(dict_head)[0]

@@ -15,6 +15,7 @@ from ...fileio import ByteSource
 from ...formats import translate_error
 from ...generated.construct import paimon_key as _key
 from ...generated.construct import range_bitmap as _codec
+from .._field import number_at
 from .._once import once
 from ..keys import KeyCodec
 from ..parse_memo import remembered
@@ -76,12 +77,13 @@ class _RangeHeader:
         src = self.src
         at = _codec.RANGE_BITMAP_PREFIX_SIZE
         h = len(head)
-        version = head[0]
+        version = number_at(head, _codec.RANGE_BITMAP_VERSION_DTYPE, _codec.RANGE_BITMAP_VERSION_AT)
+        where = at + _codec.RANGE_BITMAP_VERSION_AT
         if version > VERSION:
             raise UnsupportedVersionError(f"range-bitmap version {version} is not supported",
-                                          path=src.path, offset=src.base + at, expected=f"<= {VERSION}")
+                                          path=src.path, offset=src.base + where, expected=f"<= {VERSION}")
         if version != VERSION:
-            raise self._corrupt(f"range-bitmap version {version}", at, str(VERSION))
+            raise self._corrupt(f"range-bitmap version {version}", where, str(VERSION))
         parsed = self._parse_header(head)
         row_count, cardinality = parsed["row_count"], parsed["cardinality"]
         if row_count < 0 or cardinality < 0 or cardinality > row_count:
@@ -153,9 +155,11 @@ class _RangeHeader:
 
     def _parsed_bsi_head(self, head: bytes, bhl: int) -> tuple[int, int, np.ndarray, int]:
         b = self._bsi_src
-        if head[0] > _codec.BIT_SLICE_INDEX_VERSION_V1:
-            raise UnsupportedVersionError(f"bsi version {head[0]}", path=b.path,
-                                          offset=b.base + _codec.BIT_SLICED_INDEX_PREFIX_SIZE,
+        version = number_at(head, _codec.BSI_HEADER_VERSION_DTYPE, _codec.BSI_HEADER_VERSION_AT)
+        if version > _codec.BIT_SLICE_INDEX_VERSION_V1:
+            raise UnsupportedVersionError(f"bsi version {version}", path=b.path,
+                                          offset=b.base + _codec.BIT_SLICED_INDEX_PREFIX_SIZE
+                                          + _codec.BSI_HEADER_VERSION_AT,
                                           expected=f"<= {_codec.BIT_SLICE_INDEX_VERSION_V1}")
         try:
             hb, at = _codec.fast_parse_bsi_header_fixed(head)
