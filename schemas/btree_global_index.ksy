@@ -95,6 +95,7 @@ types:
       - id: crc32
         -orig-id: crc32c
         type: u4
+        -at-name: BLOCK_TRAILER_CRC32_AT
         doc: CRC32 (java.util.zip.CRC32) of the stored block bytes followed by the compression byte
   stored_block:
     doc: one block as stored in the file - its (compressed) bytes then the trailer
@@ -195,6 +196,7 @@ types:
       - id: crc32
         -orig-id: crc32.getValue()
         type: u4
+        -dtype-name: NULL_BITMAP_CRC32_DTYPE
         doc: CRC32 (java.util.zip.CRC32) of ``bitmap``
 enums:
   btree_footer_version:

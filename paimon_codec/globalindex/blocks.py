@@ -49,8 +49,8 @@ def read_stored_block(src: ByteSource, offset: int, size: int, what: str) -> byt
     except Exception as e:  # noqa: BLE001
         raise translate_error(e, src.path, what).with_base_offset(src.base + offset) from None
     compression = trailer["compression"]
-    # the block bytes, then the compression byte
-    check_crc32(raw[:size + 1], trailer["crc32"], what, path=src.path, offset=src.base + offset)
+    # the block bytes, then the trailer's fields before the CRC (the compression byte)
+    check_crc32(raw[:size + _gen.BLOCK_TRAILER_CRC32_AT], trailer["crc32"], what, path=src.path, offset=src.base + offset)
     data = raw[:size]
     if compression == _gen.BLOCK_COMPRESSION_NONE:
         return data

@@ -103,7 +103,7 @@ class BTreeGlobalIndexReader:
         if f["null_bitmap_offset"] == 0 and f["null_bitmap_size"] == 0:
             return BitMap64()
         size = f["null_bitmap_size"]
-        raw = self.src.read(f["null_bitmap_offset"], size + 4, "B-tree null bitmap")
+        raw = self.src.read(f["null_bitmap_offset"], size + _gen.NULL_BITMAP_CRC32_DTYPE.itemsize, "B-tree null bitmap")
         try:
             parsed = _gen.NullBitmap.parse(raw, size=size)
         except Exception as e:  # noqa: BLE001
