@@ -690,6 +690,43 @@ FIELD_EDITS.append(
      """))
 
 
+FIELD_EDITS += [
+    ("sorted_index_file_meta:null_flags_renumbered", "sorted_index_file_meta",
+     ("    1:\n      id: first_key_is_null\n", "    2:\n      id: last_key_is_null\n"),
+     ("    4:\n      id: first_key_is_null\n", "    8:\n      id: last_key_is_null\n"),
+     """
+     from paimon_codec.generated.construct import sorted_index_file_meta as M
+     from paimon_codec.generated.kaitai.sorted_index_file_meta import SortedIndexFileMeta as KaitaiMeta
+     from paimon_codec.globalindex.meta import read_sorted_meta
+     assert (M.NULL_KEY_FLAG_FIRST_KEY_IS_NULL, M.NULL_KEY_FLAG_LAST_KEY_IS_NULL) == (4, 8)
+     base = M.SortedIndexFileMeta.build({"first_key_length": 0, "first_key": b"", "last_key_length": 0,
+                                         "last_key": b"", "has_nulls": 1})
+     for flags, first, last in ((4, None, b""), (8, b"", None), (12, None, None), (0, b"", b"")):
+         data = base + bytes([M.SORTED_INDEX_FILE_META_VERSION_WITH_NULL_FLAGS, flags])
+         KaitaiMeta.from_bytes(data)
+         m = read_sorted_meta(data)
+         assert (m.first_key, m.last_key) == (first, last), (flags, m)
+     """),
+    ("file_index:version_renumbered", "file_index",
+     "  file_index_version:\n    1:\n      id: v1", "  file_index_version:\n    3:\n      id: v1",
+     """
+     from paimon_codec.expressions import parse_where
+     from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, evaluate
+     from paimon_codec.generated.construct import file_index as FI
+     assert FI.FILE_INDEX_VERSION_V1 == 3
+     schema = parse_row_type("a INT, b STRING")
+     w = FileIndexWriter(schema, {"file-index.bitmap.columns": "a", "file-index.bloom-filter.columns": "b"})
+     w.write_table(pa.table({"a": pa.array([1, 2, 1], pa.int32()), "b": ["x", "y", "z"]}))
+     data = w.serialize()
+     assert int.from_bytes(data[8:12], "big") == 3, data[:12].hex()
+     both("file-index", data)
+     r = FileIndexContainerReader(data)
+     assert sorted(evaluate(parse_where("a = 1"), r, schema).bitmap) == [0, 2]
+     assert r.to_dict()["version"] == 3
+     """),
+]
+
+
 def _edited(sid: str, text: str, old: str | tuple[str, ...], new: str | tuple[str, ...]) -> str:
     """``text`` with every occurrence of ``old`` replaced by ``new`` (Puffin: both magics); a tuple of olds
     and news is several replacements, one after the other."""
@@ -866,12 +903,11 @@ NOT_YET_EDITED: set[tuple[str, str]] = {(module, name) for module, names in {
     "deletion_vector": ["DV_CRC_DTYPE", "DV_JAVA_MAGIC_BITMAP32", "DV_JAVA_MAGIC_BITMAP64", "DV_MAGIC_BITMAP64",
         "DV_MAGIC_DTYPE"],
     "deletion_vectors": ["DELETION_VECTORS_VERSION_SIZE"],
-    "file_index": ["FILE_INDEX_PREFIX_SIZE", "FILE_INDEX_VERSION_V1"],
+    "file_index": ["FILE_INDEX_PREFIX_SIZE"],
     "puffin": ["PUFFIN_FOOTER_FLAGS_PAYLOAD_COMPRESSED", "PUFFIN_FOOTER_MAGIC_SIZE", "PUFFIN_FOOTER_TAIL_SIZE"],
     "roaring32": ["CONTAINER_COUNT_DTYPE", "CONTAINER_RUNS_DTYPE", "CONTAINER_VALUES_DTYPE", "COOKIE_DTYPE",
         "DESCRIPTIVE_HEADER_DTYPE", "LAYOUT", "NUM_RUNS_DTYPE", "OFFSETS_DTYPE"],
     "roaring64": ["BUCKET_KEY_DTYPE"],
-    "sorted_index_file_meta": ["NULL_KEY_FLAG_FIRST_KEY_IS_NULL", "NULL_KEY_FLAG_LAST_KEY_IS_NULL"],
 }.items() for name in names}
 
 
