@@ -727,6 +727,16 @@ FIELD_EDITS += [
 ]
 
 
+FIELD_EDITS.append(
+    ("bitmap_global_index:every_s4_wider", "bitmap_global_index", "type: s4\n", "type: s8\n",
+     # the footer (lengths, value count, version) and the blocks' s4s eight bytes: the footer is 68 bytes
+     textwrap.dedent(EDITS["bitmap_global_index"][2]).replace('"BGIY"', '"BGIX"') + textwrap.dedent("""
+     assert G.BITMAP_GLOBAL_FOOTER_SIZE == 68 and len(G.BitmapFooter.build(dict(
+         null_rows_offset=0, null_rows_length=0, non_null_rows_offset=0, non_null_rows_length=0,
+         index_block_offset=0, index_block_length=0, value_count=0, version=1))) == 68
+     """)))
+
+
 def _edited(sid: str, text: str, old: str | tuple[str, ...], new: str | tuple[str, ...]) -> str:
     """``text`` with every occurrence of ``old`` replaced by ``new`` (Puffin: both magics); a tuple of olds
     and news is several replacements, one after the other."""
@@ -892,7 +902,6 @@ def _fingerprints(construct_dir: Path):
 #: on a row an edit now moves (take it off), so this list only shrinks.
 NOT_YET_EDITED: set[tuple[str, str]] = {(module, name) for module, names in {
     "binary_row": ["BINARY_ROW_KIND_SIZE", "SLOTS_DTYPE", "WIDE_SIZES_TIMESTAMP", "WIDE_TIMESTAMP_STRUCT"],
-    "bitmap_global_index": ["BITMAP_GLOBAL_FOOTER_SIZE"],
     "bitmap_index": ["BITMAP_INDEX_VERSION_V1"],
     "blob_descriptor": ["BLOB_DESCRIPTOR_VERSION_V2"],
     "blob_file": ["BLOB_FILE_VERSION_V1", "BLOB_RECORD_TAIL_SIZE", "BlobIndex"],
