@@ -737,6 +737,23 @@ FIELD_EDITS.append(
      """)))
 
 
+FIELD_EDITS.append(
+    ("delete_map:every_s4_wider", "delete_map", "type: s4\n", "type: s8\n",
+     # the head (entry count, longest name) and each entry's range eight-byte numbers
+     """
+     from paimon_codec.dv import DeletionVector, encode_delete_map, read_delete_map
+     from paimon_codec.generated.construct import delete_map as D
+     assert D.DELETE_MAP_HEAD_SIZE == 16
+     dvs = {"a.parquet": DeletionVector.from_array([1, 2]), "bb.parquet": DeletionVector.from_array([7])}
+     data, where = encode_delete_map(dvs)
+     assert int.from_bytes(data[:8], "big") == 2, data[:16].hex()
+     both("delete-map", data)
+     back = read_delete_map(data)
+     assert {k: v.to_array().tolist() for k, v in back.items()} == {"a.parquet": [1, 2], "bb.parquet": [7]}
+     assert len(data) == 16 + 2 * (len("bb.parquet") + 16) + sum(s for _, s in where.values())
+     """))
+
+
 def _edited(sid: str, text: str, old: str | tuple[str, ...], new: str | tuple[str, ...]) -> str:
     """``text`` with every occurrence of ``old`` replaced by ``new`` (Puffin: both magics); a tuple of olds
     and news is several replacements, one after the other."""
@@ -908,7 +925,6 @@ NOT_YET_EDITED: set[tuple[str, str]] = {(module, name) for module, names in {
     "btree_global_index": ["CompressedBlock", "fast_parse_block_handle", "fast_parse_entry"],
     "constants": ["DV_MAGIC_BITMAP64", "KEY_KINDS", "ROARING_COOKIE_NO_RUN", "VARINT_GROUP_BITS",
         "VARINT_GROUP_CONTINUATION", "VARINT_GROUP_PAYLOAD"],
-    "delete_map": ["DELETE_MAP_HEAD_SIZE", "fast_parse_delete_map_head"],
     "deletion_vector": ["DV_CRC_DTYPE", "DV_JAVA_MAGIC_BITMAP32", "DV_JAVA_MAGIC_BITMAP64", "DV_MAGIC_BITMAP64",
         "DV_MAGIC_DTYPE"],
     "deletion_vectors": ["DELETION_VECTORS_VERSION_SIZE"],
