@@ -93,6 +93,22 @@ def test_offsets_and_batches_follow_scan_mode(tmp_path):
     assert full.latestOffset(later, None) == later and full.reportLatestOffset() == later
 
 
+def test_the_start_offset_stays_what_it_was_first(tmp_path):
+    """Spark may ask initialOffset again for batch 0 (its start is not logged): a latest-full start recomputed
+    after a commit read that commit in batch 0 and again in batch 1 (rows delivered twice across a restart)."""
+    path = _table(str(tmp_path / "db.db" / "t"))
+    _appended(path, (0, 10))
+    reader = _reader(path)  # latest-full
+    start = reader.initialOffset()
+    end = reader.latestOffset(start, None)
+    _appended(path, (10, 5))  # committed between Spark's two questions
+    assert reader.initialOffset() == start == {"snapshot": 1, "full": True}
+    assert _batch_ids(reader, reader.initialOffset(), end) == list(range(10))
+    assert _batch_ids(reader, end, reader.latestOffset(end, None)) == list(range(10, 15))
+    with pytest.raises(UnsupportedTypeError, match="ends before it starts"):
+        reader.partitions({"snapshot": 2, "full": True}, {"snapshot": 1})
+
+
 def test_compaction_is_not_delivered_again(tmp_path, java_newest):
     path = _table(str(tmp_path / "db.db" / "t"), **{"compaction.min.file-num": "2"})
     _appended(path, (0, 4), (4, 4), (8, 4))

@@ -69,8 +69,7 @@ _PRODUCERS = ("input", "lookup", "full-compaction")
 
 def read_changelog(options: dict) -> bool:
     """``read.changelog = true``: rows carry their row kind in a leading ``rowkind`` column."""
-    lowered = {str(k).lower(): v for k, v in options.items()}
-    value = str(lowered.get("read.changelog", "false")).strip().lower()
+    value = str({str(k).lower(): v for k, v in options.items()}.get("read.changelog", "false")).strip().lower()
     if value not in ("true", "false"):
         raise InvalidOptionError(f"option read.changelog = {value!r} is not a boolean", expected="true or false")
     return value == "true"
@@ -315,11 +314,13 @@ class PaimonStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         self.arrow_schema_bytes = arrow_schema(table.schema.fields).serialize().to_pybytes()
         self.storage = storage_state()
         self._target: int | None = None  # the last snapshot of an availableNow query
+        self._initial: dict | None = None  # initialOffset's answer, once given
 
     def initialOffset(self) -> dict:
-        """Asked only by a query without a checkpoint (a restarted one continues from its offsets, even when
-        its ``scan.snapshot-id`` has expired since)."""
-        return stream_start(PaimonTable(self.path), self.options).offset()
+        """Asked only by a query without a checkpoint, maybe twice (batch 0's start is not logged): the first answer
+        is kept - a ``latest-full`` start asked again after a commit would read it in batch 0 and again in batch 1."""
+        self._initial = self._initial or stream_start(PaimonTable(self.path), self.options).offset()
+        return dict(self._initial)
 
     def _latest(self) -> int:
         ids = PaimonTable(self.path).snapshot_ids()
@@ -343,6 +344,8 @@ class PaimonStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     def partitions(self, start: dict, end: dict) -> list[InputPartition]:
         table = PaimonTable(self.path)
         first, last = int(start["snapshot"]), int(end["snapshot"])
+        if last < first:  # it would deliver what the next batch delivers again
+            raise UnsupportedTypeError(f"stream batch ({first}, {last}] ends before it starts", path=self.path)
         tasks: list[dict] = []
         if start.get("full") and first > 0:
             _load(table, first)
