@@ -49,7 +49,8 @@ from .generated.construct.constants import DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64,
 from .generated.construct.deletion_vector import DV_MAGIC_DTYPE
 from .kaitai_plain import kaitai_to_plain
 
-__all__ = ["FORMATS", "KEY_KINDS", "FormatSpec", "detect", "get", "key_kind_for", "parse", "plain", "translate_error"]
+__all__ = ["FORMATS", "KEY_KINDS", "FormatSpec", "class_name", "detect", "get", "key_kind_for", "parse", "plain",
+           "translate_error"]
 
 def _schema_dir() -> Path:
     """The ``.ksy`` files: inside the installed package (the wheel maps ``schemas/`` there), else the source
@@ -126,12 +127,12 @@ class FormatSpec:
     @property
     def codec(self) -> construct.Construct:
         """The generated top-level Construct object."""
-        return getattr(self.module, _camel(self.schema_id))
+        return getattr(self.module, class_name(self.schema_id))
 
     @property
     def kaitai_class(self) -> type:
         mod = importlib.import_module(f"paimon_codec.generated.kaitai.{self.schema_id}")
-        return getattr(mod, _camel(self.schema_id))
+        return getattr(mod, class_name(self.schema_id))
 
     def _kw(self, key_kind: str | None) -> dict:
         if not self.needs_key_kind:
@@ -190,7 +191,9 @@ class FormatSpec:
         return bool(self.detector and self.detector(data))
 
 
-def _camel(sid: str) -> str:
+def class_name(sid: str) -> str:
+    """The class a schema's generated code names its top-level type (``bitmap_index`` -> ``BitmapIndex``): the
+    Construct object, the Kaitai parsers in Python, JavaScript and Java."""
     return "".join(p[:1].upper() + p[1:] for p in sid.split("_"))
 
 

@@ -157,7 +157,7 @@ def test_every_parser_and_the_runtime_ship_with_the_package():
     names = {p.name for p in parser_dir().glob("*.js")}
     assert {"KaitaiStream.js", "KaitaiStreamFixes.js"} <= names
     for fmt in F.FORMATS.values():
-        assert f"{''.join(p.title() for p in fmt.schema_id.split('_'))}.js" in names, fmt.name
+        assert f"{F.class_name(fmt.schema_id)}.js" in names, fmt.name
 
 
 # ------------------------------------------------------------------------------------------- the browser

@@ -56,7 +56,7 @@ def cmd_formats(args: argparse.Namespace) -> int:
         sys.stdout.write(schema_text(args.schema))
         return 0
     rows = [
-        {"name": s.name, "schema": f"schemas/{s.schema_id}.ksy", "codec": f"paimon_codec.generated.construct.{s.schema_id}.{_camel(s.schema_id)}", "detectable": s.detector is not None,
+        {"name": s.name, "schema": f"schemas/{s.schema_id}.ksy", "codec": f"paimon_codec.generated.construct.{s.schema_id}.{F.class_name(s.schema_id)}", "detectable": s.detector is not None,
          "needs_key_kind": s.needs_key_kind, "description": s.description}
         for s in F.FORMATS.values()
     ]
@@ -83,10 +83,6 @@ def schema_text(name: str) -> str:
         known = sorted({*F.FORMATS, *(p.stem for p in F.REPO_SCHEMAS.glob("*.ksy"))})
         raise InvalidOptionError(f"no schema {name!r}", expected="one of " + ", ".join(known))
     return path.read_text(encoding="utf-8")
-
-
-def _camel(sid: str) -> str:
-    return "".join(p[:1].upper() + p[1:] for p in sid.split("_"))
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:

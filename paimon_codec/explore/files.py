@@ -53,10 +53,6 @@ def error_line(exc: PaimonCodecError) -> dict[str, Any]:
     return {"message": f"paimon-codec: error: {exc}", "offset": exc.offset, "type": type(exc).__name__}
 
 
-def _camel(schema_id: str) -> str:
-    return "".join(p[:1].upper() + p[1:] for p in schema_id.split("_"))
-
-
 def open_file(path: str, *, fmt: str | None = None, data_type: str | None = None) -> OpenedFile:
     """Read ``path`` and describe it; never raises for bad bytes (the error is part of the answer)."""
     size = os.path.getsize(path)
@@ -85,9 +81,9 @@ def open_file(path: str, *, fmt: str | None = None, data_type: str | None = None
         structure = spec.parse(data, path, key_kind)
         meaning = meaning_of(name, data, path, key_kind=key_kind, data_type=data_type)
     except PaimonCodecError as exc:
-        return OpenedFile(path, size, name, spec.schema_id, _camel(spec.schema_id), params, None, None,
+        return OpenedFile(path, size, name, spec.schema_id, formats.class_name(spec.schema_id), params, None, None,
                           error_line(exc))
-    return OpenedFile(path, size, name, spec.schema_id, _camel(spec.schema_id), params, structure, meaning, None)
+    return OpenedFile(path, size, name, spec.schema_id, formats.class_name(spec.schema_id), params, structure, meaning, None)
 
 
 def _recognise(path: str, data: bytes) -> str | None:
@@ -130,6 +126,6 @@ def _open_extra(path: str, size: int, data: bytes, name: str, data_type: str | N
             codec = global_key_codec(data_type) if data_type else None
             described = describe_global_index(ByteSource(data, path=path), name.split("-")[0], codec)
     except PaimonCodecError as exc:
-        return OpenedFile(path, size, name, schema_id, _camel(schema_id), [], None, None, error_line(exc))
-    return OpenedFile(path, size, name, schema_id, _camel(schema_id), [], described,
+        return OpenedFile(path, size, name, schema_id, formats.class_name(schema_id), [], None, None, error_line(exc))
+    return OpenedFile(path, size, name, schema_id, formats.class_name(schema_id), [], described,
                       {"kind": name.replace("-", " "), **described}, None)
