@@ -65,9 +65,9 @@ def test_offsets_and_batches_follow_scan_mode(tmp_path):
     _appended(path, (0, 10), (10, 5))  # snapshots 1, 2
     full = _reader(path)  # latest-full
     start = full.initialOffset()
-    assert start == {"snapshot": 2, "full": True}
+    assert start == {"snapshot": 2, "full": True, "initial": True}
     end = full.latestOffset(start, None)
-    assert end == {"snapshot": 2}
+    assert end == {"snapshot": 2, "from": {"snapshot": 2, "full": True}}  # batch 0's end records its start
     assert _batch_ids(full, start, end) == list(range(15))
     assert full.latestOffset(end, None) == end  # nothing new: no batch
     _appended(path, (15, 3), (18, 4))  # snapshots 3, 4
@@ -77,7 +77,7 @@ def test_offsets_and_batches_follow_scan_mode(tmp_path):
     assert _batch_ids(full, end, {"snapshot": 3}) == list(range(15, 18))
 
     latest = _reader(path, **{"scan.mode": "latest"})
-    assert latest.initialOffset() == {"snapshot": 4}
+    assert latest.initialOffset() == {"snapshot": 4, "initial": True}
     assert _batch_ids(latest, {"snapshot": 4}, latest.latestOffset({"snapshot": 4}, None)) == []
     from_snap = _reader(path, **{"scan.snapshot-id": "2"})  # from-snapshot: deltas of 2, 3, 4
     assert _batch_ids(from_snap, from_snap.initialOffset(), {"snapshot": 4}) == list(range(10, 22))
@@ -93,18 +93,23 @@ def test_offsets_and_batches_follow_scan_mode(tmp_path):
     assert full.latestOffset(later, None) == later and full.reportLatestOffset() == later
 
 
-def test_the_start_offset_stays_what_it_was_first(tmp_path):
-    """Spark may ask initialOffset again for batch 0 (its start is not logged): a latest-full start recomputed
-    after a commit read that commit in batch 0 and again in batch 1 (rows delivered twice across a restart)."""
+def test_batch_0_reads_the_start_it_had_after_a_restart(tmp_path):
+    """Spark logs only end offsets and asks initialOffset again for batch 0 (in the same driver, and in a driver
+    restarted from the checkpoint): a latest-full start asked again after a commit read that commit whole in
+    batch 0 and as a delta in batch 1 (rows delivered twice in CI's kill -9 test).  Batch 0's end records its
+    start, so a replay reads the rows the first run read."""
     path = _table(str(tmp_path / "db.db" / "t"))
     _appended(path, (0, 10))
     reader = _reader(path)  # latest-full
     start = reader.initialOffset()
-    end = reader.latestOffset(start, None)
-    _appended(path, (10, 5))  # committed between Spark's two questions
-    assert reader.initialOffset() == start == {"snapshot": 1, "full": True}
-    assert _batch_ids(reader, reader.initialOffset(), end) == list(range(10))
-    assert _batch_ids(reader, end, reader.latestOffset(end, None)) == list(range(10, 15))
+    end = reader.latestOffset(start, None)  # what Spark logs for batch 0
+    _appended(path, (10, 5))  # committed before Spark asks again, or before a restarted driver does
+    assert reader.initialOffset() == start
+    restarted = _reader(path)
+    assert restarted.initialOffset() != start  # the restarted driver's answer is the newer snapshot ...
+    for r in (reader, restarted):  # ... and batch 0 still reads what it read first
+        assert _batch_ids(r, r.initialOffset(), end) == list(range(10))
+        assert _batch_ids(r, end, r.latestOffset(end, None)) == list(range(10, 15))
     with pytest.raises(UnsupportedTypeError, match="ends before it starts"):
         reader.partitions({"snapshot": 2, "full": True}, {"snapshot": 1})
 

@@ -12,7 +12,9 @@ data source's ``streamReader``) starts where Paimon's ``scan.mode`` says, with P
   after that time (Paimon starts after the latest snapshot earlier than it).
 
 An offset is ``{"snapshot": n}``: every row up to snapshot ``n`` has been delivered.  The start offset of
-a ``*-full`` mode carries ``"full": true``: its first batch reads snapshot ``n`` whole.  A batch
+a ``*-full`` mode carries ``"full": true``: its first batch reads snapshot ``n`` whole.  Batch 0's end offset
+also carries its start (``"from"``): Spark logs only end offsets and asks a restarted query for the start again,
+which for ``latest`` / ``latest-full`` depends on when it is asked.  A batch
 ``(start, end]`` is a pure function of the two offsets and the (immutable) snapshots between them, so a
 batch Spark replays after a restart from its checkpoint reads exactly the rows it read before: none
 lost, none repeated.  A snapshot of the range that has expired meanwhile is an error naming it.
@@ -41,7 +43,6 @@ import logging
 import os
 import pickle
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
@@ -51,13 +52,13 @@ from ..errors import InvalidOptionError, MissingFileError, UnsupportedTypeError
 from ..table.manifest import FILE_KIND_ADD, FILE_KIND_DELETE
 from ..table.snapshot import Snapshot
 from ..table.table import PaimonTable
+from .stream_start import SnapshotExpiredError, StreamStart, scan_mode, stream_start
 
 __all__ = ["PaimonStreamReader", "StreamStart", "stream_start", "snapshot_delta_tasks", "SnapshotExpiredError",
            "ROW_KIND_COLUMN", "read_changelog", "with_row_kind"]
 
 log = logging.getLogger(__name__)
 
-_MODES = ("latest-full", "full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp", "default")
 #: files per Spark partition of one micro-batch at most (a partition is one Python task)
 _PARTITIONS = 16
 #: the row kind column of ``read.changelog = true`` (Paimon's audit-log ``rowkind``)
@@ -69,7 +70,8 @@ _PRODUCERS = ("input", "lookup", "full-compaction")
 
 def read_changelog(options: dict) -> bool:
     """``read.changelog = true``: rows carry their row kind in a leading ``rowkind`` column."""
-    value = str({str(k).lower(): v for k, v in options.items()}.get("read.changelog", "false")).strip().lower()
+    lowered = {str(k).lower(): v for k, v in options.items()}
+    value = str(lowered.get("read.changelog", "false")).strip().lower()
     if value not in ("true", "false"):
         raise InvalidOptionError(f"option read.changelog = {value!r} is not a boolean", expected="true or false")
     return value == "true"
@@ -84,88 +86,6 @@ def with_row_kind(options: dict, schema: Any) -> Any:
     if ROW_KIND_COLUMN in schema.fieldNames():
         raise InvalidOptionError(f"read.changelog adds a column {ROW_KIND_COLUMN!r}; the table has one already")
     return StructType([StructField(ROW_KIND_COLUMN, StringType(), False), *schema.fields])
-
-
-class SnapshotExpiredError(MissingFileError):
-    """A snapshot a streaming query still has to read was expired (deleted) by the table's retention."""
-
-
-@dataclass(frozen=True)
-class StreamStart:
-    """Where a stream starts: ``snapshot`` delivered already (``full``: snapshot ``snapshot`` is read whole
-    by the first batch)."""
-
-    snapshot: int
-    full: bool
-
-    def offset(self) -> dict:
-        return {"snapshot": self.snapshot, "full": True} if self.full else {"snapshot": self.snapshot}
-
-
-def _option(options: dict, table: PaimonTable, key: str) -> str | None:
-    """A reader option, else the table's own option (Paimon reads ``scan.*`` from both; the reader's wins)."""
-    lowered = {str(k).lower(): v for k, v in options.items()}
-    if key in lowered:
-        return str(lowered[key])
-    value = table.schema.options.get(key)
-    return None if value is None else str(value)
-
-
-def _int_option(options: dict, table: PaimonTable, key: str) -> int | None:
-    value = _option(options, table, key)
-    if value is None:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise InvalidOptionError(f"option {key} = {value!r} is not an integer", path=table.path) from None
-
-
-def scan_mode(table: PaimonTable, options: dict) -> str:
-    """Paimon's ``scan.mode`` of a streaming read (``default`` resolved by the options that are set)."""
-    snapshot_id = _int_option(options, table, "scan.snapshot-id")
-    timestamp = _int_option(options, table, "scan.timestamp-millis")
-    mode = (_option(options, table, "scan.mode") or "default").strip().lower()
-    if mode not in _MODES:
-        raise InvalidOptionError(f"scan.mode {mode!r} is not supported by a streaming read", path=table.path,
-                                 expected=", ".join(m for m in _MODES if m != "default"))
-    if mode == "default":
-        mode = "from-snapshot" if snapshot_id is not None else "from-timestamp" if timestamp is not None \
-            else "latest-full"
-    return mode
-
-
-def stream_start(table: PaimonTable, options: dict) -> StreamStart:
-    """The start offset of a new query on ``table``: Paimon's ``scan.mode`` and its companions."""
-    mode = scan_mode(table, options)
-    snapshot_id = _int_option(options, table, "scan.snapshot-id")
-    timestamp = _int_option(options, table, "scan.timestamp-millis")
-    ids = table.snapshot_ids()
-    latest = ids[-1] if ids else 0
-    if mode in ("latest-full", "full"):
-        return StreamStart(latest, full=latest > 0)
-    if mode == "latest":
-        return StreamStart(latest, full=False)
-    if mode in ("from-snapshot", "from-snapshot-full"):
-        if snapshot_id is None:
-            raise InvalidOptionError(f"scan.mode {mode} needs scan.snapshot-id", path=table.path)
-        if ids and snapshot_id < ids[0]:
-            raise SnapshotExpiredError(f"scan.snapshot-id {snapshot_id} has expired", path=table.path,
-                                       expected=f"a retained snapshot ({ids[0]}..{latest})")
-        if mode == "from-snapshot-full":
-            if snapshot_id not in ids:
-                raise InvalidOptionError(f"scan.snapshot-id {snapshot_id} does not exist", path=table.path,
-                                         expected=f"a retained snapshot ({ids[0] if ids else 0}..{latest})")
-            return StreamStart(snapshot_id, full=True)
-        return StreamStart(snapshot_id - 1, full=False)
-    if timestamp is None:
-        raise InvalidOptionError("scan.mode from-timestamp needs scan.timestamp-millis", path=table.path)
-    start = ids[0] - 1 if ids else 0  # nothing earlier: from the earliest retained snapshot
-    for sid in ids:
-        t = table.snapshot(sid)
-        if t is not None and t.time_millis is not None and t.time_millis < timestamp:
-            start = sid
-    return StreamStart(start, full=False)
 
 
 def check_streamable(table: PaimonTable, options: dict) -> None:
@@ -317,9 +237,10 @@ class PaimonStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         self._initial: dict | None = None  # initialOffset's answer, once given
 
     def initialOffset(self) -> dict:
-        """Asked only by a query without a checkpoint, maybe twice (batch 0's start is not logged): the first answer
-        is kept - a ``latest-full`` start asked again after a commit would read it in batch 0 and again in batch 1."""
-        self._initial = self._initial or stream_start(PaimonTable(self.path), self.options).offset()
+        """Asked by a query without a checkpoint, and again by a restarted one that re-runs batch 0 (Spark logs
+        only end offsets): marked ``initial``, so :meth:`latestOffset` writes it into batch 0's end."""
+        self._initial = self._initial or {**stream_start(PaimonTable(self.path), self.options).offset(),
+                                          "initial": True}
         return dict(self._initial)
 
     def _latest(self) -> int:
@@ -339,10 +260,16 @@ class PaimonStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         latest = self._latest()
         if start is not None and latest <= int(start["snapshot"]) and not start.get("full"):
             return start
-        return {"snapshot": max(latest, int(start["snapshot"]) if start is not None else 0)}
+        end: dict = {"snapshot": max(latest, int(start["snapshot"]) if start is not None else 0)}
+        if start is not None and start.get("initial"):
+            # batch 0's start as it was: a restart asks initialOffset again, and a latest start computed anew
+            # after a commit would read that commit in batch 0 and again in batch 1
+            end["from"] = {k: v for k, v in start.items() if k != "initial"}
+        return end
 
     def partitions(self, start: dict, end: dict) -> list[InputPartition]:
         table = PaimonTable(self.path)
+        start = end.get("from", start)  # batch 0: the start its end offset recorded
         first, last = int(start["snapshot"]), int(end["snapshot"])
         if last < first:  # it would deliver what the next batch delivers again
             raise UnsupportedTypeError(f"stream batch ({first}, {last}] ends before it starts", path=self.path)
