@@ -79,7 +79,7 @@ class Job:
         return F.get(self.fmt).schema_id
 
     def dumper_job(self) -> tuple[str, Path, list[str]]:
-        return F._camel(self.schema_id), self.path, [self.key_kind] if self.key_kind else []
+        return F.class_name(self.schema_id), self.path, [self.key_kind] if self.key_kind else []
 
     def construct_plain(self) -> Any:
         return F.plain(F.get(self.fmt).decode(self.path.read_bytes(), key_kind=self.key_kind), full_bytes=True)

@@ -32,6 +32,8 @@ from typing import Any
 
 import yaml
 
+from paimon_codec.formats import class_name
+
 REPO = Path(__file__).resolve().parents[2]
 TOOLS = REPO / "tools"
 JS_DIR = REPO / "generated" / "javascript"
@@ -176,10 +178,6 @@ def _node_class(name: str) -> type:
     return _CLASSES[name]
 
 
-def _camel(name: str) -> str:
-    return "".join(p[:1].upper() + p[1:] for p in name.split("_") if p)
-
-
 _INT8 = re.compile(r"^([us])8(le|be)?$")
 
 
@@ -190,7 +188,7 @@ def _int8_fields() -> dict[tuple[str, str], tuple[bool, str]]:
     for path in sorted((REPO / "schemas").glob("*.ksy")):
         d = yaml.safe_load(path.read_text())
         endian = d.get("meta", {}).get("endian", "be")
-        for cls, td in [(_camel(d["meta"]["id"]), d), *((_camel(n), t) for n, t in (d.get("types") or {}).items())]:
+        for cls, td in [(class_name(d["meta"]["id"]), d), *((class_name(n), t) for n, t in (d.get("types") or {}).items())]:
             for f in td.get("seq") or []:
                 m = _INT8.match(f["type"]) if isinstance(f.get("type"), str) else None
                 if m:
