@@ -26,7 +26,7 @@ PACKAGE = ROOT / "paimon_codec"
 FLOORS: list[tuple[str, ...]] = [
     # foundation: errors, types and values, storage and byte sources
     ("paimon_codec", "errors", "modes", "types", "values", "binary_row_values", "javahash", "checksum", "memory_size", "report", "storage",
-     "fileio"),
+     "fileio", "lazy_exports"),
     # codecs: the generated Construct codecs and the runtime they import, bitmaps, BinaryRow values,
     # format detection
     ("codec_runtime", "generated", "roaring", "runs", "positions", "binary_row", "global_index_files", "formats",

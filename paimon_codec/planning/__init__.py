@@ -13,9 +13,9 @@ Names from :mod:`.plan` are bound on first use (PEP 562 ``__getattr__``; type ch
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..lazy_exports import lazy_getattr
 from .tasks import FileTask, GroupTask, PlanReport
 
 if TYPE_CHECKING:
@@ -24,13 +24,6 @@ if TYPE_CHECKING:
 __all__ = ["plan_scan", "ScanPlan", "SortKey", "OrderByLike", "OrderByItem", "as_predicate", "parse_order_by", "FileTask", "GroupTask",
            "PlanReport"]
 
-_FROM_PLAN = frozenset({"plan_scan", "ScanPlan", "SortKey", "OrderByLike", "OrderByItem", "as_predicate",
-                        "parse_order_by"})
+__getattr__ = lazy_getattr(__name__, globals(), dict.fromkeys(
+    ["plan_scan", "ScanPlan", "SortKey", "OrderByLike", "OrderByItem", "as_predicate", "parse_order_by"], "plan"))
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _FROM_PLAN:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.plan"), name)
-    globals()[name] = value
-    return value

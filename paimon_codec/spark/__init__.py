@@ -24,10 +24,11 @@ the submodule ``scan`` binds the function ``scan`` here, not the module (:class:
 
 from __future__ import annotations
 
-import importlib
 import sys
 import types
 from typing import TYPE_CHECKING, Any
+
+from ..lazy_exports import lazy_getattr
 
 if TYPE_CHECKING:
     from .audit import audit
@@ -49,13 +50,7 @@ _HOMES = {"scan": "scan", "audit": "audit", "delete": "delete", "remove_orphan_f
           "compact": "primary_key"}
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, globals(), _HOMES)
 
 
 class _Face(types.ModuleType):
