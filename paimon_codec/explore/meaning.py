@@ -126,13 +126,9 @@ def _type_of_kind(key_kind: str | None) -> str:
 
 
 def _json_value(v: Any) -> Any:
-    if isinstance(v, float) and not math.isfinite(v):
-        return str(v)
-    if isinstance(v, (bytes, bytearray)):
-        return v.decode("utf-8", "replace")
-    if isinstance(v, (int, float, str, bool)) or v is None:
-        return v
-    return str(v)
+    """An index key as the page shows it: string keys' bytes as text (the server's JSON encoder makes every
+    other value JSON-safe, non-finite floats included)."""
+    return v.decode("utf-8", "replace") if isinstance(v, (bytes, bytearray)) else v
 
 
 _VIEWS: dict[str, Callable[[bytes, str, str | None, str | None], dict[str, Any]]] = {
