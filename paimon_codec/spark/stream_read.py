@@ -17,7 +17,10 @@ also carries its start (``"from"``): Spark logs only end offsets and asks a rest
 which for ``latest`` / ``latest-full`` depends on when it is asked.  A batch
 ``(start, end]`` is a pure function of the two offsets and the (immutable) snapshots between them, so a
 batch Spark replays after a restart from its checkpoint reads exactly the rows it read before: none
-lost, none repeated.  A snapshot of the range that has expired meanwhile is an error naming it.
+lost, none repeated.  A snapshot of the range that has expired meanwhile is read from its long-lived changelog
+(``changelog/changelog-<id>``) when the table's options, or the reader's, keep changelogs longer than snapshots
+(``changelog.num-retained.*`` / ``changelog.time-retained``), as Paimon's streaming read does
+(:class:`~paimon_codec.table.long_lived_changelog.StreamSnapshots`); with neither it is an error naming it.
 
 Deltas, as Paimon's streaming scans follow them: an append table's ``APPEND`` snapshots add data files,
 read whole; ``COMPACT`` snapshots rewrite rows already delivered and ``OVERWRITE`` snapshots are skipped
@@ -49,10 +52,11 @@ from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
 from ..errors import InvalidOptionError, MissingFileError, UnsupportedTypeError
+from ..table.long_lived_changelog import SnapshotExpiredError, StreamSnapshots
 from ..table.manifest import FILE_KIND_ADD, FILE_KIND_DELETE
 from ..table.snapshot import Snapshot
 from ..table.table import PaimonTable
-from .stream_start import SnapshotExpiredError, StreamStart, scan_mode, stream_start
+from .stream_start import StreamStart, scan_mode, stream_start
 
 __all__ = ["PaimonStreamReader", "StreamStart", "stream_start", "snapshot_delta_tasks", "SnapshotExpiredError",
            "ROW_KIND_COLUMN", "read_changelog", "with_row_kind"]
@@ -116,6 +120,7 @@ def check_streamable(table: PaimonTable, options: dict) -> None:
 
 
 def _load(table: PaimonTable, sid: int) -> Snapshot:
+    """Snapshot ``sid`` itself (a full read: a long-lived changelog keeps no readable base)."""
     try:
         snap = table.snapshot(sid)
     except MissingFileError:
@@ -124,7 +129,7 @@ def _load(table: PaimonTable, sid: int) -> Snapshot:
         ids = table.snapshot_ids()
         kept = f"{ids[0]}..{ids[-1]}" if ids else "none"
         raise SnapshotExpiredError(f"snapshot {sid} has expired while the streaming query still had to read it "
-                                   f"(retained: {kept}); restart the query from a retained snapshot "
+                                   f"whole (retained: {kept}); restart the query from a retained snapshot "
                                    "(scan.snapshot-id) or retain snapshots longer", path=table.path)
     return snap
 
@@ -277,11 +282,12 @@ class PaimonStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         if start.get("full") and first > 0:
             _load(table, first)
             tasks.extend(_full_tasks(table, first))
+        readable = StreamSnapshots(table, self.options)  # a snapshot, else its long-lived changelog
         # the snapshot before the range: only to see whether the first one changes deletion vectors
         dv = table.schema.deletion_vectors_enabled
-        previous = _load(table, first) if dv and first > 0 and last > first else None
+        previous = readable.require(first) if dv and first > 0 and last > first else None
         for sid in range(first + 1, last + 1):
-            snap = _load(table, sid)
+            snap = readable.require(sid)
             tasks.extend(snapshot_delta_tasks(table, snap, previous))
             previous = snap
         log.info("stream %s: batch (%d, %d] reads %d files", self.path, first, last, len(tasks))

@@ -1,21 +1,21 @@
 """Where a streaming read of a Paimon table starts: Paimon's ``scan.mode`` (``latest-full``, ``latest``,
 ``from-snapshot[-full]``, ``from-timestamp``) and its companions ``scan.snapshot-id`` / ``scan.timestamp-millis``,
-read from the reader's options or else the table's (the reader's win)."""
+read from the reader's options or else the table's (the reader's win).  A table that keeps changelogs longer
+than snapshots starts, like Paimon, from a long-lived changelog too (:mod:`~paimon_codec.table.long_lived_changelog`):
+``scan.snapshot-id`` may name an expired snapshot whose changelog remains, and ``from-timestamp`` looks at the
+changelogs' times as well."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import InvalidOptionError, MissingFileError
+from ..errors import InvalidOptionError
+from ..table.long_lived_changelog import SnapshotExpiredError, StreamSnapshots
 from ..table.table import PaimonTable
 
 __all__ = ["StreamStart", "stream_start", "scan_mode", "SnapshotExpiredError"]
 
 _MODES = ("latest-full", "full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp", "default")
-
-
-class SnapshotExpiredError(MissingFileError):
-    """A snapshot a streaming query still has to read was expired (deleted) by the table's retention."""
 
 
 @dataclass(frozen=True)
@@ -74,23 +74,31 @@ def stream_start(table: PaimonTable, options: dict) -> StreamStart:
         return StreamStart(latest, full=latest > 0)
     if mode == "latest":
         return StreamStart(latest, full=False)
+    readable = StreamSnapshots(table, options)
     if mode in ("from-snapshot", "from-snapshot-full"):
         if snapshot_id is None:
             raise InvalidOptionError(f"scan.mode {mode} needs scan.snapshot-id", path=table.path)
-        if ids and snapshot_id < ids[0]:
-            raise SnapshotExpiredError(f"scan.snapshot-id {snapshot_id} has expired", path=table.path,
-                                       expected=f"a retained snapshot ({ids[0]}..{latest})")
-        if mode == "from-snapshot-full":
+        if mode == "from-snapshot-full":  # a full read needs the snapshot itself, never a changelog
+            if ids and snapshot_id < ids[0]:
+                raise SnapshotExpiredError(f"scan.snapshot-id {snapshot_id} has expired (a full read needs its "
+                                           "snapshot)", path=table.path,
+                                           expected=f"a retained snapshot ({ids[0]}..{latest})")
             if snapshot_id not in ids:
                 raise InvalidOptionError(f"scan.snapshot-id {snapshot_id} does not exist", path=table.path,
                                          expected=f"a retained snapshot ({ids[0] if ids else 0}..{latest})")
             return StreamStart(snapshot_id, full=True)
+        earliest = readable.earliest()
+        if earliest is not None and snapshot_id < earliest:
+            what = "snapshot or long-lived changelog" if readable.decoupled else "snapshot"
+            raise SnapshotExpiredError(f"scan.snapshot-id {snapshot_id} has expired", path=table.path,
+                                       expected=f"a retained {what} ({earliest}..{latest})")
         return StreamStart(snapshot_id - 1, full=False)
     if timestamp is None:
         raise InvalidOptionError("scan.mode from-timestamp needs scan.timestamp-millis", path=table.path)
-    start = ids[0] - 1 if ids else 0  # nothing earlier: from the earliest retained snapshot
-    for sid in ids:
-        t = table.snapshot(sid)
+    candidates = readable.ids()
+    start = candidates[0] - 1 if candidates else 0  # nothing earlier: from the earliest readable id
+    for sid in candidates:
+        t = readable.get(sid)
         if t is not None and t.time_millis is not None and t.time_millis < timestamp:
             start = sid
     return StreamStart(start, full=False)
