@@ -48,12 +48,14 @@ def grow_append(java, path: str) -> None:
 
 
 def pk_table(java, warehouse: str, producer: str) -> str:
-    """A primary-key table (2 buckets, partitioned) with ``producer``: one snapshot of 12 inserts (and, for
-    ``lookup``, their compaction); :func:`grow_pk` adds the rest."""
-    path = java.create_table(warehouse, f"db.pk_{producer}", PK_SCHEMA, primary_keys=["p", "id"],
+    """A primary-key table (2 buckets, partitioned) with ``producer``: 12 inserts (for ``full-compaction`` also
+    their full compaction); :func:`grow_pk` adds the rest."""
+    path = java.create_table(warehouse, f"db.pk_{producer.replace('-', '_')}", PK_SCHEMA, primary_keys=["p", "id"],
                              partition_keys=["p"], options={"bucket": "2", "changelog-producer": producer,
                                                             **RETAIN_CHANGELOGS})
     java.write(path, rows(0, 12).select(COLUMNS))
+    if producer == "full-compaction":  # its changelogs are the differences of two full compactions
+        java.compact(path, full=True)
     return path
 
 

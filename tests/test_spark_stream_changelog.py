@@ -1,7 +1,7 @@
 """The streaming source over snapshots that expired while their changelogs were kept (Paimon's decoupled changelog
 lifecycle, ``changelog/changelog-<id>``): the expired ids are read from the long-lived changelogs, as Paimon Java
 1.4.2's own streaming read reads them, for an append table and primary-key tables with ``input`` / ``lookup``
-changelog producers; without a readable changelog the expired snapshot stays an error by name."""
+changelog producers (and full-compaction); without a readable changelog the expired snapshot stays an error by name."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def test_append_stream_reads_expired_snapshots_from_changelogs(tmp_path, java_ne
         lagging.partitions(start, end)
 
 
-@pytest.mark.parametrize("producer", ["input", "lookup"])
+@pytest.mark.parametrize("producer", ["input", "lookup", "full-compaction"])
 def test_primary_key_stream_reads_changelogs_of_expired_snapshots(tmp_path, java_newest, producer):
     """The changelog records of snapshots that expired while the query lagged, and of a query started from an
     expired snapshot, are exactly those Java's streaming read delivers (row kinds included)."""
