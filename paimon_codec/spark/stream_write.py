@@ -1,4 +1,4 @@
-"""Writing a Spark Structured Streaming query into a Paimon append table, each micro-batch committed once.
+"""Writing a Spark Structured Streaming query into a Paimon table, each micro-batch committed once.
 
 A :class:`PaimonStreamWriter` (PySpark's ``DataSourceStreamArrowWriter``, returned by the ``paimon_codec``
 data source's ``streamWriter``) writes each task's rows as Paimon data files (with the file indexes the
@@ -15,8 +15,11 @@ restart: it is ``option("commit-user", ...)`` when given, else derived from the 
 ``checkpointLocation`` (and the table), which a restarted query shares.  A query without either gets a
 random user and is exactly-once only while it runs.
 
-Refused by name: primary-key tables (as :func:`paimon_codec.spark.write`) and the ``complete`` output mode
-(an overwrite per batch).
+A primary-key table is upserted into: the batch's tasks stage their rows and the driver writes and commits
+them (:mod:`.staged_upsert`: why, and which record of a key repeated within a batch wins), with the same commit
+identity and the same replay check; a replayed batch's staged rows are deleted, not written.  Refused by
+name: the ``complete`` output mode (an overwrite per batch) and the primary-key tables the upsert writer
+refuses (:func:`~paimon_codec.writing.primary_key.check_primary_key_table`).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from typing import Any
 
 from pyspark.sql.datasource import DataSourceStreamArrowWriter, WriterCommitMessage
 
-from ..errors import InvalidOptionError, UnsupportedTypeError
+from ..errors import InvalidOptionError
 
 __all__ = ["PaimonStreamWriter", "StreamCommitMessage", "stream_commit_user", "committed_identifier"]
 
@@ -72,32 +75,38 @@ def committed_identifier(path: str, user: str) -> int | None:
 
 
 class PaimonStreamWriter(DataSourceStreamArrowWriter):
-    """``df.writeStream.format("paimon_codec")`` into the append table at ``path`` (module docstring)."""
+    """``df.writeStream.format("paimon_codec")`` into the table at ``path`` (module docstring)."""
 
     def __init__(self, path: str, options: dict, overwrite: bool = False) -> None:
         from ..storage import storage_state
         from ..table.table import PaimonTable
         from ..writing import arrow_schema_for, write_data_files
+        from ..writing.primary_key import check_primary_key_table
 
         if overwrite:
             raise InvalidOptionError("the complete output mode (an overwrite per micro-batch) is not supported by "
                                      "the paimon_codec streaming sink", path=path, expected='outputMode("append")')
         table = PaimonTable(path)
-        if table.schema.primary_keys:
-            raise UnsupportedTypeError("unsupported: a streaming write to a primary-key table", path=path,
-                                       expected="an append table")
-        write_data_files(path, arrow_schema_for(table.schema.fields).empty_table())  # refuses what it cannot write
+        self.primary_key = bool(table.schema.primary_keys)
+        if self.primary_key:
+            check_primary_key_table(table)  # refuses what the upsert writer cannot write
+        else:
+            write_data_files(path, arrow_schema_for(table.schema.fields).empty_table())  # refuses what it cannot
         self.path = path
         self.commit_user = stream_commit_user(path, options)
         self.storage = storage_state()
 
-    def write(self, iterator: Iterator[Any]) -> StreamCommitMessage:
+    def write(self, iterator: Iterator[Any]) -> WriterCommitMessage:
         import pyarrow as pa
 
         from ..storage import restore_storage_state
         from ..writing import write_data_files
 
         restore_storage_state(self.storage)
+        if self.primary_key:
+            from .staged_upsert import stage_rows
+
+            return stage_rows(self.path, iterator)
         batches = [b for b in iterator if b.num_rows]
         if not batches:
             return StreamCommitMessage(pickle.dumps([]), 0)
@@ -106,14 +115,24 @@ class PaimonStreamWriter(DataSourceStreamArrowWriter):
         return StreamCommitMessage(pickle.dumps(changes), data.num_rows)
 
     def commit(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:  # noqa: N803 (PySpark's)
+        from ..storage import restore_storage_state
         from ..table.table import PaimonTable
         from ..writing.commit import commit_changes
+        from .staged_upsert import commit_staged, discard_staged
         from .write import _renumber
 
+        restore_storage_state(self.storage)
         done = committed_identifier(self.path, self.commit_user)
         if done is not None and done >= batchId:
             log.info("stream write to %s: micro-batch %d was committed before (user %s, identifier %d); "
                      "not committed again", self.path, batchId, self.commit_user, done)
+            if self.primary_key:
+                discard_staged(messages)
+            return
+        if self.primary_key:
+            result = commit_staged(self.path, messages, commit_user=self.commit_user, commit_identifier=batchId)
+            log.info("stream write to %s: micro-batch %d upserted as snapshot %s", self.path, batchId,
+                     None if result is None else result.snapshot_id)
             return
         changes = [c for m in messages if isinstance(m, StreamCommitMessage) for c in pickle.loads(m.changes)]
         if not changes:
@@ -125,9 +144,17 @@ class PaimonStreamWriter(DataSourceStreamArrowWriter):
                  result.snapshot_id, len(changes))
 
     def abort(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:  # noqa: N803 (PySpark's)
-        """Delete the data (and index) files the batch's tasks wrote: nothing references them."""
+        """Delete the data (and index) files, or the staged rows, the batch's tasks wrote: nothing references them."""
+        from ..storage import restore_storage_state
         from ..table.table import PaimonTable
         from ..writing.discard import discard_data_files
+        from .staged_upsert import discard_staged
+
+        restore_storage_state(self.storage)
+        if self.primary_key:
+            log.info("stream write to %s: micro-batch %d aborted, %d staged files deleted", self.path, batchId,
+                     discard_staged(messages))
+            return
 
         changes = [c for m in messages if isinstance(m, StreamCommitMessage) for c in pickle.loads(m.changes)]
         removed = discard_data_files(PaimonTable(self.path), changes)

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from ..table import PaimonTable
 
-__all__ = ["write", "WriteReport", "check_target", "commit_written"]
+__all__ = ["write", "WriteReport", "check_target", "commit_written", "refuse_primary_key_mode"]
 
 log = logging.getLogger(__name__)
 
@@ -122,21 +122,29 @@ def _upsert_report(df: DataFrame, path: str, commit_user: str | None, started: f
     return report
 
 
+def refuse_primary_key_mode(mode: WriteModeLike, path: str) -> None:
+    """A primary-key table is upserted into (``append``); other modes are refused by name."""
+    if mode_value(WriteMode, mode, "write mode") != "append":
+        raise UnsupportedFeatureError(f"write mode {mode_value(WriteMode, mode, 'write mode')!r} on a primary-key "
+                                      "table is not supported (append upserts)", path=path)
+
+
 def check_target(table: Any, columns: list[str]) -> str:
-    """The append table's location (a local path made absolute here, on the driver: a task resolving a relative
-    path in its own working directory would write somewhere else) after refusing what the append cannot do: a
-    primary-key table (upserted by :func:`write`, not by the ``paimon_codec`` sink), options the writer does not
-    implement, columns the table does not have."""
+    """The table's location (a local path made absolute here, on the driver: a task resolving a relative path in
+    its own working directory would write somewhere else) after refusing what the writers cannot do: options the
+    append writer does not implement, primary-key tables the upsert writer does not
+    (:func:`~paimon_codec.writing.primary_key.check_primary_key_table`), columns the table does not have."""
     from .. import storage
     from ..table import PaimonTable
     from ..writing import arrow_schema_for, write_data_files
+    from ..writing.primary_key import check_primary_key_table
 
     path = table.path if isinstance(table, PaimonTable) else storage.normalize(os.fspath(table))
     t = PaimonTable(path)
     if t.schema.primary_keys:
-        raise UnsupportedFeatureError("the paimon_codec sink writes append tables; upsert a primary-key table "
-                                      "with paimon_codec.spark.write()", path=path)
-    write_data_files(path, arrow_schema_for(t.schema.fields).empty_table())  # refuses what it cannot write, here
+        check_primary_key_table(t)
+    else:
+        write_data_files(path, arrow_schema_for(t.schema.fields).empty_table())  # refuses what it cannot write
     names = set(t.schema.fields.names)
     extra = [c for c in columns if c not in names]
     if extra:
@@ -193,9 +201,7 @@ def write(df: DataFrame, table: str | os.PathLike[str] | PaimonTable, mode: Writ
                                       "accumulator); use the sink: df.write.format('paimon_codec').save(path)",
                                       path=path)
     if PaimonTable(path).schema.primary_keys:
-        if mode != "append":
-            raise UnsupportedFeatureError(f"write mode {str(mode)!r} on a primary-key table is not supported "
-                                          "(append upserts)", path=path)
+        refuse_primary_key_mode(mode, path)
         return _upsert_report(df, path, commit_user, started)
     path = check_target(path, list(df.columns))
 

@@ -52,7 +52,8 @@ from .hash_index_update import HashIndexUpdate
 from .key_value import FILE_SOURCE_APPEND, KIND_COLUMN, SEQUENCE_COLUMN, write_key_value_files
 from .types import arrow_schema_for
 
-__all__ = ["upsert_arrow", "write_primary_key_files", "PrimaryKeyWrite", "ROW_KINDS", "bucket_sequences", "check_primary_key_table"]
+__all__ = ["upsert_arrow", "write_primary_key_files", "PrimaryKeyWrite", "ROW_KINDS", "bucket_sequences",
+           "check_primary_key_table", "rows_by_partition"]
 
 log = logging.getLogger(__name__)
 ROW_KINDS = {"+I": 0, "-U": 1, "+U": 2, "-D": 3}
@@ -157,6 +158,13 @@ def _partitions(table: PaimonTable, data: pa.Table) -> list[tuple[tuple, bytes, 
         out.append((values, serialize_binary_row(types, list(values)), np.asarray(row["i_list"], dtype=np.int64)))
     out.sort(key=lambda g: int(g[2][0]))
     return out
+
+
+def rows_by_partition(table: PaimonTable, data: pa.Table) -> list[tuple[bytes, pa.Table]]:
+    """``data`` in the table's types (columns by name, NOT NULL checked) split by partition: ``(serialized
+    partition, its rows in their order)``, partitions in first-row order."""
+    data = _conform(data, arrow_schema_for(table.schema.fields), table.path)
+    return [(part, data.take(pa.array(rows))) for _values, part, rows in _partitions(table, data)]
 
 
 def bucket_sequences(table: PaimonTable, latest: Snapshot | None) -> dict[tuple[bytes, int], int]:
