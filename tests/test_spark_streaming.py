@@ -21,8 +21,9 @@ import pytest
 from oracles.compare import assert_same_rows
 from spark_fixtures import spark  # noqa: F401
 
-from paimon_codec.errors import InvalidOptionError, UnsupportedTypeError
+from paimon_codec.errors import InvalidOptionError, PaimonCodecError, UnsupportedTypeError
 from paimon_codec.reading import read_table
+from paimon_codec.spark.staged_upsert import STAGED_PREFIX
 from paimon_codec.spark.stream_read import PaimonStreamReader, SnapshotExpiredError, with_row_kind
 from paimon_codec.spark.stream_write import PaimonStreamWriter, StreamCommitMessage, committed_identifier
 from paimon_codec.spark.types import spark_schema
@@ -155,8 +156,9 @@ def test_refusals_by_name(tmp_path):
         _reader(path, **{"scan.mode": "compacted-full"})
     with pytest.raises(InvalidOptionError, match="complete output mode"):
         PaimonStreamWriter(path, {}, overwrite=True)
-    with pytest.raises(UnsupportedTypeError, match="primary-key table"):
-        PaimonStreamWriter(pk, {"checkpointLocation": str(tmp_path / "ck")})
+    postpone = create_table(str(tmp_path / "db.db" / "postpone"), SCHEMA, {"bucket": "-2"}, primary_keys=["id"])
+    with pytest.raises(PaimonCodecError, match=r"postpone-bucket table \(bucket = -2\) is not supported"):
+        PaimonStreamWriter(postpone, {"checkpointLocation": str(tmp_path / "ck")})
 
 
 def _changes(reader: PaimonStreamReader, start: dict, end: dict, columns: list[str]) -> list[str]:
@@ -250,6 +252,93 @@ def test_sink_commits_a_replayed_batch_once(tmp_path, java_newest):
     assert other.commit_user != writer.commit_user
     other.commit([StreamCommitMessage(b"\x80\x04]\x94.", 0)], 0)  # an empty batch commits nothing
     assert len(PaimonTable(path).snapshot_ids()) == 3
+
+
+def _tagged(ids, tag: str) -> pa.Table:
+    return pa.table({"id": pa.array(list(ids), pa.int64()), "s": [f"{tag}{i}" for i in ids],
+                     "p": [("a", "b")[i % 2] for i in ids]})
+
+
+def _upserted(expected: dict, rows: pa.Table) -> dict:
+    expected.update({(r["id"], r["p"]): r for r in rows.to_pylist()})
+    return expected
+
+
+def _staged_files(path: str) -> list[str]:
+    index = os.path.join(path, "index")
+    return [n for n in os.listdir(index) if n.startswith(STAGED_PREFIX)] if os.path.isdir(index) else []
+
+
+def test_sink_upserts_a_replayed_batch_once(tmp_path, java_newest):
+    """Micro-batches into a dynamic-bucket primary-key table: a key repeated across a batch's tasks keeps the
+    last task's row, a replayed batch is recognised by the commit identity and its staged rows dropped, Java
+    reads what we read and keeps upserting on top."""
+    path = create_table(str(tmp_path / "db.db" / "pk"), SCHEMA,
+                        {"bucket": "-1", "dynamic-bucket.target-row-num": "8"}, partition_keys=["p"],
+                        primary_keys=["id", "p"])
+    options = {"checkpointLocation": str(tmp_path / "ck")}
+    writer = PaimonStreamWriter(path, options)
+
+    def batch(*tasks: pa.Table) -> list:
+        return [writer.write(iter(t.to_batches())) for t in tasks]  # one task each, in order
+
+    expected: dict = {}
+    writer.commit(batch(_tagged(range(0, 20), "a"), _tagged(range(10, 30), "b")), 0)
+    _upserted(_upserted(expected, _tagged(range(0, 20), "a")), _tagged(range(10, 30), "b"))
+    writer.commit(batch(_tagged(range(25, 40), "c")), 1)
+    _upserted(expected, _tagged(range(25, 40), "c"))
+    again = PaimonStreamWriter(path, options)  # a restarted query: the same commit user
+    again.commit(batch(_tagged(range(0, 40), "replayed")), 1)  # Spark replays batch 1: not committed twice
+    assert not _staged_files(path)  # the replay's staged rows are gone
+    again.commit(batch(_tagged(range(35, 45), "d")), 2)
+    _upserted(expected, _tagged(range(35, 45), "d"))
+    snaps = [PaimonTable(path).snapshot(i).raw for i in PaimonTable(path).snapshot_ids()]
+    assert [(s["commitUser"], s["commitIdentifier"], s["commitKind"]) for s in snaps] == \
+        [(writer.commit_user, i, "APPEND") for i in range(3)]
+    want = pa.Table.from_pylist(list(expected.values()), schema=SCHEMA)
+    assert_same_rows(java_newest.read(path), want, what="Java reads the streamed upserts")
+    assert_same_rows(read_table(path), want, what="ours")
+    java_newest.write(path, _tagged([1, 44, 50], "j"))
+    want = pa.Table.from_pylist(list(_upserted(expected, _tagged([1, 44, 50], "j")).values()), schema=SCHEMA)
+    assert_same_rows(java_newest.read(path), want, what="Java reads its upsert over ours")
+    assert_same_rows(read_table(path), want, what="we read Java's upsert over ours")
+    assert not _staged_files(path)
+
+
+@pytest.mark.slow
+def test_primary_key_sink_through_spark(tmp_path, spark, java_newest):  # noqa: F811
+    """A query streaming an append table into a fixed-bucket primary-key table, stopped and restarted from its
+    checkpoint; keys repeat within and across micro-batches."""
+    import stream_source
+
+    stream_source.register(spark)
+    src = _table(str(tmp_path / "db.db" / "src"))
+    dst = create_table(str(tmp_path / "db.db" / "dst"), SCHEMA, {"bucket": "2"}, partition_keys=["p"],
+                       primary_keys=["id", "p"])
+    ck = str(tmp_path / "ck")
+
+    def drain() -> None:
+        (spark.readStream.format("paimon_codec").load(src).writeStream.format("paimon_codec")
+         .option("checkpointLocation", ck).trigger(availableNow=True).start(dst).awaitTermination())
+
+    append_arrow(src, _tagged(range(0, 20), "a"))
+    drain()
+    first = {(r["id"], r["p"]): r for r in read_table(dst).to_pylist()}
+    assert first == _upserted({}, _tagged(range(0, 20), "a"))
+    append_arrow(src, _tagged(range(10, 30), "b"))
+    append_arrow(src, _tagged(range(15, 25), "c"))  # with "b", a batch repeating keys 15..24 across its files
+    drain()  # the restarted query: the same commit user, the next batch ids
+    ours = {(r["id"], r["p"]): r for r in read_table(dst).to_pylist()}
+    assert set(ours) == {(i, ("a", "b")[i % 2]) for i in range(30)}
+    for (i, _p), row in ours.items():  # "b" and "c" may share a micro-batch: either may win a key of both
+        later = [t for t, ids in (("b", range(10, 30)), ("c", range(15, 25))) if i in ids]
+        assert row["s"] in {f"{t}{i}" for t in later or ["a"]}
+    assert_same_rows(read_table(dst), java_newest.read(dst), what="ours vs Java")
+    snaps = [PaimonTable(dst).snapshot(i).raw for i in PaimonTable(dst).snapshot_ids()]
+    assert len({s["commitUser"] for s in snaps}) == 1
+    ids = [s["commitIdentifier"] for s in snaps]
+    assert ids == sorted(set(ids))  # each micro-batch committed once
+    assert not _staged_files(dst)
 
 
 def test_stream_through_spark(tmp_path, spark):  # noqa: F811
