@@ -22,8 +22,9 @@ from oracles.compare import assert_same_rows
 from spark_fixtures import spark  # noqa: F401
 
 from paimon_codec.errors import InvalidOptionError, PaimonCodecError, UnsupportedTypeError
+from paimon_codec.maintenance.orphans import find_orphans
 from paimon_codec.reading import read_table
-from paimon_codec.spark.staged_upsert import STAGED_PREFIX
+from paimon_codec.spark.staged_upsert import STAGED_PREFIX, discard_staged
 from paimon_codec.spark.stream_read import PaimonStreamReader, SnapshotExpiredError, with_row_kind
 from paimon_codec.spark.stream_write import PaimonStreamWriter, StreamCommitMessage, committed_identifier
 from paimon_codec.spark.types import spark_schema
@@ -303,6 +304,13 @@ def test_sink_upserts_a_replayed_batch_once(tmp_path, java_newest):
     assert_same_rows(java_newest.read(path), want, what="Java reads its upsert over ours")
     assert_same_rows(read_table(path), want, what="we read Java's upsert over ours")
     assert not _staged_files(path)
+    crashed = batch(_tagged(range(3), "lost"))  # staged by a task, never committed: a job that died
+    staged = sorted(os.path.join(path, "index", n) for n in _staged_files(path))
+    assert len(staged) == 2  # one per table partition
+    future = int(time.time() * 1000) + 60_000
+    assert set(staged) <= set(java_newest.orphan_files(path, future))  # Paimon's orphan clean removes them
+    assert set(staged) <= {f.path for f in find_orphans(path, future).orphans}
+    assert discard_staged(crashed) == 2 and not _staged_files(path)
 
 
 @pytest.mark.slow
