@@ -114,3 +114,32 @@ def test_sink_refuses_overwrite_of_a_primary_key_table(tmp_path):
     with pytest.raises(UnsupportedFeatureError, match="write mode 'overwrite' on a primary-key table"):
         PaimonCodecWriter({"path": path}, schema, True, None)
     assert PaimonCodecWriter({"path": path}, schema, False, None).primary_key
+
+
+def test_staged_upsert_rewrites_after_a_concurrent_commit(tmp_path, java_newest, monkeypatch):
+    """Java commits to the buckets between the driver's write and its commit: the commit conflicts, the
+    attempt's files are deleted and the staged rows are written again on Java's snapshot."""
+    import paimon_codec.writing.primary_key as primary_key
+    from paimon_codec.maintenance.orphans import find_orphans
+    from paimon_codec.spark.staged_upsert import commit_staged, stage_rows
+
+    path = str(create_table(tmp_path / "wh" / "db.db" / "t", ARROW, {"bucket": "1"}, partition_keys=["p"],
+                            primary_keys=["id", "p"]))
+    messages = [stage_rows(path, iter(_rows(range(0, 20), "ours").to_batches()))]
+    real = primary_key.write_primary_key_files
+    calls = []
+
+    def write_then_java_commits(*args, **kwargs):
+        written = real(*args, **kwargs)
+        calls.append(len(written.files))
+        if len(calls) == 1:
+            java_newest.write(path, _rows(range(10, 30), "java"))  # another writer takes the buckets first
+        return written
+
+    monkeypatch.setattr(primary_key, "write_primary_key_files", write_then_java_commits)
+    result = commit_staged(path, messages, commit_user="sink")
+    assert len(calls) == 8 and result.snapshot_id == 2  # 4 partitions, written twice
+    want = pa.concat_tables([_rows(range(0, 20), "ours"), _rows(range(20, 30), "java")])
+    assert_same_rows(java_newest.read(path), want, what="Java reads our rewrite over its commit")
+    assert_same_rows(read_table(path), want)
+    assert find_orphans(path, None).orphans == []  # the first attempt's files and the staged rows are gone
