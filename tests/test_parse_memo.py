@@ -76,3 +76,45 @@ def test_a_closed_source_never_reads_another_file(tmp_path):
         assert other.read(1) == b"q"
         with pytest.raises(ValueError):
             window.read(0, 4)
+
+
+def _string_bitmap(values: list[str]) -> bytes:
+    from paimon_codec.fileindex.bitmap import BitmapIndexWriter
+
+    w = BitmapIndexWriter("STRING", {"version": "1"})
+    for v in values:
+        w.write(v)
+    return w.serialize()
+
+
+def test_fresh_string_readers_share_the_walk_and_answer_their_own_bytes():
+    from paimon_codec.fileindex.bitmap import BitmapIndexReader
+
+    rng = np.random.default_rng(11)
+    values = [f"key-{int(k)}" for k in rng.integers(0, 300, 3000)]
+    other = [f"key-{int(k)}" for k in rng.integers(0, 300, 3000)]  # same keys, other rows
+    blob, blob2 = _string_bitmap(values), _string_bitmap(other)
+    parse_memo.clear()
+    readers = [BitmapIndexReader(blob, "STRING") for _ in range(3)]
+    for lit in ("key-0", "key-17", "key-299", "key-300", "nope"):
+        truth = BitMap([i for i, v in enumerate(values) if v == lit])
+        for r in readers + [BitmapIndexReader(blob, "STRING")]:  # first, second and later readers of the bytes
+            assert r.visit_equal(lit).bitmap == truth
+        assert BitmapIndexReader(blob2, "STRING").visit_equal(lit).bitmap == \
+            BitMap([i for i, v in enumerate(other) if v == lit])
+    assert readers[0]._load_v1().walk is readers[2]._load_v1().walk  # one walk of these bytes
+
+
+def test_a_key_stored_twice_is_refused_by_every_reader_of_the_bytes():
+    from paimon_codec.fileindex.bitmap import BitmapIndexReader
+
+    values = ["key-1", "key-2", "key-3"] * 10
+    blob = bytearray(_string_bitmap(values))
+    at = blob.index(b"key-2")
+    blob[at:at + 5] = b"key-1"  # the dictionary now holds key-1 twice
+    parse_memo.clear()
+    for _ in range(3):  # the first reader of the bytes scans, later ones share the walk
+        r = BitmapIndexReader(bytes(blob), "STRING")
+        assert r.visit_equal("key-3").bitmap == BitMap(range(2, 30, 3))
+        with pytest.raises(PaimonCodecError, match="twice"):
+            BitmapIndexReader(bytes(blob), "STRING").visit_equal("key-1").bitmap  # noqa: B018

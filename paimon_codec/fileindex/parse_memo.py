@@ -29,10 +29,14 @@ _MEMO: OrderedDict[tuple[str, Hashable], object] = OrderedDict()
 _LOCK = threading.Lock()
 
 
-def remembered(kind: str, key: Hashable, key_bytes: int, parse: Callable[[], T]) -> T:
+def remembered(kind: str, key: Hashable, key_bytes: int, parse: Callable[[], T],
+               max_key_bytes: int = MAX_KEY_BYTES) -> T:
     """``parse()``, or what it returned before for the same ``kind`` and ``key`` (the parsed bytes and
-    the sizes the checks depended on); ``key_bytes`` is the size of the bytes in the key."""
-    if key_bytes > MAX_KEY_BYTES:
+    the sizes the checks depended on); ``key_bytes`` is the size of the bytes in the key.
+
+    ``max_key_bytes``: keys longer are not remembered; a parse that costs far more than hashing its bytes
+    (a walk record by record in Python) may raise it."""
+    if key_bytes > max_key_bytes:
         return parse()
     full = (kind, key)
     hit = _MEMO.get(full)  # a plain dict read under the GIL: no lock on the hot path

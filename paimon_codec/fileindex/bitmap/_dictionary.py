@@ -55,27 +55,47 @@ class _FixedTable:
         return int(hit[0]) if len(hit) else -1
 
 
+class StringWalk:
+    """The walked records of one V1 string dictionary: record starts (and the end of the last record) and
+    bitmap offsets, read-only; shared by every reader of the same dictionary bytes (:mod:`..parse_memo`),
+    which also share the key table once a second reader of those bytes asks (built from the bytes the
+    walk was keyed by, so it is the same table whichever reader builds it)."""
+
+    __slots__ = ("starts", "offsets", "uses", "table", "duplicates", "sorted_for")
+
+    def __init__(self, starts: np.ndarray, offsets: np.ndarray) -> None:
+        self.starts, self.offsets = starts, offsets
+        self.uses = 0
+        self.table: dict | None = None
+        self.duplicates: bool | None = None
+        #: ``(null bitmap offset or None, every bitmap start sorted)``: where each bitmap ends
+        self.sorted_for: tuple[int | None, np.ndarray] | None = None
+
+
 class _V1Dictionary:
     """A V1 dictionary as read: bitmap offsets in file order plus what finds the keys.
 
     Fixed-size keys keep the big-endian record view (``raw_keys``); string keys keep the dictionary
-    bytes and the record starts.  The first lookup scans (no table built for one lookup, which is
-    what a fresh reader per predicate does); later lookups build a hash / sorted table once.
+    bytes and their :class:`StringWalk`.  The first lookup scans (no table built for one lookup, which is
+    what a fresh reader per predicate does - unless another reader of the same bytes built it); later
+    lookups build a hash / sorted table once.
     """
 
-    __slots__ = ("offsets", "raw_keys", "data", "starts", "body_len", "lookups", "extents_asked",
+    __slots__ = ("offsets", "raw_keys", "data", "starts", "walk", "body_len", "lookups", "extents_asked",
                  "sorted_starts", "_table", "_keys", "_duplicates")
 
     def __init__(self, offsets: np.ndarray, *, raw_keys: np.ndarray | None = None, data: bytes = b"",
-                 starts: np.ndarray | None = None) -> None:
-        self.offsets, self.raw_keys, self.data, self.starts = offsets, raw_keys, data, starts
+                 walk: StringWalk | None = None) -> None:
+        self.offsets, self.raw_keys, self.data = offsets, raw_keys, data
+        self.walk = walk
+        self.starts = None if walk is None else walk.starts
         self.body_len = 0
         self.lookups = 0
         self.extents_asked = False
         self.sorted_starts: np.ndarray | None = None
-        self._table: Any = None
+        self._table: Any = None if walk is None else walk.table
         self._keys: list | None = None
-        self._duplicates: bool | None = None
+        self._duplicates: bool | None = None if walk is None else walk.duplicates
 
     def file_keys(self, codec: KeyCodec | None) -> list:
         """Keys in file order (``bytes`` or ints; ``codec`` converts fixed keys, unused for strings)."""
@@ -110,6 +130,8 @@ class _V1Dictionary:
             raw = self.raw_keys
             if raw is None:
                 self._duplicates = len(self.string_table()) != len(self.file_keys(None))
+                if self.walk is not None:
+                    self.walk.duplicates = self._duplicates
             else:
                 s = np.sort(raw)
                 self._duplicates = bool(len(s) > 1 and np.any(s[1:] == s[:-1]))
@@ -125,7 +147,15 @@ class _V1Dictionary:
 
     def find_string_once(self, key: bytes) -> int:
         """Index of the record holding ``key`` (-1, or DUPLICATE when two do): ``bytes.find`` of the
-        length-prefixed key, accepted only at a record start (a hit inside another record's bytes is skipped)."""
+        length-prefixed key, accepted only at a record start (a hit inside another record's bytes is skipped).
+        When another reader of the same dictionary bytes looked up before, their shared key table answers."""
+        walk = self.walk
+        if walk is not None:
+            walk.uses += 1
+            # a second reader of these bytes: the table (built once) pays for itself; a dictionary holding
+            # a key twice (corrupt) is scanned as before, which tells a duplicated key from the others
+            if walk.uses > 1 and not self.has_duplicate_key():
+                return self.string_table().get(key, -1)
         starts = self.starts
         assert starts is not None
         needle = np.array(len(key), dtype=_LEN_DT).tobytes() + key
@@ -146,6 +176,8 @@ class _V1Dictionary:
             keys = self.file_keys(None)
             # the first entry wins (a dictionary holding a key twice is refused: has_duplicate_key)
             self._table = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
+            if self.walk is not None:
+                self.walk.table = self._table
         return self._table
 
 

@@ -11,7 +11,8 @@ import numpy as np
 
 from ...fileio import ByteSource
 from ..keys import KeyCodec
-from ._dictionary import DUPLICATE, _SmallV1, _V1Dictionary
+from ..parse_memo import remembered
+from ._dictionary import DUPLICATE, StringWalk, _SmallV1, _V1Dictionary
 from ._layout import (
     _SMALL_V1,
     _V1_FIELDS,
@@ -24,6 +25,26 @@ from ._layout import (
 )
 
 __all__ = ["V1Reads"]
+
+#: string dictionaries up to this many bytes have their record walk remembered by their bytes
+_WALK_MEMO_BYTES = 1 << 20
+
+
+def _string_records(data: bytes, nd: int) -> StringWalk | None:
+    """``(record starts followed by the end of the last record, bitmap offsets)`` of the first ``nd`` V1
+    string records of ``data``, or None when they run past it; read-only arrays (shared by every reader
+    of these bytes through :mod:`..parse_memo`).  A negative length raises :class:`_NegativeLength`."""
+    starts = _string_record_bounds(data, nd)
+    if starts is None:
+        return None
+    if nd:
+        off = _V1_FIELDS[0]
+        offsets = _view_at_every_byte(data, off)[starts[1:] - off.itemsize].astype(np.int64)
+    else:
+        offsets = np.zeros(0, np.int64)
+    starts.flags.writeable = False
+    offsets.flags.writeable = False
+    return StringWalk(starts, offsets)
 
 
 class V1Reads:
@@ -81,31 +102,29 @@ class V1Reads:
         Only the record bounds are collected (:func:`_string_record_bounds`); offsets are then gathered
         with numpy and keys sliced only if a lookup table or ``describe`` needs them.
         Reads a guess, and more while the records run past what was read (never past the payload).
+        The walk of the bytes first read is remembered by those bytes (:mod:`..parse_memo`): a reader
+        opened per predicate on the same index walks a thousand records in Python (~0.2 ms) where
+        hashing the bytes costs a few microseconds; the bytes themselves are still read every time.
         """
         src, nd, start = self.source, self.non_null_bitmap_number, self._dict_start
         avail = len(src) - start
         size = min(avail, max(4096, nd * 24))
         data = self._read(start, size, "bitmap dictionary")
-        while True:
-            try:
-                starts = _string_record_bounds(data, nd)
-            except _NegativeLength as exc:
-                raise _corrupt("bitmap dictionary holds a negative key length", src, start + exc.at,
-                               "key length >= 0") from None
-            if starts is not None:
-                break
-            if size == avail:
-                raise _corrupt("bitmap dictionary runs past the payload or holds a negative length", src,
-                               start, f"{nd} records inside the payload ({avail} bytes from here)")
-            size = min(avail, size * 2)  # the records run past what was read: read more and walk again
-            data = data + src.read(start + len(data), size - len(data), "bitmap dictionary")
-        self.body_start = start + int(starts[-1])
-        if nd:
-            off = _V1_FIELDS[0]
-            offsets = _view_at_every_byte(data, off)[starts[1:] - off.itemsize].astype(np.int64)
-        else:
-            offsets = np.zeros(0, np.int64)
-        return _V1Dictionary(offsets, data=data, starts=starts)
+        try:
+            walked = remembered("bitmap v1 string records", (data, nd), len(data),
+                                lambda: _string_records(data, nd), max_key_bytes=_WALK_MEMO_BYTES)
+            while walked is None:
+                if size == avail:
+                    raise _corrupt("bitmap dictionary runs past the payload or holds a negative length", src,
+                                   start, f"{nd} records inside the payload ({avail} bytes from here)")
+                size = min(avail, size * 2)  # the records run past what was read: read more and walk again
+                data = data + src.read(start + len(data), size - len(data), "bitmap dictionary")
+                walked = _string_records(data, nd)
+        except _NegativeLength as exc:
+            raise _corrupt("bitmap dictionary holds a negative key length", src, start + exc.at,
+                           "key length >= 0") from None
+        self.body_start = start + int(walked.starts[-1])
+        return _V1Dictionary(walked.offsets, data=data, walk=walked)
 
     def _v1_extent(self, off: int) -> int:
         """Bytes from body offset ``off`` to the next bitmap (or the end of the payload)."""
@@ -113,8 +132,11 @@ class V1Reads:
         if isinstance(v1, _SmallV1):
             return v1.extent(off, self.null_value_offset if self.has_null_value and self.null_value_offset >= 0
                              else None)
-        if v1.sorted_starts is None and not v1.extents_asked:
-            v1.extents_asked = True  # one bitmap: a masked minimum, no sort
+        shared = v1.walk.sorted_for if v1.walk is not None else None
+        if v1.sorted_starts is None and shared is not None and shared[0] == self._null_start():
+            v1.sorted_starts = shared[1]  # another reader of these bytes sorted them
+        if v1.sorted_starts is None and not v1.extents_asked and (v1.walk is None or v1.walk.uses <= 1):
+            v1.extents_asked = True  # one bitmap of bytes no other reader asked: a masked minimum, no sort
             later = v1.offsets[v1.offsets > off]
             nxt = int(later.min()) if len(later) else v1.body_len
         else:
@@ -129,10 +151,18 @@ class V1Reads:
         """Every bitmap's body offset (the null bitmap's too), sorted once: where each bitmap ends."""
         if v1.sorted_starts is None:
             starts = v1.offsets[v1.offsets >= 0]
-            if self.has_null_value and self.null_value_offset >= 0:
-                starts = np.append(starts, self.null_value_offset)
+            null = self._null_start()
+            if null is not None:
+                starts = np.append(starts, null)
             v1.sorted_starts = np.sort(starts)
+            v1.sorted_starts.flags.writeable = False
+            if v1.walk is not None:
+                v1.walk.sorted_for = (null, v1.sorted_starts)
         return v1.sorted_starts
+
+    def _null_start(self) -> int | None:
+        """Body offset of the null bitmap when it is stored in the body."""
+        return self.null_value_offset if self.has_null_value and self.null_value_offset >= 0 else None
 
     def _refuse_duplicate_keys(self, v1: _V1Dictionary | _SmallV1) -> None:
         """A key stored twice: Java's reader answers with the last copy and ours would with the first - no
