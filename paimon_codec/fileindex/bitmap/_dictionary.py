@@ -61,7 +61,7 @@ class StringWalk:
     which also share the key table once a second reader of those bytes asks (built from the bytes the
     walk was keyed by, so it is the same table whichever reader builds it)."""
 
-    __slots__ = ("starts", "offsets", "uses", "table", "duplicates", "sorted_for")
+    __slots__ = ("starts", "offsets", "uses", "table", "duplicates", "sorted_for", "spans_for")
 
     def __init__(self, starts: np.ndarray, offsets: np.ndarray) -> None:
         self.starts, self.offsets = starts, offsets
@@ -70,6 +70,8 @@ class StringWalk:
         self.duplicates: bool | None = None
         #: ``(null bitmap offset or None, every bitmap start sorted)``: where each bitmap ends
         self.sorted_for: tuple[int | None, np.ndarray] | None = None
+        #: ``((null bitmap offset or None, body length), key -> (body offset, byte length or -1))``
+        self.spans_for: tuple[tuple[int | None, int], dict] | None = None
 
 
 class _V1Dictionary:
@@ -82,7 +84,7 @@ class _V1Dictionary:
     """
 
     __slots__ = ("offsets", "raw_keys", "data", "starts", "walk", "body_len", "lookups", "extents_asked",
-                 "sorted_starts", "_table", "_keys", "_duplicates")
+                 "sorted_starts", "spans", "_table", "_keys", "_duplicates")
 
     def __init__(self, offsets: np.ndarray, *, raw_keys: np.ndarray | None = None, data: bytes = b"",
                  walk: StringWalk | None = None) -> None:
@@ -93,6 +95,7 @@ class _V1Dictionary:
         self.lookups = 0
         self.extents_asked = False
         self.sorted_starts: np.ndarray | None = None
+        self.spans: dict | None = None
         self._table: Any = None if walk is None else walk.table
         self._keys: list | None = None
         self._duplicates: bool | None = None if walk is None else walk.duplicates

@@ -160,6 +160,29 @@ class V1Reads:
                 v1.walk.sorted_for = (null, v1.sorted_starts)
         return v1.sorted_starts
 
+    def _v1_spans(self, v1: _V1Dictionary) -> dict:
+        """``key -> (body offset, byte length)`` of every string key's bitmap (length -1 for a row stored
+        inline), worked out at once: a reader asked for key after key then needs one dict lookup each.
+        Shared by the readers of the same dictionary bytes, null offset and body length."""
+        if v1.spans is not None:
+            return v1.spans
+        shape = (self._null_start(), v1.body_len)
+        shared = v1.walk.spans_for if v1.walk is not None else None
+        if shared is not None and shared[0] == shape:
+            v1.spans = shared[1]
+            return v1.spans
+        offs = v1.offsets
+        starts = self._v1_sorted_starts(v1)
+        i = np.searchsorted(starts, offs, side="right")
+        nxt = np.where(i < len(starts), starts[np.minimum(i, len(starts) - 1)] if len(starts) else 0, v1.body_len)
+        lengths = np.where(offs >= 0, nxt - offs, -1)
+        # keys are distinct here (a dictionary holding one twice is refused before this is asked)
+        spans = dict(zip(v1.file_keys(None), zip(offs.tolist(), lengths.tolist(), strict=True), strict=True))
+        v1.spans = spans
+        if v1.walk is not None:
+            v1.walk.spans_for = (shape, spans)
+        return spans
+
     def _null_start(self) -> int | None:
         """Body offset of the null bitmap when it is stored in the body."""
         return self.null_value_offset if self.has_null_value and self.null_value_offset >= 0 else None
@@ -185,7 +208,7 @@ class V1Reads:
                 i = v1.find_string_once(key)  # type: ignore[arg-type]
             else:
                 self._refuse_duplicate_keys(v1)
-                i = v1.string_table().get(key, -1)
+                return self._v1_spans(v1).get(key)
             if i == DUPLICATE:
                 self._refuse_duplicate_keys(v1)
             return None if i < 0 else (int(v1.offsets[i]), -1)

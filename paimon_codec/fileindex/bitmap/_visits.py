@@ -22,6 +22,7 @@ class BitmapVisits(FileIndexReader):
 
     codec: Any
     row_count: int
+    _cache: dict[Any, BitMap]
 
     def _map_literal(self, literal: Any) -> int | bytes:
         raise NotImplementedError
@@ -46,6 +47,10 @@ class BitmapVisits(FileIndexReader):
 
     def visit_equal(self, literal: Any) -> BitmapResult:
         key = None if literal is None else self._map_literal(literal)
+        if key is not None:
+            cached = self._cache.get(key)
+            if cached is not None:  # read before: no supplier to defer
+                return BitmapResult(cached)
         return BitmapResult(lambda: self.null_bitmap() if key is None else self.bitmap_of_key(key))
 
     def visit_in(self, literals: Sequence[Any]) -> BitmapResult:

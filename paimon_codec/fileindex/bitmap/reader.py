@@ -287,7 +287,8 @@ class BitmapIndexReader(V1Reads, ManyLookups, BitmapVisits, BitmapDescribe):
             return BitMap([-1 - off])
         src = self.source
         if self.version == _V1:
-            length = self._v1_extent(off)
+            if length < 0:  # not worked out by the lookup (_v1_spans): up to the next bitmap
+                length = self._v1_extent(off)
         elif length < 0:
             length = len(src) - self.body_start - off
         start = self.body_start + off
