@@ -63,10 +63,12 @@ class _PositionKernel:
         self._f = np.empty((k, c), dtype=np.uint32)
         self._pos = np.empty((k, c), dtype=np.intp)
 
-    def chunks(self, values: np.ndarray, mixed: bool) -> Iterator[tuple[int, np.ndarray]]:
+    def chunks(self, values: np.ndarray, mixed: bool, *, wide: bool = True) -> Iterator[tuple[int, np.ndarray]]:
         """``(start, positions)`` per chunk of ``values`` (int64 hashes, or keys when ``mixed``).
 
-        ``positions`` is a view of an internal buffer, valid until the next chunk.
+        ``positions`` is a view of an internal buffer, valid until the next chunk: intp (what fancy
+        indexing wants) or, not ``wide``, the uint32 block itself (a probe splits it into byte index and
+        bit shift in uint32, one widening pass less).
         """
         n = len(values)
         for start in range(0, n, self.chunk):
@@ -76,9 +78,9 @@ class _PositionKernel:
                 _wang_inplace(h, self._t[:m], values[start:start + m])
             else:
                 h[...] = values[start:start + m]
-            yield start, self._positions(h)
+            yield start, self._positions(h, wide)
 
-    def _positions(self, h: np.ndarray) -> np.ndarray:
+    def _positions(self, h: np.ndarray, wide: bool) -> np.ndarray:
         m = len(h)
         halves = h.view(np.uint32)
         c, f, h2 = self._c[:, :m], self._f[:, :m], self._h2[:m]
@@ -92,6 +94,8 @@ class _PositionKernel:
         np.floor_divide(c, nb, out=f)
         f *= nb
         c -= f
+        if not wide:
+            return c
         pos = self._pos[:, :m]
         np.copyto(pos, c, casting="unsafe")
         return pos
@@ -130,10 +134,10 @@ def _probe(bits: np.ndarray, values: np.ndarray, mixed: bool, k: int, num_bits: 
     down, AND across k."""
     kernel = _PositionKernel(k, num_bits, len(values))
     c = kernel.chunk
-    byte_idx = np.empty((k, c), dtype=np.intp)
+    byte_idx = np.empty((k, c), dtype=np.uint32)
     shift = np.empty((k, c), dtype=np.uint8)
     got = np.empty((k, c), dtype=np.uint8)
-    for start, pos in kernel.chunks(values, mixed):
+    for start, pos in kernel.chunks(values, mixed, wide=False):
         m = pos.shape[1]
         bi, sh, g = byte_idx[:, :m], shift[:, :m], got[:, :m]
         np.right_shift(pos, 3, out=bi)
@@ -145,7 +149,6 @@ def _probe(bits: np.ndarray, values: np.ndarray, mixed: bool, k: int, num_bits: 
         for i in range(1, k):
             r &= g[i]
         r &= 1
-
 
 
 def add_values(bits: np.ndarray, empty: bool, values: np.ndarray, mixed: bool, k: int, num_bits: int) -> None:
