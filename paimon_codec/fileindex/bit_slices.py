@@ -71,8 +71,8 @@ class BitSlices:
             return BitMap()
         if value >= self.max_value:
             return self._ebm().copy()
+        slices = self._slices()  # first: a reader may read the EBM with them
         lt, eq = BitMap(), self._ebm().copy()  # in-place updates on private copies
-        slices = self._slices()
         for i in range(len(slices) - 1, -1, -1):
             sl = slices[i]
             if (value >> i) & 1:
@@ -89,8 +89,8 @@ class BitSlices:
             return BitMap()
         if value <= 0:
             return self._ebm().copy()
+        slices = self._slices()  # first: a reader may read the EBM with them
         gt, eq = BitMap(), self._ebm().copy()
-        slices = self._slices()
         for i in range(len(slices) - 1, -1, -1):
             sl = slices[i]
             if (value >> i) & 1:

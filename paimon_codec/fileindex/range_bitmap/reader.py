@@ -62,16 +62,26 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
     @once
     def _slice_area(self) -> memoryview:
         """Every slice, read at once: a comparison walks most slices, and one read of a hundred kilobytes
-        costs less than ~20 small ones (on an object store the BSI is one request anyway)."""
+        costs less than ~20 small ones (on an object store the BSI is one request anyway).  When the EBM
+        (just before the slices) has not been read yet, it comes with them in the same read - the same
+        bytes, one request and one system call less a file."""
         _, ebm_len, index, body = self._bsi_head
         end = int((index[:, 0] + index[:, 1]).max())
-        return memoryview(self._bsi_src.read(body + ebm_len, end, "bsi slices"))
+        if "_ebm" in self.__dict__:
+            return memoryview(self._bsi_src.read(body + ebm_len, end, "bsi slices"))
+        both = memoryview(self._bsi_src.read(body, ebm_len + end, "bsi ebm and slices"))
+        self._ebm_bytes = both[:ebm_len]
+        return both[ebm_len:]
+
+    _ebm_bytes: memoryview | None = None
 
     @once
     def _ebm(self) -> BitMap:
         slices, ebm_len, _, body = self._bsi_head
         b = self._bsi_src
-        bm = read_bitmap(b.read(body, ebm_len, "bsi ebm"), what="bsi ebm", offset=b.base + body, path=b.path)
+        data = self._ebm_bytes if self._ebm_bytes is not None else b.read(body, ebm_len, "bsi ebm")
+        self._ebm_bytes = None
+        bm = read_bitmap(data, what="bsi ebm", offset=b.base + body, path=b.path)
         if bm and bm.max() >= self.row_count:
             raise CorruptDataError(f"ebm holds row {bm.max()} beyond row count {self.row_count}",
                                    path=b.path, offset=b.base + body, expected=f"rows below {self.row_count}")
