@@ -118,3 +118,23 @@ def test_a_key_stored_twice_is_refused_by_every_reader_of_the_bytes():
         assert r.visit_equal("key-3").bitmap == BitMap(range(2, 30, 3))
         with pytest.raises(PaimonCodecError, match="twice"):
             BitmapIndexReader(bytes(blob), "STRING").visit_equal("key-1").bitmap  # noqa: B018
+
+
+def test_the_memo_forgets_the_oldest_beyond_its_byte_budget(monkeypatch):
+    monkeypatch.setattr(parse_memo, "MAX_TOTAL_BYTES", 10_000)
+    parse_memo.clear()
+    calls = []
+
+    def parse(i: int):
+        calls.append(i)
+        return i
+
+    for i in range(5):  # 5 x 4000 key bytes: only the last two fit the budget
+        assert parse_memo.remembered("test", i, 4000, lambda i=i: parse(i)) == i
+    assert parse_memo._TOTAL[0] <= 10_000
+    for i in (3, 4):
+        assert parse_memo.remembered("test", i, 4000, lambda i=i: parse(i)) == i
+    assert calls == [0, 1, 2, 3, 4]  # the two newest were remembered
+    assert parse_memo.remembered("test", 0, 4000, lambda: parse(0)) == 0
+    assert calls == [0, 1, 2, 3, 4, 0]  # the oldest was forgotten
+    parse_memo.clear()

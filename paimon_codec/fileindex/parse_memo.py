@@ -24,9 +24,13 @@ T = TypeVar("T")
 MAX_ENTRIES = 8192
 #: keys longer than this are not remembered (hashing them would cost what parsing does)
 MAX_KEY_BYTES = 8192
+#: the key bytes of all entries together: the oldest are forgotten beyond it (a parsed value is of the order
+#: of its bytes, so this bounds the memory the memo holds at about twice it)
+MAX_TOTAL_BYTES = 64 << 20
 
-_MEMO: OrderedDict[tuple[str, Hashable], object] = OrderedDict()
+_MEMO: OrderedDict[tuple[str, Hashable], tuple[object, int]] = OrderedDict()
 _LOCK = threading.Lock()
+_TOTAL = [0]
 
 
 def remembered(kind: str, key: Hashable, key_bytes: int, parse: Callable[[], T],
@@ -41,12 +45,16 @@ def remembered(kind: str, key: Hashable, key_bytes: int, parse: Callable[[], T],
     full = (kind, key)
     hit = _MEMO.get(full)  # a plain dict read under the GIL: no lock on the hot path
     if hit is not None:
-        return cast(T, hit)
+        return cast(T, hit[0])
     value = parse()
     with _LOCK:
-        _MEMO[full] = value
-        if len(_MEMO) > MAX_ENTRIES:
-            _MEMO.popitem(last=False)
+        old = _MEMO.pop(full, None)
+        if old is not None:
+            _TOTAL[0] -= old[1]
+        _MEMO[full] = (value, key_bytes)
+        _TOTAL[0] += key_bytes
+        while len(_MEMO) > MAX_ENTRIES or (_TOTAL[0] > MAX_TOTAL_BYTES and len(_MEMO) > 1):
+            _TOTAL[0] -= _MEMO.popitem(last=False)[1][1]
     return value
 
 
@@ -54,3 +62,4 @@ def clear() -> None:
     """Forget every remembered parse (tests, benchmarks measuring a first plan)."""
     with _LOCK:
         _MEMO.clear()
+        _TOTAL[0] = 0
