@@ -73,7 +73,11 @@ class ManyLookups:
         """Rows equal to each literal, in order (``None``: the null rows, as :meth:`lookup`).
 
         The bitmaps are the reader's cached ones: treat them as read-only (copy before changing one)."""
-        keys = [None if lit is None else self._map_literal(lit) for lit in literals]
+        if self.codec.kind == "string":  # KeyCodec.map_value of str / bytes inline: ~1 us a literal less
+            keys = [lit.encode("utf-8", "surrogatepass") if type(lit) is str else lit if type(lit) is bytes
+                    else None if lit is None else self._map_literal(lit) for lit in literals]
+        else:
+            keys = [None if lit is None else self._map_literal(lit) for lit in literals]
         cache = self._cache
         todo = list(dict.fromkeys(k for k in keys if k is not None and k not in cache))
         if todo:
