@@ -65,10 +65,11 @@ def crc32_hex(data: bytes) -> str:
 
 # --------------------------------------------------------------------------------------- timing
 def timed(fn: Callable[[], Any], warmup: int = 3, rounds: int = 7, setup: Callable[[], Any] | None = None,
-          collect: bool = True) -> tuple[list[float], Any]:
+          collect: bool = True, cpu: list[float] | None = None) -> tuple[list[float], Any]:
     """Run ``fn`` ``warmup`` + ``rounds`` times; milliseconds of the timed rounds and the last result.
 
-    ``setup`` (untimed) runs before every round; ``collect`` runs ``gc.collect()`` before each.
+    ``setup`` (untimed) runs before every round; ``collect`` runs ``gc.collect()`` before each; ``cpu`` (a
+    list) gets the process CPU milliseconds of each timed round (every thread's, as the wall time's work).
     """
     result = None
     for _ in range(warmup):
@@ -83,9 +84,11 @@ def timed(fn: Callable[[], Any], warmup: int = 3, rounds: int = 7, setup: Callab
             setup()
         if collect:
             gc.collect()
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         result = fn()
         times.append((time.perf_counter() - t0) * 1000)
+        if cpu is not None:
+            cpu.append((time.process_time() - c0) * 1000)
     return times, result
 
 

@@ -79,10 +79,22 @@ JAVA_REF_OPS = {"W3a": 20, "W3b": 1000, "W3a.reuse": 1000, "W3b.reuse": 1000, "W
 WARMUP, ROUNDS = 3, 7
 
 
+#: process CPU ms of each timed round of the last :func:`_timed` call (what :func:`line` reports beside the wall)
+_LAST_CPU: list[float] = []
+
+
+def _timed(fn: Callable[[], Any]) -> tuple[list[float], Any]:
+    """:func:`_harness.timed` with this run's warm-up and rounds, keeping each round's process CPU time."""
+    _LAST_CPU.clear()
+    return timed(fn, WARMUP, ROUNDS, cpu=_LAST_CPU)
+
+
 def line(workload: str, times: list[float], *, blob: bytes, ops: int, check, variant: str, what: str) -> dict:
+    """The result record; ``cpu_median_ms``: the median process CPU time of the rounds just timed (every
+    thread's: W4 runs on the machine's cores), the counterpart of the Java driver's JVM CPU time."""
     return result_line(workload, times, ops=ops, nbytes=len(blob), check=check, crc=crc32_hex(blob),
                        variant=variant, what=what, warmup=WARMUP, rounds=ROUNDS, impl=IMPL,
-                       expected=EXPECTED[workload])
+                       expected=EXPECTED[workload], cpu_median_ms=round(statistics.median(_LAST_CPU), 3))
 
 
 def build_bitmap(dtype: str, values) -> bytes:
@@ -101,11 +113,11 @@ def run_python(only: set[str]) -> list[dict]:
     assert w2_rows[:5].tolist() == [0, -1640531535, 1013904226, -626627309, 2027808452]
 
     if "W1" in only:
-        times, blob = timed(lambda: build_bitmap("STRING", w1_rows), WARMUP, ROUNDS)
+        times, blob = _timed(lambda: build_bitmap("STRING", w1_rows))
         res.append(line("W1", times, blob=blob, ops=1, check=None, variant="batch",
                         what="bitmap index V1, STRING, 1M rows (pyarrow array), 1000 distinct, + serialize"))
     if "W2" in only:
-        times, blob = timed(lambda: build_bitmap("INT", w2_rows), WARMUP, ROUNDS)
+        times, blob = _timed(lambda: build_bitmap("INT", w2_rows))
         res.append(line("W2", times, blob=blob, ops=1, check=None, variant="batch",
                         what="bitmap index V1, INT, 1M distinct rows (numpy array), + serialize"))
 
@@ -129,20 +141,20 @@ def run_python(only: set[str]) -> list[dict]:
         return sum(len(bm) for bm in BitmapIndexReader(blob, dtype).lookup_many(lits))
 
     if "W3a" in only:
-        times, check = timed(lambda: fresh(w2_blob, "INT", w3a_lits[:20]), WARMUP, ROUNDS)
+        times, check = _timed(lambda: fresh(w2_blob, "INT", w3a_lits[:20]))
         res.append(line("W3a", times, blob=w2_blob, ops=20, check=check, variant="per-item",
                         what="20 Equal lookups on W2's index, fresh reader per lookup"))
     if "W3b" in only:
-        times, check = timed(lambda: fresh(w1_blob, "STRING", w3b_lits), WARMUP, ROUNDS)
+        times, check = _timed(lambda: fresh(w1_blob, "STRING", w3b_lits))
         res.append(line("W3b", times, blob=w1_blob, ops=1000, check=check, variant="per-item",
                         what="1000 Equal lookups on W1's index, fresh reader per lookup"))
     for name, blob, dtype, lits, w in (("W3a.reuse", w2_blob, "INT", w3a_lits, "W2"),
                                        ("W3b.reuse", w1_blob, "STRING", w3b_lits, "W1")):
         if name in only:
-            times, check = timed(lambda b=blob, d=dtype, li=lits: reuse_many(b, d, li), WARMUP, ROUNDS)
+            times, check = _timed(lambda b=blob, d=dtype, li=lits: reuse_many(b, d, li))
             res.append(line(name, times, blob=blob, ops=1000, check=check, variant="batch",
                             what=f"1000 Equal lookups on {w}'s index, one reader per round, one lookup_many call"))
-            times, check = timed(lambda b=blob, d=dtype, li=lits: reuse(b, d, li), WARMUP, ROUNDS)
+            times, check = _timed(lambda b=blob, d=dtype, li=lits: reuse(b, d, li))
             res.append(line(name, times, blob=blob, ops=1000, check=check, variant="per-item",
                             what=f"1000 Equal lookups on {w}'s index, one reader per round, one call each"))
 
@@ -157,13 +169,12 @@ def run_python(only: set[str]) -> list[dict]:
             w.write_array(values)
             return w.serialize()
 
-        times, blob = timed(bloom_build, WARMUP, ROUNDS)
+        times, blob = _timed(bloom_build)
         if "W4.build" in only:
             res.append(line("W4.build", times, blob=blob, ops=1, check=None, variant="batch",
                             what="bloom filter, 1M BIGINT (numpy), items=1M, fpp=0.01, + serialize"))
         if "W4.probe" in only:
-            times, check = timed(lambda: int(BloomFilterReader(blob, "BIGINT").might_contain_many(probes).sum()),
-                                 WARMUP, ROUNDS)
+            times, check = _timed(lambda: int(BloomFilterReader(blob, "BIGINT").might_contain_many(probes).sum()))
             res.append(line("W4.probe", times, blob=blob, ops=1_000_000, check=check, variant="batch",
                             what="new reader + 1M Equal tests (1/2 present) as one vectorised batch probe"))
 
@@ -180,7 +191,7 @@ def run_python(only: set[str]) -> list[dict]:
                 out = write_container(entries)
             return out
 
-        times, container = timed(write_many, WARMUP, ROUNDS)
+        times, container = _timed(write_many)
         if "W7.write" in only:
             res.append(line("W7.write", times, blob=container, ops=1000, check=None, variant="per-item",
                             what="encode the 20-column container from prebuilt blobs, 1000 times"))
@@ -206,7 +217,7 @@ def run_python(only: set[str]) -> list[dict]:
                         total += r.visit_equal(lit).remain()
                     return total
                 variant, what = "per-item", "open container once, 1000 Equal tests on c07's bitmap reader"
-            times, check = timed(lookup, WARMUP, ROUNDS)
+            times, check = _timed(lookup)
             res.append(line("W7.lookup", times, blob=container, ops=1000, check=check, variant=variant, what=what))
     return res
 
@@ -249,12 +260,27 @@ def markdown(py_runs: list[list[dict]], java_runs: list[dict[str, dict]], newest
                 cells += [f"({JAVA_REF_MS[w]:.1f} ms ref.)", f"({ours / theirs:.3f} vs ref.)"]
             else:
                 cells += ["not run", "-"]
+        cells += _cpu_cells(by_key, key, newest_runs, w)
         cells += [r["bytes"], r["crc32"], r.get("check", "-"), "yes" if agree else "NO"]
         rows.append(cells)
     return markdown_table(["workload", "variant", "ops", "paimon-codec", "Java 0.9", "ours / Java 0.9 (per op)",
-                           "Java 1.4.2", "ours / Java 1.4.2 (per op)", "bytes", "crc32", "check", "checks match"],
-                          ["---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---", "---:", "---"],
-                          rows)
+                           "Java 1.4.2", "ours / Java 1.4.2 (per op)", "CPU: paimon-codec", "CPU: Java 1.4.2",
+                           "CPU ours / Java 1.4.2", "bytes", "crc32", "check", "checks match"],
+                          ["---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:",
+                           "---:", "---", "---:", "---"], rows)
+
+
+def _cpu_cells(by_key: list[dict], key: tuple, newest_runs: list[dict[str, dict]], w: str) -> list[str]:
+    """Process CPU time of each side (median of the per-repeat medians, min-max) and their ratio per op:
+    the work each side did, which the machine's load moves far less than the wall time."""
+    ours = [run[key]["cpu_median_ms"] for run in by_key if key in run and "cpu_median_ms" in run[key]]
+    theirs = [run[w]["cpu_median_ms"] for run in newest_runs if w in run and "cpu_median_ms" in run[w]]
+    if not ours or not theirs:
+        return [_spread(ours) if ours else "-", _spread(theirs) if theirs else "-", "-"]
+    ops_ours = next(run[key]["ops"] for run in by_key if key in run)
+    ops_theirs = next(run[w]["ops"] for run in newest_runs if w in run)
+    ratio = (statistics.median(ours) / ops_ours) / (statistics.median(theirs) / ops_theirs)
+    return [_spread(ours), _spread(theirs), f"{ratio:.3f}"]
 
 
 def _sides(args: argparse.Namespace, only: set[str]) -> list[tuple[str, Callable[[], Any]]]:
@@ -262,7 +288,7 @@ def _sides(args: argparse.Namespace, only: set[str]) -> list[tuple[str, Callable
     if not args.no_java and not args.no_java_09:
         sides.append(("java-0.9", lambda: run_java(only)))
     if not args.no_java and not args.no_java_newest:
-        sides.append(("java-1.4.2", lambda: _java_newest.index_records(only, WARMUP, ROUNDS)))
+        sides.append(("java-1.4.2", lambda: _java_newest.index_records(only)))
     return sides
 
 

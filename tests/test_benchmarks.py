@@ -31,9 +31,11 @@ def test_result_line_checks_and_optional_fields():
 
 def test_timed_and_alternate_run_counts():
     calls = []
+    cpu: list[float] = []
     times, out = _harness.timed(lambda: calls.append(1) or len(calls), warmup=2, rounds=3,
-                                setup=lambda: calls.append(0))
+                                setup=lambda: calls.append(0), cpu=cpu)
     assert len(times) == 3 and out == len(calls) and calls.count(0) == 5
+    assert len(cpu) == 3 and all(c >= 0 for c in cpu)  # one process-CPU reading per timed round
     order = []
     (ta, tb), outs = _harness.alternate([lambda: order.append("a") or 1, lambda: order.append("b") or 2], 3)
     assert order == ["a", "b"] * 3 and len(ta) == len(tb) == 3 and outs == [1, 2]
@@ -64,6 +66,7 @@ def test_file_index_w4_checks_hold(tmp_path, capsys):
     records = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
     assert status == 0 and {r["workload"] for r in records} == {"W4.build", "W4.probe"}
     assert all(r["checks_ok"] for r in records)
+    assert all(r["cpu_median_ms"] > 0 for r in records)  # the bloom kernels' CPU, beside the wall time
     assert "| W4.probe |" in out.read_text() and np.isfinite(records[0]["median_ms"])
 
 

@@ -61,6 +61,32 @@ import java.util.zip.CRC32;
 public class IndexBench {
 
     static final String IMPL = "paimon-java-1.4.2";
+    /** The JVM's process CPU time in 10 ms clock ticks: the fallback where /proc has no per-thread schedstat. */
+    static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /**
+     * CPU nanoseconds of every thread of the JVM (main, GC, JIT), the counterpart of Python's
+     * {@code time.process_time}: the sum of /proc/self/task/{tid}/schedstat's first field (ns on a CPU).
+     * {@code getProcessCpuTime} counts 10 ms clock ticks on Linux, too coarse for rounds of milliseconds.
+     */
+    static long processCpuNanos() {
+        File[] tasks = new File("/proc/self/task").listFiles();
+        if (tasks == null) {
+            return OS.getProcessCpuTime();
+        }
+        long total = 0;
+        for (File t : tasks) {
+            try {
+                String s = new String(Files.readAllBytes(new File(t, "schedstat").toPath()),
+                        java.nio.charset.StandardCharsets.US_ASCII);
+                total += Long.parseLong(s.substring(0, s.indexOf(' ')));
+            } catch (IOException | RuntimeException e) {
+                // a thread that ended between the listing and the read: its time is gone with it
+            }
+        }
+        return total;
+    }
 
     // ------------------------------------------------------------------ generator (workloads.md §1)
 
@@ -235,15 +261,19 @@ public class IndexBench {
     static void measure(Work w) throws Exception {
         w.setup();
         long[] ns = new long[rounds];
+        long[] cpu = new long[rounds]; // the JVM's CPU time in the timed region (every thread: GC, JIT too)
         for (int r = 0; r < warmup + rounds; r++) {
             w.before();
             System.gc();
+            long c0 = processCpuNanos();
             long t0 = System.nanoTime();
             w.run();
             long t1 = System.nanoTime();
+            long c1 = processCpuNanos();
             w.after();
             if (r >= warmup) {
                 ns[r - warmup] = t1 - t0;
+                cpu[r - warmup] = c1 - c0;
             }
         }
         w.teardown();
@@ -269,6 +299,12 @@ public class IndexBench {
         if (w.crc32 != null) {
             sb.append(",\"crc32\":\"").append(w.crc32).append('"');
         }
+        long[] cpuSorted = cpu.clone();
+        Arrays.sort(cpuSorted);
+        double cpuMedian = cpuSorted.length % 2 == 1
+                ? cpuSorted[cpuSorted.length / 2]
+                : (cpuSorted[cpuSorted.length / 2 - 1] + cpuSorted[cpuSorted.length / 2]) / 2.0;
+        sb.append(",\"cpu_median_ms\":").append(ms(cpuMedian));
         sb.append(",\"warmup\":").append(warmup).append(",\"rounds\":").append(rounds);
         sb.append(",\"rounds_ms\":[");
         for (int i = 0; i < ns.length; i++) {
