@@ -138,3 +138,35 @@ def test_the_memo_forgets_the_oldest_beyond_its_byte_budget(monkeypatch):
     assert parse_memo.remembered("test", 0, 4000, lambda: parse(0)) == 0
     assert calls == [0, 1, 2, 3, 4, 0]  # the oldest was forgotten
     parse_memo.clear()
+
+
+def test_large_fixed_dictionaries_share_their_sorted_table_and_still_refuse_a_key_stored_twice():
+    from paimon_codec.fileindex.bitmap import BitmapIndexReader, BitmapIndexWriter
+    from paimon_codec.fileindex.bitmap._dictionary import SHARED_MIN_BYTES
+
+    values = np.arange(20_000, dtype=np.int32) * 7 - 5000  # 20,000 keys of 8-byte entries: above SHARED_MIN_BYTES
+    assert len(values) * 8 >= SHARED_MIN_BYTES
+    w = BitmapIndexWriter("INT", {"version": "1"})
+    w.write_array(values)
+    blob = w.serialize()
+    parse_memo.clear()
+    readers = [BitmapIndexReader(blob, "INT") for _ in range(2)]
+    for lit in (-5000, -4993, 2, 5, 134_993, 134_994):  # keys and values between them
+        truth = BitMap(np.flatnonzero(values == lit).tolist())
+        for r in readers:
+            assert r.visit_equal(lit).bitmap == truth
+    assert readers[0]._load_v1()._table is readers[1]._load_v1()._table  # sorted once for both
+    # the dictionary with the second key overwritten by the first: a key stored twice
+    first = np.array([-5000], dtype=">i4").tobytes()
+    second = np.array([-4993], dtype=">i4").tobytes()
+    bad = bytearray(blob)
+    head = readers[0]
+    entry = head._load_v1().raw_keys.dtype.itemsize + head._load_v1().offsets.dtype.itemsize  # key, offset
+    at = next(i for i in range(head._dict_start, head.body_start, entry) if blob[i:i + 4] == second)
+    bad[at:at + 4] = first
+    for _ in range(2):  # a reader asked twice builds the table, and refuses, whether or not the table is shared
+        r = BitmapIndexReader(bytes(bad), "INT")
+        assert r.visit_equal(-4986).bitmap == BitMap([2])  # the first lookup scans
+        with pytest.raises(PaimonCodecError, match="twice"):
+            r.visit_equal(-4979).bitmap  # noqa: B018
+    parse_memo.clear()

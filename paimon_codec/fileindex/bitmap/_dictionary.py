@@ -16,6 +16,7 @@ from ...errors import (
 from ...types import DataType, parse_type
 from ..keys import KeyCodec
 from ..options import check_index_type
+from ..parse_memo import remembered
 from ._layout import _LEN, _LEN_DT, _V1_FIELDS
 
 #: ``find_fixed_once``'s answer for a key stored more than once (a corrupt dictionary)
@@ -32,6 +33,13 @@ class _FixedTable:
         self._perm: np.ndarray | None = None
         self._sorted = keys if already_sorted else None
         self._uses = 0
+
+    def sort_now(self) -> _FixedTable:
+        """Sort the keys now (a table shared by readers through :mod:`..parse_memo` is never changed later)."""
+        if self._sorted is None:
+            self._perm = np.argsort(self.keys, kind="stable")
+            self._sorted = self.keys[self._perm]
+        return self
 
     def find(self, sk: int) -> int:
         """Index of the entry with comparator key ``sk`` or -1."""
@@ -53,6 +61,18 @@ class _FixedTable:
             return self.find(sk)
         hit = np.flatnonzero(keys == keys.dtype.type(sk))
         return int(hit[0]) if len(hit) else -1
+
+
+#: fixed-key V1 dictionaries of at least this many bytes share their sorted table, duplicate check and sorted
+#: bitmap starts with every reader of the same bytes (:mod:`..parse_memo`); up to SHARED_MAX_BYTES
+SHARED_MIN_BYTES = 1 << 16
+SHARED_MAX_BYTES = 16 << 20
+
+
+def _repeats(raw: np.ndarray) -> bool:
+    """Whether a fixed-width key is stored twice (compared as stored bits)."""
+    s = np.sort(raw)
+    return bool(len(s) > 1 and np.any(s[1:] == s[:-1]))
 
 
 class StringWalk:
@@ -135,18 +155,31 @@ class _V1Dictionary:
                 self._duplicates = len(self.string_table()) != len(self.file_keys(None))
                 if self.walk is not None:
                     self.walk.duplicates = self._duplicates
+            elif len(self.data) >= SHARED_MIN_BYTES:  # the same bytes hold the same keys: checked once
+                self._duplicates = remembered("bitmap v1 fixed duplicates", (self.data, raw.dtype.str),
+                                              len(self.data), lambda: _repeats(raw), max_key_bytes=SHARED_MAX_BYTES)
             else:
-                s = np.sort(raw)
-                self._duplicates = bool(len(s) > 1 and np.any(s[1:] == s[:-1]))
+                self._duplicates = _repeats(raw)
         return self._duplicates
 
     def fixed_table(self, codec: KeyCodec) -> _FixedTable:
         if self._table is None:
             raw = self.raw_keys
             assert raw is not None  # a fixed-key dictionary keeps its raw keys
-            keys = raw.astype(codec.np_dtype)
-            self._table = _FixedTable(codec.sort_keys(keys), (), already_sorted=False)
+            if len(self.data) >= SHARED_MIN_BYTES:
+                # a large dictionary (sorting a million keys costs ~100 ms, hashing its bytes a few): sorted once
+                # for every reader of the same bytes (what a reader opened per round or per plan re-reads)
+                self._table = remembered("bitmap v1 fixed table", (self.data, codec.kind, codec.root),
+                                         len(self.data), lambda: self._new_table(codec).sort_now(),
+                                         max_key_bytes=SHARED_MAX_BYTES)
+            else:
+                self._table = self._new_table(codec)
         return self._table
+
+    def _new_table(self, codec: KeyCodec) -> _FixedTable:
+        raw = self.raw_keys
+        assert raw is not None
+        return _FixedTable(codec.sort_keys(raw.astype(codec.np_dtype)), (), already_sorted=False)
 
     def find_string_once(self, key: bytes) -> int:
         """Index of the record holding ``key`` (-1, or DUPLICATE when two do): ``bytes.find`` of the

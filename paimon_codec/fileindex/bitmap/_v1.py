@@ -12,7 +12,7 @@ import numpy as np
 from ...fileio import ByteSource
 from ..keys import KeyCodec
 from ..parse_memo import remembered
-from ._dictionary import DUPLICATE, StringWalk, _SmallV1, _V1Dictionary
+from ._dictionary import DUPLICATE, SHARED_MAX_BYTES, SHARED_MIN_BYTES, StringWalk, _SmallV1, _V1Dictionary
 from ._layout import (
     _SMALL_V1,
     _V1_FIELDS,
@@ -28,6 +28,16 @@ __all__ = ["V1Reads"]
 
 #: string dictionaries up to this many bytes have their record walk remembered by their bytes
 _WALK_MEMO_BYTES = 1 << 20
+
+
+def _sorted_starts(offsets: np.ndarray, null: int | None) -> np.ndarray:
+    """Every bitmap's body offset (and the null bitmap's), sorted, read-only."""
+    starts = offsets[offsets >= 0]
+    if null is not None:
+        starts = np.append(starts, null)
+    out = np.sort(starts)
+    out.flags.writeable = False
+    return out
 
 
 def _string_records(data: bytes, nd: int) -> StringWalk | None:
@@ -78,7 +88,7 @@ class V1Reads:
                 top = max(small.offsets, default=-1)
             else:
                 raw = np.frombuffer(data, dtype=dt)
-                full = v1 = _V1Dictionary(raw["offset"], raw_keys=raw["key"])  # big-endian views, no copy
+                full = v1 = _V1Dictionary(raw["offset"], raw_keys=raw["key"], data=data)  # big-endian views
                 top = int(full.offsets.max())
         else:
             walked = v1 = self._walk_string_dictionary()
@@ -150,12 +160,13 @@ class V1Reads:
     def _v1_sorted_starts(self, v1: _V1Dictionary) -> np.ndarray:
         """Every bitmap's body offset (the null bitmap's too), sorted once: where each bitmap ends."""
         if v1.sorted_starts is None:
-            starts = v1.offsets[v1.offsets >= 0]
             null = self._null_start()
-            if null is not None:
-                starts = np.append(starts, null)
-            v1.sorted_starts = np.sort(starts)
-            v1.sorted_starts.flags.writeable = False
+            if v1.walk is None and len(v1.data) >= SHARED_MIN_BYTES:  # a large fixed-key dictionary: sorted once
+                v1.sorted_starts = remembered("bitmap v1 sorted starts", (v1.data, v1.offsets.dtype.str, null),
+                                              len(v1.data), lambda: _sorted_starts(v1.offsets, null),
+                                              max_key_bytes=SHARED_MAX_BYTES)
+            else:
+                v1.sorted_starts = _sorted_starts(v1.offsets, null)
             if v1.walk is not None:
                 v1.walk.sorted_for = (null, v1.sorted_starts)
         return v1.sorted_starts
