@@ -27,7 +27,7 @@ import pyarrow as pa
 from ..reading.read import VALUE_KIND_COLUMN, arrow_type
 from ..storage import is_local
 from ..types import RowType
-from .session import is_spark_connect
+from .connect_mode import is_spark_connect
 
 __all__ = ["native_readable", "native_dataframe", "selected_bytes", "listed_on_driver", "PARQUET_READ_OPTIONS"]
 

@@ -1,12 +1,14 @@
 """One quiet SparkSession per process.
 
 Local mode by default (``local[*]``), with ``PYSPARK_PYTHON`` pointing at the running interpreter
-so Python workers import the same environment; a ``master`` URL selects a cluster instead.
+so Python workers import the same environment (and fork from :mod:`.worker_daemon`, which has imported the
+read path already); a ``master`` URL selects a cluster instead.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from typing import TYPE_CHECKING
 
@@ -19,9 +21,21 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
+def _workers_import_this_library(master: str) -> bool:
+    """Whether Spark's Python workers run this interpreter - a local master, ``PYSPARK_PYTHON`` this
+    executable, no Spark Connect - so they import this library and may fork from
+    :mod:`~paimon_codec.spark.worker_daemon` (which imports the read path once, before the forks)."""
+    if not master.startswith("local") or os.environ.get("SPARK_REMOTE") or os.environ.get("SPARK_CONNECT_MODE_ENABLED"):
+        return False
+    python = os.environ.get("PYSPARK_PYTHON", sys.executable)
+    return os.path.realpath(shutil.which(python) or python) == os.path.realpath(sys.executable)
+
+
 def get_spark(master: str | None = None, app_name: str = "paimon-codec", *, shuffle_partitions: int = 4,
               extra_conf: dict[str, str] | None = None) -> SparkSession:
-    """Create (or return the active) SparkSession with small, quiet defaults."""
+    """Create (or return the active) SparkSession with small, quiet defaults; on a local master whose Python
+    workers run this interpreter, they fork from :mod:`~paimon_codec.spark.worker_daemon` (the read path
+    imported once; ``extra_conf={"spark.python.daemon.module": "pyspark.daemon"}`` turns it off)."""
     if os.environ.get("PAIMON_CODEC_QUICK") == "1":  # the test suite's quick run: tests/oracles/quick_guard.py
         raise RuntimeError("a SparkSession started under PAIMON_CODEC_QUICK=1 (./run.sh test --quick): "
                            "the test needs @pytest.mark.spark (or the spark fixture)")
@@ -42,7 +56,9 @@ def get_spark(master: str | None = None, app_name: str = "paimon-codec", *, shuf
                .config("spark.sql.session.timeZone", "UTC")
                .config("spark.driver.extraJavaOptions", "-Dlog4j2.rootLogger.level=ERROR")
                )
-    for key, value in (extra_conf or {}).items():
+    if _workers_import_this_library(master or os.environ.get("PAIMON_CODEC_SPARK_MASTER", "local[*]")):
+        builder = builder.config("spark.python.daemon.module", "paimon_codec.spark.worker_daemon")
+    for key, value in (extra_conf or {}).items():  # a daemon module given here wins
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
