@@ -35,8 +35,9 @@ def spark():
 
 def read_via(spark, via: str, path: str, where: Any = None, **selectors: Any) -> tuple[Any, Any]:
     """``(DataFrame, PlanReport or None)`` of ``path`` filtered by ``where`` (SQL text / predicate / JSON), read by
-    ``scan()`` (``via="scan"``) or the source (``"source"``: Spark filters; ``"source-pushdown"``: the
-    filters pushed, each read from a fresh ``load()``).  ``selectors``: ``snapshot_id`` / ``tag`` / ``branch``."""
+    ``scan()`` (``via="scan"``) or the source (``"source"``: Spark filters, the rows read in Spark tasks;
+    ``"source-pushdown"``: the filters pushed, each read from a fresh ``load()``, a small answer read while
+    planning).  ``selectors``: ``snapshot_id`` / ``tag`` / ``branch``."""
     from paimon_codec.spark import register, scan
 
     if via == "scan":
@@ -47,6 +48,8 @@ def read_via(spark, via: str, path: str, where: Any = None, **selectors: Any) ->
 
     register(spark)  # storage options registered since the session started (the s3 table_location) travel along
     reader = spark.read.format("paimon_codec").option("pushdown", str(via == "source-pushdown").lower())
+    if via == "source":  # read in Spark tasks; with pushdown, small answers are read while planning
+        reader = reader.option("source.driver-read-rows", "0")
     names = {"snapshot_id": "snapshot-id", "tag": "tag", "branch": "branch", "timestamp_ms": "as-of"}
     for key, value in selectors.items():
         reader = reader.option(names[key], str(value))

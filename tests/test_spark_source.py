@@ -82,16 +82,19 @@ def _rows(reader, partitions) -> list[dict]:
 
 
 @golden
-def test_pushed_filters_prune_files_and_need_no_spark_filter():
+@pytest.mark.parametrize("driver_rows", [None, "0"])  # read while planning (a small table), or in tasks
+def test_pushed_filters_prune_files_and_need_no_spark_filter(driver_rows):
     spec = next(t for t in tables() if t["table"] == "golden.append_indexed")
     path = table_dir(spec["table"])
-    every = _reader(path)
+    knob = {} if driver_rows is None else {"source.driver-read-rows": driver_rows}
+    every = _reader(path, **knob)
     all_files = sum(len(p.files) for p in every.partitions())
-    reader = _reader(path, pushdown="true")
+    reader = _reader(path, pushdown="true", **knob)
     rest = list(reader.pushFilters([sds.EqualTo(("cat",), "B"), sds.EqualTo(("code",), 20)]))
     assert rest == []  # Spark will not filter again: the rows must be exact
     parts = reader.partitions()
     assert sum(len(p.files) for p in parts) < all_files
+    assert all((p.rows is not None) == (driver_rows is None) for p in parts)
     assert sorted(r["id"] for r in _rows(reader, parts)) == sorted(expected_query_rows(spec, "q8"))
     off = _reader(path)
     filters = [sds.EqualTo(("cat",), "B")]
@@ -99,21 +102,47 @@ def test_pushed_filters_prune_files_and_need_no_spark_filter():
 
 
 def test_partitions_pack_files_by_selected_bytes_and_open_cost():
-    """Many files of a few selected rows each spread over the cores (opening a file costs as much as reading
-    4 MB); every file lands in exactly one partition; a file above the target is a partition of its own."""
+    """Many files of a few selected rows each spread over the cores, as many partitions as the cores (each
+    partition costs a Python worker round trip), balanced by selected bytes + an open cost a file; every file
+    lands in exactly one partition; a file above the target is a partition of its own."""
     from pyroaring import BitMap
 
     from paimon_codec.planning.tasks import FileTask
-    from paimon_codec.spark.source import OPEN_COST, _pack
+    from paimon_codec.spark.source import _pack
 
     few = [FileTask(f"f{i}", "parquet", 50_000, 10 << 20, BitMap([1, 2])) for i in range(198)]
     parts = _pack(few, 128 << 20, 2)
-    assert len(parts) >= 2 and sorted(t.path for p in parts for t in p) == sorted(t.path for t in few)
-    assert all(len(p) * OPEN_COST <= 128 << 20 for p in parts)
+    assert len(parts) == 2 and sorted(t.path for p in parts for t in p) == sorted(t.path for t in few)
     assert max(map(len, parts)) - min(map(len, parts)) <= 1  # about the same cost each
+    assert len(_pack(few, 128 << 20, 5)) == 5
+    half = [FileTask(f"h{i}", "parquet", 100, 10 << 20, BitMap(range(50))) for i in range(40)]  # 200 MB selected
+    assert len(_pack(half, 128 << 20, 1)) == 2
     assert len(_pack(few[:1], 128 << 20, 8)) == 1  # no more partitions than files
     big = [FileTask("big", "parquet", 100, 300 << 20, None), FileTask("small", "parquet", 100, 1 << 20, None)]
     assert [[t.path for t in p] for p in _pack(big, 128 << 20, 1)] == [["big"], ["small"]]
+
+
+@golden
+def test_a_small_answer_is_read_while_planning():
+    """A plan of few selected rows is read by ``partitions()`` (as ``scan()`` reads it on the driver) into one
+    partition of Arrow IPC bytes; ``read()`` hands them over as batches of exactly Spark's Arrow schema - the
+    rows the same as the tasks read.  ``source.driver-read-rows`` bounds it (0: never)."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    spec = next(t for t in tables() if t["table"] == "golden.append_indexed")
+    path = table_dir(spec["table"])
+    filters = [sds.EqualTo(("cat",), "A")]
+    answers = {}
+    for knob in ("0", None, "1"):  # tasks; read now; over the bound (more than one row selected): tasks
+        reader = _reader(path, pushdown="true", **({} if knob is None else {"source.driver-read-rows": knob}))
+        list(reader.pushFilters(filters))
+        parts = reader.partitions()
+        assert [p.rows is not None for p in parts] == ([True] if knob is None else [False] * len(parts))
+        batches = [b for p in parts for b in reader.read(p)]
+        want = to_arrow_schema(reader.spark_schema, timezone="UTC")
+        assert batches and all(b.schema.equals(want) for b in batches)
+        answers[knob] = sorted(r["id"] for b in batches for r in b.to_pylist())
+    assert answers["0"] == answers[None] == answers["1"] == sorted(expected_query_rows(spec, "q1"))
 
 
 @golden

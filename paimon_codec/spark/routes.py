@@ -34,8 +34,8 @@ from . import deletions
 from .deletions import JvmSelection, jvm_selection
 from .native import native_readable, selected_bytes
 
-__all__ = ["ReadRoutes", "route_plan", "DRIVER_READ_ROWS", "DRIVER_READ_BYTES", "STORE_DRIVER_READ_BYTES",
-           "WHOLE_FILE_SHARE"]
+__all__ = ["ReadRoutes", "route_plan", "small_answer", "DRIVER_READ_ROWS", "DRIVER_READ_BYTES",
+           "STORE_DRIVER_READ_BYTES", "WHOLE_FILE_SHARE"]
 
 # selections holding at most this many rows in total, in row groups of at most this many bytes (of the
 # columns read), are read on the driver
@@ -111,7 +111,8 @@ def read_whole(t: FileTask, columns: set[str] | None = None, filtered: bool = Tr
     return sizes is not None and sizes[0] >= WHOLE_FILE_SHARE * sizes[1]
 
 
-def _small(plan: ScanPlan, tasks: list[FileTask], columns: set[str], driver_rows: int) -> bool:
+def small_answer(plan: ScanPlan, tasks: list[FileTask], columns: set[str], driver_rows: int) -> bool:
+    """Whether ``tasks`` (read for ``columns``) are few enough rows and bytes to read on the driver."""
     if driver_rows <= 0 or sum(t.selected_rows for t in tasks) > driver_rows:
         return False
     local = [t for t in tasks if is_local(t.path)]
@@ -130,13 +131,13 @@ def route_plan(plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER
     columns = set(plan.row_type.names)
     tasks = plan.tasks
     selective = [t for t in tasks if t.selection is not None]
-    selective_small = bool(selective) and _small(plan, selective, columns, driver_rows)
+    selective_small = bool(selective) and small_answer(plan, selective, columns, driver_rows)
     if selective_small:
         routes.driver.extend(selective)
         tasks = [t for t in tasks if t.selection is None]
     # what is left are whole files, few rows in all: no Spark job is cheaper than Spark's reader (not tried
     # when the selective files were refused: the files left include them, so every sum is at least as large)
-    if tasks and (selective_small or not selective) and _small(plan, tasks, columns, driver_rows):
+    if tasks and (selective_small or not selective) and small_answer(plan, tasks, columns, driver_rows):
         routes.driver.extend(tasks)
         tasks = []
     rest: list[FileTask] = []
@@ -157,5 +158,5 @@ def route_plan(plan: ScanPlan, *, native: bool = True, driver_rows: int = DRIVER
         if sel is not None:
             routes.jvm.append((pk, sel))
     if rest:
-        (routes.driver if _small(plan, rest, columns, driver_rows) else routes.tasks).extend(rest)
+        (routes.driver if small_answer(plan, rest, columns, driver_rows) else routes.tasks).extend(rest)
     return routes

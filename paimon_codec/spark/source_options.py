@@ -41,6 +41,10 @@ class SourceOptions:
     #: partitions a read is spread over at least (when it has that many files): the cores of the machine planning it
     min_partitions: int = max(1, os.cpu_count() or 1)
     time_zone: str | None = None  # option "time-zone": the zone of TIMESTAMP <-> TIMESTAMP_LTZ evolution casts
+    #: a plan selecting at most this many rows (in row groups of at most ``routes.DRIVER_READ_BYTES``) is read
+    #: while planning, as ``scan()`` reads it on the driver (option ``source.driver-read-rows``; 0: never;
+    #: None: ``routes.DRIVER_READ_ROWS``, scan's bound)
+    driver_read_rows: int | None = None
 
     @property
     def time_travel(self) -> bool:
@@ -126,7 +130,9 @@ def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
         tag=_first(opts, _TAG_KEYS), timestamp_ms=None if as_of is None else _as_of(as_of),
         columns=None if not columns else tuple(c.strip() for c in columns.split(",") if c.strip()),
         use_indexes=_bool(opts, "use-indexes", True), pushdown=_bool(opts, "pushdown", False), split_bytes=max(1, split_bytes),
-        min_partitions=max(1, min_partitions), time_zone=opts.get("time-zone") or None)
+        min_partitions=max(1, min_partitions), time_zone=opts.get("time-zone") or None,
+        driver_read_rows=None if opts.get("source.driver-read-rows") is None
+        else max(0, _int(opts, "source.driver-read-rows", 0)))
 
 
 def storage_overrides(options: Mapping[str, str]) -> dict[str, str]:

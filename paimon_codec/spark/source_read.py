@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from ..expressions.semantics import SemanticsLike
 
-__all__ = ["read_partition"]
+__all__ = ["read_partition", "to_ipc", "from_ipc"]
 
 _BATCH_ROWS = 65536
 
@@ -71,3 +71,19 @@ def read_partition(files: list, group: Any, read_type: Any, out_type: Any, spark
     threads = min(len(files), read_threads([t.path for t in files])) if files else 1
     for table in map_bounded(one, files, threads):
         yield from table.to_batches(max_chunksize=_BATCH_ROWS)
+
+
+def to_ipc(batches: Iterator[pa.RecordBatch], spark_schema: Any) -> bytes:
+    """``batches`` (of Spark's Arrow schema, as :func:`read_partition` yields them) as one Arrow IPC stream,
+    in batches of up to 65,536 rows."""
+    schema = _spark_arrow_schema(spark_schema)
+    table = pa.Table.from_batches(list(batches), schema).combine_chunks()  # a file's few rows: not a batch each
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, schema) as writer:
+        writer.write_table(table, max_chunksize=_BATCH_ROWS)
+    return sink.getvalue().to_pybytes()
+
+
+def from_ipc(data: bytes) -> Iterator[pa.RecordBatch]:
+    """The batches of a stream written by :func:`to_ipc` (none for a stream of no rows)."""
+    yield from pa.ipc.open_stream(pa.py_buffer(data))
