@@ -88,12 +88,12 @@ def test_pushed_filters_prune_files_and_need_no_spark_filter(driver_rows):
     path = table_dir(spec["table"])
     knob = {} if driver_rows is None else {"source.driver-read-rows": driver_rows}
     every = _reader(path, **knob)
-    all_files = sum(len(p.files) for p in every.partitions())
+    all_files = sum(p.files_read for p in every.partitions())
     reader = _reader(path, pushdown="true", **knob)
     rest = list(reader.pushFilters([sds.EqualTo(("cat",), "B"), sds.EqualTo(("code",), 20)]))
     assert rest == []  # Spark will not filter again: the rows must be exact
     parts = reader.partitions()
-    assert sum(len(p.files) for p in parts) < all_files
+    assert sum(p.files_read for p in parts) < all_files
     assert all((p.rows is not None) == (driver_rows is None) for p in parts)
     assert sorted(r["id"] for r in _rows(reader, parts)) == sorted(expected_query_rows(spec, "q8"))
     off = _reader(path)

@@ -9,11 +9,14 @@ translate exactly (:mod:`.pushdown`) become the plan's predicate - partitions, v
 deletion vectors narrow the files and rows (:func:`paimon_codec.planning.plan.plan_scan`, ``semantics="spark"``)
 - and are not evaluated by Spark again: ``read()`` filters every row it reads by them with
 :func:`~paimon_codec.reading.arrow_filter.filter_table` (a file whose selection is exactly the matching rows is
-not filtered again).  The rest go back to Spark.  The planned tasks are Spark's partitions: data files (with
-their row selections) packed by selected bytes plus :data:`OPEN_COST` a file, up to ``source.split.target-size``
-(128 MB) and over at least ``source.min-partitions`` (the driver's cores), and one partition per group task
-(a primary-key bucket merged by key, a data-evolution row range), so merges, data evolution and schema
-evolution read exactly as :func:`paimon_codec.spark.scan` reads them.  ``read()`` yields Arrow batches.
+not filtered again).  The rest go back to Spark.  A small answer (``scan()``'s bound for reading on the
+driver, ``source.driver-read-rows``) is read by ``partitions()`` itself and travels as one partition of Arrow
+IPC bytes.  Otherwise the planned tasks are Spark's partitions: data files (with their row selections) in as
+many partitions as ``source.split.target-size`` (128 MB) of selected bytes need, at least
+``source.min-partitions`` (the driver's cores), balanced by selected bytes plus :data:`OPEN_COST` a file, and
+one partition per group task (a primary-key bucket merged by key, a data-evolution row range), so merges, data
+evolution and schema evolution read exactly as :func:`paimon_codec.spark.scan` reads them.  ``read()`` yields
+Arrow batches.
 
 PySpark (4.1 - 4.3) hands a Python data source neither the columns a query needs nor its ``LIMIT`` / top-N,
 so every column is read unless ``option("columns", "a,b")`` (or a user schema of some of the table's columns:
@@ -52,15 +55,16 @@ class PlanPartition(InputPartition):
     """One Spark partition: data-file tasks (``FileTask``) read a few at once, or one group task, and the
     columns to read them with (PySpark pickles the reader for ``read()`` before it calls ``partitions()``, so
     what planning decides travels in the partitions) - or the rows themselves, read while planning
-    (``rows``: an Arrow IPC stream of Spark's schema; ``files`` then says which files they came from)."""
+    (``rows``: an Arrow IPC stream of Spark's schema, read from ``files_read`` files; no tasks travel then)."""
 
     def __init__(self, read_type: Any, files: list | None = None, group: Any = None,
-                 rows: bytes | None = None) -> None:
+                 rows: bytes | None = None, files_read: int = 0) -> None:
         super().__init__(None)
         self.read_type = read_type
         self.files = files or []
         self.group = group
         self.rows = rows
+        self.files_read = files_read or len(self.files)
 
 
 def _restore(storage_state: dict | None, options: dict) -> None:
@@ -166,7 +170,7 @@ class PaimonCodecReader(DataSourceReader):
 
         batches = read_partition(files, None, read_type, self.out_type, self.spark_schema, self.predicate,
                                  self.semantics)
-        return PlanPartition(read_type, files, rows=to_ipc(batches, self.spark_schema))
+        return PlanPartition(read_type, rows=to_ipc(batches, self.spark_schema), files_read=len(files))
 
     def read(self, partition: InputPartition) -> Iterator:
         from .source_read import from_ipc, read_partition
