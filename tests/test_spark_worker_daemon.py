@@ -26,6 +26,8 @@ def test_the_daemon_is_set_only_where_workers_run_this_interpreter(monkeypatch):
     monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)
     assert _workers_import_this_library("local[2]")
     assert not _workers_import_this_library("spark://host:7077")  # executors may not have the library
+    assert not _workers_import_this_library("local-cluster[2,1,1024]")  # executors: processes of their own
+    assert not _workers_import_this_library("local[2]", {"spark.pyspark.python": "/usr/bin/false"})
     monkeypatch.setenv("SPARK_REMOTE", "sc://localhost")
     assert not _workers_import_this_library("local[2]")  # Spark Connect: the server's setting
     monkeypatch.delenv("SPARK_REMOTE")

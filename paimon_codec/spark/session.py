@@ -21,14 +21,18 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 
-def _workers_import_this_library(master: str) -> bool:
-    """Whether Spark's Python workers run this interpreter - a local master, ``PYSPARK_PYTHON`` this
-    executable, no Spark Connect - so they import this library and may fork from
-    :mod:`~paimon_codec.spark.worker_daemon` (which imports the read path once, before the forks)."""
-    if not master.startswith("local") or os.environ.get("SPARK_REMOTE") or os.environ.get("SPARK_CONNECT_MODE_ENABLED"):
+def _workers_import_this_library(master: str, conf: dict[str, str] | None = None) -> bool:
+    """Whether Spark's Python workers run this interpreter - a local master (``local`` / ``local[N]``, not
+    ``local-cluster``), ``PYSPARK_PYTHON`` (and ``spark.pyspark.python`` of ``conf``) this executable, no Spark
+    Connect - so they import this library and may fork from :mod:`~paimon_codec.spark.worker_daemon` (which
+    imports the read path once, before the forks)."""
+    if not (master == "local" or master.startswith("local[")):
         return False
-    python = os.environ.get("PYSPARK_PYTHON", sys.executable)
-    return os.path.realpath(shutil.which(python) or python) == os.path.realpath(sys.executable)
+    if os.environ.get("SPARK_REMOTE") or os.environ.get("SPARK_CONNECT_MODE_ENABLED"):
+        return False
+    here = os.path.realpath(sys.executable)
+    pythons = [os.environ.get("PYSPARK_PYTHON", sys.executable), (conf or {}).get("spark.pyspark.python", here)]
+    return all(os.path.realpath(shutil.which(p) or p) == here for p in pythons)
 
 
 def get_spark(master: str | None = None, app_name: str = "paimon-codec", *, shuffle_partitions: int = 4,
@@ -47,8 +51,9 @@ def get_spark(master: str | None = None, app_name: str = "paimon-codec", *, shuf
     active = SparkSession.getActiveSession()
     if active is not None:
         return active
+    url = master or os.environ.get("PAIMON_CODEC_SPARK_MASTER", "local[*]")
     builder = (SparkSession.builder.appName(app_name)
-               .master(master or os.environ.get("PAIMON_CODEC_SPARK_MASTER", "local[*]"))
+               .master(url)
                .config("spark.ui.enabled", "false")
                .config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
@@ -56,7 +61,7 @@ def get_spark(master: str | None = None, app_name: str = "paimon-codec", *, shuf
                .config("spark.sql.session.timeZone", "UTC")
                .config("spark.driver.extraJavaOptions", "-Dlog4j2.rootLogger.level=ERROR")
                )
-    if _workers_import_this_library(master or os.environ.get("PAIMON_CODEC_SPARK_MASTER", "local[*]")):
+    if _workers_import_this_library(url, extra_conf):
         builder = builder.config("spark.python.daemon.module", "paimon_codec.spark.worker_daemon")
     for key, value in (extra_conf or {}).items():  # a daemon module given here wins
         builder = builder.config(key, value)
