@@ -16,13 +16,13 @@
 from __future__ import annotations
 
 import array
-import struct
 
 import numpy as np
 from pyroaring import BitMap
 
 from .errors import CorruptDataError, TruncatedDataError
 from .fileio import ByteSource
+from .generated.construct import constants as _codec
 from .generated.construct.constants import ROARING_COOKIE_NO_RUN, ROARING_COOKIE_RUN
 
 __all__ = [
@@ -37,15 +37,30 @@ __all__ = [
     "drop_first",
 ]
 
-_SERIAL_COOKIE_NO_RUN = ROARING_COOKIE_NO_RUN
-_SERIAL_COOKIE = ROARING_COOKIE_RUN
-#: RoaringFormatSpec: run-cookie bitmaps with fewer containers than this carry no offset header.
-_NO_OFFSET_THRESHOLD = 4
-_MAX_CONTAINERS = 65536
-#: The empty bitmap in portable form (cookie 12346, zero containers).
-EMPTY_PORTABLE = b"\x3a\x30\x00\x00\x00\x00\x00\x00"
-_U32 = struct.Struct("<I")
-_U16 = struct.Struct("<H")
+# Every width, count and threshold below is the generated codec's (schemas/roaring32.ksy): its field dtypes and its
+# value functions (which containers are arrays or bitmaps, when the offset header is present).  The schema is
+# marked -runtime-layout, so they sit in the generated constants module, which imports no codec: the codec
+# runtime sizes embedded bitmaps with this scan without an import cycle.
+_COOKIE = _codec.COOKIE_DTYPE
+_COUNT = _codec.CONTAINER_COUNT_DTYPE
+_HEADER = _codec.DESCRIPTIVE_HEADER_DTYPE  # (key, cardinality_minus_1) per container
+_CARD_AT = _HEADER.fields["cardinality_minus_1"][1]
+_CARD = _HEADER.fields["cardinality_minus_1"][0]
+_OFFSET = _codec.OFFSETS_DTYPE
+_NUM_RUNS = _codec.NUM_RUNS_DTYPE
+_RUN = _codec.CONTAINER_RUNS_DTYPE.itemsize
+_VALUE = _codec.CONTAINER_VALUES_DTYPE.itemsize
+_BITMAP_BYTES = _codec.container_bitmap_words() * _codec.CONTAINER_BITMAP_DTYPE.itemsize
+#: One container per value of the key field (the high bits of a position).
+_MAX_CONTAINERS = 1 << (8 * _HEADER.fields["key"][0].itemsize)
+#: The empty bitmap in portable form (the no-run cookie, zero containers).
+EMPTY_PORTABLE = np.array(ROARING_COOKIE_NO_RUN, _COOKIE).tobytes() + np.array(0, _COUNT).tobytes()
+#: A no-run cookie's head (cookie and count): the most read before the header's size is known.
+_HEAD = _COOKIE.itemsize + _COUNT.itemsize
+
+
+def _number(buf: bytes | memoryview, dtype: np.dtype, pos: int) -> int:
+    return int(np.frombuffer(buf, dtype, 1, pos)[0])
 
 
 def bitmap_of(positions: np.ndarray) -> BitMap:
@@ -67,20 +82,21 @@ def serialize_optimized(bm: BitMap) -> bytes:
 
 def _header_shape(cookie: int, count: int | None, *, what: str, path: str | None, offset: int
                   ) -> tuple[int, int, int, bool]:
-    """``(containers, bytes before the key/cardinality header, run-flag bytes, offset header?)``.
+    """``(containers, bytes before the descriptive header, run-flag bytes, offset header?)``.
 
-    ``count`` is the u32 after a no-run cookie (None when not needed).  RoaringFormatSpec.
+    ``count`` is the container count after a no-run cookie (None when not needed).  RoaringFormatSpec.
     """
-    if cookie & 0xFFFF == _SERIAL_COOKIE:
-        n = (cookie >> 16) + 1
-        return n, 4 + (n + 7) // 8, (n + 7) // 8, n >= _NO_OFFSET_THRESHOLD
-    if cookie == _SERIAL_COOKIE_NO_RUN:
+    if _codec.roaring32_has_run_containers(cookie):
+        flags = _codec.roaring32_run_flags_size(cookie, None)
+        return (_codec.roaring32_num_containers(cookie, None), _COOKIE.itemsize + flags, flags,
+                _codec.roaring32_has_offsets(cookie, None))
+    if cookie == ROARING_COOKIE_NO_RUN:
         if count is None or count > _MAX_CONTAINERS:
             raise CorruptDataError(f"{what} claims {count} containers", path=path, offset=offset,
                                    expected=f"at most {_MAX_CONTAINERS}")
-        return count, 8, 0, True
+        return count, _HEAD, 0, _codec.roaring32_has_offsets(cookie, count)
     raise CorruptDataError(f"{what}: bad roaring cookie {cookie:#x}", path=path, offset=offset,
-                           expected=f"{_SERIAL_COOKIE_NO_RUN} or {_SERIAL_COOKIE} in the low 16 bits")
+                           expected=f"{ROARING_COOKIE_NO_RUN} or {ROARING_COOKIE_RUN} in the low 16 bits")
 
 
 def portable_size(data: bytes | memoryview | ByteSource, start: int = 0, end: int | None = None, *,
@@ -95,20 +111,20 @@ def portable_size(data: bytes | memoryview | ByteSource, start: int = 0, end: in
     head: bytes | memoryview
     if isinstance(data, ByteSource):
         path, base, end = data.path, data.base, data.length
-        head = data.read(start, min(8, max(end - start, 0)), what)
+        head = data.read(start, min(_HEAD, max(end - start, 0)), what)
     else:
         end = len(data) if end is None else end
-        head = data[start:min(start + 8, end)]
-    if len(head) < 4:
+        head = data[start:min(start + _HEAD, end)]
+    if len(head) < _COOKIE.itemsize:
         raise TruncatedDataError(f"{what} cookie runs past the end of the data", path=path,
-                                 offset=base + start, expected="4 bytes")
-    (cookie,) = _U32.unpack_from(head, 0)
-    count = _U32.unpack_from(head, 4)[0] if len(head) == 8 else None
-    if cookie == _SERIAL_COOKIE_NO_RUN and count is None:
+                                 offset=base + start, expected=f"{_COOKIE.itemsize} bytes")
+    cookie = _number(head, _COOKIE, 0)
+    count = _number(head, _COUNT, _COOKIE.itemsize) if len(head) == _HEAD else None
+    if cookie == ROARING_COOKIE_NO_RUN and count is None:
         raise TruncatedDataError(f"{what} container count runs past the end of the data", path=path,
-                                 offset=base + start + 4, expected="4 bytes")
+                                 offset=base + start + _COOKIE.itemsize, expected=f"{_COUNT.itemsize} bytes")
     n, desc_at, nflags, has_offsets = _header_shape(cookie, count, what=what, path=path, offset=base + start)
-    header_len = desc_at + 4 * n + (4 * n if has_offsets else 0)
+    header_len = desc_at + _HEADER.itemsize * n + (_OFFSET.itemsize * n if has_offsets else 0)
     if start + header_len > end:
         raise TruncatedDataError(f"{what} header of {n} containers runs past the end of the data", path=path,
                                  offset=base + start, expected=f"{header_len} bytes")
@@ -117,32 +133,36 @@ def portable_size(data: bytes | memoryview | ByteSource, start: int = 0, end: in
         src = data
         header = src.read(start, header_len, what + " header")
 
-        def fetch2(pos: int) -> bytes | memoryview:
-            return src.read(pos, 2, what + " run count")
+        def run_count(pos: int) -> int:
+            return _number(src.read(pos, _NUM_RUNS.itemsize, what + " run count"), _NUM_RUNS, 0)
     else:
         buf = memoryview(data)
         header = buf[start:start + header_len]
 
-        def fetch2(pos: int) -> bytes | memoryview:
-            return buf[pos:pos + 2]
+        def run_count(pos: int) -> int:
+            return _number(buf, _NUM_RUNS, pos)
     if n == 0:
         return header_len
-    flags = header[4:4 + nflags]
+    flags = header[_COOKIE.itemsize:_COOKIE.itemsize + nflags]
 
     def container_size(i: int, rel: int) -> int:
-        if nflags and flags[i >> 3] >> (i & 7) & 1:
-            if start + rel + 2 > end:
+        is_run = bool(nflags) and flags[i >> 3] >> (i & 7) & 1 == 1
+        if is_run:
+            if start + rel + _NUM_RUNS.itemsize > end:
                 raise TruncatedDataError(f"{what} run count runs past the end of the data", path=path,
-                                         offset=base + start + rel, expected="2 bytes")
-            return 2 + 4 * _U16.unpack_from(fetch2(start + rel), 0)[0]
-        card_minus_1 = _U16.unpack_from(header, desc_at + 4 * i + 2)[0]
-        return 8192 if card_minus_1 >= 4096 else 2 * (card_minus_1 + 1)
+                                         offset=base + start + rel, expected=f"{_NUM_RUNS.itemsize} bytes")
+            return _NUM_RUNS.itemsize + _RUN * run_count(start + rel)
+        card_minus_1 = _number(header, _CARD, desc_at + _HEADER.itemsize * i + _CARD_AT)
+        if _codec.container_is_bitmap(False, card_minus_1):
+            return _BITMAP_BYTES
+        return _VALUE * (card_minus_1 + 1)
 
     if has_offsets:
-        (last,) = _U32.unpack_from(header, header_len - 4)
+        last_at = header_len - _OFFSET.itemsize
+        last = _number(header, _OFFSET, last_at)
         if last < header_len:
             raise CorruptDataError(f"{what}: container offset points into the header", path=path,
-                                   offset=base + start + header_len - 4, expected=f"at least {header_len}")
+                                   offset=base + start + last_at, expected=f"at least {header_len}")
         total = last + container_size(n - 1, last)
     else:
         total = header_len
@@ -161,13 +181,13 @@ _VALID = ("a portable roaring bitmap (container keys and values strictly increas
 def read_bitmap(data: bytes | memoryview, *, what: str = "bitmap", offset: int | None = None,
                 path: str | None = None) -> BitMap:
     """Deserialize a portable Roaring32 bitmap held in ``data`` (trailing bytes are not checked)."""
-    if len(data) < 8:
+    if len(data) < len(EMPTY_PORTABLE):
         raise CorruptDataError(f"{what}: {len(data)} bytes cannot hold a roaring bitmap", path=path,
-                               offset=offset, expected="at least 8 bytes")
-    (cookie,) = _U32.unpack_from(data, 0)
-    if (cookie & 0xFFFF) != _SERIAL_COOKIE and cookie != _SERIAL_COOKIE_NO_RUN:
+                               offset=offset, expected=f"at least {len(EMPTY_PORTABLE)} bytes")
+    cookie = _number(data, _COOKIE, 0)
+    if not _codec.roaring32_has_run_containers(cookie) and cookie != ROARING_COOKIE_NO_RUN:
         raise CorruptDataError(f"{what}: bad roaring cookie 0x{cookie:08x}", path=path, offset=offset,
-                               expected=f"{_SERIAL_COOKIE_NO_RUN} or {_SERIAL_COOKIE} in the low 16 bits")
+                               expected=f"{ROARING_COOKIE_NO_RUN} or {ROARING_COOKIE_RUN} in the low 16 bits")
     try:
         # pyroaring's stub says ``bytes``; its Cython signature takes any buffer (memoryview: no copy)
         return BitMap.deserialize(data)  # type: ignore[arg-type]

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 from pyroaring import BitMap, BitMap64
 
-from .generated.construct.constants import ROARING_COOKIE_NO_RUN, ROARING_COOKIE_RUN
+from .generated.construct import roaring32 as _codec
 from .generated.construct.roaring32 import (
+    CONTAINER_BITMAP_DTYPE,
     CONTAINER_COUNT_DTYPE,
     CONTAINER_RUNS_DTYPE,
     CONTAINER_VALUES_DTYPE,
@@ -35,11 +36,13 @@ from .generated.construct.roaring64 import BUCKET_COUNT_DTYPE, BUCKET_KEY_DTYPE
 
 __all__ = ["Runs", "bitmap_runs", "join_parts", "roaring32_runs", "runs_of_sorted"]
 
-_U16 = CONTAINER_VALUES_DTYPE
-_COOKIE_RUN, _COOKIE_NO_RUN = ROARING_COOKIE_RUN, ROARING_COOKIE_NO_RUN
-_ARRAY_MAX = 4096  # Roaring: a container of more values is a bitmap container
-_BITMAP_BYTES = (1 << 16) // 8  # a bitmap container: one bit per low-16-bit value
+# Widths and thresholds are the generated codec's (schemas/roaring32.ksy); the 16 low bits of a position per
+# container and the 65536 values a container spans are Roaring's, not a byte layout.
+_ARRAY_MAX = _codec.container_array_max_cardinality()  # a container of more values is a bitmap container
+_BITMAP_BYTES = _codec.container_bitmap_words() * CONTAINER_BITMAP_DTYPE.itemsize
 _RUN = CONTAINER_RUNS_DTYPE.itemsize  # bytes of one run (start, length - 1)
+_RUN_START = CONTAINER_RUNS_DTYPE.fields["start"]  # (dtype, offset in the run)
+_RUN_LENGTH = CONTAINER_RUNS_DTYPE.fields["length_minus_1"]
 _EMPTY32 = np.zeros(0, np.uint32)
 _EMPTY64 = np.zeros(0, np.int64)
 
@@ -101,14 +104,17 @@ class _Filler:
 
 
 def _bitmap_container(body: memoryview) -> tuple[np.ndarray, np.ndarray]:
-    """Runs of a bitmap container (1024 little-endian words): where the bits step up and down."""
-    bits = np.unpackbits(np.frombuffer(body, dtype=np.uint8), bitorder="little").view(np.int8)
+    """Runs of a bitmap container (its words, value v at bit v of the little-endian words): where the bits
+    step up and down."""
+    words = np.frombuffer(body, dtype=CONTAINER_BITMAP_DTYPE)
+    little = words.astype(words.dtype.newbyteorder("<"), copy=False).view(np.uint8)
+    bits = np.unpackbits(little, bitorder="little").view(np.int8)
     edges = np.diff(bits, prepend=np.int8(0), append=np.int8(0))  # +1 at a run's first bit, -1 after its last
     return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1) - 1
 
 
 def _array_container(body: memoryview) -> tuple[np.ndarray, np.ndarray]:
-    vals = np.frombuffer(body, dtype=_U16).astype(np.int64)
+    vals = np.frombuffer(body, dtype=CONTAINER_VALUES_DTYPE).astype(np.int64)
     breaks = np.flatnonzero(np.diff(vals) != 1)
     return np.concatenate((vals[:1], vals[breaks + 1])), np.concatenate((vals[breaks], vals[-1:]))
 
@@ -117,6 +123,22 @@ def _run_container(body: memoryview) -> tuple[np.ndarray, np.ndarray]:
     pairs = np.frombuffer(body, dtype=CONTAINER_RUNS_DTYPE)
     start = pairs["start"].astype(np.int64)
     return _merge_touching(start, start + pairs["length_minus_1"])
+
+
+def _reader(mv: memoryview, dtype: np.dtype):  # noqa: ANN202 - returns a closure
+    """``read(at)``: the ``dtype`` numbers at byte positions ``at`` (an int64 scalar or array, any alignment),
+    as int64 - one view of the buffer per alignment, no copy."""
+    w = dtype.itemsize
+    views = [np.frombuffer(mv, dtype, max((len(mv) - k) // w, 0), k) for k in range(w)]
+
+    def read(at: np.ndarray) -> np.ndarray:
+        out = np.zeros(np.shape(at), np.int64)
+        for k, v in enumerate(views):
+            if v.size:
+                out = np.where(at % w == k, v[np.minimum(at // w, v.size - 1)], out)
+        return out
+
+    return read
 
 
 def roaring32_runs(data: bytes | memoryview) -> Runs:
@@ -128,36 +150,34 @@ def roaring32_runs(data: bytes | memoryview) -> Runs:
     raw = np.frombuffer(mv, dtype=np.uint8)
     cookie = int(np.frombuffer(mv, COOKIE_DTYPE, 1, 0)[0])
     pos = COOKIE_DTYPE.itemsize
-    if cookie & 0xFFFF == _COOKIE_RUN:
-        n = (cookie >> 16) + 1
-        flags = np.unpackbits(raw[pos:pos + (n + 7) // 8], bitorder="little")[:n].astype(bool)
-        pos += (n + 7) // 8
-        has_offsets = n >= 4
+    if _codec.roaring32_has_run_containers(cookie):
+        n = _codec.roaring32_num_containers(cookie, None)
+        nflags = _codec.roaring32_run_flags_size(cookie, None)
+        flags = np.unpackbits(raw[pos:pos + nflags], bitorder="little")[:n].astype(bool)
+        pos += nflags
+        has_offsets = _codec.roaring32_has_offsets(cookie, None)
     else:
         n = int(np.frombuffer(mv, CONTAINER_COUNT_DTYPE, 1, pos)[0])
-        flags, has_offsets = np.zeros(n, bool), True
+        flags, has_offsets = np.zeros(n, bool), _codec.roaring32_has_offsets(cookie, n)
         pos += CONTAINER_COUNT_DTYPE.itemsize
     if not n:
         return Runs(_EMPTY32, _EMPTY32)
     heads = np.frombuffer(mv, DESCRIPTIVE_HEADER_DTYPE, n, pos)
     keys, cards = heads["key"].astype(np.int64), heads["cardinality_minus_1"].astype(np.int64) + 1
     pos += DESCRIPTIVE_HEADER_DTYPE.itemsize * n
-    # u2 fields at any byte position (containers need not be aligned): views of both alignments
-    even = np.frombuffer(mv, NUM_RUNS_DTYPE, len(mv) // 2)
-    odd = np.frombuffer(mv, NUM_RUNS_DTYPE, (len(mv) - 1) // 2, 1)
-    u16 = lambda at: np.where(at & 1, odd[np.minimum(at >> 1, odd.size - 1)],  # noqa: E731
-                              even[np.minimum(at >> 1, even.size - 1)]).astype(np.int64)
+    num_runs = _reader(mv, NUM_RUNS_DTYPE)  # numbers at any byte position (containers need not be aligned)
+    run_start, run_length = _reader(mv, _RUN_START[0]), _reader(mv, _RUN_LENGTH[0])
     nr, sw = NUM_RUNS_DTYPE.itemsize, CONTAINER_VALUES_DTYPE.itemsize
     if has_offsets:
         at = np.frombuffer(mv, OFFSETS_DTYPE, n, pos).astype(np.int64)
-    else:  # a run cookie with fewer than 4 containers: walk them (at most 3)
+    else:  # a run cookie with few containers: walk them (at most 3)
         at = np.zeros(n, np.int64)
         cur = pos
         for i in range(n):
             at[i] = cur
-            cur += (nr + _RUN * int(u16(np.int64(cur))) if flags[i] else
+            cur += (nr + _RUN * int(num_runs(np.int64(cur))) if flags[i] else
                     _BITMAP_BYTES if cards[i] > _ARRAY_MAX else sw * int(cards[i]))
-    nruns = np.where(flags, u16(at * flags), 0)  # a run container's run count (its first u16)
+    nruns = np.where(flags, num_runs(at * flags), 0)  # a run container's run count (its first field)
     bound = np.where(flags, nruns, np.where(cards > _ARRAY_MAX, np.minimum(cards, 65537 - cards), cards))
     out = _Filler(int(bound.sum()), np.uint32)
     single = flags & (nruns == 1)
@@ -165,8 +185,8 @@ def roaring32_runs(data: bytes | memoryview) -> Runs:
     i = 0
     for j in others:
         if i < j:  # containers i .. j-1 hold one run each: all at once
-            first = (keys[i:j] << 16) + u16(at[i:j] + nr)
-            out.put(*_merge_touching(first, first + u16(at[i:j] + nr + sw)))
+            first = (keys[i:j] << 16) + run_start(at[i:j] + nr + _RUN_START[1])
+            out.put(*_merge_touching(first, first + run_length(at[i:j] + nr + _RUN_LENGTH[1])))
         if j == n:
             break
         o, high = int(at[j]), int(keys[j]) << 16

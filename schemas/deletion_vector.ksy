@@ -59,6 +59,7 @@ types:
     seq:
       - id: bitmap_count
         type: s8le
+        -dtype-name: DV64_BITMAP_COUNT_DTYPE
         doc: number of 32-bit buckets (dense from key 0)
       - id: bitmaps
         type: dv64_bucket
@@ -70,6 +71,7 @@ types:
     seq:
       - id: key
         type: s4le
+        -dtype-name: DV64_BUCKET_KEY_DTYPE
         doc: high 32 bits
       - id: roaring
         type: roaring32

@@ -16,6 +16,7 @@ seq:
   - id: version
     -orig-id: VERSION_ID_V1
     type: u1
+    -dtype-name: DELETION_VECTORS_VERSION_DTYPE
     valid:
       any-of: [deletion_vectors_version::v1.to_i]
     doc: file version, always 1

@@ -24,7 +24,7 @@ instances:
     -construct: skip
     doc: the fixed-size end of the file (payload size, flags, trailing magic)
   footer:
-    pos: _io.size - sizeof<puffin_footer_tail> - footer_tail.payload_size - 4
+    pos: _io.size - sizeof<puffin_footer_tail> - footer_tail.payload_size - magic.size
     type: puffin_footer(footer_tail.payload_size)
     -construct: skip
     doc: the footer (magic + JSON payload) just before the tail
@@ -39,6 +39,7 @@ types:
         doc: byte length of the footer payload (JSON)
       - id: flags
         type: u4
+        -at-name: PUFFIN_FOOTER_FLAGS_AT
         doc: footer flags; bit 0 of the first byte = payload compressed (LZ4)
       - id: magic
         contents: PFA1

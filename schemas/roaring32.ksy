@@ -5,6 +5,8 @@ meta:
   endian: le
   -construct-embedded: "_rt.Roaring32Bytes()"
   -plain-embedded: roaring32_bytes
+  -runtime-layout: true
+-export-values: true
 doc-ref:
   - https://github.com/RoaringBitmap/RoaringFormatSpec/blob/master/README.md
 doc: |
@@ -21,11 +23,11 @@ seq:
   - id: container_count
     type: u4
     -dtype-name: CONTAINER_COUNT_DTYPE
-    if: (cookie & 0xffff) != roaring_cookie::run.to_i
+    if: not has_run_containers
     doc: number of containers (only without run containers)
   - id: run_flags
-    size: '((cookie >> 16) + 1 + 7) / 8'
-    if: (cookie & 0xffff) == roaring_cookie::run.to_i
+    size: run_flags_size
+    if: has_run_containers
     doc: bit i set means container i is a run container
   - id: descriptive_header
     type: container_header
@@ -36,17 +38,26 @@ seq:
     type: u4
     repeat: expr
     repeat-expr: num_containers
-    if: (cookie & 0xffff) != roaring_cookie::run.to_i or num_containers >= 4
+    if: has_offsets
     doc: byte offset of each container from the start of the bitmap
   - id: containers
-    type: container(_index)
+    type: container(has_run_containers and ((run_flags[_index >> 3] >> (_index & 7)) & 1) == 1, descriptive_header[_index].cardinality_minus_1)
     repeat: expr
     repeat-expr: num_containers
     doc: the containers, in key order
 instances:
+  has_run_containers:
+    value: (cookie & 0xffff) == roaring_cookie::run.to_i
+    doc: the cookie is a run cookie (its high 16 bits count the containers; run flags follow it)
   num_containers:
-    value: '((cookie & 0xffff) == roaring_cookie::run.to_i) ? (cookie >> 16) + 1 : container_count'
+    value: 'has_run_containers ? (cookie >> 16) + 1 : container_count'
     doc: number of containers
+  run_flags_size:
+    value: (num_containers + 7) / 8
+    doc: bytes of run flags (one bit per container)
+  has_offsets:
+    value: not has_run_containers or num_containers >= 4
+    doc: the offset header is present (always without run containers; with them from four containers on)
 types:
   container_header:
     doc: key and cardinality of one container
@@ -68,38 +79,51 @@ types:
         doc: run length minus one
   container:
     doc: one container - array, bitmap or run
+    -export-values: true
     params:
-      - id: idx
-        type: s4
-        doc: index of this container
+      - id: is_run
+        type: bool
+        doc: the container's run flag is set
+      - id: cardinality_minus_1
+        type: u2
+        doc: the container's cardinality - 1 (from its descriptive header)
     seq:
       - id: values
         type: u2
         repeat: expr
-        repeat-expr: _parent.descriptive_header[idx].cardinality_minus_1 + 1
-        if: not ((cookie_runs) and ((_parent.run_flags[idx >> 3] >> (idx & 7)) & 1) == 1) and _parent.descriptive_header[idx].cardinality_minus_1 < 4096
+        repeat-expr: cardinality_minus_1 + 1
+        if: is_array
         doc: array container - sorted low 16 bits
       - id: bitmap
         type: u8
         repeat: expr
-        repeat-expr: 1024
-        if: not ((cookie_runs) and ((_parent.run_flags[idx >> 3] >> (idx & 7)) & 1) == 1) and _parent.descriptive_header[idx].cardinality_minus_1 >= 4096
+        repeat-expr: bitmap_words
+        if: is_bitmap
         doc: bitmap container - 65536 bits, value v is bit v & 63 of word v >> 6
       - id: num_runs
         type: u2
         -dtype-name: NUM_RUNS_DTYPE
-        if: (cookie_runs) and ((_parent.run_flags[idx >> 3] >> (idx & 7)) & 1) == 1
+        if: is_run
         doc: run container - number of runs
       - id: runs
         type: run
         repeat: expr
         repeat-expr: num_runs
-        if: (cookie_runs) and ((_parent.run_flags[idx >> 3] >> (idx & 7)) & 1) == 1
+        if: is_run
         doc: run container - the runs
     instances:
-      cookie_runs:
-        value: (_parent.cookie & 0xffff) == roaring_cookie::run.to_i
-        doc: whether the bitmap has run containers
+      array_max_cardinality:
+        value: 4096
+        doc: most values an array container holds (a container without runs holding more is a bitmap)
+      is_array:
+        value: not is_run and cardinality_minus_1 < array_max_cardinality
+        doc: an array container (sorted values)
+      is_bitmap:
+        value: not is_run and cardinality_minus_1 >= array_max_cardinality
+        doc: a bitmap container (one bit per low-16-bit value)
+      bitmap_words:
+        value: 1024
+        doc: words of a bitmap container
 enums:
   roaring_cookie:
     12346:

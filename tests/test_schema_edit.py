@@ -754,6 +754,164 @@ FIELD_EDITS.append(
      """))
 
 
+FIELD_EDITS.append(
+    ("roaring32:numbers_wider_shape_moved", "roaring32",
+     # every u4 (cookie, count, offsets) a u8 and every u2 (keys, cardinalities, values, runs) a u4, bitmap
+     # containers 2048 u4 words, the no-run cookie renumbered, arrays of at most 2048 values, the offset header from
+     # two run containers on: the size scan (roaring.portable_size, behind the codecs' embedded bitmaps) and the
+     # run reader (runs.roaring32_runs) follow
+     ("type: u4\n", "type: u2\n", "      - id: bitmap\n        type: u8\n", "value: 1024\n", "value: 4096\n",
+      "num_containers >= 4\n", "    12346:\n      id: no_run"),
+     ("type: u8\n", "type: u4\n", "      - id: bitmap\n        type: u4\n", "value: 2048\n", "value: 2048\n",
+      "num_containers >= 2\n", "    12348:\n      id: no_run"),
+     """
+     from paimon_codec import codec_runtime, roaring, runs
+     from paimon_codec.generated.construct import roaring32 as R
+     assert R.COOKIE_DTYPE.itemsize == 8 and R.DESCRIPTIVE_HEADER_DTYPE.itemsize == 8 and R.ROARING_COOKIE_NO_RUN == 12348
+     assert roaring.EMPTY_PORTABLE == (12348).to_bytes(8, "little") + bytes(8)
+     def bitmap_words(values):
+         words = np.zeros(2048, R.CONTAINER_BITMAP_DTYPE)
+         for v in values:
+             words[v >> 5] |= 1 << (v & 31)
+         return words
+     run = {"num_runs": 2, "runs": [{"start": 10, "length_minus_1": 5}, {"start": 100, "length_minus_1": 0}]}
+     evens = list(range(0, 6000, 2))   # 3000 values: a bitmap container now (an array one before the edit)
+     containers = [(0, True, 6, run, [*range(10, 16), 100]), (1, False, 2, {"values": [1, 2, 7]}, [1, 2, 7]),
+                   (2, False, 2999, {"bitmap": bitmap_words(evens)}, evens)]
+     def build(cookie, count, flags, picked):
+         heads = [{"key": k, "cardinality_minus_1": c} for k, _, c, _, _ in picked]
+         sizes = [len(R.Container.build(obj, is_run=is_run, cardinality_minus_1=c)) for _, is_run, c, obj, _ in picked]
+         obj = {"cookie": cookie, "container_count": count, "run_flags": flags, "descriptive_header": heads,
+                "offsets": [0] * len(picked), "containers": [c[3] for c in picked]}
+         if R.roaring32_has_offsets(cookie, count):  # the containers' offsets, from the built sizes
+             first = len(R.Roaring32.build(obj)) - sum(sizes)
+             obj["offsets"] = [first + sum(sizes[:i]) for i in range(len(picked))]
+         else:
+             del obj["offsets"]
+         return R.Roaring32.build(obj)
+     cases = [build(R.ROARING_COOKIE_RUN | (2 << 16), None, bytes([1]), containers),   # 3 containers: offsets
+              build(R.ROARING_COOKIE_RUN, None, bytes([1]), containers[:1]),           # 1 container: none
+              build(R.ROARING_COOKIE_NO_RUN, 2, None, containers[1:]),
+              roaring.EMPTY_PORTABLE]
+     expected = [containers, containers[:1], containers[1:], []]
+     for data, picked in zip(cases, expected):
+         want = sorted((k << 16) + v for k, _, _, _, vals in picked for v in vals)
+         assert roaring.portable_size(data + b"junk") == len(data) == codec_runtime.roaring32_size(data + b"junk")
+         r = runs.roaring32_runs(data)
+         assert [p for a, b in r.ranges() for p in range(a, b)] == want, (r, want[:20])
+         F.get("roaring32").parse_kaitai(data)
+         assert R.Roaring32.build(R.Roaring32.parse(data)) == data
+     """))
+
+
+FIELD_EDITS += [
+    ("deletion_vector:numbers_wider_magics_renumbered", "deletion_vector",
+     # the bin's magic eight bytes, the crc eight, a 64-bit bin's bucket count four and each key eight; the 64-bit
+     # magic and both Java int magics renumbered
+     ("type: u4be\n        -dtype-name: DV_MAGIC_DTYPE", "type: s4\n    -dtype-name: DV_CRC_DTYPE",
+      "type: s8le\n        -dtype-name: DV64_BITMAP_COUNT_DTYPE", "type: s4le\n        -dtype-name: DV64_BUCKET_KEY_DTYPE",
+      "    0xd1d33964:\n      id: bitmap64", "    1581511376:\n      id: bitmap32", "    1681511377:\n      id: bitmap64"),
+     ("type: u8be\n        -dtype-name: DV_MAGIC_DTYPE", "type: s8\n    -dtype-name: DV_CRC_DTYPE",
+      "type: s4le\n        -dtype-name: DV64_BITMAP_COUNT_DTYPE", "type: s8le\n        -dtype-name: DV64_BUCKET_KEY_DTYPE",
+      "    0xd1d33965:\n      id: bitmap64", "    1581511300:\n      id: bitmap32", "    1681511300:\n      id: bitmap64"),
+     """
+     from paimon_codec.dv import (DeletionVector, MAGIC_32, MAGIC_64, encode_delete_map, encode_dv_files,
+                                  encode_puffin, read_delete_map, read_deletion_vectors, read_dv_index, read_puffin)
+     from paimon_codec.dv.index_file import read_deletion_vector
+     from paimon_codec.errors import ChecksumMismatchError, CorruptDataError
+     assert (MAGIC_32, MAGIC_64) == (1581511300, 1681511300)
+     dvs = {"a": DeletionVector.from_array([1, 5, 9]), "b": DeletionVector([3, 2**33 + 7], bitmap64=True),
+            "c": DeletionVector(bitmap64=True)}
+     (data, ranges), = encode_dv_files(dvs)
+     a, b, c = ranges
+     assert data[a.offset + 4:a.offset + 12] == (0x5E43F2D0).to_bytes(8, "big"), data[:16].hex()
+     assert data[b.offset + 4:b.offset + 12] == (0xD1D33965).to_bytes(8, "big"), data[b.offset:b.offset + 16].hex()
+     assert data[b.offset + 12:b.offset + 16] == (3).to_bytes(4, "little")          # buckets 0 .. 2
+     assert a.offset + a.length + 4 + 8 == b.offset and b.offset + b.length == c.offset   # the 8-byte crc
+     both("deletion-vectors", data)
+     back = read_dv_index(data)
+     assert [e.dv for e in back.entries] == list(dvs.values()) and [e.kind for e in back.entries] == ["32", "64", "64"]
+     for r, dv in zip(ranges, dvs.values()):
+         assert read_deletion_vector(data, r.offset, r.length) == dv
+     assert read_deletion_vectors(data, ranges) == dvs
+     for dv in dvs.values():
+         assert DeletionVector.deserialize(dv.serialize()) == dv
+     bad = bytearray(data)
+     bad[b.offset + 4 + 8 + 4 + 8 + 9] ^= 1     # inside the first bucket's bitmap: the checksum names it
+     try:
+         read_dv_index(bytes(bad))
+         raise AssertionError("a flipped bit was read")
+     except ChecksumMismatchError:
+         pass
+     try:
+         DeletionVector.deserialize(dvs["b"].serialize()[:8] + bytes(8))
+         raise AssertionError("a 64-bit bin without its buckets was read")
+     except CorruptDataError:
+         pass
+     pdata, _ = encode_puffin({"b": dvs["b"]})
+     assert read_puffin(pdata)[0].dv == dvs["b"]
+     mdata, _ = encode_delete_map({"a": dvs["a"]})
+     assert read_delete_map(mdata) == {"a": dvs["a"]}
+     """),
+    ("deletion_vectors:version_wider_renumbered", "deletion_vectors",
+     ("type: u1\n    -dtype-name: DELETION_VECTORS_VERSION_DTYPE", "  deletion_vectors_version:\n    1:"),
+     ("type: u2\n    -dtype-name: DELETION_VECTORS_VERSION_DTYPE", "  deletion_vectors_version:\n    4:"),
+     """
+     from paimon_codec.dv import DeletionVector, encode_dv_files, read_dv_index
+     from paimon_codec.dv.index_file import read_deletion_vector
+     from paimon_codec.errors import PaimonCodecError, UnsupportedVersionError
+     dvs = {"a": DeletionVector.from_array([1, 5, 9]), "b": DeletionVector([2**33], bitmap64=True)}
+     (data, ranges), = encode_dv_files(dvs)
+     assert data[:2] == (4).to_bytes(2, "big") and ranges[0].offset == 2, data[:8].hex()
+     both("deletion-vectors", data)
+     back = read_dv_index(data)
+     assert back.version == 4 and [e.dv for e in back.entries] == list(dvs.values())
+     assert [read_deletion_vector(data, r.offset, r.length) for r in ranges] == list(dvs.values())
+     for other in (1, 5):
+         try:
+             read_dv_index(other.to_bytes(2, "big") + data[2:])
+             raise AssertionError(f"version {other} was read")
+         except UnsupportedVersionError as e:
+             assert f"version {other}" in str(e), str(e)
+     (empty, _), = encode_dv_files({})
+     assert empty == (4).to_bytes(2, "big") and read_dv_index(empty).entries == []
+     try:
+         read_dv_index(data[:1])
+         raise AssertionError("half a version was read")
+     except PaimonCodecError:
+         pass
+     """),
+    ("puffin:numbers_wider_flag_renumbered_magic_longer", "puffin",
+     # the tail's payload size and flags eight bytes, the compressed flag 2, every magic PFA10 (five bytes)
+     ("type: s4\n", "type: u4\n", "    1:\n      id: payload_compressed", "contents: PFA1\n"),
+     ("type: s8\n", "type: u8\n", "    2:\n      id: payload_compressed", "contents: PFA10\n"),
+     """
+     import json
+     from paimon_codec.dv import DeletionVector, encode_puffin, read_puffin
+     from paimon_codec.errors import UnsupportedVersionError
+     from paimon_codec.generated.construct import puffin as P
+     from paimon_codec.generated.kaitai.puffin import Puffin as KaitaiPuffin
+     assert (P.PUFFIN_FOOTER_TAIL_SIZE, P.PUFFIN_FOOTER_MAGIC_SIZE, P.PUFFIN_FOOTER_FLAGS_AT) == (21, 5, 8)
+     dv = DeletionVector([3, 2**33 + 7], bitmap64=True)
+     data, blobs = encode_puffin({"f.parquet": dv})
+     assert data[:5] == b"PFA10" and data[-5:] == b"PFA10", (data[:5], data[-5:])
+     payload = KaitaiPuffin.from_bytes(data).footer.payload
+     assert json.loads(payload)["blobs"][0]["offset"] == 5 == blobs[0].offset
+     back = read_puffin(data)
+     assert back[0].referenced_data_file == "f.parquet" and back[0].dv == dv
+     tail = len(data) - 21
+     def flagged(flags):
+         return data[:tail + 8] + flags.to_bytes(8, "little") + data[tail + 16:]
+     assert read_puffin(flagged(1))[0].dv == dv              # bit 0 is no flag now
+     try:
+         read_puffin(flagged(2))
+         raise AssertionError("a compressed footer was read")
+     except UnsupportedVersionError as e:
+         assert e.offset == tail + 8, (e.offset, tail)
+     """),
+]
+
+
 def _edited(sid: str, text: str, old: str | tuple[str, ...], new: str | tuple[str, ...]) -> str:
     """``text`` with every occurrence of ``old`` replaced by ``new`` (Puffin: both magics); a tuple of olds
     and news is several replacements, one after the other."""
@@ -923,15 +1081,9 @@ NOT_YET_EDITED: set[tuple[str, str]] = {(module, name) for module, names in {
     "blob_descriptor": ["BLOB_DESCRIPTOR_VERSION_V2"],
     "blob_file": ["BLOB_FILE_VERSION_V1", "BLOB_RECORD_TAIL_SIZE", "BlobIndex"],
     "btree_global_index": ["CompressedBlock", "fast_parse_block_handle", "fast_parse_entry"],
-    "constants": ["DV_MAGIC_BITMAP64", "KEY_KINDS", "ROARING_COOKIE_NO_RUN", "VARINT_GROUP_BITS",
-        "VARINT_GROUP_CONTINUATION", "VARINT_GROUP_PAYLOAD"],
-    "deletion_vector": ["DV_CRC_DTYPE", "DV_JAVA_MAGIC_BITMAP32", "DV_JAVA_MAGIC_BITMAP64", "DV_MAGIC_BITMAP64",
-        "DV_MAGIC_DTYPE"],
-    "deletion_vectors": ["DELETION_VECTORS_VERSION_SIZE"],
+    "constants": ["KEY_KINDS", "VARINT_GROUP_BITS", "VARINT_GROUP_CONTINUATION", "VARINT_GROUP_PAYLOAD"],
     "file_index": ["FILE_INDEX_PREFIX_SIZE"],
-    "puffin": ["PUFFIN_FOOTER_FLAGS_PAYLOAD_COMPRESSED", "PUFFIN_FOOTER_MAGIC_SIZE", "PUFFIN_FOOTER_TAIL_SIZE"],
-    "roaring32": ["CONTAINER_COUNT_DTYPE", "CONTAINER_RUNS_DTYPE", "CONTAINER_VALUES_DTYPE", "COOKIE_DTYPE",
-        "DESCRIPTIVE_HEADER_DTYPE", "LAYOUT", "NUM_RUNS_DTYPE", "OFFSETS_DTYPE"],
+    "roaring32": ["LAYOUT"],
     "roaring64": ["BUCKET_KEY_DTYPE"],
 }.items() for name in names}
 

@@ -48,6 +48,9 @@ Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
   ``-struct-formats-fixed-only: true`` leaves out the cases of no fixed size (string keys).
 * ``-export-values: true`` on a type: each of its value instances becomes ``<type>_<instance>(...)``, a
   function of the fields and parameters it reads (e.g. ``binary_row_null_bits_size(arity)``).
+* ``-runtime-layout: true`` in a schema's ``meta``: its field dtypes and value functions go to
+  ``constants.py`` (re-exported by the schema's module), so the hand-written codec runtime can use them without
+  importing a generated codec (roaring32: the size scan of embedded bitmaps).
 
 Constants: every member of a schema's Kaitai ``enums`` becomes ``ENUM_MEMBER`` and every
 ``contents`` field ``TYPE_FIELD`` (bytes) in ``generated/construct/constants.py`` (no imports, so the
@@ -124,6 +127,10 @@ class Model:
 
     def __post_init__(self) -> None:
         self.constants: dict[str, dict[str, tuple[object, str]]] = {}
+        #: ``-runtime-layout`` schemas: source lines and names of their dtypes and value functions, which go to
+        #: constants.py (importable by the hand-written runtime without importing the generated codecs)
+        self.runtime_layout: dict[str, list[str]] = {}
+        self.runtime_names: dict[str, list[str]] = {}
         seen: dict[str, str] = {}
         for sid, d in self.schemas.items():
             consts = self.constants[sid] = schema_constants(sid, d)
@@ -692,14 +699,28 @@ class ConstructGen:
                 self.fast_src += src
             if t.d.get("-export-values"):
                 names, src = self.value_functions(t)
-                self.fast_api += names
-                self.fast_src += src
+                if self.schema.get("meta", {}).get("-runtime-layout"):
+                    self.m.runtime_layout.setdefault(self.sid, []).extend(src)
+                    self.m.runtime_names.setdefault(self.sid, []).extend(names)
+                else:
+                    self.fast_api += names
+                    self.fast_src += src
         for t in types:
             if t.d.get("-fast-head") is not None:
                 names, src = self.fast.type_functions(t)
                 self.fast_api += names
                 self.fast_src += src
         meta = self.schema.get("meta", {})
+        if meta.get("-runtime-layout"):  # dtypes and value functions live in constants.py (re-exported here)
+            for d in dtypes:
+                code = d["code"].replace("_rt.record_dtype(", "(")
+                if d.get("dynamic") or "_rt." in code:
+                    raise ValueError(f"{self.sid}: -runtime-layout needs plain dtypes ({d['name']})")
+                self.m.runtime_layout.setdefault(self.sid, []).extend(
+                    [f"#: {d['doc']}.", f"{d['name']} = {code}", ""]
+                    + ([f"{d['alias']} = {d['name']}", ""] if d.get("alias") else []))
+                self.m.runtime_names.setdefault(self.sid, []).extend([d["name"]] + ([d["alias"]] if d.get("alias") else []))
+            dtypes = []
         fast = "\n".join(f"{k} = _struct.Struct({v!r})" for k, v in sorted(self.fast.structs.items()))
         fast += "\n\n\n" + "\n".join(self.fast_src) if self.fast_src else ""
         return env.get_template("construct_module.py.j2").render(fast=fast,
@@ -707,7 +728,7 @@ class ConstructGen:
             schema_rel=schema_rel, imports=imports, blocks=blocks, layout=layout, dtypes=dtypes,
             root=camel(self.sid), params=self.m.types[(self.sid, self.sid)].params,
             types=[t.cname for t in types], fast_api=self.fast_api,
-            constants=self.visible_constants(),
+            constants=self.visible_constants() + self.m.runtime_names.get(self.sid, []),
         )
 
     # -- struct formats and value functions (semantic code that packs / reads one record at a time) --
@@ -847,7 +868,8 @@ def gen_construct(schema_dir: Path, out_dir: Path) -> list[Path]:
         p.write_text(text)
         written.append(p)
     p = out_dir / "constants.py"
-    p.write_text(env.get_template("constants.py.j2").render(constants=model.constants))
+    p.write_text(env.get_template("constants.py.j2").render(constants=model.constants, layout=model.runtime_layout,
+                                                            layout_names=model.runtime_names))
     written.append(p)
     p = out_dir / "__init__.py"
     p.write_text(env.get_template("construct_init.py.j2").render(schemas=list(model.schemas), camel=camel))

@@ -138,7 +138,7 @@ var Puffin = (function() {
       if (this._m_footer !== undefined)
         return this._m_footer;
       var _pos = this._io.pos;
-      this._io.seek(((this._io.size - 12) - this.footerTail.payloadSize) - 4);
+      this._io.seek(((this._io.size - 12) - this.footerTail.payloadSize) - this.magic.length);
       this._debug._m_footer = { start: this._io.pos, ioOffset: this._io.byteOffset };
       this._m_footer = new PuffinFooter(this._io, this, this._root, this.footerTail.payloadSize);
       this._m_footer._read();

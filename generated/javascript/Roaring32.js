@@ -42,14 +42,14 @@ var Roaring32 = (function() {
       this._debug.cookie.validationError = _err;
       throw _err;
     }
-    if ((this.cookie & 65535) != Roaring32.RoaringCookie.RUN) {
+    if (!(this.hasRunContainers)) {
       this._debug.containerCount = { start: this._io.pos, ioOffset: this._io.byteOffset };
       this.containerCount = this._io.readU4le();
       this._debug.containerCount.end = this._io.pos;
     }
-    if ((this.cookie & 65535) == Roaring32.RoaringCookie.RUN) {
+    if (this.hasRunContainers) {
       this._debug.runFlags = { start: this._io.pos, ioOffset: this._io.byteOffset };
-      this.runFlags = this._io.readBytes(Math.floor((((this.cookie >>> 16) + 1) + 7) / 8));
+      this.runFlags = this._io.readBytes(this.runFlagsSize);
       this._debug.runFlags.end = this._io.pos;
     }
     this._debug.descriptiveHeader = { start: this._io.pos, ioOffset: this._io.byteOffset };
@@ -66,7 +66,7 @@ var Roaring32 = (function() {
       this._debug.descriptiveHeader.arr[i].end = this._io.pos;
     }
     this._debug.descriptiveHeader.end = this._io.pos;
-    if ( (((this.cookie & 65535) != Roaring32.RoaringCookie.RUN) || (this.numContainers >= 4)) ) {
+    if (this.hasOffsets) {
       this._debug.offsets = { start: this._io.pos, ioOffset: this._io.byteOffset };
       this._debug.offsets.arr = [];
       this.offsets = [];
@@ -82,7 +82,7 @@ var Roaring32 = (function() {
     this.containers = [];
     for (var i = 0; i < this.numContainers; i++) {
       this._debug.containers.arr[i] = { start: this._io.pos, ioOffset: this._io.byteOffset };
-      var _t_containers = new Container(this._io, this, this._root, i);
+      var _t_containers = new Container(this._io, this, this._root,  ((this.hasRunContainers) && ((this.runFlags[i >>> 3] >>> (i & 7) & 1) == 1)) , this.descriptiveHeader[i].cardinalityMinus1);
       try {
         _t_containers._read();
       } finally {
@@ -98,43 +98,44 @@ var Roaring32 = (function() {
    */
 
   var Container = Roaring32.Container = (function() {
-    function Container(_io, _parent, _root, idx) {
+    function Container(_io, _parent, _root, isRun, cardinalityMinus1) {
       this._io = _io;
       this._parent = _parent;
       this._root = _root;
-      this.idx = idx;
+      this.isRun = isRun;
+      this.cardinalityMinus1 = cardinalityMinus1;
       this._debug = {};
 
     }
     Container.prototype._read = function() {
-      if ( ((!( ((this.cookieRuns) && ((this._parent.runFlags[this.idx >>> 3] >>> (this.idx & 7) & 1) == 1)) )) && (this._parent.descriptiveHeader[this.idx].cardinalityMinus1 < 4096)) ) {
+      if (this.isArray) {
         this._debug.values = { start: this._io.pos, ioOffset: this._io.byteOffset };
         this._debug.values.arr = [];
         this.values = [];
-        for (var i = 0; i < this._parent.descriptiveHeader[this.idx].cardinalityMinus1 + 1; i++) {
+        for (var i = 0; i < this.cardinalityMinus1 + 1; i++) {
           this._debug.values.arr[i] = { start: this._io.pos, ioOffset: this._io.byteOffset };
           this.values.push(this._io.readU2le());
           this._debug.values.arr[i].end = this._io.pos;
         }
         this._debug.values.end = this._io.pos;
       }
-      if ( ((!( ((this.cookieRuns) && ((this._parent.runFlags[this.idx >>> 3] >>> (this.idx & 7) & 1) == 1)) )) && (this._parent.descriptiveHeader[this.idx].cardinalityMinus1 >= 4096)) ) {
+      if (this.isBitmap) {
         this._debug.bitmap = { start: this._io.pos, ioOffset: this._io.byteOffset };
         this._debug.bitmap.arr = [];
         this.bitmap = [];
-        for (var i = 0; i < 1024; i++) {
+        for (var i = 0; i < this.bitmapWords; i++) {
           this._debug.bitmap.arr[i] = { start: this._io.pos, ioOffset: this._io.byteOffset };
           this.bitmap.push(this._io.readU8le());
           this._debug.bitmap.arr[i].end = this._io.pos;
         }
         this._debug.bitmap.end = this._io.pos;
       }
-      if ( ((this.cookieRuns) && ((this._parent.runFlags[this.idx >>> 3] >>> (this.idx & 7) & 1) == 1)) ) {
+      if (this.isRun) {
         this._debug.numRuns = { start: this._io.pos, ioOffset: this._io.byteOffset };
         this.numRuns = this._io.readU2le();
         this._debug.numRuns.end = this._io.pos;
       }
-      if ( ((this.cookieRuns) && ((this._parent.runFlags[this.idx >>> 3] >>> (this.idx & 7) & 1) == 1)) ) {
+      if (this.isRun) {
         this._debug.runs = { start: this._io.pos, ioOffset: this._io.byteOffset };
         this._debug.runs.arr = [];
         this.runs = [];
@@ -153,15 +154,54 @@ var Roaring32 = (function() {
     }
 
     /**
-     * whether the bitmap has run containers
+     * most values an array container holds (a container without runs holding more is a bitmap)
      */
-    Object.defineProperty(Container.prototype, 'cookieRuns', {
+    Object.defineProperty(Container.prototype, 'arrayMaxCardinality', {
       get: function() {
-        if (this._m_cookieRuns !== undefined)
-          return this._m_cookieRuns;
-        this._debug._m_cookieRuns = {  };
-        this._m_cookieRuns = (this._parent.cookie & 65535) == Roaring32.RoaringCookie.RUN;
-        return this._m_cookieRuns;
+        if (this._m_arrayMaxCardinality !== undefined)
+          return this._m_arrayMaxCardinality;
+        this._debug._m_arrayMaxCardinality = {  };
+        this._m_arrayMaxCardinality = 4096;
+        return this._m_arrayMaxCardinality;
+      }
+    });
+
+    /**
+     * words of a bitmap container
+     */
+    Object.defineProperty(Container.prototype, 'bitmapWords', {
+      get: function() {
+        if (this._m_bitmapWords !== undefined)
+          return this._m_bitmapWords;
+        this._debug._m_bitmapWords = {  };
+        this._m_bitmapWords = 1024;
+        return this._m_bitmapWords;
+      }
+    });
+
+    /**
+     * an array container (sorted values)
+     */
+    Object.defineProperty(Container.prototype, 'isArray', {
+      get: function() {
+        if (this._m_isArray !== undefined)
+          return this._m_isArray;
+        this._debug._m_isArray = {  };
+        this._m_isArray =  ((!(this.isRun)) && (this.cardinalityMinus1 < this.arrayMaxCardinality)) ;
+        return this._m_isArray;
+      }
+    });
+
+    /**
+     * a bitmap container (one bit per low-16-bit value)
+     */
+    Object.defineProperty(Container.prototype, 'isBitmap', {
+      get: function() {
+        if (this._m_isBitmap !== undefined)
+          return this._m_isBitmap;
+        this._debug._m_isBitmap = {  };
+        this._m_isBitmap =  ((!(this.isRun)) && (this.cardinalityMinus1 >= this.arrayMaxCardinality)) ;
+        return this._m_isBitmap;
       }
     });
 
@@ -182,7 +222,11 @@ var Roaring32 = (function() {
      */
 
     /**
-     * index of this container
+     * the container's run flag is set
+     */
+
+    /**
+     * the container's cardinality - 1 (from its descriptive header)
      */
 
     return Container;
@@ -253,6 +297,32 @@ var Roaring32 = (function() {
   })();
 
   /**
+   * the offset header is present (always without run containers; with them from four containers on)
+   */
+  Object.defineProperty(Roaring32.prototype, 'hasOffsets', {
+    get: function() {
+      if (this._m_hasOffsets !== undefined)
+        return this._m_hasOffsets;
+      this._debug._m_hasOffsets = {  };
+      this._m_hasOffsets =  ((!(this.hasRunContainers)) || (this.numContainers >= 4)) ;
+      return this._m_hasOffsets;
+    }
+  });
+
+  /**
+   * the cookie is a run cookie (its high 16 bits count the containers; run flags follow it)
+   */
+  Object.defineProperty(Roaring32.prototype, 'hasRunContainers', {
+    get: function() {
+      if (this._m_hasRunContainers !== undefined)
+        return this._m_hasRunContainers;
+      this._debug._m_hasRunContainers = {  };
+      this._m_hasRunContainers = (this.cookie & 65535) == Roaring32.RoaringCookie.RUN;
+      return this._m_hasRunContainers;
+    }
+  });
+
+  /**
    * number of containers
    */
   Object.defineProperty(Roaring32.prototype, 'numContainers', {
@@ -260,8 +330,21 @@ var Roaring32 = (function() {
       if (this._m_numContainers !== undefined)
         return this._m_numContainers;
       this._debug._m_numContainers = {  };
-      this._m_numContainers = ((this.cookie & 65535) == Roaring32.RoaringCookie.RUN ? (this.cookie >>> 16) + 1 : this.containerCount);
+      this._m_numContainers = (this.hasRunContainers ? (this.cookie >>> 16) + 1 : this.containerCount);
       return this._m_numContainers;
+    }
+  });
+
+  /**
+   * bytes of run flags (one bit per container)
+   */
+  Object.defineProperty(Roaring32.prototype, 'runFlagsSize', {
+    get: function() {
+      if (this._m_runFlagsSize !== undefined)
+        return this._m_runFlagsSize;
+      this._debug._m_runFlagsSize = {  };
+      this._m_runFlagsSize = Math.floor((this.numContainers + 7) / 8);
+      return this._m_runFlagsSize;
     }
   });
 

@@ -98,7 +98,7 @@ class Puffin(KaitaiStruct):
             return self._m_footer
 
         _pos = self._io.pos()
-        self._io.seek(((self._io.size() - 12) - self.footer_tail.payload_size) - 4)
+        self._io.seek(((self._io.size() - 12) - self.footer_tail.payload_size) - len(self.magic))
         self._m_footer = Puffin.PuffinFooter(self.footer_tail.payload_size, self._io, self, self._root)
         self._io.seek(_pos)
         return getattr(self, '_m_footer', None)

@@ -112,7 +112,7 @@ def _read_all(src: ByteSource) -> dict[str, DeletionVector]:
     out = {}
     for name, (start, size) in _ranges(src).items():
         blob = src.read(start, size, f"bitmap of {name}")
-        if blob[:4] == _MAGIC_32_BYTES:
+        if blob[:len(_MAGIC_32_BYTES)] == _MAGIC_32_BYTES:
             out[name] = DeletionVector.deserialize(blob, path=src.path, base=src.base + start)
             continue
         bm, used = deserialize_exact(blob, path=src.path, base=src.base + start)

@@ -26,6 +26,8 @@ from pyroaring import BitMap, BitMap64
 from ..errors import CorruptDataError, TruncatedDataError, UsageError
 from ..formats import translate_error
 from ..generated.construct.deletion_vector import (
+    DV64_BITMAP_COUNT_DTYPE,
+    DV64_BUCKET_KEY_DTYPE,
     DV_JAVA_MAGIC_BITMAP32,
     DV_JAVA_MAGIC_BITMAP64,
     DV_MAGIC_BITMAP32,
@@ -43,15 +45,22 @@ __all__ = [
     "MAGIC_64",
     "MAX_POSITION_32",
     "MAX_POSITION_64",
+    "MAGIC_SIZE",
+    "bin_is_32",
+    "bin_magic_hex",
     "bin_kind",
     "bin_length",
 ]
 
-#: The magics as the generated ``DvBin`` reads them (one big-endian u4 before the switch) and as stored.
-_MAGIC_32_U4BE = DV_MAGIC_BITMAP32
-_MAGIC_64_U4BE = DV_MAGIC_BITMAP64
+#: The magics as the generated ``DvBin`` reads them (one big-endian number before the switch) and as stored.
+_MAGIC_32_VALUE = DV_MAGIC_BITMAP32
+_MAGIC_64_VALUE = DV_MAGIC_BITMAP64
 _MAGIC_32_BYTES = np.array(DV_MAGIC_BITMAP32, DV_MAGIC_DTYPE).tobytes()
 _MAGIC_64_BYTES = np.array(DV_MAGIC_BITMAP64, DV_MAGIC_DTYPE).tobytes()
+#: Bytes of a bin's magic; a 64-bit bin's bucket count follows it, each bucket's roaring bitmap its key.
+MAGIC_SIZE = DV_MAGIC_DTYPE.itemsize
+_DV64_HEAD = MAGIC_SIZE + DV64_BITMAP_COUNT_DTYPE.itemsize
+_BUCKET_KEY = DV64_BUCKET_KEY_DTYPE.itemsize
 #: Paimon's int magics (Java constants, the schema's ``dv_java_magic``): 32-bit written big-endian, 64-bit
 #: written little-endian.
 MAGIC_32: int = DV_JAVA_MAGIC_BITMAP32
@@ -64,14 +73,19 @@ _LOW = np.int64(0xFFFFFFFF)
 _NO_RUNS32 = np.zeros(0, np.uint32)
 
 
-def bin_kind(magic4: bytes, *, path: str | None = None, offset: int | None = None) -> str:
-    """``"32"`` or ``"64"`` from the first four bytes of a bin, else CorruptDataError."""
-    if magic4 == _MAGIC_32_BYTES:
+def bin_kind(magic: bytes, *, path: str | None = None, offset: int | None = None) -> str:
+    """``"32"`` or ``"64"`` from the magic (the first :data:`MAGIC_SIZE` bytes) of a bin, else CorruptDataError."""
+    if magic == _MAGIC_32_BYTES:
         return "32"
-    if magic4 == _MAGIC_64_BYTES:
+    if magic == _MAGIC_64_BYTES:
         return "64"
-    raise CorruptDataError(f"unknown deletion-vector magic {magic4.hex()}", path=path, offset=offset,
+    raise CorruptDataError(f"unknown deletion-vector magic {magic.hex()}", path=path, offset=offset,
                            expected=f"{_MAGIC_32_BYTES.hex()} (32-bit) or {_MAGIC_64_BYTES.hex()} (64-bit)")
+
+
+def bin_magic_hex(kind: str) -> str:
+    """The stored magic of a ``"32"`` or ``"64"``-bit bin, in hex (for messages)."""
+    return (_MAGIC_32_BYTES if kind == "32" else _MAGIC_64_BYTES).hex()
 
 
 def _bitmap_from_sorted_u32(values: np.ndarray) -> BitMap:
@@ -321,12 +335,12 @@ class DeletionVector:
             keys = [k for k, bm in self._parts.items() if len(bm)]
             if keys and keys != [0]:
                 raise UsageError("a 32-bit deletion vector cannot hold positions >= 2**32")
-            return {"magic": _MAGIC_32_U4BE, "bitmap": {"roaring": serialize_optimized(self._parts.get(0, BitMap()))}}
+            return {"magic": _MAGIC_32_VALUE, "bitmap": {"roaring": serialize_optimized(self._parts.get(0, BitMap()))}}
         parts = self.parts()
         count = (max(parts) + 1) if parts else 0
         buckets = [{"key": key, "roaring": serialize_optimized(parts[key]) if key in parts else EMPTY_PORTABLE}
                    for key in range(count)]
-        return {"magic": _MAGIC_64_U4BE, "bitmap": {"bitmaps": buckets}}
+        return {"magic": _MAGIC_64_VALUE, "bitmap": {"bitmaps": buckets}}
 
     def serialize(self) -> bytes:
         """The bin (magic + bitmap) exactly as Paimon writes it; run-optimises the bitmaps in place."""
@@ -340,37 +354,38 @@ class DeletionVector:
         ignores trailing bytes), 64-bit keys ascend within ``[0, 0x7FFFFFFE]``.
         """
         bitmap = obj["bitmap"]
-        if obj["magic"] == _MAGIC_32_U4BE:
+        if bin_is_32(obj):
             data = bitmap["roaring"]
-            size = portable_size(data, path=path, base=base + 4)
+            at = base + MAGIC_SIZE
+            size = portable_size(data, path=path, base=at)
             if size != len(data):
                 raise CorruptDataError(f"{len(data) - size} stray bytes after the bitmap", path=path,
-                                       offset=base + 4 + size, expected=f"bin of {4 + size} bytes")
-            bm = read_bitmap(data, what="deletion vector bitmap", offset=base + 4, path=path)
+                                       offset=at + size, expected=f"bin of {MAGIC_SIZE + size} bytes")
+            bm = read_bitmap(data, what="deletion vector bitmap", offset=at, path=path)
             dv = cls(bitmap64=False)
             if len(bm):
                 dv._parts[0] = bm
             return dv
-        dv, last_key, pos = cls(bitmap64=True), -1, base + 12
+        dv, last_key, pos = cls(bitmap64=True), -1, base + _DV64_HEAD
         for bucket in bitmap["bitmaps"]:
             key, data = bucket["key"], bucket["roaring"]
             if key <= last_key or key > _MAX_KEY_64:
                 raise CorruptDataError(f"64-bit deletion vector key {key} out of order or range", path=path,
                                        offset=pos, expected=f"ascending keys in [0, {_MAX_KEY_64}]")
-            bm = read_bitmap(data, what="64-bit deletion vector bitmap", offset=pos + 4, path=path)
+            bm = read_bitmap(data, what="64-bit deletion vector bitmap", offset=pos + _BUCKET_KEY, path=path)
             if len(bm):
                 dv._parts[key] = bm
-            pos += 4 + len(data)
+            pos += _BUCKET_KEY + len(data)
             last_key = key
         return dv
 
     @classmethod
     def deserialize(cls, data: bytes | memoryview, *, path: str | None = None, base: int = 0) -> DeletionVector:
         """Decode a bin (magic + bitmap); the whole of ``data`` must be consumed."""
-        if len(data) < 4:
+        if len(data) < MAGIC_SIZE:
             raise TruncatedDataError("deletion vector shorter than its magic", path=path, offset=base,
-                                     expected="at least 4 bytes")
-        bin_kind(bytes(data[:4]), path=path, offset=base)
+                                     expected=f"at least {MAGIC_SIZE} bytes")
+        bin_kind(bytes(data[:MAGIC_SIZE]), path=path, offset=base)
         try:
             obj = DvBin.parse(data)
         except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
@@ -385,6 +400,11 @@ class DeletionVector:
 def bin_length(obj: Mapping[str, Any]) -> int:
     """Byte length of a parsed or to-be-built ``DvBin`` (what the entry's ``size`` field holds)."""
     bitmap = obj["bitmap"]
-    if obj["magic"] == _MAGIC_32_U4BE:
-        return 4 + len(bitmap["roaring"])
-    return 12 + sum(4 + len(b["roaring"]) for b in bitmap["bitmaps"])
+    if bin_is_32(obj):
+        return MAGIC_SIZE + len(bitmap["roaring"])
+    return _DV64_HEAD + sum(_BUCKET_KEY + len(b["roaring"]) for b in bitmap["bitmaps"])
+
+
+def bin_is_32(obj: Mapping[str, Any]) -> bool:
+    """Whether a parsed or to-be-built ``DvBin`` is a 32-bit bin (its magic as the codec reads it)."""
+    return bool(obj["magic"] == _MAGIC_32_VALUE)

@@ -47,7 +47,7 @@ from ..generated.construct.deletion_vector import DeletionVector as EntryCodec
 from ..generated.construct.deletion_vectors import DeletionVectors as FileCodec
 from ..memory_size import parse_memory_size
 from ..report import JsonForm
-from .deletion_vector import MAGIC_32, DeletionVector, bin_kind, bin_length
+from .deletion_vector import DeletionVector, bin_is_32, bin_kind, bin_length
 
 __all__ = [
     "VERSION",
@@ -66,6 +66,8 @@ __all__ = [
     "read_deletion_vector",
     "read_deletion_vectors",
     "range_length",
+    "MIN_ENTRY_SIZE",
+    "SIZE_FIELD",
 ]
 
 VERSION = _deletion_vectors.DELETION_VECTORS_VERSION_V1
@@ -74,7 +76,12 @@ DEFAULT_TARGET_SIZE = 2 * 1024 * 1024
 _MAX_INT = 2**31 - 1
 _FRAME = _SIZE.itemsize + _CRC.itemsize  # the size and crc fields around a bin
 _HEAD = _SIZE.itemsize + _MAGIC.itemsize  # the size field and the bin's magic
+#: Bytes of an entry's ``size`` field (the bin follows it).
+SIZE_FIELD = _SIZE.itemsize
+#: The smallest entry: size, magic and crc.
+MIN_ENTRY_SIZE = _HEAD + _CRC.itemsize
 _FIRST_ENTRY = _deletion_vectors.DELETION_VECTORS_VERSION_SIZE  # entries follow the version byte
+_VERSION_DTYPE = _deletion_vectors.DELETION_VECTORS_VERSION_DTYPE
 
 DvInput = Mapping[str, DeletionVector] | Iterable[tuple[str, DeletionVector]]
 
@@ -114,7 +121,7 @@ def range_length(size: int, kind: str) -> int:
 
 
 def _kind_of(bin_obj: Mapping[str, Any]) -> str:
-    return "32" if bin_obj["magic"] == MAGIC_32 else "64"
+    return "32" if bin_is_32(bin_obj) else "64"
 
 
 def encode_entry(dv: DeletionVector) -> bytes:
@@ -231,7 +238,8 @@ class DvIndexFile:
 
 def _check_crc(buf: bytes | memoryview, pos: int, size: int, stored: int, *, path: str | None,
                base: int) -> None:
-    """Compare the CRC-32 of the bin at ``buf[pos + 4:]`` with ``stored`` (entry at file offset ``base + pos``)."""
+    """Compare the CRC-32 of the bin after the size field of the entry at ``buf[pos]`` with ``stored`` (entry
+    at file offset ``base + pos``)."""
     sw = _SIZE.itemsize
     check_crc32(memoryview(buf)[pos + sw:pos + sw + size], stored,
                 f"deletion-vector checksum (field at offset {base + pos + sw + size})", path=path, offset=base + pos)
@@ -297,19 +305,21 @@ def _decode_entry(buf: bytes | memoryview, pos: int = 0, *, path: str | None, ba
 
 def _parse_file(buf: bytes, *, path: str | None, verify_crc: bool) -> list[tuple[int, Any]]:
     """The whole file through the generated ``DeletionVectors`` codec -> ``[(offset, entry), ...]``."""
-    if not buf:
-        raise TruncatedDataError("empty deletion-vector index file", path=path, offset=0, expected="version byte 1")
-    if buf[0] != VERSION:
-        raise UnsupportedVersionError(f"deletion-vector index file version {buf[0]}", path=path, offset=0,
-                                      expected=f"version {VERSION}")
+    if len(buf) < _FIRST_ENTRY:
+        raise TruncatedDataError("deletion-vector index file shorter than its version", path=path, offset=0,
+                                 expected=f"version {VERSION} in {_FIRST_ENTRY} bytes")
+    version = int(np.frombuffer(buf, _VERSION_DTYPE, 1)[0])  # the file's first field (the schema's seq)
+    if version != VERSION:
+        raise UnsupportedVersionError(f"deletion-vector index file version {version}", path=path,
+                                      offset=0, expected=f"version {VERSION}")
     try:
         obj = FileCodec.parse(buf)
     except Exception as exc:  # noqa: BLE001 - every codec failure becomes one of our errors
         err = translate_error(exc, path, "deletion-vector index file")
         if verify_crc:
-            _raise_first_bad_frame(buf, 1, len(buf), path=path, base=0)
+            _raise_first_bad_frame(buf, _FIRST_ENTRY, len(buf), path=path, base=0)
         raise err from None
-    out, pos = [], 1
+    out, pos = [], _FIRST_ENTRY
     for entry in obj["entries"]:
         out.append((pos, entry))
         pos += entry["size"] + _FRAME

@@ -30,8 +30,8 @@ from ..errors import CorruptDataError, TruncatedDataError, UnsupportedVersionErr
 from ..fileio import ByteSource, atomic_write_bytes
 from ..generated.construct import puffin as _codec
 from ..report import JsonForm
-from .deletion_vector import DeletionVector
-from .index_file import _decode_entry, encode_entry
+from .deletion_vector import DeletionVector, bin_magic_hex
+from .index_file import MIN_ENTRY_SIZE, SIZE_FIELD, _decode_entry, encode_entry
 
 __all__ = ["PUFFIN_MAGIC", "DV_BLOB_TYPE", "ROW_POSITION_FIELD_ID", "PuffinBlob", "encode_puffin",
            "write_puffin", "read_puffin"]
@@ -144,7 +144,7 @@ def _read_blobs(src: ByteSource, *, verify_crc: bool, load: bool) -> list[Puffin
                                expected=magic_text) from None
     if tail["flags"] & _codec.PUFFIN_FOOTER_FLAGS_PAYLOAD_COMPRESSED:
         raise UnsupportedVersionError("compressed Puffin footers (LZ4) are not supported", path=where,
-                                      offset=size - _FOOTER_TAIL + 4, expected="flags 0")
+                                      offset=size - _FOOTER_TAIL + _codec.PUFFIN_FOOTER_FLAGS_AT, expected="flags 0")
     raw = src.read(footer_start + _FOOTER_MAGIC, payload_size, "Puffin footer payload")
     try:
         footer = json.loads(raw.decode("utf-8"))
@@ -172,7 +172,7 @@ def _read_blobs(src: ByteSource, *, verify_crc: bool, load: bool) -> list[Puffin
         if m.get("compression-codec") not in (None, "none"):
             raise CorruptDataError(f"deletion-vector blob {i} is compressed ({m['compression-codec']})",
                                    path=where, offset=offset, expected="no compression")
-        if offset < lead or length < 12 or offset + length > footer_start:
+        if offset < lead or length < MIN_ENTRY_SIZE or offset + length > footer_start:
             raise CorruptDataError(f"Puffin blob {i} range ({offset}, {length}) is outside the blob area",
                                    path=where, offset=offset, expected=f"within [{lead}, {footer_start})")
         blob = PuffinBlob(name, offset, length, card, properties=props)
@@ -182,7 +182,7 @@ def _read_blobs(src: ByteSource, *, verify_crc: bool, load: bool) -> list[Puffin
                                   verify_crc=verify_crc)
             if entry.kind != "64":
                 raise CorruptDataError(f"blob {i} is not a 64-bit deletion vector", path=where,
-                                       offset=offset + 4, expected="magic d1d33964")
+                                       offset=offset + SIZE_FIELD, expected=f"magic {bin_magic_hex('64')}")
             if entry.dv.cardinality != card:
                 raise CorruptDataError(f"blob {i} holds {entry.dv.cardinality} positions, its metadata says "
                                        f"{card}", path=where, offset=offset, expected=f"cardinality {card}")

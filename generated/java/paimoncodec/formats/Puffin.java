@@ -190,7 +190,7 @@ public class Puffin extends KaitaiStruct {
         if (this.footer != null)
             return this.footer;
         long _pos = this._io.pos();
-        this._io.seek(((_io().size() - 12) - footerTail().payloadSize()) - 4);
+        this._io.seek(((_io().size() - 12) - footerTail().payloadSize()) - magic().length);
         this.footer = new PuffinFooter(this._io, this, _root, footerTail().payloadSize());
         this._io.seek(_pos);
         return this.footer;

@@ -60,17 +60,17 @@ public class Roaring32 extends KaitaiStruct {
                 throw new KaitaiStream.ValidationExprError(this.cookie, this._io, "/seq/0");
             }
         }
-        if ((cookie() & 65535) != RoaringCookie.RUN.id()) {
+        if (!(hasRunContainers())) {
             this.containerCount = this._io.readU4le();
         }
-        if ((cookie() & 65535) == RoaringCookie.RUN.id()) {
-            this.runFlags = this._io.readBytes((((cookie() >> 16) + 1) + 7) / 8);
+        if (hasRunContainers()) {
+            this.runFlags = this._io.readBytes(runFlagsSize());
         }
         this.descriptiveHeader = new ArrayList<ContainerHeader>();
         for (int i = 0; i < numContainers(); i++) {
             this.descriptiveHeader.add(new ContainerHeader(this._io, this, _root));
         }
-        if ( (((cookie() & 65535) != RoaringCookie.RUN.id()) || (numContainers() >= 4)) ) {
+        if (hasOffsets()) {
             this.offsets = new ArrayList<Long>();
             for (int i = 0; i < numContainers(); i++) {
                 this.offsets.add(this._io.readU4le());
@@ -78,19 +78,19 @@ public class Roaring32 extends KaitaiStruct {
         }
         this.containers = new ArrayList<Container>();
         for (int i = 0; i < numContainers(); i++) {
-            this.containers.add(new Container(this._io, this, _root, i));
+            this.containers.add(new Container(this._io, this, _root,  ((hasRunContainers()) && (((runFlags()[((Number) (i >> 3)).intValue()] & 0xff) >> (i & 7) & 1) == 1)) , descriptiveHeader().get(((Number) (i)).intValue()).cardinalityMinus1()));
         }
     }
 
     public void _fetchInstances() {
-        if ((cookie() & 65535) != RoaringCookie.RUN.id()) {
+        if (!(hasRunContainers())) {
         }
-        if ((cookie() & 65535) == RoaringCookie.RUN.id()) {
+        if (hasRunContainers()) {
         }
         for (int i = 0; i < this.descriptiveHeader.size(); i++) {
             this.descriptiveHeader.get(((Number) (i)).intValue())._fetchInstances();
         }
-        if ( (((cookie() & 65535) != RoaringCookie.RUN.id()) || (numContainers() >= 4)) ) {
+        if (hasOffsets()) {
             for (int i = 0; i < this.offsets.size(); i++) {
             }
         }
@@ -104,38 +104,39 @@ public class Roaring32 extends KaitaiStruct {
      */
     public static class Container extends KaitaiStruct {
 
-        public Container(KaitaiStream _io, int idx) {
-            this(_io, null, null, idx);
+        public Container(KaitaiStream _io, boolean isRun, int cardinalityMinus1) {
+            this(_io, null, null, isRun, cardinalityMinus1);
         }
 
-        public Container(KaitaiStream _io, Roaring32 _parent, int idx) {
-            this(_io, _parent, null, idx);
+        public Container(KaitaiStream _io, Roaring32 _parent, boolean isRun, int cardinalityMinus1) {
+            this(_io, _parent, null, isRun, cardinalityMinus1);
         }
 
-        public Container(KaitaiStream _io, Roaring32 _parent, Roaring32 _root, int idx) {
+        public Container(KaitaiStream _io, Roaring32 _parent, Roaring32 _root, boolean isRun, int cardinalityMinus1) {
             super(_io);
             this._parent = _parent;
             this._root = _root;
-            this.idx = idx;
+            this.isRun = isRun;
+            this.cardinalityMinus1 = cardinalityMinus1;
             _read();
         }
         private void _read() {
-            if ( ((!( ((cookieRuns()) && (((_parent().runFlags()[((Number) (idx() >> 3)).intValue()] & 0xff) >> (idx() & 7) & 1) == 1)) )) && (_parent().descriptiveHeader().get(((Number) (idx())).intValue()).cardinalityMinus1() < 4096)) ) {
+            if (isArray()) {
                 this.values = new ArrayList<Integer>();
-                for (int i = 0; i < _parent().descriptiveHeader().get(((Number) (idx())).intValue()).cardinalityMinus1() + 1; i++) {
+                for (int i = 0; i < cardinalityMinus1() + 1; i++) {
                     this.values.add(this._io.readU2le());
                 }
             }
-            if ( ((!( ((cookieRuns()) && (((_parent().runFlags()[((Number) (idx() >> 3)).intValue()] & 0xff) >> (idx() & 7) & 1) == 1)) )) && (_parent().descriptiveHeader().get(((Number) (idx())).intValue()).cardinalityMinus1() >= 4096)) ) {
+            if (isBitmap()) {
                 this.bitmap = new ArrayList<Long>();
-                for (int i = 0; i < 1024; i++) {
+                for (int i = 0; i < bitmapWords(); i++) {
                     this.bitmap.add(this._io.readU8le());
                 }
             }
-            if ( ((cookieRuns()) && (((_parent().runFlags()[((Number) (idx() >> 3)).intValue()] & 0xff) >> (idx() & 7) & 1) == 1)) ) {
+            if (isRun()) {
                 this.numRuns = this._io.readU2le();
             }
-            if ( ((cookieRuns()) && (((_parent().runFlags()[((Number) (idx() >> 3)).intValue()] & 0xff) >> (idx() & 7) & 1) == 1)) ) {
+            if (isRun()) {
                 this.runs = new ArrayList<Run>();
                 for (int i = 0; i < numRuns(); i++) {
                     this.runs.add(new Run(this._io, this, _root));
@@ -144,38 +145,72 @@ public class Roaring32 extends KaitaiStruct {
         }
 
         public void _fetchInstances() {
-            if ( ((!( ((cookieRuns()) && (((_parent().runFlags()[((Number) (idx() >> 3)).intValue()] & 0xff) >> (idx() & 7) & 1) == 1)) )) && (_parent().descriptiveHeader().get(((Number) (idx())).intValue()).cardinalityMinus1() < 4096)) ) {
+            if (isArray()) {
                 for (int i = 0; i < this.values.size(); i++) {
                 }
             }
-            if ( ((!( ((cookieRuns()) && (((_parent().runFlags()[((Number) (idx() >> 3)).intValue()] & 0xff) >> (idx() & 7) & 1) == 1)) )) && (_parent().descriptiveHeader().get(((Number) (idx())).intValue()).cardinalityMinus1() >= 4096)) ) {
+            if (isBitmap()) {
                 for (int i = 0; i < this.bitmap.size(); i++) {
                 }
             }
-            if ( ((cookieRuns()) && (((_parent().runFlags()[((Number) (idx() >> 3)).intValue()] & 0xff) >> (idx() & 7) & 1) == 1)) ) {
+            if (isRun()) {
             }
-            if ( ((cookieRuns()) && (((_parent().runFlags()[((Number) (idx() >> 3)).intValue()] & 0xff) >> (idx() & 7) & 1) == 1)) ) {
+            if (isRun()) {
                 for (int i = 0; i < this.runs.size(); i++) {
                     this.runs.get(((Number) (i)).intValue())._fetchInstances();
                 }
             }
         }
-        private Boolean cookieRuns;
+        private Integer arrayMaxCardinality;
 
         /**
-         * whether the bitmap has run containers
+         * most values an array container holds (a container without runs holding more is a bitmap)
          */
-        public Boolean cookieRuns() {
-            if (this.cookieRuns != null)
-                return this.cookieRuns;
-            this.cookieRuns = (_parent().cookie() & 65535) == Roaring32.RoaringCookie.RUN.id();
-            return this.cookieRuns;
+        public Integer arrayMaxCardinality() {
+            if (this.arrayMaxCardinality != null)
+                return this.arrayMaxCardinality;
+            this.arrayMaxCardinality = ((int) 4096);
+            return this.arrayMaxCardinality;
+        }
+        private Integer bitmapWords;
+
+        /**
+         * words of a bitmap container
+         */
+        public Integer bitmapWords() {
+            if (this.bitmapWords != null)
+                return this.bitmapWords;
+            this.bitmapWords = ((int) 1024);
+            return this.bitmapWords;
+        }
+        private Boolean isArray;
+
+        /**
+         * an array container (sorted values)
+         */
+        public Boolean isArray() {
+            if (this.isArray != null)
+                return this.isArray;
+            this.isArray =  ((!(isRun())) && (cardinalityMinus1() < arrayMaxCardinality())) ;
+            return this.isArray;
+        }
+        private Boolean isBitmap;
+
+        /**
+         * a bitmap container (one bit per low-16-bit value)
+         */
+        public Boolean isBitmap() {
+            if (this.isBitmap != null)
+                return this.isBitmap;
+            this.isBitmap =  ((!(isRun())) && (cardinalityMinus1() >= arrayMaxCardinality())) ;
+            return this.isBitmap;
         }
         private List<Integer> values;
         private List<Long> bitmap;
         private Integer numRuns;
         private List<Run> runs;
-        private int idx;
+        private boolean isRun;
+        private int cardinalityMinus1;
         private Roaring32 _root;
         private Roaring32 _parent;
 
@@ -200,9 +235,14 @@ public class Roaring32 extends KaitaiStruct {
         public List<Run> runs() { return runs; }
 
         /**
-         * index of this container
+         * the container's run flag is set
          */
-        public int idx() { return idx; }
+        public boolean isRun() { return isRun; }
+
+        /**
+         * the container's cardinality - 1 (from its descriptive header)
+         */
+        public int cardinalityMinus1() { return cardinalityMinus1; }
         public Roaring32 _root() { return _root; }
         public Roaring32 _parent() { return _parent; }
     }
@@ -300,6 +340,28 @@ public class Roaring32 extends KaitaiStruct {
         public Roaring32 _root() { return _root; }
         public Roaring32.Container _parent() { return _parent; }
     }
+    private Boolean hasOffsets;
+
+    /**
+     * the offset header is present (always without run containers; with them from four containers on)
+     */
+    public Boolean hasOffsets() {
+        if (this.hasOffsets != null)
+            return this.hasOffsets;
+        this.hasOffsets =  ((!(hasRunContainers())) || (numContainers() >= 4)) ;
+        return this.hasOffsets;
+    }
+    private Boolean hasRunContainers;
+
+    /**
+     * the cookie is a run cookie (its high 16 bits count the containers; run flags follow it)
+     */
+    public Boolean hasRunContainers() {
+        if (this.hasRunContainers != null)
+            return this.hasRunContainers;
+        this.hasRunContainers = (cookie() & 65535) == RoaringCookie.RUN.id();
+        return this.hasRunContainers;
+    }
     private Integer numContainers;
 
     /**
@@ -308,8 +370,19 @@ public class Roaring32 extends KaitaiStruct {
     public Integer numContainers() {
         if (this.numContainers != null)
             return this.numContainers;
-        this.numContainers = ((Number) (((cookie() & 65535) == RoaringCookie.RUN.id() ? (cookie() >> 16) + 1 : containerCount()))).intValue();
+        this.numContainers = ((Number) ((hasRunContainers() ? (cookie() >> 16) + 1 : containerCount()))).intValue();
         return this.numContainers;
+    }
+    private Integer runFlagsSize;
+
+    /**
+     * bytes of run flags (one bit per container)
+     */
+    public Integer runFlagsSize() {
+        if (this.runFlagsSize != null)
+            return this.runFlagsSize;
+        this.runFlagsSize = ((Number) ((numContainers() + 7) / 8)).intValue();
+        return this.runFlagsSize;
     }
     private long cookie;
     private Long containerCount;
