@@ -757,12 +757,12 @@ FIELD_EDITS.append(
 FIELD_EDITS.append(
     ("roaring32:numbers_wider_shape_moved", "roaring32",
      # every u4 (cookie, count, offsets) a u8 and every u2 (keys, cardinalities, values, runs) a u4, bitmap
-     # containers 2048 u4 words, the no-run cookie renumbered, arrays of at most 2048 values, the offset header from
+     # containers 2048 u2 words (4 KiB, values below 32768), the no-run cookie renumbered, arrays of at most 2048 values, the offset header from
      # two run containers on: the size scan (roaring.portable_size, behind the codecs' embedded bitmaps) and the
      # run reader (runs.roaring32_runs) follow
      ("type: u4\n", "type: u2\n", "      - id: bitmap\n        type: u8\n", "value: 1024\n", "value: 4096\n",
       "num_containers >= 4\n", "    12346:\n      id: no_run"),
-     ("type: u8\n", "type: u4\n", "      - id: bitmap\n        type: u4\n", "value: 2048\n", "value: 2048\n",
+     ("type: u8\n", "type: u4\n", "      - id: bitmap\n        type: u2\n", "value: 2048\n", "value: 2048\n",
       "num_containers >= 2\n", "    12348:\n      id: no_run"),
      """
      from paimon_codec import codec_runtime, roaring, runs
@@ -771,8 +771,9 @@ FIELD_EDITS.append(
      assert roaring.EMPTY_PORTABLE == (12348).to_bytes(8, "little") + bytes(8)
      def bitmap_words(values):
          words = np.zeros(2048, R.CONTAINER_BITMAP_DTYPE)
+         assert R.CONTAINER_BITMAP_DTYPE.itemsize == 2
          for v in values:
-             words[v >> 5] |= 1 << (v & 31)
+             words[v >> 4] |= 1 << (v & 15)
          return words
      run = {"num_runs": 2, "runs": [{"start": 10, "length_minus_1": 5}, {"start": 100, "length_minus_1": 0}]}
      evens = list(range(0, 6000, 2))   # 3000 values: a bitmap container now (an array one before the edit)

@@ -201,7 +201,9 @@ def print_json(obj: Any) -> None:
     timestamp in scanned rows) is written as its ``str``.  Errors never go here: with or without ``--json``
     they are one ``paimon-codec: error: ...`` line on stderr and exit status 2 (:func:`run`).
     """
-    json.dump(obj, sys.stdout, separators=(",", ":"), default=str)
+    # json.dumps, not json.dump: dumps encodes in C in one go, dump walks the object in Python writing piece by
+    # piece (a query answering 2 million positions: ~20 s -> ~1 s); the bytes are the same
+    sys.stdout.write(json.dumps(obj, separators=(",", ":"), default=str))
     sys.stdout.write("\n")
     sys.stdout.flush()
 
