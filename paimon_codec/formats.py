@@ -45,7 +45,13 @@ from .errors import (
     UnsupportedVersionError,
     UsageError,
 )
-from .generated.construct.constants import DV_MAGIC_BITMAP32, DV_MAGIC_BITMAP64, FILE_INDEX_MAGIC
+from .generated.construct.constants import (
+    BITMAP_INDEX_VERSION_V1,
+    BITMAP_INDEX_VERSION_V2,
+    DV_MAGIC_BITMAP32,
+    DV_MAGIC_BITMAP64,
+    FILE_INDEX_MAGIC,
+)
 from .generated.construct.deletion_vector import DV_MAGIC_DTYPE
 from .kaitai_plain import kaitai_to_plain
 
@@ -228,9 +234,9 @@ def _validate_bitmap(obj: Any, path: str | None) -> None:
     """Bitmap extents must lie inside the body (catches truncated / corrupted payloads)."""
     body = len(obj["body"])
     if obj["has_null_value"] and obj["null_value_offset"] >= 0:
-        n = obj["null_bitmap_length"] if obj["version"] == 2 else 8
+        n = obj["null_bitmap_length"] if obj["version"] == BITMAP_INDEX_VERSION_V2 else 8
         _check_within("null bitmap", obj["null_value_offset"], n, body, path, 0)
-    if obj["version"] == 1:
+    if obj["version"] == BITMAP_INDEX_VERSION_V1:
         offs = np.asarray([e["offset"] for e in obj["entries"]] if isinstance(obj["entries"], list)
                           else obj["entries"]["offset"], dtype=np.int64)
         starts = ([int(offs.max())] if offs.size else []) + (

@@ -29,6 +29,8 @@ from ..options import parse_memory_size
 
 _V1, _V2 = _gen.BITMAP_INDEX_VERSION_V1, _gen.BITMAP_INDEX_VERSION_V2
 DEFAULT_VERSION = _V2
+#: the ``version`` option (``file-index.bitmap.<column>.version``: "1" or "2") -> the stored version
+_OPTION_VERSIONS = {"1": _V1, "2": _V2}
 DEFAULT_BLOCK_SIZE = 16 * 1024
 #: bytes read with the head: a small payload (a V1 dictionary of a few dozen keys and its bitmaps) is
 #: then answered without another read - a fresh reader per predicate is the common use
@@ -104,12 +106,11 @@ def _int32(value: int) -> bytes:
 
 def _parse_options(options: Mapping[str, Any] | None) -> tuple[int, int]:
     options = options or {}
-    try:
-        version = int(str(options.get("version", DEFAULT_VERSION)).strip())
-    except ValueError as exc:
-        raise InvalidOptionError(f"bitmap version must be 1 or 2, got {options.get('version')!r}") from exc
-    if version not in (_V1, _V2):
-        raise InvalidOptionError(f"bitmap version must be 1 or 2, got {version}")
+    raw = options.get("version")
+    # the option's values are Paimon's names of the two versions, the stored byte is the schema's
+    version = DEFAULT_VERSION if raw is None else _OPTION_VERSIONS.get(str(raw).strip())
+    if version is None:
+        raise InvalidOptionError(f"bitmap version must be 1 or 2, got {raw!r}")
     block = parse_memory_size(options.get("index-block-size", DEFAULT_BLOCK_SIZE))
     if block > 0x7FFFFFFF:
         raise InvalidOptionError(f"index-block-size {block} exceeds an int")
