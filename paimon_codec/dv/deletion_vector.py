@@ -40,16 +40,8 @@ from ..roaring import EMPTY_PORTABLE, portable_size, read_bitmap, serialize_opti
 from ..runs import Runs, bitmap_runs, join_parts
 
 __all__ = [
-    "DeletionVector",
-    "MAGIC_32",
-    "MAGIC_64",
-    "MAX_POSITION_32",
-    "MAX_POSITION_64",
-    "MAGIC_SIZE",
-    "bin_is_32",
-    "bin_magic_hex",
-    "bin_kind",
-    "bin_length",
+    "DeletionVector", "MAGIC_32", "MAGIC_64", "MAX_POSITION_32", "MAX_POSITION_64", "MAGIC_SIZE", "bin_is_32",
+    "bin_magic_hex", "bin_kind", "bin_length"
 ]
 
 #: The magics as the generated ``DvBin`` reads them (one big-endian number before the switch) and as stored.
@@ -61,8 +53,7 @@ _MAGIC_64_BYTES = np.array(DV_MAGIC_BITMAP64, DV_MAGIC_DTYPE).tobytes()
 MAGIC_SIZE = DV_MAGIC_DTYPE.itemsize
 _DV64_HEAD = MAGIC_SIZE + DV64_BITMAP_COUNT_DTYPE.itemsize
 _BUCKET_KEY = DV64_BUCKET_KEY_DTYPE.itemsize
-#: Paimon's int magics (Java constants, the schema's ``dv_java_magic``): 32-bit written big-endian, 64-bit
-#: written little-endian.
+#: Paimon's int magics (Java constants, the schema's ``dv_java_magic``): 32-bit written BE, 64-bit LE.
 MAGIC_32: int = DV_JAVA_MAGIC_BITMAP32
 MAGIC_64: int = DV_JAVA_MAGIC_BITMAP64
 MAX_POSITION_32 = 2**31 - 1
@@ -84,8 +75,7 @@ def bin_kind(magic: bytes, *, path: str | None = None, offset: int | None = None
 
 
 def bin_magic_hex(kind: str) -> str:
-    """The stored magic of a ``"32"`` or ``"64"``-bit bin, in hex (for messages)."""
-    return (_MAGIC_32_BYTES if kind == "32" else _MAGIC_64_BYTES).hex()
+    return (_MAGIC_32_BYTES if kind == "32" else _MAGIC_64_BYTES).hex()  # a "32" / "64"-bit bin's, for messages
 
 
 def _bitmap_from_sorted_u32(values: np.ndarray) -> BitMap:
