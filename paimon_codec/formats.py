@@ -45,13 +45,7 @@ from .errors import (
     UnsupportedVersionError,
     UsageError,
 )
-from .generated.construct.constants import (
-    BITMAP_INDEX_VERSION_V1,
-    BITMAP_INDEX_VERSION_V2,
-    DV_MAGIC_BITMAP32,
-    DV_MAGIC_BITMAP64,
-    FILE_INDEX_MAGIC,
-)
+from .generated.construct import constants as _c
 from .generated.construct.deletion_vector import DV_MAGIC_DTYPE
 from .kaitai_plain import kaitai_to_plain
 
@@ -89,8 +83,8 @@ KEY_KIND_BY_TYPE_ROOT = {
     "VARCHAR": "string",
 }
 
-DV32_MAGIC = np.array(DV_MAGIC_BITMAP32, DV_MAGIC_DTYPE).tobytes()  # as stored: 1581511376 BE
-DV64_MAGIC = np.array(DV_MAGIC_BITMAP64, DV_MAGIC_DTYPE).tobytes()  # as stored: 1681511377 LE
+DV32_MAGIC = np.array(_c.DV_MAGIC_BITMAP32, DV_MAGIC_DTYPE).tobytes()  # as stored: 1581511376 BE
+DV64_MAGIC = np.array(_c.DV_MAGIC_BITMAP64, DV_MAGIC_DTYPE).tobytes()  # as stored: 1681511377 LE
 
 
 def key_kind_for(data_type: Any) -> str:
@@ -213,7 +207,7 @@ def _context(kw: dict, parsing: bool) -> construct.Container:
 
 
 def _is_container(d: bytes) -> bool:
-    return d[:8] == FILE_INDEX_MAGIC
+    return d[:8] == _c.FILE_INDEX_MAGIC
 
 
 def _is_dv_file(d: bytes) -> bool:
@@ -234,9 +228,9 @@ def _validate_bitmap(obj: Any, path: str | None) -> None:
     """Bitmap extents must lie inside the body (catches truncated / corrupted payloads)."""
     body = len(obj["body"])
     if obj["has_null_value"] and obj["null_value_offset"] >= 0:
-        n = obj["null_bitmap_length"] if obj["version"] == BITMAP_INDEX_VERSION_V2 else 8
+        n = obj["null_bitmap_length"] if obj["version"] == _c.BITMAP_INDEX_VERSION_V2 else 8
         _check_within("null bitmap", obj["null_value_offset"], n, body, path, 0)
-    if obj["version"] == BITMAP_INDEX_VERSION_V1:
+    if obj["version"] == _c.BITMAP_INDEX_VERSION_V1:
         offs = np.asarray([e["offset"] for e in obj["entries"]] if isinstance(obj["entries"], list)
                           else obj["entries"]["offset"], dtype=np.int64)
         starts = ([int(offs.max())] if offs.size else []) + (
@@ -265,7 +259,7 @@ def _validate_dv_entry(e: Any, path: str | None) -> None:
     from .checksum import check_crc32  # noqa: PLC0415
 
     check_crc32(_DV_BIN_BUILD(e["bin"]), e["crc"], "deletion vector", path=path)
-    if e["bin"]["magic"] == DV_MAGIC_BITMAP32:
+    if e["bin"]["magic"] == _c.DV_MAGIC_BITMAP32:
         r = e["bin"]["bitmap"]["roaring"]
         n = _rt.roaring32_size(r) if len(r) else 0
         if n != len(r):
