@@ -214,7 +214,8 @@ class BinaryRowCodec:
                 if not 0 <= ts.nanos_of_milli <= _NANOS_OF_MILLI_MAX:
                     raise UsageError(f"nanos of millisecond {ts.nanos_of_milli} outside 0..999999")
                 _REFERENCE.pack_into(fixed, at, int(ts.nanos_of_milli), self.fixed_size + len(var))
-                var += WIDE_TIMESTAMP_STRUCT.pack(_ranged(ts.millis, 64))
+                millis = WIDE_TIMESTAMP_STRUCT.pack(_ranged(ts.millis, 64))
+                var += millis + bytes(WIDE_TIMESTAMP_BYTES - len(millis))  # the reserved size, millis first
         return bytes(fixed) + bytes(var)
 
     def encode_many(self, rows: Iterable[Sequence[Any]]) -> list[bytes]:
@@ -314,7 +315,7 @@ class BinaryRowCodec:
             return decimal_from_unscaled(unscaled, t.scale or 0)
         if low > _NANOS_OF_MILLI_MAX:
             raise CorruptDataError(f"TIMESTAMP nanos of millisecond {low}", offset=at, expected="0..999999")
-        millis = WIDE_TIMESTAMP_STRUCT.unpack(_region(data, offset, WIDE_TIMESTAMP_BYTES, "TIMESTAMP millis"))[0]
+        millis = WIDE_TIMESTAMP_STRUCT.unpack_from(_region(data, offset, WIDE_TIMESTAMP_BYTES, "TIMESTAMP millis"))[0]
         return Timestamp(millis, low)
 
 
