@@ -993,6 +993,32 @@ FIELD_EDITS.append(
      """))
 
 
+FIELD_EDITS.append(
+    ("file_index:version_and_head_length_wider", "file_index",
+     # the container's version and head length eight bytes (the prefix before the column count is 24 bytes)
+     ("    -orig-id: version\n    type: s4", "    -orig-id: headLength\n    type: s4"),
+     ("    -orig-id: version\n    type: s8", "    -orig-id: headLength\n    type: s8"),
+     """
+     import os, tempfile
+     from paimon_codec.expressions import parse_where
+     from paimon_codec.fileindex import FileIndexContainerReader, FileIndexWriter, evaluate
+     from paimon_codec.generated.construct import file_index as FI
+     assert FI.FILE_INDEX_PREFIX_SIZE == 24, FI.FILE_INDEX_PREFIX_SIZE
+     schema = parse_row_type("a INT, b STRING")
+     w = FileIndexWriter(schema, {"file-index.bitmap.columns": "a", "file-index.bloom-filter.columns": "b"})
+     w.write_table(pa.table({"a": pa.array([1, 2, 1], pa.int32()), "b": ["x", "y", "z"]}))
+     data = w.serialize()
+     assert int.from_bytes(data[8:16], "big") == 1 and int.from_bytes(data[16:24], "big") < len(data), data[:24].hex()
+     both("file-index", data)
+     path = os.path.join(tempfile.mkdtemp(), "x.index")
+     open(path, "wb").write(data)
+     for src in (data, path):   # in memory, and read lazily from the file (the prefix first)
+         r = FileIndexContainerReader(src)
+         assert sorted(evaluate(parse_where("a = 1"), r, schema).bitmap) == [0, 2]
+         assert r.to_dict()["version"] == 1
+     """))
+
+
 def _edited(sid: str, text: str, old: str | tuple[str, ...], new: str | tuple[str, ...]) -> str:
     """``text`` with every occurrence of ``old`` replaced by ``new`` (Puffin: both magics); a tuple of olds
     and news is several replacements, one after the other."""
@@ -1167,7 +1193,6 @@ NOT_YET_EDITED: set[tuple[str, str]] = {(module, name) for module, names in {
     "blob_file": ["BLOB_RECORD_TAIL_SIZE", "BlobIndex"],
     "btree_global_index": ["CompressedBlock", "fast_parse_block_handle", "fast_parse_entry"],
     "constants": ["KEY_KINDS", "VARINT_GROUP_BITS", "VARINT_GROUP_CONTINUATION", "VARINT_GROUP_PAYLOAD"],
-    "file_index": ["FILE_INDEX_PREFIX_SIZE"],
     "roaring32": ["LAYOUT"],
     "roaring64": ["BUCKET_KEY_DTYPE"],
 }.items() for name in names}
