@@ -1085,6 +1085,7 @@ def _regenerated_copy(tmp_path: Path, sid: str, old, new) -> Path:
     return root
 
 
+@pytest.mark.node  # the Kaitai compiler regenerates the parsers
 @pytest.mark.parametrize("sid", sorted(EDITS))
 def test_schema_edit_flows_through_both_codecs_and_the_semantic_layer(sid, tmp_path):
     old, new, probe = EDITS[sid]
@@ -1102,6 +1103,7 @@ def test_schema_edit_flows_through_both_codecs_and_the_semantic_layer(sid, tmp_p
     assert out.returncode == 0, f"{sid}: {out.stderr[-3000:]}"
 
 
+@pytest.mark.node  # the Kaitai compiler regenerates the parsers
 @pytest.mark.parametrize("edit", FIELD_EDITS, ids=[e[0] for e in FIELD_EDITS])
 def test_field_edit_is_seen_by_the_semantic_layer(edit, tmp_path):
     _name, sid, old, new, probe = edit
