@@ -127,16 +127,14 @@ def _run_container(body: memoryview) -> tuple[np.ndarray, np.ndarray]:
 
 def _reader(mv: memoryview, dtype: np.dtype):  # noqa: ANN202 - returns a closure
     """``read(at)``: the ``dtype`` numbers at byte positions ``at`` (an int64 scalar or array, any alignment),
-    as int64 - one view of the buffer per alignment, no copy."""
-    w = dtype.itemsize
-    views = [np.frombuffer(mv, dtype, max((len(mv) - k) // w, 0), k) for k in range(w)]
+    as int64 - each number's bytes gathered in one fancy index and viewed as ``dtype``."""
+    raw = np.frombuffer(mv, np.uint8)
+    span = np.arange(dtype.itemsize)
+    last = max(raw.size - 1, 0)
 
     def read(at: np.ndarray) -> np.ndarray:
-        out = np.zeros(np.shape(at), np.int64)
-        for k, v in enumerate(views):
-            if v.size:
-                out = np.where(at % w == k, v[np.minimum(at // w, v.size - 1)], out)
-        return out
+        idx = np.minimum(np.asarray(at, np.int64)[..., None] + span, last)
+        return raw[idx].view(dtype)[..., 0].astype(np.int64)
 
     return read
 
