@@ -338,6 +338,8 @@ def plan_scan(table: PaimonTable | str | os.PathLike[str], where: WhereLike = No
                 tasks = [t for t in tasks if t.selection is None or len(t.selection)]
                 report.files_read = len(tasks)
                 report.bytes_read = sum(t.file_size for t in tasks)
+        else:
+            report.topn_note = "no data file left to order"
     for detail in report.files:
         task = detail.pop("_task", None)
         if task is not None and report.topn_pushed:
