@@ -1,6 +1,7 @@
 """Tables whose changelogs outlive their snapshots (Paimon's decoupled changelog lifecycle), written by Paimon Java
 1.4.2: snapshots are kept 2 at most, changelogs 20, so expired snapshots leave ``changelog/changelog-<id>`` files.
-Used by tests/test_long_lived_changelog.py and tests/test_spark_stream_changelog.py."""
+Used by tests/test_long_lived_changelog.py and tests/test_spark_stream_changelog.py (and its
+:func:`stream_changes` by tests/test_spark_streaming.py)."""
 
 from __future__ import annotations
 
@@ -67,3 +68,14 @@ def grow_pk(java, path: str) -> None:
     java.write(path, rows(1, 1, "w").select(COLUMNS))
     java.write(path, rows(20, 2).select(COLUMNS))
     java.expire(path, {})
+
+
+def stream_changes(reader, start: dict, end: dict, columns: list[str]) -> list[str]:
+    """A stream batch's rows (a ``PaimonStreamReader`` from ``start`` to ``end``) as Java's ``read_changelog``
+    lines: ``"<row kind> [values]"``, sorted."""
+    out = []
+    for part in reader.partitions(start, end):
+        for batch in reader.read(part):
+            for row in batch.to_pylist():
+                out.append(f"{row['rowkind']} {[row[c] for c in columns]!r}")
+    return sorted(out)

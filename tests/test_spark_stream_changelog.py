@@ -16,6 +16,7 @@ from changelog_tables import (
     grow_append,
     grow_pk,
     pk_table,
+    stream_changes,
 )
 from spark_fixtures import spark  # noqa: F401
 
@@ -30,16 +31,6 @@ def _reader(path: str, **options: str) -> PaimonStreamReader:
     return PaimonStreamReader(path, options, with_row_kind(options, spark_schema(PaimonTable(path).schema.fields)))
 
 
-def _changes(reader: PaimonStreamReader, start: dict, end: dict, columns: list[str]) -> list[str]:
-    """A batch's rows as Java's ``read_changelog`` lines: ``"<row kind> [values]"``, sorted."""
-    out = []
-    for part in reader.partitions(start, end):
-        for batch in reader.read(part):
-            for row in batch.to_pylist():
-                out.append(f"{row['rowkind']} {[row[c] for c in columns]!r}")
-    return sorted(out)
-
-
 def test_append_stream_reads_expired_snapshots_from_changelogs(tmp_path, java_newest):
     path = append_table(java_newest, str(tmp_path))
     columns = ["id", "s", "p"]
@@ -50,7 +41,7 @@ def test_append_stream_reads_expired_snapshots_from_changelogs(tmp_path, java_ne
     assert start["snapshot"] == 1 and snapshots[0] > 2 and changelog_ids(path)[:2] == [1, 2]
     end = lagging.latestOffset(start, None)
     assert end == {"snapshot": snapshots[-1], "from": {"snapshot": 1}}
-    ours = _changes(lagging, start, end, columns)
+    ours = stream_changes(lagging, start, end, columns)
     theirs = java_newest.read_changelog(path, 2, snapshots[-1])
     assert ours == theirs and sorted(int(line.split(" [")[1].split(",")[0]) for line in ours) == list(range(4, 20))
     # a new query from an expired snapshot whose changelog remains: scan.snapshot-id 1, and a timestamp
@@ -58,14 +49,14 @@ def test_append_stream_reads_expired_snapshots_from_changelogs(tmp_path, java_ne
     first = from_one.initialOffset()
     assert first["snapshot"] == 0
     last = {"snapshot": snapshots[-1]}  # (``end`` is batch 0's of the other query: it records its start)
-    assert _changes(from_one, first, last, columns) == java_newest.read_changelog(path, 1, snapshots[-1])
+    assert stream_changes(from_one, first, last, columns) == java_newest.read_changelog(path, 1, snapshots[-1])
     table = PaimonTable(path)  # scan.timestamp-millis: the changelogs' times count too
     readable = StreamSnapshots(table)
     times = {sid: readable.require(sid).time_millis for sid in readable.ids()}
     want = max((sid for sid, t in times.items() if t is not None and t < times[3]), default=0)
     by_time = stream_start(table, {"scan.timestamp-millis": str(times[3])})
     assert by_time.snapshot == want <= 2 < snapshots[0]
-    assert _changes(lagging, by_time.offset(), last, columns) == java_newest.read_changelog(path, want + 1,
+    assert stream_changes(lagging, by_time.offset(), last, columns) == java_newest.read_changelog(path, want + 1,
                                                                                            snapshots[-1])
     # Paimon reads no changelog when the options do not keep changelogs longer than snapshots
     coupled = _reader(path, **{"scan.snapshot-id": "1", "changelog.num-retained.max": "2"})
@@ -91,21 +82,21 @@ def test_primary_key_stream_reads_changelogs_of_expired_snapshots(tmp_path, java
     start = reader.initialOffset()
     first = reader.latestOffset(start, None)
     merged = sorted(f"+I {[r[c] for c in COLUMNS]!r}" for r in java_newest.read(path).to_pylist())
-    assert _changes(reader, start, first, COLUMNS) == merged and len(merged) == 12
+    assert stream_changes(reader, start, first, COLUMNS) == merged and len(merged) == 12
     grow_pk(java_newest, path)
     snapshots = PaimonTable(path).snapshot_ids()
     assert first["snapshot"] + 1 < snapshots[0] and first["snapshot"] + 1 in changelog_ids(path)
     end = reader.latestOffset(first, None)
     assert end == {"snapshot": snapshots[-1]}
-    ours = _changes(reader, first, end, COLUMNS)
+    ours = stream_changes(reader, first, end, COLUMNS)
     assert ours == java_newest.read_changelog(path, first["snapshot"] + 1, snapshots[-1])
     kinds = {line.split(" ", 1)[0] for line in ours}
     assert "-D" in kinds and ("+U" in kinds or producer == "input")
     # split across the boundary between changelogs and snapshots: the same records, once
     middle = {"snapshot": snapshots[0]}
-    assert sorted(_changes(reader, first, middle, COLUMNS) + _changes(reader, middle, end, COLUMNS)) == ours
+    assert sorted(stream_changes(reader, first, middle, COLUMNS) + stream_changes(reader, middle, end, COLUMNS)) == ours
     again = _reader(path, **{"read.changelog": "true", "scan.snapshot-id": "1"})
-    assert _changes(again, again.initialOffset(), end, COLUMNS) == java_newest.read_changelog(path, 1, snapshots[-1])
+    assert stream_changes(again, again.initialOffset(), end, COLUMNS) == java_newest.read_changelog(path, 1, snapshots[-1])
 
 
 def test_stream_through_spark_after_expiry(tmp_path, spark, java_newest):  # noqa: F811

@@ -18,6 +18,7 @@ import time
 
 import pyarrow as pa
 import pytest
+from changelog_tables import stream_changes
 from oracles.compare import assert_same_rows
 from spark_fixtures import spark  # noqa: F401
 
@@ -162,16 +163,6 @@ def test_refusals_by_name(tmp_path):
         PaimonStreamWriter(postpone, {"checkpointLocation": str(tmp_path / "ck")})
 
 
-def _changes(reader: PaimonStreamReader, start: dict, end: dict, columns: list[str]) -> list[str]:
-    """A batch's rows as Java's ``read_changelog`` lines: ``"<row kind> [values]"``, sorted."""
-    out = []
-    for part in reader.partitions(start, end):
-        for batch in reader.read(part):
-            for row in batch.to_pylist():
-                out.append(f"{row['rowkind']} {[row[c] for c in columns]!r}")
-    return sorted(out)
-
-
 PK_SCHEMA = "p STRING NOT NULL, id BIGINT NOT NULL, s STRING"
 
 
@@ -190,7 +181,7 @@ def test_primary_key_changelog_as_java_streams_it(tmp_path, java_newest, produce
     start = reader.initialOffset()
     first = reader.latestOffset(start, None)
     merged = sorted(f"+I {[r[c] for c in columns]!r}" for r in java_newest.read(path).to_pylist())
-    assert _changes(reader, start, first, columns) == merged and len(merged) == 12
+    assert stream_changes(reader, start, first, columns) == merged and len(merged) == 12
     updated = _rows(6, 10).select(columns).set_column(2, "s", pa.array([f"u{i}" for i in range(6, 16)]))
     java_newest.write(path, updated)  # six updates, four inserts
     java_newest.write(path, _rows(0, 3).select(columns), row_kinds=["-D", "-D", "-D"])
@@ -198,12 +189,12 @@ def test_primary_key_changelog_as_java_streams_it(tmp_path, java_newest, produce
     java_newest.write(path, _rows(1, 1).select(columns))  # a deleted key comes back
     end = reader.latestOffset(first, None)
     assert end["snapshot"] > first["snapshot"]
-    ours = _changes(reader, first, end, columns)
+    ours = stream_changes(reader, first, end, columns)
     theirs = java_newest.read_changelog(path, first["snapshot"] + 1, end["snapshot"])
     assert ours == theirs and ours
     kinds = {line.split(" ", 1)[0] for line in ours}
     assert "-D" in kinds and ("+U" in kinds or producer == "input")
-    assert _changes(reader, end, reader.latestOffset(end, None), columns) == []
+    assert stream_changes(reader, end, reader.latestOffset(end, None), columns) == []
 
 
 def test_primary_key_stream_through_spark(tmp_path, spark, java_newest):  # noqa: F811
