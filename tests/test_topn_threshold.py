@@ -370,3 +370,15 @@ def test_topn_over_no_file_says_so(tmp_path):
     assert plan.tasks == [] and not plan.report.topn_pushed
     assert plan.report.topn_note == "no data file left to order"
     check(path, "g = 'a'", False, False, 0)
+
+
+def test_files_without_a_candidate_are_reported_skipped(tmp_path):
+    """Files in separate value ranges: top-1 ascending has its candidate in the first file only; the report's
+    per-file decisions name exactly the files the plan reads (the others: no top-N candidate)."""
+    path = _make(tmp_path / "t", [[1, 2], [10, 20], [30, 40]])
+    plan = plan_scan(path, order_by=[("v", "asc")], limit=1)
+    assert plan.report.topn_pushed, plan.report.topn_note
+    read = {f["path"] for f in plan.report.files if f["decision"] == "read"}
+    assert {path + "/" + r for r in read} == {t.path for t in plan.tasks} and len(read) == 1
+    skipped = [f for f in plan.report.files if f["decision"] == "skipped: no top-N candidate"]
+    assert len(skipped) == 2 and all(f["rows_topn_candidates"] == 0 for f in skipped)

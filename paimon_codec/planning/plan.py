@@ -344,6 +344,8 @@ def plan_scan(table: PaimonTable | str | os.PathLike[str], where: WhereLike = No
         task = detail.pop("_task", None)
         if task is not None and report.topn_pushed:
             detail["rows_topn_candidates"] = task.selected_rows
+            if task.selection is not None and not len(task.selection):  # dropped from the tasks above
+                detail["decision"] = "skipped: no top-N candidate"
     report.rows_read = sum(t.selected_rows for t in tasks) + sum(g.selected_rows for g in groups)
     report.planning_ms = round((time.perf_counter() - started) * 1000, 3)
     refuse_orc_pruning(pred, row_type, _formats(tasks, groups), report.semantics)
