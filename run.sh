@@ -113,6 +113,10 @@ case "${1:-}" in
     exec "$PY" -m paimon_codec demo "$@" ;;
   test)
     setup
+    # bytecode outside the tree: this machine sets PYTHONDONTWRITEBYTECODE=1 to keep trees clean, and then every
+    # pytest worker and every test subprocess compiles the library and the tests again (5 CPU-s a collection)
+    export PYTHONPYCACHEPREFIX="${XDG_CACHE_HOME:-$HOME/.cache}/paimon-codec/pycache"
+    unset PYTHONDONTWRITEBYTECODE
     if [ "${2:-}" = --quick ]; then
       # no oracles are set up or started; the markers come from the fixtures (tests/conftest.py)
       shift 2
