@@ -143,3 +143,86 @@ def test_staged_upsert_rewrites_after_a_concurrent_commit(tmp_path, java_newest,
     assert_same_rows(java_newest.read(path), want, what="Java reads our rewrite over its commit")
     assert_same_rows(read_table(path), want)
     assert find_orphans(path, None).orphans == []  # the first attempt's files and the staged rows are gone
+
+
+def _kinded(kinds_rows):
+    """``[(kind, id, s)]`` as a sink batch with a leading ``rowkind`` column (what ``read.changelog`` streams)."""
+    return pa.table({"rowkind": [k for k, _i, _s in kinds_rows],
+                     "id": pa.array([i for _k, i, _s in kinds_rows], pa.int32()),
+                     "p": pa.array([i % 4 for _k, i, _s in kinds_rows], pa.int32()),
+                     "s": [s for _k, _i, s in kinds_rows]})
+
+
+def _sink_schema(*names):
+    from pyspark.sql.types import IntegerType, StringType, StructField, StructType
+
+    types = {"rowkind": StringType(), "id": IntegerType(), "p": IntegerType(), "s": StringType()}
+    return StructType([StructField(n, types[n]) for n in names])
+
+
+def test_sink_takes_row_kinds(tmp_path, java_newest):
+    """A ``rowkind`` column gives the sink's rows their kinds: ``-U``/``+U`` update, ``-D`` deletes, in task
+    order across tasks (an insert in one task, its delete in the next); Java reads what the kinds say."""
+    path = str(create_table(tmp_path / "wh" / "db.db" / "t", ARROW, {"bucket": "2"}, partition_keys=["p"],
+                            primary_keys=["id", "p"]))
+    writer = PaimonCodecWriter({"path": path}, _sink_schema("rowkind", "id", "p", "s"), False, None)
+    writer.commit([writer.write(iter(_kinded([("+I", i, f"a{i}") for i in range(10)]).to_batches()))])
+    tasks = [_kinded([("-U", 1, "a1"), ("+U", 1, "b1"), ("-D", 2, "a2"), ("+I", 20, "b20"), ("-D", 3, "a3"),
+                      ("+I", 3, "b3")]),
+             _kinded([("-D", 20, "b20"), ("+I", 21, "b21"), ("-D", 4, "a4")])]
+    writer.commit([writer.write(iter(t.to_batches())) for t in tasks])
+    want = {i: f"a{i}" for i in range(10)}
+    want.update({1: "b1", 3: "b3", 21: "b21"})
+    for gone in (2, 4):
+        del want[gone]
+    expected = pa.Table.from_pylist([{"id": i, "p": i % 4, "s": s} for i, s in want.items()], schema=ARROW)
+    assert_same_rows(java_newest.read(path), expected, what="Java reads the sink's +I/-U/+U/-D rows")
+    assert_same_rows(read_table(path), expected, what="ours")
+    java_newest.write(path, _rows([2, 21], "j"), row_kinds=["+I", "-D"])  # Java keeps writing on top
+    expected = pa.Table.from_pylist([r for r in expected.to_pylist() if r["id"] != 21]
+                                    + _rows([2], "j").to_pylist(), schema=ARROW)
+    assert_same_rows(java_newest.read(path), expected, what="Java's changes over ours")
+    assert not [n for n in os.listdir(os.path.join(path, "index")) if n.startswith(STAGED_PREFIX)]
+
+
+def test_sink_row_kind_refusals(tmp_path):
+    """Refused by name: a ``rowkind`` column into an append table, an unknown or null kind.  A table with its own
+    ``rowkind`` column takes it as data."""
+    from paimon_codec.errors import PaimonCodecError
+
+    append = str(create_table(tmp_path / "wh" / "db.db" / "a", ARROW, {}))
+    with pytest.raises(UnsupportedFeatureError, match="'rowkind' column .* append table"):
+        PaimonCodecWriter({"path": append}, _sink_schema("rowkind", "id", "p", "s"), False, None)
+    pk = str(create_table(tmp_path / "wh" / "db.db" / "pk", ARROW, {"bucket": "1"}, primary_keys=["id", "p"]))
+    writer = PaimonCodecWriter({"path": pk}, _sink_schema("rowkind", "id", "p", "s"), False, None)
+    with pytest.raises(PaimonCodecError, match="unknown row kind 'X'"):
+        writer.write(iter(_kinded([("+I", 1, "a"), ("X", 2, "b")]).to_batches()))
+    with pytest.raises(PaimonCodecError, match="unknown row kind None"):
+        writer.write(iter(_kinded([("+I", 1, "a"), (None, 2, "b")]).to_batches()))
+    own_schema = pa.schema([("id", pa.int32()), ("p", pa.int32()), ("rowkind", pa.string())])
+    own = str(create_table(tmp_path / "wh" / "db.db" / "own", own_schema, {"bucket": "1"}, primary_keys=["id", "p"]))
+    writer = PaimonCodecWriter({"path": own}, _sink_schema("rowkind", "id", "p"), False, None)
+    data = _kinded([("-D", 1, "x")]).select(["rowkind", "id", "p"])
+    writer.commit([writer.write(iter(data.to_batches()))])
+    assert read_table(own).to_pylist() == [{"id": 1, "p": 1, "rowkind": "-D"}]
+
+
+def test_sink_takes_the_kinds_of_rowkind_field(tmp_path, java_newest):
+    """Paimon's ``rowkind.field``: each row's kind is the value of that table column, for Java's writer and ours
+    alike; a ``rowkind`` column as well is ambiguous and refused by name."""
+    path = java_newest.create_table(str(tmp_path), "db.f", "id INT NOT NULL, p INT NOT NULL, s STRING, op STRING",
+                                    primary_keys=["id", "p"], options={"bucket": "1", "rowkind.field": "op"})
+    schema = pa.schema([("id", pa.int32()), ("p", pa.int32()), ("s", pa.string()), ("op", pa.string())])
+
+    def ops(rows):
+        return pa.Table.from_pylist([{"id": i, "p": i % 4, "s": s, "op": op} for i, s, op in rows], schema=schema)
+
+    java_newest.write(path, ops([(i, f"a{i}", "+I") for i in range(6)]))
+    java_newest.write(path, ops([(0, "a0", "-D")]))  # Java deletes by the op column
+    writer = PaimonCodecWriter({"path": path}, _sink_schema("id", "p", "s").add("op", "string"), False, None)
+    writer.commit([writer.write(iter(ops([(1, "a1", "-D"), (2, "u2", "+U"), (7, "a7", "+I")]).to_batches()))])
+    want = ops([(2, "u2", "+U"), (3, "a3", "+I"), (4, "a4", "+I"), (5, "a5", "+I"), (7, "a7", "+I")])
+    assert_same_rows(java_newest.read(path), want, what="Java reads the kinds our sink took from rowkind.field")
+    assert_same_rows(read_table(path), want, what="ours")
+    with pytest.raises(UnsupportedFeatureError, match="both a 'rowkind' column and the table's rowkind.field = op"):
+        PaimonCodecWriter({"path": path}, _sink_schema("rowkind", "id", "p", "s").add("op", "string"), False, None)

@@ -17,7 +17,9 @@ Every table kind :func:`~paimon_codec.spark.write` supports: append tables (buck
 dynamic buckets, deletion vectors, any merge engine the upsert writer takes), upserted: ``mode("append")`` is
 the upsert, ``mode("overwrite")`` is refused by name as :func:`~paimon_codec.spark.write` refuses it.  A
 sink's tasks get arbitrary rows, so they only stage them and the driver's ``commit`` writes the level-0 files
-(:mod:`.staged_upsert` says why, and which record of a repeated key wins).
+(:mod:`.staged_upsert` says why, and which record of a repeated key wins).  A ``rowkind`` column (``+I``,
+``-U``, ``+U``, ``-D``: what the source's ``read.changelog`` adds) gives a primary-key table's rows their kinds,
+so a changelog streams from one primary-key table into another (:func:`.write.check_row_kind_column`).
 """
 
 from __future__ import annotations

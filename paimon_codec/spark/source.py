@@ -259,7 +259,7 @@ class PaimonCodecDataSource(DataSource):
 
         options = dict(self.options)
         _restore(self.storage, options)
-        return PaimonStreamWriter(parse_source_options(options).path, options, overwrite)
+        return PaimonStreamWriter(parse_source_options(options).path, options, overwrite, schema.fieldNames())
 
     def writer(self, schema: Any, overwrite: bool) -> DataSourceWriter:
         from .sink import PaimonCodecWriter

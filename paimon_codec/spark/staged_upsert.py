@@ -15,7 +15,8 @@ overflows - and still leaves dynamic buckets unsolved.
 So the sinks stage and the driver writes (the option that is exact for every table kind the writer supports):
 
 * each task (:func:`stage_rows`) casts its rows to the table's types, splits them by table partition and
-  writes each part as one Arrow IPC file ``paimon-codec-staged-<uuid>.arrow`` in the table's ``index/``
+  writes each part (with its rows' kinds when the input has the ``rowkind`` column, :func:`split_row_kinds`,
+  in a ``_VALUE_KIND`` column) as one Arrow IPC file ``paimon-codec-staged-<uuid>.arrow`` in the table's ``index/``
   directory; its commit message (:class:`StagedRows`) names the files, with the task's partition id;
 * the driver's ``commit`` (:func:`commit_staged`) reads the staged files partition by partition (memory: one
   table partition at a time), in task order, and runs :func:`paimon_codec.writing.write_primary_key_files`
@@ -46,13 +47,18 @@ from typing import Any
 from pyspark.sql.datasource import WriterCommitMessage
 
 from .. import storage
+from ..errors import UnsupportedFeatureError
 
-__all__ = ["StagedRows", "stage_rows", "commit_staged", "discard_staged", "STAGED_PREFIX"]
+__all__ = ["StagedRows", "stage_rows", "commit_staged", "discard_staged", "split_row_kinds", "STAGED_PREFIX",
+           "STAGED_KIND_COLUMN"]
 
 log = logging.getLogger(__name__)
 
 #: Name prefix of a staged file in the table's ``index/`` directory.
 STAGED_PREFIX = "paimon-codec-staged-"
+#: The column of a staged file holding its rows' kinds (Paimon's byte values: 0 ``+I`` ... 3 ``-D``); a name
+#: Paimon reserves (its ``_VALUE_KIND`` system field), so no table column has it.
+STAGED_KIND_COLUMN = "_VALUE_KIND"
 
 
 @dataclass
@@ -86,7 +92,10 @@ def stage_rows(table_path: str, batches: Iterator[Any]) -> StagedRows:
         table = PaimonTable(table_path)
         directory = storage.join(table.path, "index")
         storage.makedirs(directory)
-        for part, rows in rows_by_partition(table, pa.Table.from_batches(received)):
+        data, kinds = split_row_kinds(table, pa.Table.from_batches(received))
+        for part, rows, codes in rows_by_partition(table, data, kinds):
+            if codes is not None:  # the kinds travel with their rows, in order
+                rows = rows.append_column(STAGED_KIND_COLUMN, pa.array(codes, pa.int8()))
             sink = pa.BufferOutputStream()
             with pa.ipc.new_file(sink, rows.schema) as out:
                 out.write_table(rows)
@@ -94,6 +103,25 @@ def stage_rows(table_path: str, batches: Iterator[Any]) -> StagedRows:
             storage.write_atomic(path, sink.getvalue().to_pybytes())
             parts.append((part, path, rows.num_rows))
     return StagedRows(_task_id(), pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def split_row_kinds(table: Any, data: Any) -> tuple[Any, Any]:
+    """``data`` without its ``rowkind`` column (:data:`~.stream_read.ROW_KIND_COLUMN`, what ``read.changelog``
+    adds) and that column's kinds as int8 codes (``None``: no such column, every row ``+I`` - or, with Paimon's
+    ``rowkind.field``, the writer reads each kind from that table column; both is ambiguous and refused).  A table
+    with a column of that name keeps it as data."""
+    from ..writing.primary_key import row_kind_codes
+    from .stream_read import ROW_KIND_COLUMN
+
+    if ROW_KIND_COLUMN not in data.column_names or ROW_KIND_COLUMN in table.schema.fields.names:
+        return data, None
+    field = table.schema.options.get("rowkind.field")
+    if field:
+        raise UnsupportedFeatureError(f"both a {ROW_KIND_COLUMN!r} column and the table's rowkind.field = {field} "
+                                      "name the rows' kinds", path=table.path,
+                                      expected=f"the kinds in {field!r} only, without {ROW_KIND_COLUMN!r}")
+    kinds = row_kind_codes(data.column(ROW_KIND_COLUMN).to_pylist(), data.num_rows, table.path)
+    return data.drop_columns([ROW_KIND_COLUMN]), kinds
 
 
 def _staged(messages: Sequence[WriterCommitMessage | None]) -> list[tuple[bytes, str, int]]:
@@ -115,14 +143,26 @@ def _read_staged(path: str) -> Any:
     return pa.ipc.open_file(pa.py_buffer(storage.read_bytes(path))).read_all()
 
 
+def _with_kinds(parts: list[Any]) -> tuple[Any, Any]:
+    """Staged tables (in task order) as one table and its row kind codes (``None``: every row ``+I``)."""
+    import numpy as np
+    import pyarrow as pa
+
+    if not any(STAGED_KIND_COLUMN in t.column_names for t in parts):
+        return pa.concat_tables(parts), None
+    kinds = np.concatenate([t.column(STAGED_KIND_COLUMN).to_numpy() if STAGED_KIND_COLUMN in t.column_names
+                            else np.zeros(t.num_rows, np.int8) for t in parts]).astype(np.int8)
+    data = pa.concat_tables([t.drop_columns([STAGED_KIND_COLUMN]) if STAGED_KIND_COLUMN in t.column_names else t
+                             for t in parts])
+    return data, kinds
+
+
 def commit_staged(table_path: str, messages: Sequence[WriterCommitMessage | None], *,
                   commit_user: str | None = None, commit_identifier: int | None = None,
                   conflict_retries: int = 5) -> Any:
     """On the driver: write the staged rows into the primary-key table and commit them as one snapshot (with
     ``commit_identifier`` when given); the staged files are deleted either way.  Returns the
     :class:`~paimon_codec.writing.commit.CommitResult`, ``None`` when there were no rows."""
-    import pyarrow as pa
-
     from ..table import PaimonTable
     from ..table.manifest import FILE_KIND_ADD
     from ..writing.commit import commit_changes
@@ -141,8 +181,8 @@ def commit_staged(table_path: str, messages: Sequence[WriterCommitMessage | None
         writes: list[PrimaryKeyWrite] = []
         try:
             for paths in by_partition.values():
-                data = pa.concat_tables([_read_staged(p) for p in paths])
-                writes.append(write_primary_key_files(table_path, data))
+                data, kinds = _with_kinds([_read_staged(p) for p in paths])
+                writes.append(write_primary_key_files(table_path, data, row_kinds=kinds))
             written = PrimaryKeyWrite.merge(writes)
             if not written.files:
                 return None

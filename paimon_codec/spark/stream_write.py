@@ -16,7 +16,8 @@ restart: it is ``option("commit-user", ...)`` when given, else derived from the 
 random user and is exactly-once only while it runs.
 
 A primary-key table is upserted into: the batch's tasks stage their rows and the driver writes and commits
-them (:mod:`.staged_upsert`: why, and which record of a key repeated within a batch wins), with the same commit
+them (:mod:`.staged_upsert`: why, and which record of a key repeated within a batch wins; a ``rowkind`` column,
+as ``read.changelog`` streams a changelog, gives the rows' kinds, so ``-D`` deletes), with the same commit
 identity and the same replay check; a replayed batch's staged rows are deleted, not written.  Refused by
 name: the ``complete`` output mode (an overwrite per batch) and the primary-key tables the upsert writer
 refuses (:func:`~paimon_codec.writing.primary_key.check_primary_key_table`).
@@ -77,7 +78,7 @@ def committed_identifier(path: str, user: str) -> int | None:
 class PaimonStreamWriter(DataSourceStreamArrowWriter):
     """``df.writeStream.format("paimon_codec")`` into the table at ``path`` (module docstring)."""
 
-    def __init__(self, path: str, options: dict, overwrite: bool = False) -> None:
+    def __init__(self, path: str, options: dict, overwrite: bool = False, columns: list[str] | None = None) -> None:
         from ..storage import storage_state
         from ..table.table import PaimonTable
         from ..writing import arrow_schema_for, write_data_files
@@ -92,6 +93,10 @@ class PaimonStreamWriter(DataSourceStreamArrowWriter):
             check_primary_key_table(table)  # refuses what the upsert writer cannot write
         else:
             write_data_files(path, arrow_schema_for(table.schema.fields).empty_table())  # refuses what it cannot
+        if columns is not None:
+            from .write import check_row_kind_column
+
+            check_row_kind_column(table, columns)
         self.path = path
         self.commit_user = stream_commit_user(path, options)
         self.storage = storage_state()

@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
     from ..table import PaimonTable
 
-__all__ = ["write", "WriteReport", "check_target", "commit_written", "refuse_primary_key_mode"]
+__all__ = ["write", "WriteReport", "check_target", "check_row_kind_column", "commit_written",
+           "refuse_primary_key_mode"]
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +130,30 @@ def refuse_primary_key_mode(mode: WriteModeLike, path: str) -> None:
                                       "table is not supported (append upserts)", path=path)
 
 
+def check_row_kind_column(table: PaimonTable, columns: list[str]) -> None:
+    """A ``rowkind`` column (what ``read.changelog`` adds: each row's ``+I``/``-U``/``+U``/``-D``) is taken by a
+    primary-key table as the rows' kinds (:func:`.staged_upsert.split_row_kinds`) - unless the table has a column
+    of that name, whose data it then is; an append table has no row kinds, so it is refused by name there."""
+    from .stream_read import ROW_KIND_COLUMN
+
+    if ROW_KIND_COLUMN not in columns or ROW_KIND_COLUMN in table.schema.fields.names:
+        return
+    if table.schema.primary_keys:
+        from .staged_upsert import split_row_kinds
+
+        split_row_kinds(table, _empty_with(columns))  # refuses a table whose rowkind.field names the kinds too
+        return
+    raise UnsupportedFeatureError(f"a {ROW_KIND_COLUMN!r} column (row kinds of a changelog) written into an "
+                                      "append table: only primary-key tables take row kinds", path=table.path,
+                                      expected=f"a primary-key table, or the rows without {ROW_KIND_COLUMN!r}")
+
+
+def _empty_with(columns: list[str]) -> pa.Table:
+    import pyarrow as pa
+
+    return pa.table({c: pa.array([], pa.string()) for c in columns})
+
+
 def check_target(table: Any, columns: list[str]) -> str:
     """The table's location (a local path made absolute here, on the driver: a task resolving a relative path in
     its own working directory would write somewhere else) after refusing what the writers cannot do: options the
@@ -138,6 +163,7 @@ def check_target(table: Any, columns: list[str]) -> str:
     from ..table import PaimonTable
     from ..writing import arrow_schema_for, write_data_files
     from ..writing.primary_key import check_primary_key_table
+    from .stream_read import ROW_KIND_COLUMN
 
     path = table.path if isinstance(table, PaimonTable) else storage.normalize(os.fspath(table))
     t = PaimonTable(path)
@@ -145,8 +171,9 @@ def check_target(table: Any, columns: list[str]) -> str:
         check_primary_key_table(t)
     else:
         write_data_files(path, arrow_schema_for(t.schema.fields).empty_table())  # refuses what it cannot write
+    check_row_kind_column(t, columns)
     names = set(t.schema.fields.names)
-    extra = [c for c in columns if c not in names]
+    extra = [c for c in columns if c not in names and not (t.schema.primary_keys and c == ROW_KIND_COLUMN)]
     if extra:
         raise InvalidOptionError(f"columns {extra} are not in the table", path=path,
                                  expected=", ".join(t.schema.fields.names))

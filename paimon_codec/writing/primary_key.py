@@ -53,7 +53,8 @@ from .key_value import FILE_SOURCE_APPEND, KIND_COLUMN, SEQUENCE_COLUMN, write_k
 from .types import arrow_schema_for
 
 __all__ = ["upsert_arrow", "write_primary_key_files", "PrimaryKeyWrite", "ROW_KINDS", "bucket_sequences",
-           "check_primary_key_table", "rows_by_partition"]
+           "check_primary_key_table", "rows_by_partition",
+           "row_kind_codes"]
 
 log = logging.getLogger(__name__)
 ROW_KINDS = {"+I": 0, "-U": 1, "+U": 2, "-D": 3}
@@ -160,11 +161,14 @@ def _partitions(table: PaimonTable, data: pa.Table) -> list[tuple[tuple, bytes, 
     return out
 
 
-def rows_by_partition(table: PaimonTable, data: pa.Table) -> list[tuple[bytes, pa.Table]]:
+def rows_by_partition(table: PaimonTable, data: pa.Table,
+                      kinds: np.ndarray | None = None) -> list[tuple[bytes, pa.Table, np.ndarray | None]]:
     """``data`` in the table's types (columns by name, NOT NULL checked) split by partition: ``(serialized
-    partition, its rows in their order)``, partitions in first-row order."""
+    partition, its rows in their order, their row kind codes - ``None`` when ``kinds`` is)``, partitions in
+    first-row order."""
     data = _conform(data, arrow_schema_for(table.schema.fields), table.path)
-    return [(part, data.take(pa.array(rows))) for _values, part, rows in _partitions(table, data)]
+    return [(part, data.take(pa.array(rows)), None if kinds is None else kinds[rows])
+            for _values, part, rows in _partitions(table, data)]
 
 
 def bucket_sequences(table: PaimonTable, latest: Snapshot | None) -> dict[tuple[bytes, int], int]:
@@ -208,7 +212,9 @@ def _ignored_kinds(table: PaimonTable) -> tuple[int, ...]:
     return (1,) if schema.option_bool("ignore-update-before") else ()
 
 
-def _kinds(row_kinds, n: int, path: str) -> np.ndarray:
+def row_kind_codes(row_kinds, n: int, path: str) -> np.ndarray:
+    """``row_kinds`` (``'+I'``/``'-U'``/``'+U'``/``'-D'`` or their bytes 0-3; ``None``: all ``+I``) as int8 codes,
+    refusing a count other than ``n`` and a kind that is none of them (null included)."""
     if row_kinds is None:
         return np.zeros(n, dtype=np.int8)
     if isinstance(row_kinds, np.ndarray) and row_kinds.dtype.kind in "iu":  # byte values: checked in bulk
@@ -218,24 +224,33 @@ def _kinds(row_kinds, n: int, path: str) -> np.ndarray:
         if bad.size:
             raise PaimonCodecError(f"unknown row kind {int(bad[0])!r}", path=path, expected="0, 1, 2 or 3")
         return row_kinds.astype(np.int8)
-    values = list(row_kinds)
+    values: list[object] = list(row_kinds)
     if len(values) != n:
         raise PaimonCodecError(f"{len(values)} row kinds for {n} rows", path=path)
     try:
-        return np.array([ROW_KINDS[v] if isinstance(v, str) else int(v) for v in values], dtype=np.int8)
-    except KeyError as exc:
-        raise PaimonCodecError(f"unknown row kind {exc.args[0]!r}", path=path, expected="+I, -U, +U or -D") from None
+        return np.array([ROW_KINDS[v] if isinstance(v, str) else int(v) for v in values],  # type: ignore[call-overload]
+                        dtype=np.int8)
+    except (KeyError, TypeError, ValueError):
+        unknown = next((v for v in values if not isinstance(v, (str, int)) or v not in ROW_KINDS and isinstance(v, str)),
+                       None)
+        raise PaimonCodecError(f"unknown row kind {unknown!r}", path=path, expected="+I, -U, +U or -D") from None
 
 
 def write_primary_key_files(table_path: str | os.PathLike, data: pa.Table, *,
                             row_kinds: Sequence[str] | np.ndarray | None = None,
                             layout: str | None = None) -> PrimaryKeyWrite:
-    """Write ``data`` as level-0 files (and dynamic buckets' new HASH files); nothing is committed."""
+    """Write ``data`` as level-0 files (and dynamic buckets' new HASH files); nothing is committed.
+
+    ``row_kinds`` per row; without them every row is ``+I``, or - for a table with Paimon's ``rowkind.field`` -
+    the kind its row names in that column (``+I``/``-U``/``+U``/``-D``; null or another value is refused)."""
     table = PaimonTable(os.fspath(table_path))
     compression = check_primary_key_table(table)
     schema = table.schema
     data = _conform(data, arrow_schema_for(schema.fields), table.path)
-    kinds = _kinds(row_kinds, data.num_rows, table.path)
+    field = schema.options.get("rowkind.field")
+    if row_kinds is None and field:  # Paimon's RowKindGenerator: each row's kind is that column's value
+        row_kinds = data.column(field).to_pylist()
+    kinds = row_kind_codes(row_kinds, data.num_rows, table.path)
     dropped = _ignored_kinds(table)
     if dropped and np.isin(kinds, dropped).any():  # Paimon's RowKindFilter: such records never reach a file
         keep = ~np.isin(kinds, dropped)
