@@ -143,9 +143,9 @@ def check_row_kind_column(table: PaimonTable, columns: list[str]) -> None:
 
         split_row_kinds(table, _empty_with(columns))  # refuses a table whose rowkind.field names the kinds too
         return
-    raise UnsupportedFeatureError(f"a {ROW_KIND_COLUMN!r} column (row kinds of a changelog) written into an "
-                                      "append table: only primary-key tables take row kinds", path=table.path,
-                                      expected=f"a primary-key table, or the rows without {ROW_KIND_COLUMN!r}")
+    raise UnsupportedFeatureError(f"a {ROW_KIND_COLUMN!r} column (row kinds of a changelog) written into an append "
+                                  "table: only primary-key tables take row kinds", path=table.path,
+                                  expected=f"a primary-key table, or the rows without {ROW_KIND_COLUMN!r}")
 
 
 def _empty_with(columns: list[str]) -> pa.Table:

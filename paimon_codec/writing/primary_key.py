@@ -53,8 +53,7 @@ from .key_value import FILE_SOURCE_APPEND, KIND_COLUMN, SEQUENCE_COLUMN, write_k
 from .types import arrow_schema_for
 
 __all__ = ["upsert_arrow", "write_primary_key_files", "PrimaryKeyWrite", "ROW_KINDS", "bucket_sequences",
-           "check_primary_key_table", "rows_by_partition",
-           "row_kind_codes"]
+           "check_primary_key_table", "rows_by_partition", "row_kind_codes"]
 
 log = logging.getLogger(__name__)
 ROW_KINDS = {"+I": 0, "-U": 1, "+U": 2, "-D": 3}
