@@ -71,14 +71,18 @@ install_system_tools() {
   fi
 }
 
-setup_tools() {
-  # graphviz renders the format diagrams; node + npm drive the Kaitai compiler (generator check).
+setup_generator_tools() {
+  # graphviz renders the format diagrams; node + npm drive the Kaitai compiler (generator check, quick run too).
   if ! command -v dot >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     (apt-get update -qq && apt-get install -y -qq graphviz >/dev/null) || echo "run.sh: graphviz not installed; diagram check will be partial" >&2
   fi
   if command -v npm >/dev/null 2>&1 && [ -f tools/package.json ]; then
     npm ci --prefix tools --silent --no-audit --no-fund >/dev/null
   fi
+}
+
+setup_tools() {
+  setup_generator_tools
   # Paimon Java, the tests' oracle: 0.9 (its jar ships in PyPI's pypaimon==0.2.0 sdist) and the newest
   # release (tools/java/pom.xml, fetched from Maven Central with mvn into ~/.cache/paimon-codec; a no-op
   # when cached). No jar, no test run: a failure here fails the set-up (and CI).
@@ -122,6 +126,7 @@ case "${1:-}" in
       shift 2
       export PAIMON_GOLDEN="$GOLDEN_DIR" PAIMON_CODEC_QUICK=1
       if [ "${PAIMON_CODEC_ALLOW_MISSING_TOOLS:-}" != 1 ]; then export PAIMON_CODEC_STRICT=1; fi
+      setup_generator_tools
       "$PY" tools/generate.py --check
       "$PY" -m ruff check paimon_codec tools tests benchmarks
       "$PY" -m mypy paimon_codec
