@@ -31,6 +31,7 @@ import logging
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -223,11 +224,11 @@ def row_kind_codes(row_kinds, n: int, path: str) -> np.ndarray:
         if bad.size:
             raise PaimonCodecError(f"unknown row kind {int(bad[0])!r}", path=path, expected="0, 1, 2 or 3")
         return row_kinds.astype(np.int8)
-    values: list[object] = list(row_kinds)
+    values: list[Any] = list(row_kinds)  # strings or ints, checked below
     if len(values) != n:
         raise PaimonCodecError(f"{len(values)} row kinds for {n} rows", path=path)
     try:
-        return np.array([ROW_KINDS[v] if isinstance(v, str) else int(v) for v in values],  # type: ignore[call-overload]
+        return np.array([ROW_KINDS[v] if isinstance(v, str) else int(v) for v in values],
                         dtype=np.int8)
     except (KeyError, TypeError, ValueError):
         unknown = next((v for v in values if not isinstance(v, (str, int)) or v not in ROW_KINDS and isinstance(v, str)),
