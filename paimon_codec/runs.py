@@ -34,7 +34,7 @@ from .generated.construct.roaring32 import (
 )
 from .generated.construct.roaring64 import BUCKET_COUNT_DTYPE, BUCKET_KEY_DTYPE
 
-__all__ = ["Runs", "bitmap_runs", "join_parts", "roaring32_runs", "runs_of_sorted"]
+__all__ = ["Runs", "bitmap_runs", "join_parts", "roaring32_runs", "roaring64_runs", "runs_of_sorted"]
 
 # Widths and thresholds are the generated codec's (schemas/roaring32.ksy); the 16 low bits of a position per
 # container and the 65536 values a container spans are Roaring's, not a byte layout.
@@ -214,11 +214,17 @@ def join_parts(parts: Sequence[tuple[int, Runs]]) -> Runs:
 
 def bitmap_runs(bm: BitMap | BitMap64) -> Runs:
     """Runs of a pyroaring bitmap: ``uint32`` for a BitMap, ``int64`` for a BitMap64."""
-    from .roaring import portable_size  # roaring imports this module's neighbours; keep the import local
-
     if isinstance(bm, BitMap):
         return roaring32_runs(bm.serialize())
-    data = memoryview(bm.serialize())  # portable 64-bit (roaring64.ksy): bucket count, then (high key, roaring32)*
+    return roaring64_runs(bm.serialize())
+
+
+def roaring64_runs(data: bytes | memoryview) -> Runs:
+    """Runs (``int64``) of a portable 64-bit bitmap (``roaring64.ksy``: bucket count, then per bucket its high
+    key and a Roaring32 of the low 32 bits)."""
+    from .roaring import portable_size  # roaring imports this module's neighbours; keep the import local
+
+    data = memoryview(data)
     pos = BUCKET_COUNT_DTYPE.itemsize
     kw = BUCKET_KEY_DTYPE.itemsize
     parts: list[tuple[int, Runs]] = []

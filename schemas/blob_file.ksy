@@ -55,23 +55,30 @@ types:
         doc: ZigZag varint of the row's record length minus the previous row's (the first row - its own)
   blob_record:
     doc: one non-null blob, parsed from exactly its record's bytes (offset and length from the index)
-    -fast-head:
-      blob_record_tail: [record_length, crc]
     seq:
       - id: magic
         contents: [0xcf, 0x11, 0x4e, 0x58]
         doc: record magic (int32 1481511375, little-endian)
       - id: data
-        size: _io.size - 16
-        doc: the blob's bytes
+        size: _io.size - _io.pos - sizeof<blob_record_tail>
+        doc: the blob's bytes (all of the record between its magic and its tail)
+      - id: tail
+        type: blob_record_tail
+        doc: the record's length and checksum
+  blob_record_tail:
+    doc: the fixed-size end of a record
+    -fast-head:
+      blob_record_tail: true
+    seq:
       - id: record_length
         -orig-id: binLength
         type: s8
-        doc: byte length of the whole record (magic + data + 12)
+        doc: byte length of the whole record (magic + data + this tail)
       - id: crc
         -orig-id: crcValue
         type: u4
-        doc: CRC-32 of the magic, the data and the record length
+        -dtype-name: BLOB_RECORD_CRC_DTYPE
+        doc: CRC-32 of the magic, the data and the record length (every byte of the record before it)
 enums:
   blob_file_version:
     1:

@@ -249,6 +249,8 @@ class ConstructGen:
         root = self.m.types[(t.sid, t.sid)]
 
         def resolve(name: str) -> str:
+            if name.startswith("sizeof<"):
+                return str(self.sizeof(t, name[len("sizeof<"):-1]))
             if name == "_root":
                 return "this['_root']"
             if name == "_parent":
@@ -267,6 +269,18 @@ class ConstructGen:
 
         self._root_params = root.params
         return resolve
+
+    def sizeof(self, t: TypeInfo, ref: str) -> int:
+        """``sizeof<ref>`` in ``t``'s expressions: the byte size of a type of plain numbers and magics (what
+        Kaitai computes at compile time), so an expression never restates another type's size."""
+        p = prim(ref, t.endian)
+        if p:
+            return p[2]
+        u = self.m.resolve(t.sid, ref)
+        size = None if u is None else self.fast.fixed_size(u, u.seq())
+        if size is None:
+            raise ValueError(f"{t.sid}.{t.name}: sizeof<{ref}> is not a type of fixed-size fields")
+        return size
 
     def expr(self, t: TypeInfo, src: object, value_var: str = "obj_") -> str:
         code = kexpr.emit(kexpr.parse(src), self.resolver(t, value_var))
@@ -732,12 +746,14 @@ class ConstructGen:
         )
 
     # -- struct formats and value functions (semantic code that packs / reads one record at a time) --
-    def struct_format(self, t: TypeInfo, ty: object, depth: int = 0) -> str:
+    def struct_format(self, t: TypeInfo, ty: object, depth: int = 0, order: str | None = None) -> str:
         """``struct`` format (no byte-order prefix) of a fixed-size ``ty``: numbers and sized byte fields,
-        nested types inlined; raises ``ValueError`` when ``ty`` is not of one fixed size."""
+        nested types inlined; raises ``ValueError`` when ``ty`` is not of one fixed size or its numbers are
+        not all of the byte ``order`` (``<`` / ``>``; default: the schema's)."""
+        order = order or ("<" if t.endian == "le" else ">")
         p = prim(ty, t.endian)
         if p:
-            if (p[2] > 1 and p[1][0] != ("<" if t.endian == "le" else ">")):
+            if (p[2] > 1 and p[1][0] != order):
                 raise ValueError(f"{t.sid}.{t.name}: -struct-formats needs one byte order")
             return fastgen._FMT[p[0]].lstrip("<>")
         if not isinstance(ty, str) or depth > 6:
@@ -745,9 +761,9 @@ class ConstructGen:
         u = self.m.resolve(t.sid, parse_ref(ty)[0])
         if u is None or u.params or u.d.get("-construct"):
             raise ValueError(f"{t.sid}.{t.name}: {ty!r} has no struct format")
-        return self.seq_format(u, u.seq(), depth + 1)
+        return self.seq_format(u, u.seq(), depth + 1, order)
 
-    def seq_format(self, t: TypeInfo, seq: list[dict], depth: int = 0) -> str:
+    def seq_format(self, t: TypeInfo, seq: list[dict], depth: int = 0, order: str | None = None) -> str:
         out = ""
         for f in seq:
             if any(k in f for k in ("if", "repeat", "contents", "size-eos")):
@@ -759,7 +775,7 @@ class ConstructGen:
             if ty is None:
                 out += f"{size}s"
                 continue
-            fmt = self.struct_format(t, ty, depth)
+            fmt = self.struct_format(t, ty, depth, order)
             if size is not None:
                 n = struct_calcsize(t, fmt)
                 if n > size:
@@ -774,7 +790,11 @@ class ConstructGen:
         name = t.d["-struct-formats"]
         order = "<" if t.endian == "le" else ">"
         if not t.params:
-            fmt = order + self.seq_format(t, t.seq())
+            # the byte order of the type's own numbers when they name one (``s8be`` in a little-endian
+            # schema), else the schema's
+            orders = {p[1][0] for f in t.seq() if (p := prim(f.get("type"), t.endian)) and p[2] > 1}
+            order = orders.pop() if len(orders) == 1 else order
+            fmt = order + self.seq_format(t, t.seq(), order=order)
             return [name], [f"#: ``struct.Struct`` of one ``{t.name}`` (generated from its fields).",
                             f"{name} = _struct.Struct({fmt!r})", "", ""]
         seq = t.seq()

@@ -4,8 +4,9 @@ Only the subset the schemas in ``schemas/`` use is supported: literals, names, `
 ``_parent``, ``_index``, ``_io`` (``.size``, ``.pos``, ``.eof``), ``_`` (the current value in
 ``valid: expr`` / ``repeat-until``), attribute and index access, ``.length``/``.size`` of lists and
 byte arrays, arithmetic, bitwise and comparison operators, ``not``/``and``/``or`` and the ternary
-``c ? a : b``, and enum members ``enum::member`` (``.to_i``), which become the generated constants
-``ENUM_MEMBER`` (see ``enum_constant``).  Integer ``/`` becomes ``//``.  Name resolution is delegated to a callback so the
+``c ? a : b``, enum members ``enum::member`` (``.to_i``), which become the generated constants
+``ENUM_MEMBER`` (see ``enum_constant``), and ``sizeof<type>`` (resolved as the name ``"sizeof<type>"``: the
+generator answers with the fixed byte size of a type of plain numbers).  Integer ``/`` becomes ``//``.  Name resolution is delegated to a callback so the
 same parser serves the Construct backend (context lookups) and the dtype analysis.
 """
 
@@ -45,7 +46,7 @@ def tokenize(src: str) -> list[tuple[str, str]]:
 
 @dataclass
 class Node:
-    kind: str  # num str bool name attr index call bin un tern
+    kind: str  # num str bool name attr index call bin un tern sizeof
     a: object = None
     b: object = None
     c: object = None
@@ -131,6 +132,11 @@ class Parser:
         if kind == "name":
             if val in ("true", "false"):
                 return Node("bool", val == "true")
+            if val == "sizeof" and self.peek()[1] == "<":
+                self.take("<")
+                name = self.take()[1]
+                self.take(">")
+                return Node("sizeof", name)
             if self.peek()[1] == "::":
                 self.take("::")
                 return Node("enum", val, self.take()[1])
@@ -166,6 +172,8 @@ def emit(node: Node, resolve: Callable[[str], str], parent_step: Callable[[int],
             return resolve(n.a)  # type: ignore[arg-type]
         if k == "enum":
             return enum_constant(n.a, n.b)  # type: ignore[arg-type]
+        if k == "sizeof":
+            return resolve(f"sizeof<{n.a}>")  # the resolver knows the schema's types and their sizes
         if k == "attr":
             base, name = n.a, n.b
             if isinstance(base, Node) and base.kind == "name" and base.a == "_io" or (

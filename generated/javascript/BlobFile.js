@@ -136,8 +136,42 @@ var BlobFile = (function() {
         throw _err;
       }
       this._debug.data = { start: this._io.pos, ioOffset: this._io.byteOffset };
-      this.data = this._io.readBytes(this._io.size - 16);
+      this.data = this._io.readBytes((this._io.size - this._io.pos) - 12);
       this._debug.data.end = this._io.pos;
+      this._debug.tail = { start: this._io.pos, ioOffset: this._io.byteOffset };
+      this.tail = new BlobRecordTail(this._io, this, this._root);
+      this.tail._read();
+      this._debug.tail.end = this._io.pos;
+    }
+
+    /**
+     * record magic (int32 1481511375, little-endian)
+     */
+
+    /**
+     * the blob's bytes (all of the record between its magic and its tail)
+     */
+
+    /**
+     * the record's length and checksum
+     */
+
+    return BlobRecord;
+  })();
+
+  /**
+   * the fixed-size end of a record
+   */
+
+  var BlobRecordTail = BlobFile.BlobRecordTail = (function() {
+    function BlobRecordTail(_io, _parent, _root) {
+      this._io = _io;
+      this._parent = _parent;
+      this._root = _root;
+      this._debug = {};
+
+    }
+    BlobRecordTail.prototype._read = function() {
       this._debug.recordLength = { start: this._io.pos, ioOffset: this._io.byteOffset };
       this.recordLength = this._io.readS8le();
       this._debug.recordLength.end = this._io.pos;
@@ -147,22 +181,14 @@ var BlobFile = (function() {
     }
 
     /**
-     * record magic (int32 1481511375, little-endian)
+     * byte length of the whole record (magic + data + this tail)
      */
 
     /**
-     * the blob's bytes
+     * CRC-32 of the magic, the data and the record length (every byte of the record before it)
      */
 
-    /**
-     * byte length of the whole record (magic + data + 12)
-     */
-
-    /**
-     * CRC-32 of the magic, the data and the record length
-     */
-
-    return BlobRecord;
+    return BlobRecordTail;
   })();
 
   /**

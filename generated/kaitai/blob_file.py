@@ -112,7 +112,24 @@ class BlobFile(KaitaiStruct):
             self.magic = self._io.read_bytes(4)
             if not self.magic == b"\xCF\x11\x4E\x58":
                 raise kaitaistruct.ValidationNotEqualError(b"\xCF\x11\x4E\x58", self.magic, self._io, u"/types/blob_record/seq/0")
-            self.data = self._io.read_bytes(self._io.size() - 16)
+            self.data = self._io.read_bytes((self._io.size() - self._io.pos()) - 12)
+            self.tail = BlobFile.BlobRecordTail(self._io, self, self._root)
+
+
+        def _fetch_instances(self):
+            pass
+            self.tail._fetch_instances()
+
+
+    class BlobRecordTail(KaitaiStruct):
+        """the fixed-size end of a record."""
+        def __init__(self, _io, _parent=None, _root=None):
+            super(BlobFile.BlobRecordTail, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self._read()
+
+        def _read(self):
             self.record_length = self._io.read_s8le()
             self.crc = self._io.read_u4le()
 

@@ -5,7 +5,7 @@ then a 5-byte footer); a serialized ``BlobDescriptor`` is ``schemas/blob_descrip
 computed here is the meaning of the index: the values are ZigZag-mapped differences (the first value
 is the first row's record length), ``-1`` marks a null blob (no record), and a record's offset is the
 sum of the non-null lengths before it (Paimon's ``BlobFileMeta``).  Blob bytes are the record minus
-its 4-byte magic and 12-byte tail; every record read is checked against its magic, its stored length
+its magic and its tail (record length, CRC-32); every record read is checked against its magic, its stored length
 and its CRC-32 (of everything before it; Paimon's reader checks none of them, so a file it reads is one this reads).
 
 Paimon's read hands a BLOB out as its bytes; under ``blob-as-descriptor`` its engines hand out the
@@ -33,7 +33,8 @@ __all__ = ["BlobFileIndex", "read_blob_index", "read_blobs", "read_blob_bunch_pa
 
 NULL_LENGTH = -1  # index value of a null blob
 _MAGIC_SIZE = len(_codec.BLOB_RECORD_MAGIC)
-RECORD_OVERHEAD = _MAGIC_SIZE + _codec.BLOB_RECORD_TAIL_SIZE  # magic + int64 record length + CRC-32
+RECORD_OVERHEAD = _MAGIC_SIZE + _codec.BLOB_RECORD_TAIL_SIZE  # magic + tail (record length, CRC-32)
+_CRC_SIZE = _codec.BLOB_RECORD_CRC_DTYPE.itemsize  # the CRC covers every byte of the record before it
 _FOOTER_SIZE = _codec.BLOB_FOOTER_SIZE  # int32 index length + version byte
 
 
@@ -101,11 +102,13 @@ def _record_bytes(src: ByteSource, index: BlobFileIndex, row: int) -> bytes:
         record = _codec.BlobRecord.parse(buf)
     except Exception as e:  # noqa: BLE001
         raise translate_error(e, index.path, f"blob record of row {row} at {offset}") from None
-    if int(record["record_length"]) != length:
-        raise CorruptDataError(f"blob record of row {row} says {record['record_length']} bytes, the index {length}",
-                               path=index.path, offset=src.base + offset + length - _codec.BLOB_RECORD_TAIL_SIZE, expected=str(length))
+    tail = record["tail"]
+    if int(tail["record_length"]) != length:
+        raise CorruptDataError(f"blob record of row {row} says {tail['record_length']} bytes, the index {length}",
+                               path=index.path, offset=src.base + offset + length - _codec.BLOB_RECORD_TAIL_SIZE,
+                               expected=str(length))
     data = bytes(record["data"])
-    check_crc32(buf[:-4], int(record["crc"]), f"blob record of row {row}",  # magic, bytes and record length
+    check_crc32(buf[:length - _CRC_SIZE], int(tail["crc"]), f"blob record of row {row}",
                 path=index.path, offset=src.base + offset)
     return data
 

@@ -199,17 +199,16 @@ public class BlobFile extends KaitaiStruct {
             if (!(Arrays.equals(this.magic, new byte[] { -49, 17, 78, 88 }))) {
                 throw new KaitaiStream.ValidationNotEqualError(new byte[] { -49, 17, 78, 88 }, this.magic, this._io, "/types/blob_record/seq/0");
             }
-            this.data = this._io.readBytes(_io().size() - 16);
-            this.recordLength = this._io.readS8le();
-            this.crc = this._io.readU4le();
+            this.data = this._io.readBytes((_io().size() - _io().pos()) - 12);
+            this.tail = new BlobRecordTail(this._io, this, _root);
         }
 
         public void _fetchInstances() {
+            this.tail._fetchInstances();
         }
         private byte[] magic;
         private byte[] data;
-        private long recordLength;
-        private long crc;
+        private BlobRecordTail tail;
         private BlobFile _root;
         private KaitaiStruct _parent;
 
@@ -219,21 +218,63 @@ public class BlobFile extends KaitaiStruct {
         public byte[] magic() { return magic; }
 
         /**
-         * the blob's bytes
+         * the blob's bytes (all of the record between its magic and its tail)
          */
         public byte[] data() { return data; }
 
         /**
-         * byte length of the whole record (magic + data + 12)
+         * the record's length and checksum
+         */
+        public BlobRecordTail tail() { return tail; }
+        public BlobFile _root() { return _root; }
+        public KaitaiStruct _parent() { return _parent; }
+    }
+
+    /**
+     * the fixed-size end of a record
+     */
+    public static class BlobRecordTail extends KaitaiStruct {
+        public static BlobRecordTail fromFile(String fileName) throws IOException {
+            return new BlobRecordTail(new ByteBufferKaitaiStream(fileName));
+        }
+
+        public BlobRecordTail(KaitaiStream _io) {
+            this(_io, null, null);
+        }
+
+        public BlobRecordTail(KaitaiStream _io, BlobFile.BlobRecord _parent) {
+            this(_io, _parent, null);
+        }
+
+        public BlobRecordTail(KaitaiStream _io, BlobFile.BlobRecord _parent, BlobFile _root) {
+            super(_io);
+            this._parent = _parent;
+            this._root = _root;
+            _read();
+        }
+        private void _read() {
+            this.recordLength = this._io.readS8le();
+            this.crc = this._io.readU4le();
+        }
+
+        public void _fetchInstances() {
+        }
+        private long recordLength;
+        private long crc;
+        private BlobFile _root;
+        private BlobFile.BlobRecord _parent;
+
+        /**
+         * byte length of the whole record (magic + data + this tail)
          */
         public long recordLength() { return recordLength; }
 
         /**
-         * CRC-32 of the magic, the data and the record length
+         * CRC-32 of the magic, the data and the record length (every byte of the record before it)
          */
         public long crc() { return crc; }
         public BlobFile _root() { return _root; }
-        public KaitaiStruct _parent() { return _parent; }
+        public BlobFile.BlobRecord _parent() { return _parent; }
     }
     private BlobFooter footer;
 
