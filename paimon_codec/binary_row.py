@@ -37,7 +37,6 @@ from .generated.construct.binary_row import (
     SLOT_KIND_SMALLINT,
     SLOT_KIND_TINYINT,
     SLOT_STRUCTS,
-    SLOTS_DTYPE,
     WIDE_SIZES_DECIMAL,
     WIDE_SIZES_TIMESTAMP,
     WIDE_TIMESTAMP_STRUCT,
@@ -164,6 +163,8 @@ class BinaryRowCodec:
         self._kinds = [_field_kind(t) for t in self.types]
         # the slot struct of each field (primitives and compact decimals / timestamps)
         self._structs = [SLOT_STRUCTS[_SLOT_KINDS.get(t.root, SLOT_KIND_BIGINT)] for t in self.types]
+        # the numpy dtype of each slot's value (the struct's first field: its width and byte order)
+        self._slot_dtypes = [np.dtype(st.format[0] + st.format[1]) for st in self._structs]
         self.arity = len(self.types)
         self.header = null_bits_size(self.arity)
         self.fixed_size = binary_row_fixed_size(self.arity)
@@ -232,7 +233,8 @@ class BinaryRowCodec:
         ``columns[i]`` holds field ``i`` for every row as a numpy array (ints; floats for FLOAT/DOUBLE;
         epoch millis for compact timestamps; unscaled longs for compact decimals); ``nulls[i]`` an
         optional bool mask.  Only for rows whose fields are all fixed-width (``fixed_width_only``).
-        The rows are built as the schema's slot words (``SLOTS_DTYPE``), a value in its slot's low bits.
+        Each column is written into its slots as the numpy dtype of its slot struct's value (width and
+        byte order from the schema's ``SLOT_STRUCTS``), each null into its null bit's byte.
         """
         if not self.fixed_width_only:
             raise UnsupportedTypeError("encode_columns needs fixed-width fields only",
@@ -240,34 +242,33 @@ class BinaryRowCodec:
         if len(columns) != self.arity:
             raise UsageError(f"{len(columns)} columns given, the BinaryRow has {self.arity} fields")
         n = len(columns[0]) if self.arity else 0
-        word_bits = 8 * SLOT_SIZE
-        words = np.zeros((n, self.fixed_size // SLOT_SIZE), dtype=np.uint64)
+        rows = np.zeros((n, self.fixed_size), dtype=np.uint8)
         for i, (t, col) in enumerate(zip(self.types, columns, strict=True)):
             arr = np.asarray(col)
             if arr.shape != (n,):
                 raise UsageError(f"column {i} has {arr.shape[0] if arr.ndim else 0} rows, expected {n}")
+            dt = self._slot_dtypes[i]
             r = t.root
-            if r == "FLOAT":
-                slot = arr.astype(np.float32).view(np.uint32).astype(np.uint64)
-            elif r == "DOUBLE":
-                slot = arr.astype(np.float64).view(np.uint64)
+            if r in ("FLOAT", "DOUBLE"):
+                value = arr.astype(dt)
             elif r == "BOOLEAN":
-                slot = arr.astype(bool).astype(np.uint64)
+                value = arr.astype(bool).astype(dt)
             else:
                 bits = _INT_BITS.get(r, 64)
                 signed = arr.astype(np.int64)
                 if bits < 64 and signed.size and (
                         int(signed.min()) < -(1 << (bits - 1)) or int(signed.max()) >= 1 << (bits - 1)):
                     raise UsageError(f"column {i} has values outside {t}")
-                slot = signed.view(np.uint64) & np.uint64((1 << bits) - 1 if bits < 64 else (1 << 64) - 1)
+                value = signed.astype(dt)
             mask = None if nulls is None else nulls[i]
             if mask is not None:
                 mask = np.asarray(mask, dtype=bool)
-                slot = np.where(mask, np.uint64(0), slot)
-                b = 8 * BINARY_ROW_KIND_SIZE + i  # bit of the header words
-                words[:, b // word_bits] |= np.where(mask, np.uint64(1 << (b % word_bits)), np.uint64(0))
-            words[:, self.header // SLOT_SIZE + i] = slot
-        return words.astype(SLOTS_DTYPE, copy=False).view(np.uint8).reshape(n, self.fixed_size)
+                value = np.where(mask, dt.type(0), value)
+                byte, flag = _null_bit(i)
+                rows[:, byte] |= np.where(mask, np.uint8(flag), np.uint8(0))
+            at = self._slot(i)
+            rows[:, at:at + dt.itemsize].view(dt)[:, 0] = value
+        return rows
 
     # ------------------------------------------------------------------------------------ decode
     def decode(self, data: bytes | bytearray | memoryview) -> tuple:

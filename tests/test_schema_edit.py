@@ -1175,6 +1175,105 @@ FIELD_EDITS += [
      assert decode_serialized_row(data, types) == row
      assert K.from_bytes(data).row.fixed_size == 8 + 3 * 8
      """),
+    ("varint:six_bit_groups", "varint",
+     # six value bits per byte and the continuation bit 0x40: the embedded varints of every codec (the
+     # runtime's VarUInt and fast paths take the schema's constants), the runtime's vectorized decoders, the
+     # Kaitai parser's value and the B-tree / blob readers follow
+     ("    0x80:\n      id: continuation", "    0x7f:\n      id: payload", "    7:\n      id: bits"),
+     ("    0x40:\n      id: continuation", "    0x3f:\n      id: payload", "    6:\n      id: bits"),
+     """
+     import os, tempfile, zlib
+     import zstandard
+     from pyroaring import BitMap
+     from paimon_codec import codec_runtime
+     from paimon_codec.fileio import ByteSource
+     from paimon_codec.generated.construct import blob_file as BF
+     from paimon_codec.generated.construct import btree_global_index as B
+     from paimon_codec.generated.construct.constants import VARINT_GROUP_BITS, VARINT_GROUP_CONTINUATION
+     from paimon_codec.generated.kaitai.btree_global_index import BtreeGlobalIndex as KaitaiBtree
+     from paimon_codec.generated.kaitai.varint import Varint as KaitaiVarint
+     from paimon_codec.globalindex.btree import BTreeGlobalIndexReader
+     from paimon_codec.globalindex.keys import global_key_codec
+     from paimon_codec.reading.blob_file import read_blobs
+     assert (VARINT_GROUP_BITS, VARINT_GROUP_CONTINUATION) == (6, 0x40)
+     # 100 = 1 * 64 + 36: the low group 36 with the continuation bit, then 1
+     assert B.fast_build_block_handle({"offset": 100, "size": 5}) == bytes([0x64, 0x01, 0x05])
+     assert B.BlockHandle.build({"offset": 100, "size": 5}) == bytes([0x64, 0x01, 0x05])
+     assert B.fast_parse_block_handle(bytes([0x64, 0x01, 0x05]))[0] == {"offset": {"value": 100}, "size": {"value": 5}}
+     assert KaitaiVarint.from_bytes(bytes([0x64, 0x01])).value == 100
+     u8 = np.frombuffer(bytes([0x64, 0x01, 0x05]), np.uint8)
+     assert codec_runtime.varints_at(u8, np.array([0, 2]), 3)[0].tolist() == [100, 5]
+     assert codec_runtime.varint_runs(u8, np.array([0]), np.array([3]))[0].tolist() == [100, 5]
+     codec = global_key_codec("INT")
+     def block(entries):
+         body = b"".join(entries)
+         offs = np.cumsum([0] + [len(e) for e in entries[:-1]]).astype(B.ENTRY_OFFSET_DTYPE["offset"])
+         return body + offs.tobytes() + B.BlockTail.build({"record_size_or_count": len(entries), "aligned_type": 1})
+     def stored(b, compression=B.BLOCK_COMPRESSION_NONE):
+         return b + B.BlockTrailer.build({"compression": compression, "crc32": zlib.crc32(b + bytes([compression]))})
+     rows = {k: [k * 70 + j for j in range(3)] for k in range(1, 40)}   # row ids of one and two groups
+     entries = [B.Entry.build({"key": codec.encode(k), "value": B.RowIds.build({"row_ids": r})}) for k, r in rows.items()]
+     data_block = block(entries)
+     packed = B.CompressedBlock.build({"uncompressed_size": len(data_block),
+                                       "payload": zstandard.ZstdCompressor().compress(data_block)})
+     assert B.CompressedBlock.parse(packed)["uncompressed_size"]["value"] == len(data_block)
+     head = stored(packed, B.BLOCK_COMPRESSION_ZSTD)
+     index_block = block([B.Entry.build({"key": codec.encode(39),
+                                         "value": B.BlockHandle.build({"offset": 0, "size": len(packed)})})])
+     data = head + stored(index_block) + B.BtreeFooter.build({
+         "bloom_filter_offset": 0, "bloom_filter_size": 0, "bloom_filter_expected_entries": 0,
+         "index_block_offset": len(head), "index_block_size": len(index_block), "null_bitmap_offset": 0,
+         "null_bitmap_size": 0, "version": 1})
+     assert KaitaiBtree.from_bytes(data).footer.index_block_offset == len(head)
+     r = BTreeGlobalIndexReader(ByteSource(data), codec)
+     assert sorted(r.equal(7)) == rows[7] and sorted(r.equal(38)) == rows[38]
+     assert sorted(r.range(30, True, None, True)) == sorted(x for k in range(30, 40) for x in rows[k])
+     # a blob file's index: record lengths of one and two groups
+     bodies = [b"x" * 10, b"y" * 200]
+     recs = []
+     for body in bodies:
+         n = len(BF.BLOB_RECORD_MAGIC) + len(body) + BF.BLOB_RECORD_TAIL_SIZE
+         rec = BF.BLOB_RECORD_MAGIC + body + n.to_bytes(8, "little")
+         recs.append(rec + zlib.crc32(rec).to_bytes(4, "little"))
+     deltas = [len(recs[0]), len(recs[1]) - len(recs[0])]
+     index = BF.BlobIndex.build({"entries": [2 * d for d in deltas]})
+     assert index == bytes([52, 0x40 | 60, 5]), index.hex()   # ZigZag 2 * 26 (one group), 2 * 190 = 5 * 64 + 60
+     path = os.path.join(tempfile.mkdtemp(), "x.blob")
+     open(path, "wb").write(b"".join(recs) + index + BF.BlobFooter.build({"index_length": len(index), "version": 1}))
+     assert read_blobs(path, BitMap([0, 1])).to_pylist() == bodies
+     """),
+    ("binary_row:big_endian", "binary_row",
+     # the whole row big-endian: every slot (a value at its slot's front), reference and wide timestamp, and the
+     # slot words; the columnar encoder (bucket hashing) writes each value in its slot struct's byte order
+     "  endian: le\n", "  endian: be\n",
+     """
+     import decimal
+     from paimon_codec.binary_row import BinaryRowCodec, serialize_binary_row, decode_serialized_row
+     from paimon_codec.bucket import KeyEncoder
+     from paimon_codec.generated.construct import binary_row as R
+     from paimon_codec.generated.kaitai.serialized_binary_row import SerializedBinaryRow as K
+     from paimon_codec.values import Timestamp
+     assert R.SLOTS_DTYPE.str == ">u8" and R.SLOT_STRUCTS[R.SLOT_KIND_INT].format == ">i4x", R.SLOTS_DTYPE
+     types = ["INT", "STRING", "STRING", "BIGINT", "DOUBLE", "TIMESTAMP(6)", "DECIMAL(30, 2)", "BOOLEAN"]
+     row = (7, "ab", "hello world!", -2**40, 1.5, Timestamp(123_456_789, 5), decimal.Decimal("-12.34"), True)
+     data = serialize_binary_row(types, list(row))
+     assert data[4 + 8:4 + 16] == (7 << 32).to_bytes(8, "big"), data.hex()   # the INT at its slot's front
+     assert decode_serialized_row(data, types) == row
+     k = K.from_bytes(data)
+     assert k.row.fixed_size == 8 + 8 * 8 and k.row.slots[0] == 7 << 32 and k.row.slots[3] == (-2**40) % 2**64
+     fixed = ["INT", "BIGINT", "DOUBLE", "BOOLEAN", "SMALLINT", "FLOAT", "TINYINT", "DECIMAL(10, 2)"]
+     cols = [np.array([1, -2]), np.array([3, 2**40]), np.array([1.5, -0.25]), np.array([True, False]),
+             np.array([300, -3]), np.array([2.5, -1.0]), np.array([-7, 8]), np.array([1234, -5])]
+     nulls = [np.array([False, True])] + [None] * 6 + [np.array([True, False])]
+     codec = BinaryRowCodec(fixed)
+     m = codec.encode_columns(cols, nulls)
+     for r in range(2):
+         vals = [None if nulls[i] is not None and nulls[i][r] else col[r].item() for i, col in enumerate(cols)]
+         vals[7] = None if vals[7] is None else decimal.Decimal(vals[7]).scaleb(-2)
+         assert bytes(m[r]) == codec.encode(vals), (r, bytes(m[r]).hex(), codec.encode(vals).hex())
+     enc = KeyEncoder("INT, BIGINT, BOOLEAN")
+     assert enc.hash_columns([np.array([1]), np.array([3]), np.array([True])])[0] == enc.hash([1, 3, True])
+     """),
 ]
 
 
@@ -1350,10 +1449,6 @@ def _fingerprints(construct_dir: Path):
 #: below fails on a new use that no edit moves (add an edit, or - only while paying this off - a row), and
 #: on a row an edit now moves (take it off), so this list only shrinks.
 NOT_YET_EDITED: set[tuple[str, str]] = {(module, name) for module, names in {
-    "binary_row": ["SLOTS_DTYPE"],
-    "blob_file": ["BlobIndex"],
-    "btree_global_index": ["CompressedBlock", "fast_parse_block_handle", "fast_parse_entry"],
-    "constants": ["VARINT_GROUP_BITS", "VARINT_GROUP_CONTINUATION", "VARINT_GROUP_PAYLOAD"],
 }.items() for name in names}
 
 

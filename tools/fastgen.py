@@ -301,8 +301,8 @@ class FastGen:
             L.append(f"{ind}{tgt}, p = _rt.fast_parse_{u.d['-fast-runtime']}(buf, p, {end}, {name!r})")
             return L
         rt = self.m.schemas[u.sid].get("meta", {}).get("-fast-runtime") if u.sid != t.sid else None
-        if rt:  # an embedded schema with a runtime fast path (varint)
-            L.append(f"{ind}{tgt}, p = _rt.fast_parse_{rt}(buf, p, {end}, {name!r})")
+        if rt:  # an embedded schema with a runtime fast path (varint): its embedded object's, made from its schema
+            L.append(f"{ind}{tgt}, p = {self.cg.embedded_ref(u.sid)}.fast_parse(buf, p, {end}, {name!r})")
             return L
         if u.sid != t.sid and self.m.schemas[u.sid].get("meta", {}).get("-construct-embedded"):
             n = self.var("n")
@@ -482,7 +482,7 @@ class FastGen:
             return L
         rt = self.m.schemas[u.sid].get("meta", {}).get("-fast-runtime") if u.sid != t.sid else None
         if rt:
-            L.append(f"{ind}{out} += _rt.fast_build_{rt}({val})")
+            L.append(f"{ind}{out} += {self.cg.embedded_ref(u.sid)}.fast_build({val})")
             return L
         if u.sid != t.sid and self.m.schemas[u.sid].get("meta", {}).get("-construct-embedded"):
             L.append(f"{ind}{out} += {val}")

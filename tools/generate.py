@@ -239,6 +239,7 @@ class ConstructGen:
         self.fast = fastgen.FastGen(self)
         self.fast_src: list[str] = []
         self.fast_api: list[str] = []  # public fast-path functions (columns_*, fast_parse_*, fast_build_*)
+        self.embedded: dict[str, str] = {}  # _E_<sid> -> the -construct-embedded code of an embedded schema
 
     # -- names and expressions ----------------------------------------------------------------
     def parent_code(self, t: TypeInfo) -> str:
@@ -332,6 +333,14 @@ class ConstructGen:
         self.derive.setdefault((t.key, fname), code)
 
     # -- fields ------------------------------------------------------------------------------------
+    def embedded_ref(self, sid: str) -> str:
+        """The module-level name (``_E_<sid>``) of the object an embedded schema's ``-construct-embedded`` code
+        makes - once per module, shared by its fields and (``-fast-runtime`` in that schema's ``meta``) its
+        fast paths' ``fast_parse`` / ``fast_build``; the code may name the generated constants (varint's
+        group layout), so an edit of the embedded schema reaches every codec embedding it."""
+        self.embedded[f"_E_{sid}"] = self.m.schemas[sid]["meta"]["-construct-embedded"]
+        return f"_E_{sid}"
+
     def user_code(self, t: TypeInfo, ref: str) -> str:
         name, args = parse_ref(ref)
         u = self.m.resolve(t.sid, name)
@@ -340,7 +349,7 @@ class ConstructGen:
         if u.sid != self.sid:
             meta = self.m.schemas[u.sid].get("meta", {})
             if meta.get("-construct-embedded"):
-                return meta["-construct-embedded"]
+                return self.embedded_ref(u.sid)
             code = f"_m_{u.sid}.{u.cname}"
         elif u.d.get("-construct"):
             code = u.d["-construct"]
@@ -737,7 +746,7 @@ class ConstructGen:
             dtypes = []
         fast = "\n".join(f"{k} = _struct.Struct({v!r})" for k, v in sorted(self.fast.structs.items()))
         fast += "\n\n\n" + "\n".join(self.fast_src) if self.fast_src else ""
-        return env.get_template("construct_module.py.j2").render(fast=fast,
+        return env.get_template("construct_module.py.j2").render(fast=fast, embedded=sorted(self.embedded.items()),
             sid=self.sid, title=meta.get("title", self.sid), doc=str(self.schema.get("doc", "")).strip(),
             schema_rel=schema_rel, imports=imports, blocks=blocks, layout=layout, dtypes=dtypes,
             root=camel(self.sid), params=self.m.types[(self.sid, self.sid)].params,

@@ -29,6 +29,9 @@ from . import varint as _m_varint
 
 __all__ = ["BitmapFooter", "BitmapGlobalIndex", "DictionaryBlockRef", "IndexBlock", "DictionaryEntry", "DictionaryBlock", "LAYOUT", "BITMAP_GLOBAL_INDEX_VERSION_V1", "BITMAP_FOOTER_MAGIC", "VARINT_GROUP_CONTINUATION", "VARINT_GROUP_PAYLOAD", "VARINT_GROUP_BITS", "fast_parse_bitmap_global_footer", "fast_build_bitmap_global_footer", "BITMAP_GLOBAL_FOOTER_SIZE"]
 
+# embedded schemas (their -construct-embedded objects, shared by the fields and the fast paths)
+_E_varint = _rt.VarUInt(VARINT_GROUP_PAYLOAD, VARINT_GROUP_CONTINUATION, VARINT_GROUP_BITS)
+
 # --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
 # functions (see tools/fastgen.py)
 _S_be_i = _struct.Struct('>i')
@@ -40,13 +43,13 @@ def _fp_index_block_blocks(buf, p, end, count):
     if count < 0 or count * 3 > end - p: _count('blocks', count, 3, end - p, p)
     for _i in range(count):
         o1 = _C()
-        o1['first_key_length'], p = _rt.fast_parse_varint(buf, p, end, 'first_key_length')
+        o1['first_key_length'], p = _E_varint.fast_parse(buf, p, end, 'first_key_length')
         n2 = o1['first_key_length']['value']
         if n2 < 0 or p + n2 > end: _short('first_key', n2, end - p, p)
         o1['first_key'] = buf[p:p + n2]
         p += n2
-        o1['offset'], p = _rt.fast_parse_varint(buf, p, end, 'offset')
-        o1['length'], p = _rt.fast_parse_varint(buf, p, end, 'length')
+        o1['offset'], p = _E_varint.fast_parse(buf, p, end, 'offset')
+        o1['length'], p = _E_varint.fast_parse(buf, p, end, 'length')
         lst.append(o1)
     return lst, p
 
@@ -55,10 +58,10 @@ def _fb_index_block_blocks(items, out):
     for b3 in items:
         tb4 = bytearray()
         tb4 += b3['first_key']
-        out += _rt.fast_build_varint(({'value': len(b3['first_key'])}))
+        out += _E_varint.fast_build(({'value': len(b3['first_key'])}))
         out += tb4
-        out += _rt.fast_build_varint(b3['offset'])
-        out += _rt.fast_build_varint(b3['length'])
+        out += _E_varint.fast_build(b3['offset'])
+        out += _E_varint.fast_build(b3['length'])
 
 
 def _fp_dictionary_block_entries(buf, p, end, count):
@@ -66,13 +69,13 @@ def _fp_dictionary_block_entries(buf, p, end, count):
     if count < 0 or count * 3 > end - p: _count('entries', count, 3, end - p, p)
     for _i in range(count):
         o5 = _C()
-        o5['key_length'], p = _rt.fast_parse_varint(buf, p, end, 'key_length')
+        o5['key_length'], p = _E_varint.fast_parse(buf, p, end, 'key_length')
         n6 = o5['key_length']['value']
         if n6 < 0 or p + n6 > end: _short('key', n6, end - p, p)
         o5['key'] = buf[p:p + n6]
         p += n6
-        o5['bitmap_offset'], p = _rt.fast_parse_varint(buf, p, end, 'bitmap_offset')
-        o5['bitmap_length'], p = _rt.fast_parse_varint(buf, p, end, 'bitmap_length')
+        o5['bitmap_offset'], p = _E_varint.fast_parse(buf, p, end, 'bitmap_offset')
+        o5['bitmap_length'], p = _E_varint.fast_parse(buf, p, end, 'bitmap_length')
         lst.append(o5)
     return lst, p
 
@@ -81,10 +84,10 @@ def _fb_dictionary_block_entries(items, out):
     for b7 in items:
         tb8 = bytearray()
         tb8 += b7['key']
-        out += _rt.fast_build_varint(({'value': len(b7['key'])}))
+        out += _E_varint.fast_build(({'value': len(b7['key'])}))
         out += tb8
-        out += _rt.fast_build_varint(b7['bitmap_offset'])
-        out += _rt.fast_build_varint(b7['bitmap_length'])
+        out += _E_varint.fast_build(b7['bitmap_offset'])
+        out += _E_varint.fast_build(b7['bitmap_length'])
 
 
 def fast_parse_bitmap_global_footer(buf, pos=0, end=None):
@@ -173,29 +176,29 @@ BitmapGlobalIndex = _rt.Struct(
 
 # dictionary_block_ref: where one dictionary block is stored and its first key
 DictionaryBlockRef = _rt.Struct(
-    'first_key_length' / Rebuild(_rt.VarUInt(), lambda this: {'value': len(this['first_key'])}),
+    'first_key_length' / Rebuild(_E_varint, lambda this: {'value': len(this['first_key'])}),
     'first_key' / _rt.SizedBytes(lambda this: this['first_key_length']['value'], 'first_key'),
-    'offset' / _rt.VarUInt(),
-    'length' / _rt.VarUInt(),
+    'offset' / _E_varint,
+    'length' / _E_varint,
 )
 
 # index_block: the decompressed index block - one reference per dictionary block
 IndexBlock = _rt.Struct(
-    'block_count' / Rebuild(_rt.VarUInt(), lambda this: {'value': len(this['blocks'])}),
+    'block_count' / Rebuild(_E_varint, lambda this: {'value': len(this['blocks'])}),
     'blocks' / _rt.FastArray(lambda this: this['block_count']['value'], _fp_index_block_blocks, _fb_index_block_blocks, 'blocks', {}),
 )
 
 # dictionary_entry: one key and where its rows bitmap is
 DictionaryEntry = _rt.Struct(
-    'key_length' / Rebuild(_rt.VarUInt(), lambda this: {'value': len(this['key'])}),
+    'key_length' / Rebuild(_E_varint, lambda this: {'value': len(this['key'])}),
     'key' / _rt.SizedBytes(lambda this: this['key_length']['value'], 'key'),
-    'bitmap_offset' / _rt.VarUInt(),
-    'bitmap_length' / _rt.VarUInt(),
+    'bitmap_offset' / _E_varint,
+    'bitmap_length' / _E_varint,
 )
 
 # dictionary_block: a decompressed dictionary block - keys ascending by their serialised bytes
 DictionaryBlock = _rt.Struct(
-    'entry_count' / Rebuild(_rt.VarUInt(), lambda this: {'value': len(this['entries'])}),
+    'entry_count' / Rebuild(_E_varint, lambda this: {'value': len(this['entries'])}),
     'entries' / _rt.FastArray(lambda this: this['entry_count']['value'], _fp_dictionary_block_entries, _fb_dictionary_block_entries, 'entries', {}),
 )
 

@@ -29,6 +29,9 @@ from . import varint as _m_varint
 
 __all__ = ["BlobFooter", "BlobIndex", "BlobFile", "BlobRecordTail", "BlobRecord", "LAYOUT", "BLOB_FILE_VERSION_V1", "BLOB_RECORD_MAGIC", "VARINT_GROUP_CONTINUATION", "VARINT_GROUP_PAYLOAD", "VARINT_GROUP_BITS", "fast_parse_blob_footer", "fast_build_blob_footer", "BLOB_FOOTER_SIZE", "fast_parse_blob_record_tail", "fast_build_blob_record_tail", "BLOB_RECORD_TAIL_SIZE", "BLOB_RECORD_CRC_DTYPE"]
 
+# embedded schemas (their -construct-embedded objects, shared by the fields and the fast paths)
+_E_varint = _rt.VarUInt(VARINT_GROUP_PAYLOAD, VARINT_GROUP_CONTINUATION, VARINT_GROUP_BITS)
+
 # --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
 # functions (see tools/fastgen.py)
 _S_B = _struct.Struct('B')
@@ -119,7 +122,7 @@ BlobFooter = _rt.Struct(
 
 # blob_index: one varint per row of the file, to the end of the (sized) index
 BlobIndex = _rt.Struct(
-    'entries' / _rt.UntilEof(_rt.VarUInt(), 'entries'),
+    'entries' / _rt.UntilEof(_E_varint, 'entries'),
 )
 
 # blob_file: One BLOB column of a data-evolution table, one record per row: the records back to back, then the

@@ -24,6 +24,9 @@ from . import roaring32 as _m_roaring32
 
 __all__ = ["BsiPart", "Bsi", "LAYOUT", "BSI_VERSION_V1", "BSI_PART_VERSION_V1", "ROARING_COOKIE_NO_RUN", "ROARING_COOKIE_RUN", "fast_parse_bsi_part_head", "fast_build_bsi_part_head", "BSI_PART_HEAD_SIZE", "fast_parse_bsi_part_slice_count", "fast_build_bsi_part_slice_count", "BSI_PART_SLICE_COUNT_SIZE", "fast_parse_bsi_head", "fast_build_bsi_head", "BSI_HEAD_SIZE", "fast_parse_bsi_has_negative", "fast_build_bsi_has_negative", "BSI_HAS_NEGATIVE_SIZE", "BSI_VERSION_DTYPE", "BSI_VERSION_AT"]
 
+# embedded schemas (their -construct-embedded objects, shared by the fields and the fast paths)
+_E_roaring32 = _rt.Roaring32Bytes()
+
 # --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
 # functions (see tools/fastgen.py)
 _S_B = _struct.Struct('B')
@@ -182,9 +185,9 @@ BsiPart = _rt.Struct(
     'version' / Int8ub,
     'min' / Int64sb,
     'max' / Int64sb,
-    'ebm' / _rt.Roaring32Bytes(),
+    'ebm' / _E_roaring32,
     'slice_count' / Rebuild(Int32sb, lambda this: len(this['slices'])),
-    'slices' / _rt.CheckedArray(lambda this: this['slice_count'], _rt.Roaring32Bytes(), 8, 'slices'),
+    'slices' / _rt.CheckedArray(lambda this: this['slice_count'], _E_roaring32, 8, 'slices'),
 )
 
 # bsi: FORMATS.md 5: values split by sign into a positive and a negative bit-sliced index (negative

@@ -32,6 +32,9 @@ from . import varint as _m_varint
 
 __all__ = ["BtreeFooter", "BlockTrailer", "StoredBlock", "NullBitmap", "BtreeGlobalIndex", "CompressedBlock", "BlockTail", "EntryOffset", "Entry", "BlockHandle", "RowIds", "LAYOUT", "BTREE_FOOTER_VERSION_V1", "BLOCK_COMPRESSION_NONE", "BLOCK_COMPRESSION_ZSTD", "BLOCK_COMPRESSION_LZ4", "BLOCK_COMPRESSION_LZO", "BLOCK_ALIGNED_TYPE_ALIGNED", "BLOCK_ALIGNED_TYPE_UNALIGNED", "BTREE_FOOTER_MAGIC", "VARINT_GROUP_CONTINUATION", "VARINT_GROUP_PAYLOAD", "VARINT_GROUP_BITS", "fast_parse_btree_footer", "fast_build_btree_footer", "BTREE_FOOTER_SIZE", "fast_parse_block_trailer", "fast_build_block_trailer", "BLOCK_TRAILER_SIZE", "fast_parse_block_tail", "fast_build_block_tail", "BLOCK_TAIL_SIZE", "fast_parse_entry", "fast_build_entry", "fast_parse_block_handle", "fast_build_block_handle", "ENTRY_OFFSET_DTYPE", "BLOCK_TRAILER_CRC32_AT", "NULL_BITMAP_CRC32_DTYPE"]
 
+# embedded schemas (their -construct-embedded objects, shared by the fields and the fast paths)
+_E_varint = _rt.VarUInt(VARINT_GROUP_PAYLOAD, VARINT_GROUP_CONTINUATION, VARINT_GROUP_BITS)
+
 # --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
 # functions (see tools/fastgen.py)
 _S_B = _struct.Struct('B')
@@ -187,12 +190,12 @@ def fast_parse_entry(buf, pos=0, end=None):
         end = len(buf)
     try:
         o4 = _C()
-        o4['key_length'], p = _rt.fast_parse_varint(buf, p, end, 'key_length')
+        o4['key_length'], p = _E_varint.fast_parse(buf, p, end, 'key_length')
         n5 = o4['key_length']['value']
         if n5 < 0 or p + n5 > end: _short('key', n5, end - p, p)
         o4['key'] = buf[p:p + n5]
         p += n5
-        o4['value_length'], p = _rt.fast_parse_varint(buf, p, end, 'value_length')
+        o4['value_length'], p = _E_varint.fast_parse(buf, p, end, 'value_length')
         n6 = o4['value_length']['value']
         if n6 < 0 or p + n6 > end: _short('value', n6, end - p, p)
         o4['value'] = buf[p:p + n6]
@@ -211,9 +214,9 @@ def fast_build_entry(obj):
         tb7 += obj['key']
         tb8 = bytearray()
         tb8 += obj['value']
-        out += _rt.fast_build_varint(({'value': len(obj['key'])}))
+        out += _E_varint.fast_build(({'value': len(obj['key'])}))
         out += tb7
-        out += _rt.fast_build_varint(({'value': len(obj['value'])}))
+        out += _E_varint.fast_build(({'value': len(obj['value'])}))
         out += tb8
     except _struct.error as e:
         raise _rt.CodecError(f'entry: {e}', kind='corrupt') from None
@@ -229,8 +232,8 @@ def fast_parse_block_handle(buf, pos=0, end=None):
         end = len(buf)
     try:
         o9 = _C()
-        o9['offset'], p = _rt.fast_parse_varint(buf, p, end, 'offset')
-        o9['size'], p = _rt.fast_parse_varint(buf, p, end, 'size')
+        o9['offset'], p = _E_varint.fast_parse(buf, p, end, 'offset')
+        o9['size'], p = _E_varint.fast_parse(buf, p, end, 'size')
     except _struct.error as e:
         raise _rt.CodecError(f'block_handle: {e}', offset=p, kind='corrupt') from None
     return o9, p
@@ -241,8 +244,8 @@ def fast_build_block_handle(obj):
     Construct codec derives them."""
     out = bytearray()
     try:
-        out += _rt.fast_build_varint(obj['offset'])
-        out += _rt.fast_build_varint(obj['size'])
+        out += _E_varint.fast_build(obj['offset'])
+        out += _E_varint.fast_build(obj['size'])
     except _struct.error as e:
         raise _rt.CodecError(f'block_handle: {e}', kind='corrupt') from None
     return bytes(out)
@@ -285,7 +288,7 @@ BtreeGlobalIndex = _rt.Struct(
 
 # compressed_block: the bytes of a compressed stored block (compression != none)
 CompressedBlock = _rt.Struct(
-    'uncompressed_size' / _rt.VarUInt(),
+    'uncompressed_size' / _E_varint,
     'payload' / _rt.SizedBytes(None, 'payload'),
 )
 
@@ -302,22 +305,22 @@ EntryOffset = _rt.Struct(
 
 # entry: one key-value entry of a block
 Entry = _rt.Struct(
-    'key_length' / Rebuild(_rt.VarUInt(), lambda this: {'value': len(this['key'])}),
+    'key_length' / Rebuild(_E_varint, lambda this: {'value': len(this['key'])}),
     'key' / _rt.SizedBytes(lambda this: this['key_length']['value'], 'key'),
-    'value_length' / Rebuild(_rt.VarUInt(), lambda this: {'value': len(this['value'])}),
+    'value_length' / Rebuild(_E_varint, lambda this: {'value': len(this['value'])}),
     'value' / _rt.SizedBytes(lambda this: this['value_length']['value'], 'value'),
 )
 
 # block_handle: the value of an index-block entry - where a data block is stored
 BlockHandle = _rt.Struct(
-    'offset' / _rt.VarUInt(),
-    'size' / _rt.VarUInt(),
+    'offset' / _E_varint,
+    'size' / _E_varint,
 )
 
 # row_ids: the value of a data-block entry - the rows holding the key
 RowIds = _rt.Struct(
-    'count' / Rebuild(_rt.VarUInt(), lambda this: {'value': len(this['row_ids'])}),
-    'row_ids' / _rt.CheckedArray(lambda this: this['count']['value'], _rt.VarUInt(), 1, 'row_ids'),
+    'count' / Rebuild(_E_varint, lambda this: {'value': len(this['row_ids'])}),
+    'row_ids' / _rt.CheckedArray(lambda this: this['count']['value'], _E_varint, 1, 'row_ids'),
 )
 
 #: Field layout per schema type, used to compare Kaitai parses with this codec.

@@ -29,6 +29,9 @@ from . import varint as _m_varint
 
 __all__ = ["Utf8Key", "TimestampNanos", "BtreeGlobalIndexKey", "LAYOUT", "GLOBAL_KEY_KINDS", "VARINT_GROUP_CONTINUATION", "VARINT_GROUP_PAYLOAD", "VARINT_GROUP_BITS", "fast_parse_btree_global_index_key", "fast_build_btree_global_index_key"]
 
+# embedded schemas (their -construct-embedded objects, shared by the fields and the fast paths)
+_E_varint = _rt.VarUInt(VARINT_GROUP_PAYLOAD, VARINT_GROUP_CONTINUATION, VARINT_GROUP_BITS)
+
 # --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
 # functions (see tools/fastgen.py)
 _S_B = _struct.Struct('B')
@@ -87,7 +90,7 @@ def fast_parse_btree_global_index_key(buf, pos=0, end=None, *, kind):
             if p + 8 > end: _short('millisecond', 8, end - p, p)
             o4['millisecond'] = _S_le_q.unpack_from(buf, p)[0]
             p += 8
-            o4['nano_of_millisecond'], p = _rt.fast_parse_varint(buf, p, end, 'nano_of_millisecond')
+            o4['nano_of_millisecond'], p = _E_varint.fast_parse(buf, p, end, 'nano_of_millisecond')
             o1['value'] = o4
         else:
             o1['value'] = None
@@ -124,7 +127,7 @@ def fast_build_btree_global_index_key(obj, *, kind):
         elif sw6 == 'timestamp_nanos':
             b9 = w5['value']
             out += _S_le_q.pack(b9['millisecond'])
-            out += _rt.fast_build_varint(b9['nano_of_millisecond'])
+            out += _E_varint.fast_build(b9['nano_of_millisecond'])
     except _struct.error as e:
         raise _rt.CodecError(f'btree_global_index_key: {e}', kind='corrupt') from None
     return bytes(out)
@@ -138,7 +141,7 @@ Utf8Key = _rt.Unwrap(_rt.Struct(
 # timestamp_nanos: a timestamp of precision > 3 - epoch millis then the nanos within the milli
 TimestampNanos = _rt.Struct(
     'millisecond' / Int64sl,
-    'nano_of_millisecond' / _rt.VarUInt(),
+    'nano_of_millisecond' / _E_varint,
 )
 
 # btree_global_index_key: How ``KeySerializer`` writes a key (little-endian, unlike the file-index keys of paimon_key.ksy);

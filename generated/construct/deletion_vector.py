@@ -26,6 +26,9 @@ from . import roaring32 as _m_roaring32
 
 __all__ = ["Dv32Bin", "Dv64Bucket", "Dv64Bin", "DvBin", "DeletionVector", "LAYOUT", "DV_MAGIC_BITMAP32", "DV_MAGIC_BITMAP64", "DV_JAVA_MAGIC_BITMAP32", "DV_JAVA_MAGIC_BITMAP64", "ROARING_COOKIE_NO_RUN", "ROARING_COOKIE_RUN", "DV64_BUCKET_KEY_DTYPE", "DV64_BITMAP_COUNT_DTYPE", "DV_MAGIC_DTYPE", "DV_SIZE_DTYPE", "DV_CRC_DTYPE"]
 
+# embedded schemas (their -construct-embedded objects, shared by the fields and the fast paths)
+_E_roaring32 = _rt.Roaring32Bytes()
+
 # --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
 # functions (see tools/fastgen.py)
 _S_le_i = _struct.Struct('<i')
@@ -60,7 +63,7 @@ Dv32Bin = _rt.Struct(
 # dv64_bucket: positions whose high 32 bits equal key
 Dv64Bucket = _rt.Struct(
     'key' / Int32sl,
-    'roaring' / _rt.Roaring32Bytes(),
+    'roaring' / _E_roaring32,
 )
 
 # dv64_bin: 64-bit deletion vector body (Iceberg compatible)

@@ -24,6 +24,9 @@ from . import roaring32 as _m_roaring32
 
 __all__ = ["Bucket", "Roaring64", "LAYOUT", "ROARING_COOKIE_NO_RUN", "ROARING_COOKIE_RUN", "BUCKET_KEY_DTYPE", "BUCKET_COUNT_DTYPE"]
 
+# embedded schemas (their -construct-embedded objects, shared by the fields and the fast paths)
+_E_roaring32 = _rt.Roaring32Bytes()
+
 # --- fast path: straight-line parsers/builders of flat records, columnar array parsers and whole-type
 # functions (see tools/fastgen.py)
 _S_le_I = _struct.Struct('<I')
@@ -53,7 +56,7 @@ def _fb_roaring64_buckets(items, out):
 # bucket: one 32-bit bucket
 Bucket = _rt.Struct(
     'key' / Int32ul,
-    'bitmap' / _rt.Roaring32Bytes(),
+    'bitmap' / _E_roaring32,
 )
 
 # roaring64: u64 bucket count, then per bucket a u32 high-32-bit key and a portable Roaring32 bitmap of

@@ -10,8 +10,8 @@
   }
 })(typeof self !== 'undefined' ? self : this, function (Varint_, KaitaiStream) {
 /**
- * Seven value bits per byte, least significant group first; the high bit of a byte says another
- * byte follows (at most 5 bytes for an int, 10 for a long). Paimon's global-index files write
+ * Seven value bits per byte (varint_group), least significant group first; the high bit of a byte
+ * says another byte follows (at most 5 bytes for an int, 10 for a long). Paimon's global-index files write
  * lengths, counts, offsets and row ids this way. Embedded in other formats the Construct codecs
  * use the runtime's ``VarUInt`` (Construct's ``VarInt``, the same encoding) and the generated fast
  * paths its ``fast_parse_varint`` / ``fast_build_varint``.
@@ -53,16 +53,30 @@ var Varint = (function() {
   }
 
   /**
+   * what one unit of a group is worth in units of the group before it (2 ** bits)
+   */
+  Object.defineProperty(Varint.prototype, 'groupWeight', {
+    get: function() {
+      if (this._m_groupWeight !== undefined)
+        return this._m_groupWeight;
+      this._debug._m_groupWeight = {  };
+      this._m_groupWeight = (1 << Varint.VarintGroup.BITS);
+      return this._m_groupWeight;
+    }
+  });
+
+  /**
    * the integer (groups beyond the tenth, which no Paimon writer emits, are not summed). A sum of
-   * 64-bit products, not shifts and ors: the Java and JavaScript targets do bit operations in 32 bits
-   * (Java then holds a value of 2**63 and above as a negative long; JavaScript as the nearest double)
+   * 64-bit products of the groups' payloads and powers of group_weight, not shifts and ors: the Java
+   * and JavaScript targets do bit operations in 32 bits (Java then holds a value of 2**63 and above as
+   * a negative long; JavaScript as the nearest double)
    */
   Object.defineProperty(Varint.prototype, 'value', {
     get: function() {
       if (this._m_value !== undefined)
         return this._m_value;
       this._debug._m_value = {  };
-      this._m_value = ((((((((((this.groups[0] & 127) + (this.groups.length > 1 ? (this.groups[1] & 127) * 128 : 0)) + (this.groups.length > 2 ? (this.groups[2] & 127) * 16384 : 0)) + (this.groups.length > 3 ? (this.groups[3] & 127) * 2097152 : 0)) + (this.groups.length > 4 ? (this.groups[4] & 127) * 268435456 : 0)) + (this.groups.length > 5 ? (this.groups[5] & 127) * 34359738368 : 0)) + (this.groups.length > 6 ? (this.groups[6] & 127) * 4398046511104 : 0)) + (this.groups.length > 7 ? (this.groups[7] & 127) * 562949953421312 : 0)) + (this.groups.length > 8 ? (this.groups[8] & 127) * 72057594037927936 : 0)) + (this.groups.length > 9 ? (this.groups[9] & 127) * 9223372036854775808 : 0));
+      this._m_value = ((((((((((this.groups[0] & Varint.VarintGroup.PAYLOAD) + (this.groups.length > 1 ? (this.groups[1] & Varint.VarintGroup.PAYLOAD) * this.groupWeight : 0)) + (this.groups.length > 2 ? ((this.groups[2] & Varint.VarintGroup.PAYLOAD) * this.groupWeight) * this.groupWeight : 0)) + (this.groups.length > 3 ? (((this.groups[3] & Varint.VarintGroup.PAYLOAD) * this.groupWeight) * this.groupWeight) * this.groupWeight : 0)) + (this.groups.length > 4 ? ((((this.groups[4] & Varint.VarintGroup.PAYLOAD) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight : 0)) + (this.groups.length > 5 ? (((((this.groups[5] & Varint.VarintGroup.PAYLOAD) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight : 0)) + (this.groups.length > 6 ? ((((((this.groups[6] & Varint.VarintGroup.PAYLOAD) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight : 0)) + (this.groups.length > 7 ? (((((((this.groups[7] & Varint.VarintGroup.PAYLOAD) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight : 0)) + (this.groups.length > 8 ? ((((((((this.groups[8] & Varint.VarintGroup.PAYLOAD) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight : 0)) + (this.groups.length > 9 ? (((((((((this.groups[9] & Varint.VarintGroup.PAYLOAD) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight) * this.groupWeight : 0));
       return this._m_value;
     }
   });

@@ -1,16 +1,20 @@
 """Paimon's variable-length integers (``VarLengthIntUtils``) for the generated codecs.
 
-Unsigned little-endian base-128 - Construct's own ``VarInt`` - presented as ``{"value": n}`` so that
-the Kaitai expressions of ``schemas/varint.ksy`` (``x.value``) translate unchanged: the Kaitai
-parser exposes the integer as the ``value`` instance of its groups.
+Unsigned, least significant group first, in the group layout of ``schemas/varint.ksy`` (its ``varint_group``
+enum: the payload mask, the continuation bit and the bits per group - 0x7f, 0x80, 7, Construct's own
+``VarInt``), presented as ``{"value": n}`` so that the Kaitai expressions of ``schemas/varint.ksy``
+(``x.value``) translate unchanged: the Kaitai parser exposes the integer as the ``value`` instance of its
+groups.  The generated codecs make one :class:`VarUInt` from the schema's constants per module (its
+``-construct-embedded``), and their fast paths call its ``fast_parse`` / ``fast_build``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from construct import Adapter, ConstructError, Container, VarInt
+from construct import Construct, Container, StreamError, stream_read, stream_write
 
 from ..generated.construct.constants import VARINT_GROUP_BITS as _BITS
 from ..generated.construct.constants import VARINT_GROUP_CONTINUATION as _MORE
@@ -19,59 +23,84 @@ from .streams import CodecError
 
 __all__ = ["VarUInt", "fast_build_varint", "fast_parse_varint", "varint_runs", "varints_at"]
 
+#: longest varint read: enough groups for a 64-bit value
+_MAX_SHIFT = 63
 
-class VarUInt(Adapter):
+
+def varint_functions(payload: int, more: int, bits: int) -> tuple[Callable[[Any, int, int, str], tuple[Container, int]],
+                                                                  Callable[[Any], bytes]]:
+    """``(fast_parse, fast_build)`` of varints of this group layout (closures: the generated fast paths'
+    inner loop reads no global)."""
+
+    def fast_parse(buf: Any, p: int, end: int, what: str) -> tuple[Container, int]:
+        """One varint at ``buf[p:end]``: ``(Container(value=n), end position)``."""
+        if p < end:  # the common one-group varint first
+            b = buf[p]
+            if not b & more:
+                return Container(value=b & payload), p + 1
+        value = shift = 0
+        while True:
+            if p >= end:
+                raise CodecError(f"{what}: truncated variable-length integer", offset=p, expected="a varint",
+                                 kind="truncated")
+            b = buf[p]
+            p += 1
+            value |= (b & payload) << shift
+            if not b & more:
+                return Container(value=value), p
+            shift += bits
+            if shift > _MAX_SHIFT:
+                raise CodecError(f"{what}: variable-length integer longer than 64 bits", offset=p,
+                                 expected="a varint")
+
+    def fast_build(obj: Any) -> bytes:
+        """The bytes of a varint (``{"value": n}`` or ``n``)."""
+        n = int(obj["value"]) if isinstance(obj, dict) else int(obj)
+        if n < 0:
+            raise CodecError(f"negative variable-length integer {n}", expected="a value >= 0")
+        out = bytearray()
+        while n > payload:
+            out.append((n & payload) | more)
+            n >>= bits
+        out.append(n)
+        return bytes(out)
+
+    return fast_parse, fast_build
+
+
+class VarUInt(Construct):
     """``schemas/varint.ksy`` embedded in another format: parses to ``Container(value=n)``; builds from
-    that or from a bare ``int``."""
+    that or from a bare ``int``.  ``payload`` / ``more`` / ``bits``: the schema's group layout (the
+    generated codecs pass its constants)."""
 
-    def __init__(self) -> None:
-        super().__init__(VarInt)
+    def __init__(self, payload: int = _PAYLOAD, more: int = _MORE, bits: int = _BITS) -> None:
+        super().__init__()
+        self.fast_parse, self.fast_build = varint_functions(payload, more, bits)
+        self._payload, self._more, self._bits = payload, more, bits
 
     def _parse(self, stream, context, path):
-        try:
-            return super()._parse(stream, context, path)
-        except ConstructError as e:
-            if isinstance(e, CodecError):
-                raise
-            raise CodecError(f"truncated variable-length integer: {e}", expected="a varint", kind="truncated",
-                             path=path) from None
+        value = shift = 0
+        while True:
+            try:
+                b = stream_read(stream, 1, path)[0]
+            except StreamError as e:
+                raise CodecError(f"truncated variable-length integer: {e}", expected="a varint", kind="truncated",
+                                 path=path) from None
+            value |= (b & self._payload) << shift
+            if not b & self._more:
+                return Container(value=value)
+            shift += self._bits
+            if shift > _MAX_SHIFT:
+                raise CodecError("variable-length integer longer than 64 bits", expected="a varint", path=path)
 
-    def _decode(self, obj, context, path):
-        return Container(value=obj)
-
-    def _encode(self, obj, context, path):
-        return int(obj["value"]) if isinstance(obj, dict) else int(obj)
-
-
-def fast_parse_varint(buf: Any, p: int, end: int, what: str) -> tuple[Container, int]:
-    """One varint at ``buf[p:end]`` for the generated fast paths: ``(Container(value=n), end position)``,
-    what :class:`VarUInt` parses."""
-    value = shift = 0
-    while True:
-        if p >= end:
-            raise CodecError(f"{what}: truncated variable-length integer", offset=p, expected="a varint",
-                             kind="truncated")
-        b = buf[p]
-        p += 1
-        value |= (b & _PAYLOAD) << shift
-        if b < _MORE:
-            return Container(value=value), p
-        shift += _BITS
-        if shift > 63:
-            raise CodecError(f"{what}: variable-length integer longer than 10 bytes", offset=p, expected="a varint")
+    def _build(self, obj, stream, context, path):
+        data = self.fast_build(obj)
+        stream_write(stream, data, len(data), path)
+        return obj
 
 
-def fast_build_varint(obj: Any) -> bytes:
-    """The bytes of a varint (``{"value": n}`` or ``n``), what :class:`VarUInt` builds."""
-    n = int(obj["value"]) if isinstance(obj, dict) else int(obj)
-    if n < 0:
-        raise CodecError(f"negative variable-length integer {n}", expected="a value >= 0")
-    out = bytearray()
-    while n >= _MORE:
-        out.append((n & _PAYLOAD) | _MORE)
-        n >>= _BITS
-    out.append(n)
-    return bytes(out)
+#: The varint functions of the schema's group layout, for hand-written callers.
+fast_parse_varint, fast_build_varint = varint_functions(_PAYLOAD, _MORE, _BITS)
 
 
 def varints_at(data: np.ndarray, positions: np.ndarray, end: int) -> tuple[np.ndarray, np.ndarray]:

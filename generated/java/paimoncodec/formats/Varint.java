@@ -13,8 +13,8 @@ import java.util.List;
 
 
 /**
- * Seven value bits per byte, least significant group first; the high bit of a byte says another
- * byte follows (at most 5 bytes for an int, 10 for a long). Paimon's global-index files write
+ * Seven value bits per byte (varint_group), least significant group first; the high bit of a byte
+ * says another byte follows (at most 5 bytes for an int, 10 for a long). Paimon's global-index files write
  * lengths, counts, offsets and row ids this way. Embedded in other formats the Construct codecs
  * use the runtime's ``VarUInt`` (Construct's ``VarInt``, the same encoding) and the generated fast
  * paths its ``fast_parse_varint`` / ``fast_build_varint``.
@@ -73,17 +73,29 @@ public class Varint extends KaitaiStruct {
         for (int i = 0; i < this.groups.size(); i++) {
         }
     }
+    private Long groupWeight;
+
+    /**
+     * what one unit of a group is worth in units of the group before it (2 ** bits)
+     */
+    public Long groupWeight() {
+        if (this.groupWeight != null)
+            return this.groupWeight;
+        this.groupWeight = ((Number) (((Number) (1 << VarintGroup.BITS.id())).longValue())).longValue();
+        return this.groupWeight;
+    }
     private Long value;
 
     /**
      * the integer (groups beyond the tenth, which no Paimon writer emits, are not summed). A sum of
-     * 64-bit products, not shifts and ors: the Java and JavaScript targets do bit operations in 32 bits
-     * (Java then holds a value of 2**63 and above as a negative long; JavaScript as the nearest double)
+     * 64-bit products of the groups' payloads and powers of group_weight, not shifts and ors: the Java
+     * and JavaScript targets do bit operations in 32 bits (Java then holds a value of 2**63 and above as
+     * a negative long; JavaScript as the nearest double)
      */
     public Long value() {
         if (this.value != null)
             return this.value;
-        this.value = ((Number) (((Number) (((((((((((Number) (groups().get(((int) 0)) & 127)).longValue() + (groups().size() > 1 ? ((Number) (groups().get(((int) 1)) & 127)).longValue() * 128 : 0)) + (groups().size() > 2 ? ((Number) (groups().get(((int) 2)) & 127)).longValue() * 16384 : 0)) + (groups().size() > 3 ? ((Number) (groups().get(((int) 3)) & 127)).longValue() * 2097152 : 0)) + (groups().size() > 4 ? ((Number) (groups().get(((int) 4)) & 127)).longValue() * 268435456 : 0)) + (groups().size() > 5 ? ((Number) (groups().get(((int) 5)) & 127)).longValue() * 34359738368L : 0)) + (groups().size() > 6 ? ((Number) (groups().get(((int) 6)) & 127)).longValue() * 4398046511104L : 0)) + (groups().size() > 7 ? ((Number) (groups().get(((int) 7)) & 127)).longValue() * 562949953421312L : 0)) + (groups().size() > 8 ? ((Number) (groups().get(((int) 8)) & 127)).longValue() * 72057594037927936L : 0)) + (groups().size() > 9 ? ((Number) (groups().get(((int) 9)) & 127)).longValue() * 0x8000000000000000L : 0))).longValue())).longValue();
+        this.value = ((Number) (((Number) (((((((((((Number) (groups().get(((int) 0)) & VarintGroup.PAYLOAD.id())).longValue() + (groups().size() > 1 ? ((Number) (groups().get(((int) 1)) & VarintGroup.PAYLOAD.id())).longValue() * groupWeight() : 0)) + (groups().size() > 2 ? (((Number) (groups().get(((int) 2)) & VarintGroup.PAYLOAD.id())).longValue() * groupWeight()) * groupWeight() : 0)) + (groups().size() > 3 ? ((((Number) (groups().get(((int) 3)) & VarintGroup.PAYLOAD.id())).longValue() * groupWeight()) * groupWeight()) * groupWeight() : 0)) + (groups().size() > 4 ? (((((Number) (groups().get(((int) 4)) & VarintGroup.PAYLOAD.id())).longValue() * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight() : 0)) + (groups().size() > 5 ? ((((((Number) (groups().get(((int) 5)) & VarintGroup.PAYLOAD.id())).longValue() * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight() : 0)) + (groups().size() > 6 ? (((((((Number) (groups().get(((int) 6)) & VarintGroup.PAYLOAD.id())).longValue() * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight() : 0)) + (groups().size() > 7 ? ((((((((Number) (groups().get(((int) 7)) & VarintGroup.PAYLOAD.id())).longValue() * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight() : 0)) + (groups().size() > 8 ? (((((((((Number) (groups().get(((int) 8)) & VarintGroup.PAYLOAD.id())).longValue() * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight() : 0)) + (groups().size() > 9 ? ((((((((((Number) (groups().get(((int) 9)) & VarintGroup.PAYLOAD.id())).longValue() * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight()) * groupWeight() : 0))).longValue())).longValue();
         return this.value;
     }
     private List<Integer> groups;
