@@ -24,7 +24,8 @@ Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
 * ``-construct: <python expr>`` on a type: its Construct codec; ``-construct: skip`` on an
   instance: Kaitai-only (e.g. lazily positioned V2 index blocks).
 * ``-plain: mutf8`` on a type / ``-plain-embedded`` + ``-construct-embedded`` in ``meta``: how the
-  type is presented when embedded, for the Kaitai-to-plain normaliser; ``-min-size: n`` in such a
+  type is presented when embedded, for the Kaitai-to-plain normaliser (the Construct code is evaluated once per
+  embedding module as ``_E_<schema>`` and may name generated constants); ``-min-size: n`` in such a
   ``meta``: the fewest bytes one embedded value takes (bounds repeat counts; default 8, a Roaring32).
 * ``-dtype-name: NAME`` on a repeated field: extra alias for the exported numpy dtype; on a single
   number field: export ``NAME``, that field's numpy dtype (for semantic code that packs or reads such
@@ -38,14 +39,18 @@ Schema extensions (keys starting with ``-`` are ignored by the Kaitai compiler):
   ``fast_build_<name>`` (plain Python, see ``tools/fastgen.py``) for the sequence through
   ``last_field``; positioned payload instances are skipped on parse and laid out after the sequence
   on build.  ``-fast-runtime: <name>`` on a ``-construct`` type: the fast path calls
-  ``_rt.fast_parse_<name>`` / ``_rt.fast_build_<name>`` (also in the ``meta`` of an embedded schema,
-  e.g. varint).  ``-fast-build: seq-size`` on an integer
+  ``_rt.fast_parse_<name>`` / ``_rt.fast_build_<name>`` (in the ``meta`` of an embedded schema, e.g.
+  varint: the fast paths call ``_E_<schema>.fast_parse`` / ``.fast_build``).  ``-fast-build: seq-size`` on an integer
   field: the fast builder patches it with the size of the built sequence.
 
 * ``-struct-formats: NAME`` on a type of fixed-size fields: export ``NAME``, its ``struct.Struct``; on a
   type whose one field switches on its one parameter: a dict of them per case (sizes pad narrower cases)
   - for semantic code that packs or reads one such record at a time (BinaryRow slots, index keys);
-  ``-struct-formats-fixed-only: true`` leaves out the cases of no fixed size (string keys).
+  ``-struct-formats-fixed-only: true`` leaves out the cases of no fixed size (string keys).  The byte order is
+  the one the type's numbers name (``s8be`` in a little-endian schema) when they agree, else the schema's.
+* ``sizeof<type>`` in an expression: the fixed byte size of a type of plain numbers (or a primitive), computed
+  here as Kaitai computes it at compile time (a blob record's data ends ``sizeof<blob_record_tail>`` before
+  the record's end).
 * ``-export-values: true`` on a type: each of its value instances becomes ``<type>_<instance>(...)``, a
   function of the fields and parameters it reads (e.g. ``binary_row_null_bits_size(arity)``).
 * ``-runtime-layout: true`` in a schema's ``meta``: its field dtypes and value functions go to
