@@ -22,7 +22,7 @@ from changelog_tables import stream_changes
 from oracles.compare import assert_same_rows
 from spark_fixtures import spark  # noqa: F401
 
-from paimon_codec.errors import InvalidOptionError, PaimonCodecError, UnsupportedTypeError
+from paimon_codec.errors import InvalidOptionError, UnsupportedTypeError
 from paimon_codec.maintenance.orphans import find_orphans
 from paimon_codec.reading import read_table
 from paimon_codec.spark.staged_upsert import STAGED_PREFIX, discard_staged
@@ -158,9 +158,6 @@ def test_refusals_by_name(tmp_path):
         _reader(path, **{"scan.mode": "compacted-full"})
     with pytest.raises(InvalidOptionError, match="complete output mode"):
         PaimonStreamWriter(path, {}, overwrite=True)
-    postpone = create_table(str(tmp_path / "db.db" / "postpone"), SCHEMA, {"bucket": "-2"}, primary_keys=["id"])
-    with pytest.raises(PaimonCodecError, match=r"postpone-bucket table \(bucket = -2\) is not supported"):
-        PaimonStreamWriter(postpone, {"checkpointLocation": str(tmp_path / "ck")})
 
 
 PK_SCHEMA = "p STRING NOT NULL, id BIGINT NOT NULL, s STRING"

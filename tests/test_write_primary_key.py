@@ -245,7 +245,6 @@ def test_compaction_racing_compaction_conflicts(tmp_path):
 
 
 @pytest.mark.parametrize("options,partition_keys,what", [
-    ({"bucket": "-2"}, [], "postpone"),
     ({"bucket": "-1"}, ["p"], "cross-partition"),
     ({"bucket": "1", "changelog-producer": "input"}, [], "changelog-producer"),
 ])

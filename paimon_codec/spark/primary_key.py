@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import pickle
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["upsert", "compact"]
 
 
-def _upsert_task(table_path: str, storage_state: Any) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+def _upsert_task(table_path: str, storage_state: Any, commit_user: str) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         import pyarrow as pa
 
@@ -38,7 +39,7 @@ def _upsert_task(table_path: str, storage_state: Any) -> Callable[[Iterator[pa.R
         received = [b for b in batches if b.num_rows]
         if not received:
             return
-        written = write_primary_key_files(table_path, pa.Table.from_batches(received))
+        written = write_primary_key_files(table_path, pa.Table.from_batches(received), commit_user=commit_user)
         yield pa.RecordBatch.from_pydict({"written": [pickle.dumps(written)]})
     return run
 
@@ -53,9 +54,10 @@ def upsert(df: DataFrame, table_path: str, *, commit_user: str | None = None):
     from ..writing.primary_key import PrimaryKeyWrite, check_primary_key_table
 
     check_primary_key_table(PaimonTable(table_path))
+    commit_user = commit_user or str(uuid.uuid4())  # postpone-bucket files carry it in their names
     keys = list(PaimonTable(table_path).schema.partition_keys)
     shuffled = df.repartition(*keys) if keys else df.coalesce(1)
-    rows = shuffled.mapInArrow(_upsert_task(table_path, storage.storage_state()), "written binary").collect()
+    rows = shuffled.mapInArrow(_upsert_task(table_path, storage.storage_state(), commit_user), "written binary").collect()
     written = PrimaryKeyWrite.merge([pickle.loads(r["written"]) for r in rows])
     commit = None
     if written.files:

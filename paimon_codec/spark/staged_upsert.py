@@ -164,11 +164,9 @@ def commit_staged(table_path: str, messages: Sequence[WriterCommitMessage | None
     ``commit_identifier`` when given); the staged files are deleted either way.  Returns the
     :class:`~paimon_codec.writing.commit.CommitResult`, ``None`` when there were no rows."""
     from ..table import PaimonTable
-    from ..table.manifest import FILE_KIND_ADD
     from ..writing.commit import commit_changes
     from ..writing.commit.replan import replan_on_conflict
     from ..writing.commit.snapshot_json import BATCH_COMMIT_IDENTIFIER
-    from ..writing.discard import discard_data_files, discard_files
     from ..writing.primary_key import PrimaryKeyWrite, write_primary_key_files
 
     staged = _staged(messages)
@@ -176,24 +174,23 @@ def commit_staged(table_path: str, messages: Sequence[WriterCommitMessage | None
     for part, path, _rows in staged:
         by_partition.setdefault(part, []).append(path)
     identifier = BATCH_COMMIT_IDENTIFIER if commit_identifier is None else commit_identifier
+    user = commit_user or str(uuid.uuid4())  # postpone-bucket files carry it in their names
 
     def attempt(n: int) -> Any:
         writes: list[PrimaryKeyWrite] = []
         try:
             for paths in by_partition.values():
                 data, kinds = _with_kinds([_read_staged(p) for p in paths])
-                writes.append(write_primary_key_files(table_path, data, row_kinds=kinds))
+                writes.append(write_primary_key_files(table_path, data, row_kinds=kinds, commit_user=user))
             written = PrimaryKeyWrite.merge(writes)
             if not written.files:
                 return None
-            result = commit_changes(table_path, written.changes(), commit_user=commit_user,
+            result = commit_changes(table_path, written.changes(), commit_user=user,
                                     commit_identifier=identifier, precondition=written.precondition())
         except BaseException:  # a conflict too: the next attempt writes its own files
             table = PaimonTable(table_path)
             for w in writes:
-                discard_data_files(table, w.files)
-                discard_files(storage.join(table.path, "index", c.index_file.file_name)
-                              for c in w.indexes if c.kind == FILE_KIND_ADD)
+                w.discard(table)
             raise
         log.info("upsert into %s: %d staged files, %d rows committed as snapshot %s (%d level-0 files, "
                  "attempt %d)", table_path, len(staged), sum(r for _p, _f, r in staged), result.snapshot_id,

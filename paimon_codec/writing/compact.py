@@ -39,7 +39,7 @@ from ..table.table import PaimonTable
 from .commit import CommitResult, FileChange, IndexChange, commit_changes
 from .commit.table_layout import detect_layout
 from .key_value import FILE_SOURCE_COMPACT, KIND_COLUMN, SEQUENCE_COLUMN, write_key_value_files
-from .primary_key import check_primary_key_table
+from .primary_key import check_primary_key_table, refuse_postpone
 from .types import arrow_schema_for
 
 __all__ = ["compact_table", "compact_bucket", "plan_compaction", "BucketToCompact", "top_level"]
@@ -67,6 +67,7 @@ def top_level(table: PaimonTable) -> int:
 
 def _check(table: PaimonTable) -> str:
     compression = check_primary_key_table(table, "compacting")
+    refuse_postpone(table, "compacting")
     if table.schema.options.get("record-level.expire-time"):
         raise PaimonCodecError("compacting a table with record-level.expire-time is not supported", path=table.path)
     merge_spec(table.schema, table.path)  # refuses the merges the readers do not reproduce

@@ -82,9 +82,13 @@ def _row_of(table: pa.Table, names: list[str], i: int, types) -> bytes:
 
 
 def write_key_value_files(table: PaimonTable, directory: str, records: pa.Table, *, level: int,
-                          file_source: int, compression: str, paimon_version: str | None = None) -> list[DataFileMeta]:
-    """Write ``records`` (the value columns + ``_SEQUENCE_NUMBER`` + ``_VALUE_KIND``, already sorted by key)
-    as primary-key data files in ``directory``; returns their metas (nothing committed)."""
+                          file_source: int, compression: str, paimon_version: str | None = None,
+                          name_prefix: str | None = None, created_after_ms: int | None = None) -> list[DataFileMeta]:
+    """Write ``records`` (the value columns + ``_SEQUENCE_NUMBER`` + ``_VALUE_KIND``, in file order: sorted by key
+    except in a postpone bucket) as primary-key data files in ``directory``; returns their metas (nothing
+    committed).  ``name_prefix`` replaces ``data-file.prefix``; ``created_after_ms``: the files' creation times
+    are later than it and strictly increase from file to file (postpone-bucket files are replayed in that
+    order)."""
     from ..fileindex.options import parse_index_options
     from .data_file_index import write_data_file_index
 
@@ -97,9 +101,11 @@ def write_key_value_files(table: PaimonTable, directory: str, records: pa.Table,
     key_rt = _key_row_type(table)
     indexed = bool(parse_index_options(options, schema.fields))
     target = parse_memory_size(options.get("target-file-size", "128 mb"))
-    prefix = options.get("data-file.prefix", "data-")
+    prefix = name_prefix if name_prefix is not None else options.get("data-file.prefix", "data-")
     run = uuid.uuid4()
     created = (dt.datetime.now() - dt.datetime(1970, 1, 1)) // dt.timedelta(milliseconds=1)
+    if created_after_ms is not None:
+        created = max(created, created_after_ms + 1)
     columns = [records.column(k) for k in keys] + [records.column(SEQUENCE_COLUMN), records.column(KIND_COLUMN)] + \
         [records.column(n) for n in value_names]
     full = pa.Table.from_arrays(columns, schema=kv_schema)
@@ -130,6 +136,7 @@ def write_key_value_files(table: PaimonTable, directory: str, records: pa.Table,
             min_key=_row_of(piece, key_names, 0, key_types),
             max_key=_row_of(piece, key_names, piece.num_rows - 1, key_types),
             key_stats=value_stats(key_rt, piece.select(key_names), _key_stats_options(options)),
-            value_stats=value_stats(schema.fields, values, options), creation_time_ms=created)
+            value_stats=value_stats(schema.fields, values, options),
+            creation_time_ms=created + k if created_after_ms is not None else created)
         metas.append(meta)
     return metas

@@ -49,7 +49,7 @@ from .commit.replan import replan_on_conflict
 from .delete_report import DeleteReport
 from .discard import discard_data_files as _discard_files
 from .discard import discard_files
-from .primary_key import PrimaryKeyWrite, check_primary_key_table, write_primary_key_files
+from .primary_key import PrimaryKeyWrite, check_primary_key_table, refuse_postpone, write_primary_key_files
 
 __all__ = ["delete_primary_key", "check_pk_deletable"]
 
@@ -63,6 +63,7 @@ def check_pk_deletable(table: PaimonTable) -> None:
     records, or whose -D records would not delete the rows."""
     schema = table.schema
     check_primary_key_table(table, "DELETE on")
+    refuse_postpone(table, "DELETE on")
     engine = schema.options.get("merge-engine", "deduplicate").strip().lower()
     if engine == "partial-update":
         if schema.options.get("partial-update.remove-record-on-sequence-group"):

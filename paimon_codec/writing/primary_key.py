@@ -17,7 +17,8 @@ sequence number exactly as the buffer would have - no merge semantics are restat
 On a table with deletion vectors (and on ``first-row`` tables) level-0 files are invisible to batch reads
 until a compaction (:mod:`.compact`) folds them into a higher level, as in Paimon.
 
-Refused by name: postpone buckets (``bucket = -2``), cross-partition upserts (dynamic buckets with a
+Postpone-bucket tables (``bucket = -2``) get their records in ``bucket-postpone`` files instead
+(:mod:`.postpone`).  Refused by name: cross-partition upserts (dynamic buckets with a
 primary key that does not hold every partition key), a ``changelog-producer``, ``data-file.thin-mode``,
 a ``bucket-function.type`` other than ``default``, data file formats other than Parquet.
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import os
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,9 +42,9 @@ import pyarrow.compute as pc
 from .. import storage
 from ..binary_row import serialize_binary_row
 from ..bucket import KeyEncoder, fixed_buckets
-from ..errors import CommitConflictError, PaimonCodecError
+from ..errors import CommitConflictError, PaimonCodecError, UnsupportedFeatureError
 from ..reading.merge.read import _group_starts
-from ..table.manifest import merge_entries
+from ..table.manifest import POSTPONE_BUCKET, merge_entries
 from ..table.paths import DEFAULT_PARTITION_NAME, bucket_dir_name, partition_path
 from ..table.snapshot import Snapshot
 from ..table.table import PaimonTable
@@ -54,7 +56,7 @@ from .key_value import FILE_SOURCE_APPEND, KIND_COLUMN, SEQUENCE_COLUMN, write_k
 from .types import arrow_schema_for
 
 __all__ = ["upsert_arrow", "write_primary_key_files", "PrimaryKeyWrite", "ROW_KINDS", "bucket_sequences",
-           "check_primary_key_table", "rows_by_partition", "row_kind_codes"]
+           "check_primary_key_table", "refuse_postpone", "rows_by_partition", "row_kind_codes"]
 
 log = logging.getLogger(__name__)
 ROW_KINDS = {"+I": 0, "-U": 1, "+U": 2, "-D": 3}
@@ -78,6 +80,16 @@ class PrimaryKeyWrite:
     def precondition(self):
         return bucket_check(self.based_on, self.hash_files)
 
+    def discard(self, table: PaimonTable) -> int:
+        """Delete the data files and the new HASH index files this write made (a commit attempt that failed
+        or lost a conflict: nothing references them); returns how many files were deleted."""
+        from ..table.manifest import FILE_KIND_ADD
+        from .discard import discard_data_files, discard_files
+
+        removed = discard_data_files(table, self.files)
+        return removed + discard_files(storage.join(table.path, "index", c.index_file.file_name)
+                                       for c in self.indexes if c.kind == FILE_KIND_ADD)
+
     @classmethod
     def merge(cls, writes: Sequence[PrimaryKeyWrite]) -> PrimaryKeyWrite:
         out = cls([], [], {}, {})
@@ -95,8 +107,6 @@ def check_primary_key_table(table: PaimonTable, what: str = "writing") -> str:
     options = schema.options
     if not schema.primary_keys:
         raise PaimonCodecError(f"{what}: the table has no primary key", path=table.path)
-    if schema.bucket == -2:
-        raise PaimonCodecError(f"{what} a postpone-bucket table (bucket = -2) is not supported", path=table.path)
     if schema.bucket == -1 and not set(schema.partition_keys) <= set(schema.primary_keys):
         raise PaimonCodecError(f"{what}: cross-partition upserts (bucket = -1 with a primary key that does not hold "
                                "every partition key) are not supported", path=table.path)
@@ -124,6 +134,13 @@ def check_primary_key_table(table: PaimonTable, what: str = "writing") -> str:
     return _COMPRESSION[codec]
 
 
+def refuse_postpone(table: PaimonTable, what: str) -> None:
+    """Refuse an operation this library does not do on a postpone-bucket table (its compaction, DELETE)."""
+    if table.schema.bucket == POSTPONE_BUCKET:
+        raise UnsupportedFeatureError(f"{what} a postpone-bucket table (bucket = -2) is not supported",
+                                      path=table.path)
+
+
 def _bucket_key(table: PaimonTable) -> list[str]:
     schema = table.schema
     keys = [k.strip() for k in schema.options.get("bucket-key", "").split(",") if k.strip()]
@@ -143,7 +160,19 @@ def _key_hashes(table: PaimonTable, data: pa.Table, keys: list[str]) -> np.ndarr
     return encoder.hash_many(list(zip(*columns, strict=True)))
 
 
-def _partitions(table: PaimonTable, data: pa.Table) -> list[tuple[tuple, bytes, np.ndarray]]:
+def bucket_directory(table: PaimonTable, values: tuple, bucket: int) -> str:
+    """The directory of a bucket's data files (``data-file.path-directory`` honoured) for partition ``values``."""
+    schema = table.schema
+    options = schema.options
+    rel = partition_path(schema.partition_keys, values, [f.type for f in schema.partition_type],
+                         options.get("partition.default-name", DEFAULT_PARTITION_NAME),
+                         schema.option_bool("partition.legacy-name", True))
+    base = table.path if not options.get("data-file.path-directory") else \
+        storage.join(table.path, options["data-file.path-directory"])
+    return storage.join(base, rel, bucket_dir_name(bucket)) if rel else storage.join(base, bucket_dir_name(bucket))
+
+
+def partitions_of(table: PaimonTable, data: pa.Table) -> list[tuple[tuple, bytes, np.ndarray]]:
     """``(partition values, serialized partition, row indices)`` in first-row order."""
     keys = list(table.schema.partition_keys)
     if not keys:
@@ -168,7 +197,7 @@ def rows_by_partition(table: PaimonTable, data: pa.Table,
     first-row order."""
     data = _conform(data, arrow_schema_for(table.schema.fields), table.path)
     return [(part, data.take(pa.array(rows)), None if kinds is None else kinds[rows])
-            for _values, part, rows in _partitions(table, data)]
+            for _values, part, rows in partitions_of(table, data)]
 
 
 def bucket_sequences(table: PaimonTable, latest: Snapshot | None) -> dict[tuple[bytes, int], int]:
@@ -238,11 +267,13 @@ def row_kind_codes(row_kinds, n: int, path: str) -> np.ndarray:
 
 def write_primary_key_files(table_path: str | os.PathLike, data: pa.Table, *,
                             row_kinds: Sequence[str] | np.ndarray | None = None,
-                            layout: str | None = None) -> PrimaryKeyWrite:
+                            layout: str | None = None, commit_user: str | None = None) -> PrimaryKeyWrite:
     """Write ``data`` as level-0 files (and dynamic buckets' new HASH files); nothing is committed.
 
     ``row_kinds`` per row; without them every row is ``+I``, or - for a table with Paimon's ``rowkind.field`` -
-    the kind its row names in that column (``+I``/``-U``/``+U``/``-D``; null or another value is refused)."""
+    the kind its row names in that column (``+I``/``-U``/``+U``/``-D``; null or another value is refused).
+    A postpone-bucket table's records go to its ``bucket-postpone`` files (:mod:`.postpone`), named with
+    ``commit_user`` (default: a new one)."""
     table = PaimonTable(os.fspath(table_path))
     compression = check_primary_key_table(table)
     schema = table.schema
@@ -259,23 +290,22 @@ def write_primary_key_files(table_path: str | os.PathLike, data: pa.Table, *,
         return PrimaryKeyWrite([], [], {}, {})
     latest = table.snapshot()
     version = "0.9" if detect_layout(table, latest, layout).layout == "0.9" else None
+    if schema.bucket == POSTPONE_BUCKET:  # no bucket, no sequence numbers: nothing to be based on
+        from .postpone import write_postpone_files
+
+        files = write_postpone_files(table, data, kinds, compression=compression, paimon_version=version,
+                                     commit_user=commit_user or str(uuid.uuid4()))
+        return PrimaryKeyWrite(files, [], {}, {})
     sequences = bucket_sequences(table, latest)
     hashes = _key_hashes(table, data, _bucket_key(table))
     dynamic = HashIndexUpdate.of(table) if schema.bucket == -1 else None
-    options = schema.options
-    part_types = [f.type for f in schema.partition_type]
     keys = list(schema.primary_keys)
     dedupe = _plain_deduplicate(table)
     changes: list[FileChange] = []
     based_on: dict[tuple[bytes, int], int] = {}
     total = schema.bucket if schema.bucket > 0 else -1
-    for values, part, rows in _partitions(table, data):
+    for values, part, rows in partitions_of(table, data):
         buckets = dynamic.assign(part, hashes[rows]) if dynamic is not None else fixed_buckets(hashes[rows], total)
-        rel = partition_path(schema.partition_keys, values, part_types,
-                             options.get("partition.default-name", DEFAULT_PARTITION_NAME),
-                             schema.option_bool("partition.legacy-name", True))
-        base = table.path if not options.get("data-file.path-directory") else \
-            storage.join(table.path, options["data-file.path-directory"])
         for bucket in np.unique(buckets).tolist():
             picked = rows[buckets == bucket]
             first = sequences.get((part, bucket), -1)
@@ -284,8 +314,7 @@ def write_primary_key_files(table_path: str | os.PathLike, data: pa.Table, *,
             chunk = chunk.append_column(SEQUENCE_COLUMN, pa.array(np.arange(first + 1, first + 1 + len(picked)),
                                                                    pa.int64()))
             chunk = chunk.append_column(KIND_COLUMN, pa.array(kinds[picked], pa.int8()))
-            directory = storage.join(base, rel, bucket_dir_name(bucket)) if rel else \
-                storage.join(base, bucket_dir_name(bucket))
+            directory = bucket_directory(table, values, bucket)
             for run in _level0_runs(chunk, keys, dedupe):
                 for meta in write_key_value_files(table, directory, run, level=0, file_source=FILE_SOURCE_APPEND,
                                                   compression=compression, paimon_version=version):
@@ -321,6 +350,7 @@ def upsert_arrow(table_path: str | os.PathLike, data: pa.Table, *,
                  row_kinds: Sequence[str] | np.ndarray | None = None, commit_user: str | None = None,
                  retries: int = 50, layout: str | None = None) -> CommitResult:
     """Upsert ``data`` into a primary-key table (``row_kinds`` per row, default ``+I``) as one APPEND snapshot."""
-    written = write_primary_key_files(table_path, data, row_kinds=row_kinds, layout=layout)
+    commit_user = commit_user or str(uuid.uuid4())
+    written = write_primary_key_files(table_path, data, row_kinds=row_kinds, layout=layout, commit_user=commit_user)
     return commit_changes(table_path, written.changes(), commit_user=commit_user, retries=retries,
                           layout=layout, precondition=written.precondition())

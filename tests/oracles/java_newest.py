@@ -235,6 +235,11 @@ class JavaPaimon:
         """Compact every (partition, bucket) that holds files, in one commit; returns the snapshot id."""
         return self._call("compact", table_path=os.fspath(table_path), full=full, branch=branch)
 
+    def compact_postpone(self, table_path: str | os.PathLike, *, branch: str | None = None) -> int | None:
+        """Paimon's compaction of a postpone-bucket table (its Flink job's steps, one task): every partition's
+        ``bucket-postpone`` files replayed in creation-time order into real buckets; returns the snapshot id."""
+        return self._call("compact_postpone", table_path=os.fspath(table_path), branch=branch)
+
     def delete_dv(self, table_path: str | os.PathLike, where: Any, *, branch: str | None = None) -> dict[str, Any]:
         """Java's DELETE on an append table with deletion vectors (its Spark command's table-API half):
         ``{"snapshot_id", "files_planned", "positions": {data file: [deleted positions]}}``."""

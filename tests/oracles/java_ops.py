@@ -25,6 +25,7 @@ from paimon_codec.types import parse_row_type
 from .java_dv_delete import DvDeleteOps
 from .java_file_index import FileIndexOps
 from .java_orphans import OrphanOps
+from .java_postpone import PostponeOps
 from .java_row_tracking import RowTrackingOps
 from .java_values import arrow_field, getter, java_type, nullable, our_row_type, python_values, to_java
 
@@ -119,7 +120,7 @@ def _bucket_assigner(table: Any) -> Any:
     return assign
 
 
-class PaimonOps(RowTrackingOps, FileIndexOps, OrphanOps, DvDeleteOps):
+class PaimonOps(RowTrackingOps, FileIndexOps, OrphanOps, DvDeleteOps, PostponeOps):
     """The worker's request handlers (public methods are the protocol's method names)."""
 
     def __init__(self) -> None:

@@ -20,7 +20,7 @@ _METHODS = ("version", "create_table", "schema", "snapshot_id", "snapshot", "wri
             "create_branch", "fast_forward", "read", "plan_files",
             "write_partial", "write_global_index", "global_index_lookup", "create_btree_global_index",
             "file_indexes", "evaluate_file_index", "orphan_files", "expire", "read_changelog",
-            "commit_global_index", "delete_dv")
+            "commit_global_index", "delete_dv", "compact_postpone")
 
 
 def _java_error(exc: Any) -> dict[str, Any]:
