@@ -9,6 +9,7 @@ had committed), delivers every row exactly once - compared with Java's read of b
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import subprocess
@@ -130,7 +131,7 @@ def test_compaction_is_not_delivered_again(tmp_path, java_newest):
     assert _batch_ids(reader, start, end) == [100, 101, 102]
 
 
-def test_expired_snapshot_is_an_error_by_name(tmp_path, java_newest):
+def test_expired_snapshot_is_an_error_by_name(tmp_path, java_newest, caplog):
     path = _table(str(tmp_path / "db.db" / "t"))
     _appended(path, (0, 2), (2, 2))
     reader = _reader(path, **{"scan.mode": "latest"})
@@ -139,8 +140,19 @@ def test_expired_snapshot_is_an_error_by_name(tmp_path, java_newest):
     assert java_newest.expire(path, {"snapshot.num-retained.min": "1", "snapshot.num-retained.max": "1"}) > 0
     with pytest.raises(SnapshotExpiredError, match="snapshot 3 has expired"):
         reader.partitions(start, reader.latestOffset(start, None))
-    with pytest.raises(SnapshotExpiredError, match="scan.snapshot-id 1 has expired"):
-        _reader(path, **{"scan.snapshot-id": "1"}).initialOffset()
+    # a NEW query from an id older than every snapshot starts at the earliest, with a warning, as Java's
+    # streaming read does (ContinuousFromSnapshotStartingScanner); from-snapshot-full reads the earliest whole
+    earliest = PaimonTable(path).snapshot_ids()[0]
+    with caplog.at_level(logging.WARNING, logger="paimon_codec.spark.stream_start"):
+        old = _reader(path, **{"scan.snapshot-id": "1"})
+        first = old.initialOffset()
+    assert first["snapshot"] == earliest - 1 and "older than the earliest snapshot" in caplog.text
+    end = old.latestOffset(first, None)
+    java_ids = sorted(int(line.split(" [")[1].split(",")[0]) for line in java_newest.read_changelog(path, 1, 5))
+    assert _batch_ids(old, first, end) == java_ids == [8, 9]
+    full = _reader(path, **{"scan.mode": "from-snapshot-full", "scan.snapshot-id": "1"})
+    assert full.initialOffset()["snapshot"] == earliest and full.initialOffset()["full"]
+    assert _batch_ids(full, full.initialOffset(), full.latestOffset(full.initialOffset(), None)) == list(range(10))
     resumed = _reader(path, **{"scan.snapshot-id": "1"})  # restarted from a checkpoint at snapshot 5: fine
     assert _batch_ids(resumed, {"snapshot": 5}, resumed.latestOffset({"snapshot": 5}, None)) == []
 

@@ -3,10 +3,17 @@
 read from the reader's options or else the table's (the reader's win).  A table that keeps changelogs longer
 than snapshots starts, like Paimon, from a long-lived changelog too (:mod:`~paimon_codec.table.long_lived_changelog`):
 ``scan.snapshot-id`` may name an expired snapshot whose changelog remains, and ``from-timestamp`` looks at the
-changelogs' times as well."""
+changelogs' times as well.
+
+A ``scan.snapshot-id`` older than everything retained starts, as in Paimon 1.4 (``ContinuousFromSnapshotStartingScanner``
+/ ``ContinuousFromSnapshotFullStartingScanner``), at the earliest: ``from-snapshot`` at the earliest readable id
+(long-lived changelog or snapshot), ``from-snapshot-full`` with a full read of the earliest snapshot - with a
+logged warning, since the changes before it are gone.  (A batch read of an expired ``scan.snapshot-id`` is an
+error in Paimon, and here.)"""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from ..errors import InvalidOptionError
@@ -14,6 +21,8 @@ from ..table.long_lived_changelog import SnapshotExpiredError, StreamSnapshots
 from ..table.table import PaimonTable
 
 __all__ = ["StreamStart", "stream_start", "scan_mode", "SnapshotExpiredError"]
+
+log = logging.getLogger(__name__)
 
 _MODES = ("latest-full", "full", "latest", "from-snapshot", "from-snapshot-full", "from-timestamp", "default")
 
@@ -79,19 +88,20 @@ def stream_start(table: PaimonTable, options: dict) -> StreamStart:
         if snapshot_id is None:
             raise InvalidOptionError(f"scan.mode {mode} needs scan.snapshot-id", path=table.path)
         if mode == "from-snapshot-full":  # a full read needs the snapshot itself, never a changelog
-            if ids and snapshot_id < ids[0]:
-                raise SnapshotExpiredError(f"scan.snapshot-id {snapshot_id} has expired (a full read needs its "
-                                           "snapshot)", path=table.path,
-                                           expected=f"a retained snapshot ({ids[0]}..{latest})")
+            if ids and snapshot_id < ids[0]:  # Paimon's ContinuousFromSnapshotFullStartingScanner: the earliest
+                log.warning("%s: scan.snapshot-id %d is older than the earliest snapshot %d; the full read starts "
+                            "there, as Paimon's does", table.path, snapshot_id, ids[0])
+                return StreamStart(ids[0], full=True)
             if snapshot_id not in ids:
                 raise InvalidOptionError(f"scan.snapshot-id {snapshot_id} does not exist", path=table.path,
                                          expected=f"a retained snapshot ({ids[0] if ids else 0}..{latest})")
             return StreamStart(snapshot_id, full=True)
         earliest = readable.earliest()
-        if earliest is not None and snapshot_id < earliest:
+        if earliest is not None and snapshot_id < earliest:  # Paimon's ContinuousFromSnapshotStartingScanner
             what = "snapshot or long-lived changelog" if readable.decoupled else "snapshot"
-            raise SnapshotExpiredError(f"scan.snapshot-id {snapshot_id} has expired", path=table.path,
-                                       expected=f"a retained {what} ({earliest}..{latest})")
+            log.warning("%s: scan.snapshot-id %d is older than the earliest %s %d; the stream starts there, as "
+                        "Paimon's does (the changes before it are gone)", table.path, snapshot_id, what, earliest)
+            snapshot_id = earliest
         return StreamStart(snapshot_id - 1, full=False)
     if timestamp is None:
         raise InvalidOptionError("scan.mode from-timestamp needs scan.timestamp-millis", path=table.path)
