@@ -59,13 +59,18 @@ def test_spark_upsert_and_compact(tmp_path, spark, java_newest, capsys):  # noqa
 
 SINK_TABLES = {"fixed": ({"bucket": "2"}, ["p"]),
                "dynamic": ({"bucket": "-1", "dynamic-bucket.target-row-num": "10"}, ["p"]),
-               "deletion-vectors": ({"bucket": "1", "deletion-vectors.enabled": "true"}, [])}
+               "deletion-vectors": ({"bucket": "1", "deletion-vectors.enabled": "true"}, []),
+               "postpone": ({"bucket": "-2", "postpone.default-bucket-num": "2"}, ["p"])}
 
 
 def _settled(java, path: str) -> None:
     """Both readers agree on the table; with deletion vectors level 0 shows after a compaction (ours: the Java
-    oracle's compaction plans through a batch scan, which skips level 0 of such a table)."""
+    oracle's compaction plans through a batch scan, which skips level 0 of such a table); a postpone-bucket
+    table's rows show after Paimon's postpone compaction (Java's)."""
     assert_same_rows(read_table(path), java.read(path), what="ours vs Java")
+    if PaimonTable(path).schema.bucket == -2:
+        assert java.compact_postpone(path) is not None
+        assert_same_rows(read_table(path), java.read(path), what="ours vs Java after Java's postpone compaction")
     if PaimonTable(path).schema.option_bool("deletion-vectors.enabled"):
         compact_table(path)
         assert_same_rows(read_table(path), java.read(path), what="ours vs Java after the compaction")
@@ -103,6 +108,25 @@ def test_sink_upserts(tmp_path, spark, java_newest, kind):  # noqa: F811
     assert_same_rows(java_newest.read(path), want, what="Java reads its upsert over ours")
     assert_same_rows(read_table(path), want, what="we read Java's upsert over ours")
     assert not [n for n in os.listdir(os.path.join(path, "index")) if n.startswith(STAGED_PREFIX)]
+
+
+def test_write_upserts_into_a_postpone_table(tmp_path, spark, java_newest):  # noqa: F811
+    """``write(df, table)`` into a postpone-bucket table: one task per table partition writes its
+    ``bucket-postpone`` files; Java's postpone compaction replays them into 3 buckets and reads every row."""
+    path = str(create_table(tmp_path / "wh" / "db.db" / "t", ARROW,
+                            {"bucket": "-2", "postpone.default-bucket-num": "3"}, partition_keys=["p"],
+                            primary_keys=["id", "p"]))
+    report = write(spark.createDataFrame(_rows(range(0, 40), "a").to_pandas()).repartition(3), path)
+    assert report.snapshot_id == 1
+    files = PaimonTable(path).data_files()
+    assert len(files) == 4 and {(f.bucket, f.entry.total_buckets, f.level) for f in files} == {(-2, -2, 0)}
+    write(spark.createDataFrame(_rows(range(30, 50), "b").to_pandas()), path)
+    assert read_table(path).num_rows == 0 == java_newest.read(path).num_rows
+    java_newest.compact_postpone(path)
+    want = pa.concat_tables([_rows(range(0, 30), "a"), _rows(range(30, 50), "b")])
+    assert_same_rows(java_newest.read(path), want, what="Java compacts and reads write()'s postpone files")
+    assert_same_rows(read_table(path), want, what="ours after Java's compaction")
+    assert {f.entry.total_buckets for f in PaimonTable(path).data_files()} == {3}
 
 
 def test_sink_refuses_overwrite_of_a_primary_key_table(tmp_path):

@@ -297,13 +297,17 @@ def _staged_files(path: str) -> list[str]:
     return [n for n in os.listdir(index) if n.startswith(STAGED_PREFIX)] if os.path.isdir(index) else []
 
 
-def test_sink_upserts_a_replayed_batch_once(tmp_path, java_newest):
-    """Micro-batches into a dynamic-bucket primary-key table: a key repeated across a batch's tasks keeps the
-    last task's row, a replayed batch is recognised by the commit identity and its staged rows dropped, Java
-    reads what we read and keeps upserting on top."""
-    path = create_table(str(tmp_path / "db.db" / "pk"), SCHEMA,
-                        {"bucket": "-1", "dynamic-bucket.target-row-num": "8"}, partition_keys=["p"],
+@pytest.mark.parametrize("table_options", [{"bucket": "-1", "dynamic-bucket.target-row-num": "8"},
+                                           {"bucket": "-2", "postpone.default-bucket-num": "2"}],
+                         ids=["dynamic", "postpone"])
+def test_sink_upserts_a_replayed_batch_once(tmp_path, java_newest, table_options):
+    """Micro-batches into a dynamic-bucket (or postpone-bucket) primary-key table: a key repeated across a batch's
+    tasks keeps the last task's row, a replayed batch is recognised by the commit identity and its staged rows
+    dropped, Java reads what we read (a postpone table's rows after Java's postpone compaction) and keeps
+    upserting on top."""
+    path = create_table(str(tmp_path / "db.db" / "pk"), SCHEMA, table_options, partition_keys=["p"],
                         primary_keys=["id", "p"])
+    postpone = table_options["bucket"] == "-2"
     options = {"checkpointLocation": str(tmp_path / "ck")}
     writer = PaimonStreamWriter(path, options)
 
@@ -323,10 +327,15 @@ def test_sink_upserts_a_replayed_batch_once(tmp_path, java_newest):
     snaps = [PaimonTable(path).snapshot(i).raw for i in PaimonTable(path).snapshot_ids()]
     assert [(s["commitUser"], s["commitIdentifier"], s["commitKind"]) for s in snaps] == \
         [(writer.commit_user, i, "APPEND") for i in range(3)]
+    if postpone:
+        assert java_newest.read(path).num_rows == 0 and read_table(path).num_rows == 0
+        java_newest.compact_postpone(path)
     want = pa.Table.from_pylist(list(expected.values()), schema=SCHEMA)
     assert_same_rows(java_newest.read(path), want, what="Java reads the streamed upserts")
     assert_same_rows(read_table(path), want, what="ours")
     java_newest.write(path, _tagged([1, 44, 50], "j"))
+    if postpone:
+        java_newest.compact_postpone(path)
     want = pa.Table.from_pylist(list(_upserted(expected, _tagged([1, 44, 50], "j")).values()), schema=SCHEMA)
     assert_same_rows(java_newest.read(path), want, what="Java reads its upsert over ours")
     assert_same_rows(read_table(path), want, what="we read Java's upsert over ours")

@@ -389,3 +389,27 @@ def test_row_kinds_checked(tmp_path, kinds, what):
     upsert_arrow(path, _batch([1, 2], p=0))
     upsert_arrow(path, _batch([1, 3], p=0), row_kinds=np.array([3, 0], np.int8))
     assert sorted(read_table(path).column("id").to_pylist()) == [2, 3]
+
+
+@pytest.mark.parametrize("options", [{"bucket": "2"}, {"bucket": "-1"}, {"bucket": "-2"}],
+                         ids=["fixed", "dynamic", "postpone"])
+def test_discard_removes_what_a_write_made(tmp_path, options):
+    """``PrimaryKeyWrite.discard``: a write that is not committed leaves nothing behind - its data files and
+    (dynamic buckets) its new HASH index files are deleted; the committed table's files stay."""
+    import os
+
+    path = str(create_table(tmp_path / "t", ARROW, options, partition_keys=["p"], primary_keys=["id", "p"]))
+    upsert_arrow(path, _batch(range(6)))
+
+    def files() -> set[str]:
+        return {os.path.join(d, n) for d, _, names in os.walk(tmp_path / "t") for n in names
+                if "bucket-" in d or d.endswith("index")}
+
+    before = files()
+    written = write_primary_key_files(path, _batch(range(4, 12), tag="x"))
+    made = files() - before
+    added_indexes = [c for c in written.indexes if c.kind == 0]  # (the HASH files they replace are kept)
+    assert len(made) == len(written.files) + len(added_indexes) > 0
+    assert written.discard(PaimonTable(path)) == len(made)
+    assert files() == before
+    assert read_table(path).num_rows == 6
