@@ -405,11 +405,11 @@ def test_discard_removes_what_a_write_made(tmp_path, options):
         return {os.path.join(d, n) for d, _, names in os.walk(tmp_path / "t") for n in names
                 if "bucket-" in d or d.endswith("index")}
 
-    before = files()
+    before, rows = files(), read_table(path)  # (a postpone table shows no rows before a compaction)
     written = write_primary_key_files(path, _batch(range(4, 12), tag="x"))
     made = files() - before
     added_indexes = [c for c in written.indexes if c.kind == 0]  # (the HASH files they replace are kept)
     assert len(made) == len(written.files) + len(added_indexes) > 0
     assert written.discard(PaimonTable(path)) == len(made)
     assert files() == before
-    assert read_table(path).num_rows == 6
+    assert read_table(path).equals(rows) and PaimonTable(path).snapshot().id == 1
