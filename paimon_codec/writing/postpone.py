@@ -32,6 +32,7 @@ from ..table.manifest import POSTPONE_BUCKET, merge_entries
 from ..table.table import PaimonTable
 from .commit import FileChange
 from .key_value import FILE_SOURCE_APPEND, KIND_COLUMN, SEQUENCE_COLUMN, write_key_value_files
+from .partitions import bucket_directory, partitions_of
 
 __all__ = ["write_postpone_files", "postpone_file_prefix", "WRITE_ID", "UNKNOWN_SEQUENCE"]
 
@@ -66,8 +67,6 @@ def write_postpone_files(table: PaimonTable, data: pa.Table, kinds: np.ndarray, 
                          commit_user: str, paimon_version: str | None = None) -> list[FileChange]:
     """Write ``data`` (the table's types) with its row kind codes as ``bucket-postpone`` files, one run per
     partition in arrival order; returns the ADD changes (nothing committed)."""
-    from .primary_key import bucket_directory, partitions_of
-
     prefix = postpone_file_prefix(table, commit_user)
     created = _latest_creation(table)
     changes: list[FileChange] = []

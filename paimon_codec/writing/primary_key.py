@@ -40,19 +40,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import storage
-from ..binary_row import serialize_binary_row
 from ..bucket import KeyEncoder, fixed_buckets
 from ..errors import CommitConflictError, PaimonCodecError, UnsupportedFeatureError
 from ..reading.merge.read import _group_starts
 from ..table.manifest import POSTPONE_BUCKET, merge_entries
-from ..table.paths import DEFAULT_PARTITION_NAME, bucket_dir_name, partition_path
 from ..table.snapshot import Snapshot
 from ..table.table import PaimonTable
-from .append import _COMPRESSION, _EMPTY_ROW, _conform, _fixed_width_key_columns, _internal
+from .append import _COMPRESSION, _conform, _fixed_width_key_columns, _internal
 from .commit import CommitResult, FileChange, IndexChange, commit_changes
 from .commit.table_layout import detect_layout
 from .hash_index_update import HashIndexUpdate
 from .key_value import FILE_SOURCE_APPEND, KIND_COLUMN, SEQUENCE_COLUMN, write_key_value_files
+from .partitions import bucket_directory, partitions_of
+from .postpone import write_postpone_files
 from .types import arrow_schema_for
 
 __all__ = ["upsert_arrow", "write_primary_key_files", "PrimaryKeyWrite", "ROW_KINDS", "bucket_sequences",
@@ -160,36 +160,6 @@ def _key_hashes(table: PaimonTable, data: pa.Table, keys: list[str]) -> np.ndarr
     return encoder.hash_many(list(zip(*columns, strict=True)))
 
 
-def bucket_directory(table: PaimonTable, values: tuple, bucket: int) -> str:
-    """The directory of a bucket's data files (``data-file.path-directory`` honoured) for partition ``values``."""
-    schema = table.schema
-    options = schema.options
-    rel = partition_path(schema.partition_keys, values, [f.type for f in schema.partition_type],
-                         options.get("partition.default-name", DEFAULT_PARTITION_NAME),
-                         schema.option_bool("partition.legacy-name", True))
-    base = table.path if not options.get("data-file.path-directory") else \
-        storage.join(table.path, options["data-file.path-directory"])
-    return storage.join(base, rel, bucket_dir_name(bucket)) if rel else storage.join(base, bucket_dir_name(bucket))
-
-
-def partitions_of(table: PaimonTable, data: pa.Table) -> list[tuple[tuple, bytes, np.ndarray]]:
-    """``(partition values, serialized partition, row indices)`` in first-row order."""
-    keys = list(table.schema.partition_keys)
-    if not keys:
-        return [((), _EMPTY_ROW, np.arange(data.num_rows, dtype=np.int64))]
-    types = [f.type for f in table.schema.partition_type]
-    cols = {f"k{i}": data.column(k) for i, k in enumerate(keys)}
-    cols["i"] = pa.array(np.arange(data.num_rows, dtype=np.int64))
-    grouped = pa.table(cols).group_by([f"k{i}" for i in range(len(keys))], use_threads=False) \
-        .aggregate([("i", "list")])
-    out = []
-    for row in grouped.to_pylist():
-        values = tuple(_internal(row[f"k{i}"], t) for i, t in enumerate(types))
-        out.append((values, serialize_binary_row(types, list(values)), np.asarray(row["i_list"], dtype=np.int64)))
-    out.sort(key=lambda g: int(g[2][0]))
-    return out
-
-
 def rows_by_partition(table: PaimonTable, data: pa.Table,
                       kinds: np.ndarray | None = None) -> list[tuple[bytes, pa.Table, np.ndarray | None]]:
     """``data`` in the table's types (columns by name, NOT NULL checked) split by partition: ``(serialized
@@ -291,8 +261,6 @@ def write_primary_key_files(table_path: str | os.PathLike, data: pa.Table, *,
     latest = table.snapshot()
     version = "0.9" if detect_layout(table, latest, layout).layout == "0.9" else None
     if schema.bucket == POSTPONE_BUCKET:  # no bucket, no sequence numbers: nothing to be based on
-        from .postpone import write_postpone_files
-
         files = write_postpone_files(table, data, kinds, compression=compression, paimon_version=version,
                                      commit_user=commit_user or str(uuid.uuid4()))
         return PrimaryKeyWrite(files, [], {}, {})
