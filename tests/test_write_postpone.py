@@ -115,3 +115,13 @@ def test_postpone_interop(tmp_path, java_newest, options):
     assert_same_rows(read_table(path), java_newest.read(path), what="ours after Java's second compaction")
     buckets = {e.total_buckets for e in merge_entries(PaimonTable(path).manifest_entries(PaimonTable(path).snapshot()))}
     assert buckets == {int(options.get("postpone.default-bucket-num", "1"))}
+
+
+def test_pypaimon_reads_our_postpone_table_as_java_does(tmp_path, java_newest, pypaimon21):
+    """pypaimon 2.1 hides our postpone files too, and reads Java's compaction of them as Java does."""
+    path = _postpone(tmp_path)
+    upsert_arrow(path, _batch(range(12)), row_kinds=["+I"] * 11 + ["-D"])
+    assert pypaimon21.read(path).num_rows == 0
+    java_newest.compact_postpone(path)
+    assert_same_rows(pypaimon21.read(path), java_newest.read(path), what="pypaimon vs Java after the compaction")
+    assert java_newest.read(path).num_rows == 11
