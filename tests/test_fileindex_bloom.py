@@ -38,6 +38,15 @@ from paimon_codec.values import from_json
 LATEST = latest_cases("bloom-filter")
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _numpy_kernels():
+    """These tests hold the numpy kernels (the reference) to Java's bytes; test_fileindex_bloom_jit.py holds the
+    compiled ones to both."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(bloom_mod.NO_JIT_ENV, "1")
+        yield
+
+
 @pytest.mark.parametrize("case", LATEST, ids=[c["case"] for c in LATEST])
 def test_latest_bloom_bytes_and_hashes(case):
     d = load_json(case["json"])

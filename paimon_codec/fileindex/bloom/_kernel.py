@@ -1,4 +1,8 @@
-"""Bloom-filter bit positions in bulk: chunked numpy kernels, and large builds / probes over threads.
+"""Bloom-filter bit positions in bulk: compiled loops when numba is there, else chunked numpy kernels.
+
+Large builds and probes (``_JIT_MIN_POSITIONS`` bit positions and more) run the fused loops of :mod:`._jit`
+(numba, imported on the first such call: see :func:`jit_kernels`); the numpy kernels below are the reference
+and the path without numba or with ``PAIMON_CODEC_NO_JIT=1``, and tests hold both to the same bytes.
 
 No per-value Python work: :class:`_PositionKernel` computes the k positions of a chunk of hashes in
 preallocated buffers.  A large build is split over up to ``_MAX_THREADS`` threads (numpy releases
@@ -10,10 +14,13 @@ filling its own slice of the answer.
 
 from __future__ import annotations
 
+import importlib
+import logging
 import os
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from types import ModuleType
 
 import numpy as np
 
@@ -22,6 +29,54 @@ from .hashing import _M64, _wang_inplace
 _CHUNK = 16384  # values per kernel pass: the (k, chunk) uint32 / intp blocks stay within L2/L3
 _PARALLEL_MIN = 1 << 17  # values from which a dense build is split across threads
 _MAX_THREADS = 4
+#: bit positions (values x hash functions) from which a build or probe runs the compiled loops.  The first such
+#: call in a process imports numba and loads the kernels from numba's disk cache (~0.45 s of CPU; ~0.9 s the
+#: first time after an install or a change of ``_jit.py``, when they compile) - about what eight numpy builds of this
+#: size cost - so a process that only ever builds small filters never pays it; once loaded, every size runs them
+_JIT_MIN_POSITIONS = 1 << 22
+#: ``PAIMON_CODEC_NO_JIT=1`` keeps every build and probe on the numpy kernels
+NO_JIT_ENV = "PAIMON_CODEC_NO_JIT"
+
+log = logging.getLogger(__name__)
+_jit_module: ModuleType | None = None
+_jit_failed = False
+
+
+def jit_kernels(positions: int) -> ModuleType | None:
+    """The compiled kernels (:mod:`._jit`) for a call touching ``positions`` bit positions, or None for numpy.
+
+    None when the call is small (unless the kernels are loaded already), when ``PAIMON_CODEC_NO_JIT`` is set to
+    anything but ``0`` / empty, or when numba cannot be imported or compile (logged once; numpy answers alike).
+    """
+    global _jit_module, _jit_failed
+    if os.environ.get(NO_JIT_ENV, "0") not in ("", "0"):
+        return None
+    if _jit_module is not None:
+        return _jit_module
+    if _jit_failed or positions < _JIT_MIN_POSITIONS:
+        return None
+    try:
+        jit = importlib.import_module(f"{__package__}._jit")
+    except Exception as exc:  # noqa: BLE001 - no numba, an incompatible numpy, a failed compile: numpy does it
+        _jit_failed = True
+        log.warning("bloom-filter kernels fall back to numpy: numba unavailable (%s: %s)", type(exc).__name__, exc)
+        return None
+    _jit_module = jit
+    return jit
+
+
+def _check_room(bits: np.ndarray, num_bits: int) -> None:
+    """The compiled loops index without bounds checks: every position (< ``num_bits``) must fall in ``bits``."""
+    if not 0 < num_bits <= bits.size * 8:
+        raise ValueError(f"{num_bits} bit positions do not fit a bit set of {bits.size} bytes")
+
+
+def _readonly_int64(values: np.ndarray) -> np.ndarray:
+    """``values`` as the C-contiguous, read-only int64 array the compiled kernels are typed for (a view when it
+    already is contiguous int64, else one copy)."""
+    v = np.ascontiguousarray(values, dtype=np.int64).view()
+    v.flags.writeable = False
+    return v
 
 
 def _scalar_positions(h: int, k: int, num_bits: int) -> list[int]:
@@ -151,9 +206,46 @@ def _probe(bits: np.ndarray, values: np.ndarray, mixed: bool, k: int, num_bits: 
         r &= 1
 
 
+def _jit_add(jit: ModuleType, bits: np.ndarray, values: np.ndarray, mixed: bool, k: int, num_bits: int) -> None:
+    """Compiled build; a large one over threads (the loop runs without the GIL), the first setting bits in place
+    and each other one in a zeroed bit set of its own, ORed in afterwards (one loop ORing into shared bytes could
+    lose a bit another thread set in the same byte)."""
+    _check_room(bits, num_bits)
+    parts = _split(len(values), _build_threads())
+    if len(parts) == 1:
+        jit.add_bits(bits, values, mixed, k, num_bits)
+        return
+    own = [bits] + [np.zeros_like(bits) for _ in parts[1:]]
+    with ThreadPoolExecutor(len(parts)) as pool:
+        for f in [pool.submit(jit.add_bits, b, values[lo:hi], mixed, k, num_bits)
+                  for b, (lo, hi) in zip(own, parts, strict=True)]:
+            f.result()
+    for b in own[1:]:
+        bits |= b
+
+
+def _jit_test(jit: ModuleType, bits: np.ndarray, values: np.ndarray, mixed: bool, k: int, num_bits: int,
+              out: np.ndarray) -> None:
+    """Compiled probe; a large one over threads, each filling its own slice of ``out``."""
+    _check_room(bits, num_bits)
+    ro = bits.view()
+    ro.flags.writeable = False
+    parts = _split(len(values), _build_threads())
+    if len(parts) == 1:
+        jit.test_bits(ro, values, mixed, k, num_bits, out)
+        return
+    with ThreadPoolExecutor(len(parts)) as pool:
+        for f in [pool.submit(jit.test_bits, ro, values[lo:hi], mixed, k, num_bits, out[lo:hi]) for lo, hi in parts]:
+            f.result()
+
+
 def add_values(bits: np.ndarray, empty: bool, values: np.ndarray, mixed: bool, k: int, num_bits: int) -> None:
     """Set the bits of ``values`` in the packed bit set ``bits`` (``empty``: no bit set yet)."""
     n = len(values)
+    jit = jit_kernels(n * k)
+    if jit is not None:
+        _jit_add(jit, bits, _readonly_int64(values), mixed, k, num_bits)
+        return
     kernel = _PositionKernel(k, num_bits, n)
     if n * k * 64 < num_bits:  # a few values: OR their bits into the packed set (``.at`` handles repeats)
         for _, pos in kernel.chunks(values, mixed):
@@ -177,6 +269,10 @@ def test_values(bits: np.ndarray, values: np.ndarray, mixed: bool, k: int, num_b
     n = len(values)
     out = np.empty(n, dtype=np.bool_)
     if n == 0:
+        return out
+    jit = jit_kernels(n * k)
+    if jit is not None:
+        _jit_test(jit, bits, _readonly_int64(values), mixed, k, num_bits, out)
         return out
     parts = _split(n, _build_threads())
     if len(parts) == 1:
