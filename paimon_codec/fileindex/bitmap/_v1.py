@@ -68,6 +68,7 @@ class V1Reads:
     body_start: int
     _dict_start: int
     _v1: _V1Dictionary | _SmallV1 | None
+    _spans: dict[int | bytes, tuple[int, int]] | None
 
     def _read(self, offset: int, size: int, what: str) -> bytes:
         raise NotImplementedError
@@ -219,7 +220,9 @@ class V1Reads:
                 i = v1.find_string_once(key)  # type: ignore[arg-type]
             else:
                 self._refuse_duplicate_keys(v1)
-                return self._v1_spans(v1).get(key)
+                # checked once for all: the reader's later lookups go to the spans directly (bitmap_of_key)
+                spans = self._spans = self._v1_spans(v1)
+                return spans.get(key)
             if i == DUPLICATE:
                 self._refuse_duplicate_keys(v1)
             return None if i < 0 else (int(v1.offsets[i]), -1)

@@ -69,6 +69,7 @@ class BitmapIndexReader(V1Reads, ManyLookups, BitmapVisits, BitmapDescribe):
         self._cache: dict[Any, BitMap] = {}
         self._null: BitMap | None = None
         self._v1: _V1Dictionary | _SmallV1 | None = None
+        self._spans: dict[int | bytes, tuple[int, int]] | None = None  # V1 string keys' bitmaps, see V1Reads._find_v1
         self._block_first: Any = None  # comparator keys of the V2 block heads (ints, or bytes for strings)
         self._block_first_keys: Any = None
         self._blocks: dict[int, Any] = {}
@@ -323,7 +324,11 @@ class BitmapIndexReader(V1Reads, ManyLookups, BitmapVisits, BitmapDescribe):
         bm = self._cache.get(key)
         if bm is not None:
             return bm
-        loc = self._find_v1(key) if self.version == _V1 else self._find_v2(key)
+        spans = self._spans
+        if spans is not None:  # a reused reader of string keys: one dict lookup
+            loc = spans.get(key)
+        else:
+            loc = self._find_v1(key) if self.version == _V1 else self._find_v2(key)
         bm = _EMPTY if loc is None else self._read_bitmap(*loc)
         self._cache[key] = bm
         return bm
