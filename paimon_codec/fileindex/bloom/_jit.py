@@ -9,8 +9,8 @@ Wang's arithmetic right shifts copy the sign bit in by hand).  The numpy path st
 both bit for bit.
 
 This module imports numba, so only :func:`._kernel.jit_kernels` imports it - on the first build or probe at
-scale, never on ``import paimon_codec``.  Compiled code is cached on disk (numba's ``cache=True``: ``__pycache__``
-beside this file, else ``NUMBA_CACHE_DIR``, else the user's cache directory); where none of them is writable the
+scale, never on ``import paimon_codec``.  Compiled code is cached on disk (numba's ``cache=True``: ``NUMBA_CACHE_DIR``
+when set, else ``__pycache__`` beside this file, else the user's cache directory); where none is writable the
 kernels are compiled per process instead, and a process may always opt out with ``PAIMON_CODEC_NO_JIT=1``.
 """
 
