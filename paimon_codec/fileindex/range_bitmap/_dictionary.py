@@ -256,8 +256,10 @@ class _RangeDictionary(_RangeHeader):
         if cached is not None:
             return cached
         _, chunks, keys_base = self._directory
-        c = chunks[index]
         d = self._dict_src
+        if isinstance(chunks, _FixedChunks):  # the columns, no _Chunk built (one lookup of each of many files)
+            return self._fixed_chunk_keys(index, chunks, keys_base)
+        c = chunks[index]
         start = keys_base + c.keys_offset
         if self.codec.is_string:
             raw = d.read(start, c.offsets_length + c.keys_length, "chunk keys")
@@ -284,6 +286,17 @@ class _RangeDictionary(_RangeHeader):
         self._chunk_cache[index] = out
         return out
 
+    def _fixed_chunk_keys(self, index: int, chunks: _FixedChunks, keys_base: int) -> Any:
+        """:meth:`_chunk_keys` of a fixed-width dictionary, read from the directory's columns."""
+        start = keys_base + int(chunks.keys_offsets[index])
+        raw = self._dict_src.read(start, int(chunks.keys_lengths[index]), "chunk keys")
+        out = self.codec.sortable(self.codec.decode_fixed(raw, int(chunks.sizes[index])))
+        if out.size and (out[0] <= self._directory[0][index] or (out[1:] <= out[:-1]).any()):
+            raise CorruptDataError("chunk keys are not ascending", path=self._dict_src.path,
+                                   offset=self._dict_src.base + start, expected="keys in ascending order")
+        self._chunk_cache[index] = out
+        return out
+
     def find(self, key: Any) -> int:
         """Code of comparable ``key``, or ``-(insertion code) - 1`` when absent (Paimon's find)."""
         if self.cardinality == 0:
@@ -299,17 +312,17 @@ class _RangeDictionary(_RangeHeader):
             i = int(firsts.searchsorted(key, side="right")) - 1
         if i < 0:
             return -1
-        c = chunks[i]
+        code = int(chunks.codes[i]) if isinstance(chunks, _FixedChunks) else chunks[i].code
         if firsts[i] == key:
-            return c.code
+            return code
         keys = self._chunk_keys(i)
         if self.codec.is_string:
             j = bisect.bisect_left(keys, key)
         else:
             j = int(keys.searchsorted(key, side="left"))
         if j < len(keys) and keys[j] == key:
-            return c.code + 1 + j
-        return -(c.code + 1 + j) - 1
+            return code + 1 + j
+        return -(code + 1 + j) - 1
 
     def keys_by_code(self) -> list[Any]:
         """Every stored key in code order (reads the whole dictionary)."""

@@ -31,19 +31,45 @@ from ._layout import (
     _as_type,
 )
 
-_CODECS: dict[DataType, KeyCodec] = {}
+#: DataType by identity -> (the DataType, its codec): a planner opens one reader per file of a scan, all with
+#: the same DataType object, and hashing a DataType (every field of it) costs more than the lookup saves
+_CODECS: dict[int, tuple[DataType, KeyCodec]] = {}
 _MEMO_TYPES = (int, str, bytes)
 
 
 def _codec_of(dtype: DataType) -> KeyCodec:
-    """The range-bitmap key codec of ``dtype``, built once per type (it is immutable): a planner opens one
-    reader per file of a scan, all of one column type."""
-    codec = _CODECS.get(dtype)
-    if codec is None:
-        codec = KeyCodec(dtype, index="range-bitmap")
-        if len(_CODECS) < 256:
-            _CODECS[dtype] = codec
+    """The range-bitmap key codec of ``dtype``, built once per type object (a codec is immutable)."""
+    hit = _CODECS.get(id(dtype))
+    if hit is not None and hit[0] is dtype:
+        return hit[1]
+    codec = KeyCodec(dtype, index="range-bitmap")
+    if len(_CODECS) > 256:
+        _CODECS.clear()
+    _CODECS[id(dtype)] = (dtype, codec)  # holds ``dtype``: its id cannot be reused while cached
     return codec
+
+
+class CodeRangeResult(BitmapResult):
+    """The rows of one range-bitmap payload whose dictionary code lies in ``[a, b]`` (a comparison's answer),
+    computed when first asked for.  :meth:`load` reads the bytes the computation needs first, so a planner can
+    read the files in threads and compute the answers of many files afterwards in one go
+    (:func:`~.bulk.code_ranges_rows`), each exactly as the file's own comparison computes it."""
+
+    def __init__(self, reader: RangeBitmapReader, a: int, b: int) -> None:
+        super().__init__(lambda: reader.code_range_rows(a, b))
+        self.reader, self.a, self.b = reader, a, b
+
+    def load(self) -> None:
+        """Read what the answer needs (the EBM, the slices) without computing it."""
+        self.reader.load_code_range(self.a, self.b)
+
+    @property
+    def computed(self) -> bool:
+        return self._bitmap is not None
+
+    def settle(self, rows: BitMap) -> None:
+        """Take ``rows`` (the answer computed elsewhere, :func:`~.bulk.code_ranges_rows`) as this answer."""
+        self._bitmap, self._supplier = rows, None
 
 
 class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
@@ -233,21 +259,33 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
     def _range(self, low: Any, low_incl: bool, high: Any, high_incl: bool) -> FileIndexResult:
         lo = None if low is None else self._lookup(low)
         hi = None if high is None else self._lookup(high)
+        if self.cardinality == 0:
+            return CodeRangeResult(self, 0, -1)
+        a = 0 if lo is None else self._above(lo, low_incl)
+        b = self._max_code() if hi is None else self._below(hi, high_incl)
+        return CodeRangeResult(self, a, b)
 
-        def compute() -> BitMap:
-            if self.cardinality == 0:
-                return BitMap()
-            a = 0 if lo is None else self._above(lo, low_incl)
-            b = self._max_code() if hi is None else self._below(hi, high_incl)
-            if a > b:
-                return BitMap()
-            if a <= 0:
-                return self._bits.lte(b)
-            if b >= self._max_code():
-                return self._bits.gte(a)
-            return self._bits.gte(a) & self._bits.lte(b)
+    def code_range_rows(self, a: int, b: int) -> BitMap:
+        """Rows whose code lies in ``[a, b]`` (a fresh bitmap): the O'Neil walks a comparison needs."""
+        if a > b or self.cardinality == 0:
+            return BitMap()
+        if a <= 0:
+            return self._bits.lte(b)
+        if b >= self._max_code():
+            return self._bits.gte(a)
+        return self._bits.gte(a) & self._bits.lte(b)
 
-        return BitmapResult(compute)
+    def load_code_range(self, a: int, b: int) -> None:
+        """Read (only) the bytes :meth:`code_range_rows` ``(a, b)`` will walk, so it reads nothing more: the
+        EBM alone when every non-null row is in range, the EBM and every slice for a walk, nothing when no
+        row can be."""
+        if a > b or self.cardinality == 0 or (a <= 0 and b < 0) or a > self._max_code():
+            return
+        if a <= 0 and b >= self._max_code():
+            _ = self._ebm
+            return
+        _ = self._slice_area
+        _ = self._ebm
 
     def visit_lt(self, literal: Any) -> FileIndexResult:
         return REMAIN if literal is None else self._range(None, True, literal, False)
