@@ -91,11 +91,13 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         costs less than ~20 small ones (on an object store the BSI is one request anyway).  When the EBM
         (just before the slices) has not been read yet, it comes with them in the same read - the same
         bytes, one request and one system call less a file."""
+        if "_bsi_head" not in self.__dict__:  # local files: the BSI's header, EBM and slices in one read
+            self._bsi_src.hold(0, self._bsi_src.length)
         _, ebm_len, index, body = self._bsi_head
         end = int((index[:, 0] + index[:, 1]).max())
         if "_ebm" in self.__dict__:
-            return memoryview(self._bsi_src.read(body + ebm_len, end, "bsi slices"))
-        both = memoryview(self._bsi_src.read(body, ebm_len + end, "bsi ebm and slices"))
+            return memoryview(self._bsi_src.view(body + ebm_len, end, "bsi slices"))
+        both = memoryview(self._bsi_src.view(body, ebm_len + end, "bsi ebm and slices"))
         self._ebm_bytes = both[:ebm_len]
         return both[ebm_len:]
 

@@ -67,14 +67,33 @@ def answered_exactly(pred: Any, index_types_of, row_type: RowType) -> bool:
 _EXACT_BY_TYPE: dict[str, tuple[type[Leaf], ...]] = {"range-bitmap": _RANGE_EXACT, "bitmap": _BITMAP_EXACT}
 
 
+#: (leaf, row type, index types of its column) by identity -> :func:`answered_exactly`: a planner asks it of every
+#: file of a scan, the same bound leaf and row type each time and the same index kinds in most files
+_KINDS_EXACT: dict[tuple[int, int, tuple[str, ...]], tuple[Leaf, RowType, bool]] = {}
+
+
+def _kinds_exact(leaf: Leaf, types: tuple[str, ...], row_type: RowType) -> bool:
+    key = (id(leaf), id(row_type), types)
+    hit = _KINDS_EXACT.get(key)
+    if hit is not None and hit[0] is leaf and hit[1] is row_type:
+        return hit[2]
+    exact = answered_exactly(leaf, lambda _column: types, row_type)
+    if len(_KINDS_EXACT) > 256:
+        _KINDS_EXACT.clear()
+    _KINDS_EXACT[key] = (leaf, row_type, exact)  # holds both: their ids cannot be reused while cached
+    return exact
+
+
 def _leaf_exact(leaf: Leaf, container: Any, row_type: RowType) -> bool:
     """One bound leaf: some index of its column answers it with exactly the matching rows - a reader of an
     exact kind for the leaf answering with a bitmap, or any reader answering SKIP (no row matches)."""
     column = leaf.column
-    if column is None or not answered_exactly(leaf, container.index_types, row_type):  # by its indexes' kinds
+    if column is None:
+        return False
+    types = tuple(container.index_types(column))
+    if not _kinds_exact(leaf, types, row_type):  # by its indexes' kinds
         return False
     dtype = row_type.field(column).type
-    types = container.index_types(column)
     # the readers the evaluation kept on the container: asking again re-reads no index byte
     for index_type, asker in zip(types, kept_askers(container, column, dtype), strict=True):
         answer = ask(asker, leaf, dtype)
