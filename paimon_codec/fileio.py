@@ -94,7 +94,6 @@ class ByteSource:
                 f"window of {self.length} bytes runs past the end of the input ({total} bytes)",
                 path=path, offset=base, expected=f"{self.length} bytes")
         self._counter = [0]
-        self._held: list[tuple[int, bytes]] = []  # (absolute start, bytes) read at once by hold(); windows share it
 
     @property
     def bytes_read(self) -> int:
@@ -114,10 +113,6 @@ class ByteSource:
         start = self.base + offset
         if self._buf is not None:
             return bytes(self._buf[start:start + size])
-        if self._held:
-            held = self._held_view(start, size)
-            if held is not None:
-                return bytes(held)
         assert self._file is not None
         try:
             if self._fd is not None and not self._file.closed:  # closed: its number may name another file now
@@ -133,42 +128,9 @@ class ByteSource:
                                      expected=f"{size} bytes")
         return out
 
-    def _held_view(self, start: int, size: int) -> memoryview | None:
-        """The bytes ``[start, start + size)`` (absolute) from a window :meth:`hold` read, or None."""
-        for at, data in self._held:
-            if at <= start and start + size <= at + len(data):
-                return memoryview(data)[start - at:start - at + size]
-        return None
-
-    def hold(self, offset: int, length: int) -> None:
-        """Read the window ``[offset, offset + length)`` of a local file in one system call: the reads inside it
-        are then served from memory, each counted in :attr:`bytes_read` as before (a reader parsing a few small
-        adjacent fields - a header, a directory - makes one read instead of several).  Bytes in memory and
-        object-store files (which fetch by :meth:`prefetch`) ignore it; so does a window outside the source."""
-        if self._fd is None or self._file is None or self._file.closed or offset < 0 or length <= 0 \
-                or offset + length > self.length:
-            return
-        start = self.base + offset
-        if self._held_view(start, length) is not None:
-            return
-        try:
-            data = os.pread(self._fd, length, start)
-        except OSError:
-            with _store_errors()(self.path or "", "range read"):
-                raise
-        if len(data) == length:  # a short read (the file shrank): left to the reads themselves to report
-            if len(self._held) >= 4:  # a reader holds a few windows at a time (header, then bit slices)
-                del self._held[0]
-            self._held.append((start, data))
-
     def view(self, offset: int, size: int, what: str = "bytes") -> bytes | memoryview:
-        """:meth:`read`, without the copy when the source is in memory or held (a read-only view of its bytes)."""
+        """:meth:`read`, without the copy when the source is in memory (a read-only view of its bytes)."""
         if self._buf is None:
-            if self._held and 0 <= offset and 0 <= size and offset + size <= self.length:
-                held = self._held_view(self.base + offset, size)
-                if held is not None:
-                    self._counter[0] += size
-                    return held.toreadonly()
             return self.read(offset, size, what)
         if offset < 0 or size < 0 or offset + size > self.length:
             return self.read(offset, size, what)  # raises the bounds error
@@ -200,7 +162,6 @@ class ByteSource:
         child._buf, child._file, child._fd = self._buf, self._file, self._fd
         child.path, child.base, child.length = self.path, self.base + offset, length
         child._counter = self._counter
-        child._held = self._held
         return child
 
     @classmethod
@@ -217,7 +178,6 @@ class ByteSource:
 
     def close(self) -> None:
         if self._owned and self._file is not None:
-            self._held.clear()
             self._file.close()
 
     def __enter__(self) -> ByteSource:

@@ -44,8 +44,6 @@ MAGIC: int = FILE_INDEX_MAGIC_INT  # Java's long 1493475289347502 (the generated
 VERSION = FILE_INDEX_VERSION_V1
 EMPTY_INDEX_FLAG = -1
 _PREFIX = _fi.FILE_INDEX_PREFIX_SIZE  # magic, version, head_length
-#: Bytes read at once from the start of a local container (its prefix, then its head: a few columns' entries)
-HEAD_READ = 1024
 
 
 def encode_modified_utf8(text: str) -> bytes:
@@ -99,7 +97,6 @@ class FileIndexContainerReader(JsonForm):
         if len(src) < _PREFIX:
             raise TruncatedDataError(f"file index container of {len(src)} bytes is shorter than its "
                                      "16-byte header", offset=src.base, expected="at least 24 bytes")
-        src.hold(0, min(len(src), HEAD_READ))  # prefix and head in one read when the head is small (local files)
         prefix = src.read(0, _PREFIX, "container header")
         try:
             head_length = _fi.fast_parse_file_index_prefix(prefix)[0]["head_length"]

@@ -1,7 +1,7 @@
 """Judging one data file for a scan: its file index's answer to the predicate and its deletion vector.
 
 :func:`judge_file` is the one rule the planner applies to every admitted file, whether it runs on the
-driver (:func:`.judge_bulk.judge_on_driver`) or in Spark tasks (:class:`paimon_codec.spark.distributed_plan.SparkFileJudge`,
+driver (:func:`judge_on_driver`) or in Spark tasks (:class:`paimon_codec.spark.distributed_plan.SparkFileJudge`,
 for tables with many files): it gets a :class:`FileProbe` (paths and offsets from the manifest entry,
 nothing read yet) and a picklable :class:`JudgeContext`, reads only index bytes, and returns a small
 :class:`FileVerdict`.  Both paths therefore plan exactly the same rows.
@@ -30,8 +30,8 @@ from .judge_sources import SharedSource, held_source, index_source, open_dv_sour
 from .probe import FileProbe
 from .topn.exact import exact_answer
 
-__all__ = ["JUDGE_THREADS", "FileJudge", "FileProbe", "FileVerdict", "JudgeContext", "index_stage", "judge_file",
-           "judge_files", "needs_judging", "verdict_stage"]
+__all__ = ["JUDGE_THREADS", "FileJudge", "FileProbe", "FileVerdict", "JudgeContext", "judge_file", "judge_files",
+           "judge_on_driver", "needs_judging"]
 
 # a judge: (context, files) -> (one verdict per file, "driver" | "distributed", Spark tasks started)
 FileJudge = Callable[["JudgeContext", list["FileProbe"]], tuple[list["FileVerdict"], str, int]]
@@ -99,28 +99,12 @@ def judge_file(ctx: JudgeContext, f: FileProbe, dv_source: Any = None) -> FileVe
 
 
 def _judge_file(ctx: JudgeContext, f: FileProbe, dv_source: Any, kept: list) -> FileVerdict:
-    verdict, result = index_stage(ctx, f, kept if ctx.topn is not None else None)
-    return verdict_stage(ctx, f, dv_source, verdict, result, kept)
-
-
-def index_stage(ctx: JudgeContext, f: FileProbe, kept: list | None = None, defer: bool = False
-                ) -> tuple[FileVerdict, Any]:
-    """The first step of :func:`judge_file`: the file index's answer (``None``: no index) and a verdict
-    holding what evaluating it read.  With ``defer`` an answer that can be computed later from bytes already
-    read (a range bitmap's comparison, :class:`~..fileindex.range_bitmap.reader.CodeRangeResult`) is read
-    but not computed: :mod:`.judge_bulk` computes those of many files at once."""
     verdict = FileVerdict()
     result = None
     if ctx.pred is not None and ctx.use_indexes:
-        result = _evaluate_index(ctx.pred, f, ctx.row_type, verdict, ctx, ctx.schema, kept, ctx.semantics,
-                                 defer)
+        result = _evaluate_index(ctx.pred, f, ctx.row_type, verdict, ctx, ctx.schema,
+                                 kept if ctx.topn is not None else None, ctx.semantics)
     verdict.index_result = _result_kind(result)
-    return verdict, result
-
-
-def verdict_stage(ctx: JudgeContext, f: FileProbe, dv_source: Any, verdict: FileVerdict, result: Any,
-                  kept: list) -> FileVerdict:
-    """The rest of :func:`judge_file` once the index answered: the deletion vector, the selection, the decision."""
     if result is not None and not result.remain() and (f.deletion is None or f.deleted_rows is not None):
         # no row matches: the deletion vector need not be read (its cardinality is in the index manifest)
         verdict.deleted_rows = f.deleted_rows
@@ -253,6 +237,11 @@ def _judge_in_threads(ctx: JudgeContext, files: list[FileProbe], workers: int, s
     return out  # type: ignore[return-value]  # every slot filled when no file failed
 
 
+def judge_on_driver(ctx: JudgeContext, files: list[FileProbe]) -> tuple[list[FileVerdict], str, int]:
+    """The default judge: every file here (:data:`JUDGE_THREADS` at once) -> ``(verdicts, "driver", 0 tasks)``."""
+    return judge_files(ctx, files), "driver", 0
+
+
 def _index_view(table: Any, schema: TableSchema | None, sid: int | None, row_type: RowType):
     """``(file row type, view)`` for the schema ``sid`` a file was written under (view ``None``: same schema).
 
@@ -266,7 +255,7 @@ def _index_view(table: Any, schema: TableSchema | None, sid: int | None, row_typ
 
 def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
                     table: Any = None, schema: TableSchema | None = None, keep: list | None = None,
-                    semantics: SemanticsName = "paimon", defer: bool = False):
+                    semantics: SemanticsName = "paimon"):
     """Index result for one file, or None when the file has no index container (or no evaluator).
 
     Index bytes read and notes go to ``report`` (the file's verdict).  With ``keep`` the open source
@@ -279,8 +268,6 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
     try:
         from ..fileindex.container import FileIndexContainerReader
         from ..fileindex.evaluate import evaluate
-        from ..fileindex.range_bitmap.reader import CodeRangeResult
-        from ..fileindex.result import BitmapResult
     except ImportError:  # file-index layer not installed in this build
         return None
     if f.embedded_index:
@@ -305,11 +292,10 @@ def _evaluate_index(pred, f: FileProbe, row_type: RowType, report: FileVerdict,
             # an index kind this build cannot read never prunes (the rows are filtered anyway)
             report.index_notes.append(f"{source.path}: {exc.message}")
             return None
-        if defer and isinstance(result, CodeRangeResult):
-            result.load()  # the bytes its answer needs, computed later (index_stage)
-        elif hasattr(result, "remain"):
+        if hasattr(result, "remain"):
             result.remain()  # force lazy bitmaps while the source is open
-        if isinstance(result, BitmapResult):
+        if hasattr(result, "bitmap"):
+            _ = result.bitmap
             # exact only where the file's columns are the schema read (no view translating the predicate)
             report.exact = view is None and _exact(pred, container, file_type)
         report.index_bytes_read += source.bytes_read

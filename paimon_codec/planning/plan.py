@@ -49,9 +49,9 @@ from .judge import (
     FileVerdict,
     JudgeContext,
     judge_file,
+    judge_on_driver,
     needs_judging,
 )
-from .judge_bulk import judge_on_driver
 from .orc_pruning import refuse_orc_pruning
 from .read_options import check_read_options
 from .stats_prune import StatsPruner, stats_prunable

@@ -25,8 +25,7 @@ from typing import Any
 
 from ..errors import InvalidOptionError
 from ..modes import DistributedPlanning, DistributedPlanningLike, mode_value
-from ..planning.judge import FileProbe, FileVerdict, JudgeContext
-from ..planning.judge_bulk import judge_on_driver
+from ..planning.judge import FileProbe, FileVerdict, JudgeContext, judge_on_driver
 from .session import is_spark_connect
 
 __all__ = ["DEFAULT_THRESHOLD", "SparkFileJudge", "judge_task_function"]

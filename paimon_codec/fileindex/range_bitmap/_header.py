@@ -23,9 +23,6 @@ from ._layout import _DICT_HEADER_LENGTH, _MAX_SLICES, _MIN_HEADER_LENGTH, _SLIC
 
 __all__ = ["_RangeHeader"]
 
-#: Bytes read at once from the start of a local payload: the header, the dictionary's header and directory
-_HEAD_READ = 4096
-
 
 class _RangeHeader:
     """The base of :class:`~._dictionary._RangeDictionary`: the key conversions it calls (``_stored``,
@@ -57,8 +54,6 @@ class _RangeHeader:
     # -- header
     def _read_header(self) -> None:
         src = self.src
-        # header, dictionary header and chunk directory in one read (local files; a directory of ~100 chunks)
-        src.hold(0, min(src.length, _HEAD_READ))
         h = self._length_prefix(src, "range-bitmap header length")
         at = _codec.RANGE_BITMAP_PREFIX_SIZE
         if h < _MIN_HEADER_LENGTH or h > src.length - at:

@@ -49,29 +49,6 @@ def _codec_of(dtype: DataType) -> KeyCodec:
     return codec
 
 
-class CodeRangeResult(BitmapResult):
-    """The rows of one range-bitmap payload whose dictionary code lies in ``[a, b]`` (a comparison's answer),
-    computed when first asked for.  :meth:`load` reads the bytes the computation needs first, so a planner can
-    read the files in threads and compute the answers of many files afterwards in one go
-    (:func:`~.bulk.code_ranges_rows`), each exactly as the file's own comparison computes it."""
-
-    def __init__(self, reader: RangeBitmapReader, a: int, b: int) -> None:
-        super().__init__(lambda: reader.code_range_rows(a, b))
-        self.reader, self.a, self.b = reader, a, b
-
-    def load(self) -> None:
-        """Read what the answer needs (the EBM, the slices) without computing it."""
-        self.reader.load_code_range(self.a, self.b)
-
-    @property
-    def computed(self) -> bool:
-        return self._bitmap is not None
-
-    def settle(self, rows: BitMap) -> None:
-        """Take ``rows`` (the answer computed elsewhere, :func:`~.bulk.code_ranges_rows`) as this answer."""
-        self._bitmap, self._supplier = rows, None
-
-
 class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
     """Lazy reader of one range-bitmap payload (implements :class:`FileIndexReader` and top-N)."""
 
@@ -91,13 +68,11 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         costs less than ~20 small ones (on an object store the BSI is one request anyway).  When the EBM
         (just before the slices) has not been read yet, it comes with them in the same read - the same
         bytes, one request and one system call less a file."""
-        if "_bsi_head" not in self.__dict__:  # local files: the BSI's header, EBM and slices in one read
-            self._bsi_src.hold(0, self._bsi_src.length)
         _, ebm_len, index, body = self._bsi_head
         end = int((index[:, 0] + index[:, 1]).max())
         if "_ebm" in self.__dict__:
-            return memoryview(self._bsi_src.view(body + ebm_len, end, "bsi slices"))
-        both = memoryview(self._bsi_src.view(body, ebm_len + end, "bsi ebm and slices"))
+            return memoryview(self._bsi_src.read(body + ebm_len, end, "bsi slices"))
+        both = memoryview(self._bsi_src.read(body, ebm_len + end, "bsi ebm and slices"))
         self._ebm_bytes = both[:ebm_len]
         return both[ebm_len:]
 
@@ -261,33 +236,21 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
     def _range(self, low: Any, low_incl: bool, high: Any, high_incl: bool) -> FileIndexResult:
         lo = None if low is None else self._lookup(low)
         hi = None if high is None else self._lookup(high)
-        if self.cardinality == 0:
-            return CodeRangeResult(self, 0, -1)
-        a = 0 if lo is None else self._above(lo, low_incl)
-        b = self._max_code() if hi is None else self._below(hi, high_incl)
-        return CodeRangeResult(self, a, b)
 
-    def code_range_rows(self, a: int, b: int) -> BitMap:
-        """Rows whose code lies in ``[a, b]`` (a fresh bitmap): the O'Neil walks a comparison needs."""
-        if a > b or self.cardinality == 0:
-            return BitMap()
-        if a <= 0:
-            return self._bits.lte(b)
-        if b >= self._max_code():
-            return self._bits.gte(a)
-        return self._bits.gte(a) & self._bits.lte(b)
+        def compute() -> BitMap:
+            if self.cardinality == 0:
+                return BitMap()
+            a = 0 if lo is None else self._above(lo, low_incl)
+            b = self._max_code() if hi is None else self._below(hi, high_incl)
+            if a > b:
+                return BitMap()
+            if a <= 0:
+                return self._bits.lte(b)
+            if b >= self._max_code():
+                return self._bits.gte(a)
+            return self._bits.gte(a) & self._bits.lte(b)
 
-    def load_code_range(self, a: int, b: int) -> None:
-        """Read (only) the bytes :meth:`code_range_rows` ``(a, b)`` will walk, so it reads nothing more: the
-        EBM alone when every non-null row is in range, the EBM and every slice for a walk, nothing when no
-        row can be."""
-        if a > b or self.cardinality == 0 or (a <= 0 and b < 0) or a > self._max_code():
-            return
-        if a <= 0 and b >= self._max_code():
-            _ = self._ebm
-            return
-        _ = self._slice_area
-        _ = self._ebm
+        return BitmapResult(compute)
 
     def visit_lt(self, literal: Any) -> FileIndexResult:
         return REMAIN if literal is None else self._range(None, True, literal, False)
