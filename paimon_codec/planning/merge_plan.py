@@ -7,6 +7,13 @@ Paimon's rules (1.4.2, ``CoreOptions.batchScanSkipLevel0`` and the key-value fil
   of a key already in a higher level must not win); tables with deletion vectors never get here unless
   ``deletion-vectors.merge-on-read`` is set (pypaimon's option), and then their deletion vectors become
   row selections of the files they belong to, before the merge;
+* a bucket needs no merge - its files are read as they are, like an append table's - when none of its files
+  is in level 0, every file's manifest counts no retraction row (``_DELETE_ROW_COUNT`` = 0, not unknown), and
+  the table is a first-row table (its lookup compaction keeps a key in one level only) or the files are all in
+  one level (a sorted run: each key once).  Paimon 1.4.2 reads such buckets raw
+  (``MergeTreeSplitGenerator.splitForBatch`` makes them raw-convertible splits,
+  ``PrimaryKeyTableRawFileSplitReadProvider`` reads them without a merge), so these are the rows Paimon
+  returns; their files become plain file tasks (:class:`FileTask`; Spark's own reader can read them whole);
 * files of a postpone-bucket table's ``bucket-postpone`` directory (bucket -2) are not visible to batch
   reads until compaction moves them into real buckets (:meth:`PaimonTable.batch_files` drops them, and
   adds a ``scan.fallback-branch``'s partitions).
@@ -26,19 +33,30 @@ from ..table.schema import TableSchema
 from ..table.table import PaimonTable
 from .tasks import FileTask, GroupTask, PlanReport, admit_file
 
-__all__ = ["plan_merge_groups", "MERGE_READER"]
+__all__ = ["plan_merge_groups", "raw_convertible", "MERGE_READER"]
 
 MERGE_READER = "paimon_codec.reading.merge.read:read_merge_group"
 
 
+def raw_convertible(engine: str, levels: list[int], delete_row_counts: list[int | None]) -> bool:
+    """Whether Paimon reads a bucket of files in ``levels`` with these manifest delete-row counts without a
+    merge (see the module's docstring; tables with deletion vectors never come here)."""
+    if not levels or any(level == 0 for level in levels) or any(c != 0 for c in delete_row_counts):
+        return False
+    return engine == "first-row" or len(set(levels)) == 1
+
+
 def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: Any,
-                      report: PlanReport) -> list[GroupTask]:
-    """Group tasks merging every live file a batch read of ``snapshot`` sees (report updated in place)."""
+                      report: PlanReport) -> tuple[list[FileTask], list[GroupTask]]:
+    """The files of buckets read as they are, and group tasks merging the files of every other bucket, of
+    every live file a batch read of ``snapshot`` sees (report updated in place)."""
     spec = merge_spec(schema, table.path)
     skip_level0 = spec.engine == "first-row" and not schema.deletion_vectors_enabled
     params = spec.to_params()
     buckets: dict[tuple[bytes, int], list[FileTask]] = {}
     levels: dict[tuple[bytes, int], list[int]] = {}  # the LSM level of each file (lookup merges need it)
+    deletes: dict[tuple[bytes, int], list[int | None]] = {}
+    details: dict[tuple[bytes, int], list[dict]] = {}
     for f in table.batch_files(snapshot):
         admitted = admit_file(f, table, schema, pred, report,
                               "skipped: level 0 (first-row table)" if skip_level0 else None)
@@ -56,13 +74,22 @@ def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: A
                         f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id, report.time_zone))
         buckets.setdefault((f.entry.partition, f.bucket), []).append(task)
         levels.setdefault((f.entry.partition, f.bucket), []).append(f.level)
+        deletes.setdefault((f.entry.partition, f.bucket), []).append(f.meta.delete_row_count)
+        details.setdefault((f.entry.partition, f.bucket), []).append(detail)
         report.files_read += 1
         report.rows_selected += task.selected_rows
         report.bytes_read += f.meta.file_size
         detail["decision"] = "read (merged)"
         detail["rows_selected"] = task.selected_rows
+    raw: list[FileTask] = []
     groups = []
     for (partition, bucket), files in buckets.items():
+        if not schema.deletion_vectors_enabled and raw_convertible(spec.engine, levels[(partition, bucket)],
+                                                                   deletes[(partition, bucket)]):
+            raw.extend(files)
+            for detail in details[(partition, bucket)]:
+                detail["decision"] = "read (no merge: raw-convertible bucket)"
+            continue
         label = f"{table.name} partition={table.partition_values(partition, schema)} bucket={bucket}"
         groups.append(GroupTask(MERGE_READER, files, {**params, "levels": levels[(partition, bucket)]}, label))
-    return groups
+    return raw, groups

@@ -8,7 +8,9 @@ For every live data file of a snapshot the planner
 2. for primary-key tables with deletion vectors, reads only files above level 0 (Paimon's rule:
    level-0 files are not yet merged and are invisible to batch reads of such tables); every other
    primary-key table (and one with ``deletion-vectors.merge-on-read``) is read by merging each bucket's
-   sorted runs: :mod:`paimon_codec.reading.merge` plans one :class:`GroupTask` per bucket (``plan.groups``);
+   sorted runs: :mod:`paimon_codec.reading.merge` plans one :class:`GroupTask` per bucket (``plan.groups``),
+   except buckets Paimon reads without a merge (:func:`~paimon_codec.planning.merge_plan.raw_convertible`:
+   no level-0 file, no retraction row, first-row or a single level), whose files are plain tasks;
 3. evaluates the predicate on the file's index container (embedded in the manifest or the
    ``.index`` extra file) -> REMAIN / SKIP / a bitmap of candidate rows;
 4. removes the rows of the file's deletion vector (``selection = index result AND NOT dv``).
@@ -240,12 +242,12 @@ def plan_scan(table: PaimonTable | str | os.PathLike[str], where: WhereLike = No
         from .merge_plan import plan_merge_groups
 
         refuse_float_primary_keys(schema)
-        merge_groups = plan_merge_groups(table, snapshot, schema, pred, report)
-        report.rows_read = sum(g.selected_rows for g in merge_groups)
+        tasks, merge_groups = plan_merge_groups(table, snapshot, schema, pred, report)
+        report.rows_read = sum(t.selected_rows for t in tasks) + sum(g.selected_rows for g in merge_groups)
         if keys and limit is not None:
             report.topn_note = "primary-key merge reads are not pushed down"
         report.planning_ms = round((time.perf_counter() - started) * 1000, 3)
-        refuse_orc_pruning(pred, row_type, _formats([], merge_groups), report.semantics)
+        refuse_orc_pruning(pred, row_type, _formats(tasks, merge_groups), report.semantics)
         return ScanPlan(table, report.snapshot_id, row_type, pred, tasks, report, keys, limit, merge_groups)
     live = table.batch_files(snapshot)
     groups: list[GroupTask] = []

@@ -50,6 +50,7 @@ PRELOADED = (
     "paimon_codec.planning.plan",
     "paimon_codec.reading.read",
     "paimon_codec.reading.arrow_filter",
+    "paimon_codec.reading.merge.read",
 )
 
 

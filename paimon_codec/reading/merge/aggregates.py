@@ -33,9 +33,11 @@ import pyarrow.compute as pc
 from ...errors import UnsupportedTypeError
 from .groups import Groups, take_or_null
 
-__all__ = ["aggregate_field", "check_retraction", "RETRACTABLE"]
+__all__ = ["aggregate_field", "check_retraction", "positional_pick", "RETRACTABLE", "POSITIONAL"]
 
 RETRACTABLE = ("sum", "product", "last_value", "last_non_null_value", "collect", "merge_map", "nested_update")
+#: functions whose result is one of the key's records' values (:func:`positional_pick` says which)
+POSITIONAL = ("last_value", "last_non_null_value", "first_value", "first_non_null_value")
 
 
 def _valid(col: pa.Array) -> np.ndarray:
@@ -307,6 +309,29 @@ def check_retraction(func: str, retract: np.ndarray, ignore_retract: bool, where
                                    expected="'fields.<field>.ignore-retract'='true' or a retractable function")
 
 
+def positional_pick(func: str, valid: np.ndarray, retract: np.ndarray, groups: Groups,
+                    ignore_retract: bool) -> np.ndarray:
+    """Per key, the position of the record whose value a :data:`POSITIONAL` function yields (-1: null);
+    ``valid``: the records whose value is not null (the caller has checked retractions:
+    :func:`check_retraction`)."""
+    adds = ~retract
+    if func == "last_value":
+        if ignore_retract:
+            return groups.last_where(adds)
+        last = groups.last.copy()
+        last[retract[last]] = -1
+        return last
+    if func == "last_non_null_value":
+        last = groups.last_where(valid & (adds if ignore_retract else True))
+        last[(last >= 0) & retract[np.maximum(last, 0)]] = -1
+        return last
+    if func == "first_value":
+        return groups.first_where(adds)
+    if func == "first_non_null_value":
+        return groups.first_where(adds & valid)
+    raise ValueError(f"{func} is not a positional aggregate function")
+
+
 def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Groups, ignore_retract: bool,
                     delimiter: str, where: str, distinct: bool = False) -> pa.Array:
     """One value per key of ``groups``: ``func`` folded over the key's records (``retract``: -U/-D)."""
@@ -333,20 +358,8 @@ def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Group
     if func in ("bool_and", "bool_or"):
         return _hash_aggregate(col, valid & adds, groups, "all" if func == "bool_and" else "any",
                                pc.ScalarAggregateOptions(skip_nulls=True, min_count=1))
-    if func == "last_value":
-        if ignore_retract:
-            return take_or_null(col, groups.last_where(adds))
-        last = groups.last.copy()
-        last[retract[last]] = -1
-        return take_or_null(col, last)
-    if func == "last_non_null_value":
-        last = groups.last_where(valid & (adds if ignore_retract else True))
-        last[(last >= 0) & retract[np.maximum(last, 0)]] = -1
-        return take_or_null(col, last)
-    if func == "first_value":
-        return take_or_null(col, groups.first_where(adds))
-    if func == "first_non_null_value":
-        return take_or_null(col, groups.first_where(adds & valid))
+    if func in POSITIONAL:
+        return take_or_null(col, positional_pick(func, valid, retract, groups, ignore_retract))
     if func == "listagg":
         if distinct:
             return _listagg_distinct(col, valid & adds, groups, delimiter)

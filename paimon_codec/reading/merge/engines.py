@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from ...errors import UnsupportedTypeError
 from ...table.merge_spec import MergeSpec
-from .aggregates import RETRACTABLE, aggregate_field, check_retraction
+from .aggregates import POSITIONAL, RETRACTABLE, aggregate_field, check_retraction, positional_pick
 from .collections import COLLECTION_FUNCTIONS, collection_field
 from .groups import Groups, take_or_null
 from .nested_partial import nested_partial_update_field
@@ -50,7 +50,14 @@ def _first_row(retract, groups: Groups, spec: MergeSpec, path: str) -> np.ndarra
     return groups.first_where(~retract)
 
 
-def _partial_update(table, kinds, retract, groups: Groups, spec: MergeSpec, path: str) -> pa.Table:
+def _unsorted(order: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Merge-order ``positions`` (-1: none) as positions in the unsorted table (``order``: merge order)."""
+    return np.where(positions >= 0, order[np.maximum(positions, 0)], -1)
+
+
+def _partial_update(table, order, kinds, retract, groups: Groups, spec: MergeSpec, path: str) -> pa.Table:
+    """Per field, the key's last non-null insert (or a retraction seeding the row); ``table`` unsorted:
+    each column is taken once, at the picked records (``order``: merge order)."""
     multi = groups.merged[groups.gid]
     if not spec.ignore_delete and not spec.partial_update_remove_on_delete and (retract & multi).any():
         raise UnsupportedTypeError("partial-update table holds a delete record for a key with several records, "
@@ -66,10 +73,10 @@ def _partial_update(table, kinds, retract, groups: Groups, spec: MergeSpec, path
     columns = []
     for name in table.column_names:
         col = table.column(name)
-        valid = ~np.asarray(col.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+        valid = _valid(col)[order]
         source = groups.last_where(seeds | (add & valid))
         source[single] = groups.first[single]
-        columns.append(take_or_null(col, source[keep]))
+        columns.append(take_or_null(col, _unsorted(order, source[keep])))
     return pa.Table.from_arrays(columns, names=table.column_names)
 
 
@@ -121,25 +128,36 @@ def _seeded_first(col, func: str, retract, seeds, groups: Groups, initialized: n
     return take_or_null(col, picked)
 
 
-def _aggregation(table, kinds, retract, groups: Groups, spec: MergeSpec, path: str) -> pa.Table:
+def _aggregation(table, order, kinds, retract, groups: Groups, spec: MergeSpec, path: str) -> pa.Table:
+    """Each field folded by its function.  ``table`` is unsorted (``order``: merge order): a field whose
+    result is one record's value (:data:`.aggregates.POSITIONAL`, the key fields) is taken once, at the picked
+    records; the others are taken in merge order first."""
     single = ~groups.merged
     keep = ~(single & retract[groups.first])
     seeds = np.zeros(len(kinds), dtype=bool)
     initialized: dict[str, np.ndarray] = {}
     if spec.remove_record_on_delete and groups.merged.any():
+        table, order = table.take(pa.array(order, type=pa.int64())), np.arange(len(order))
         table, kinds, retract, seeds, groups, kept, initialized = _remove_on_delete(table, kinds, retract, groups,
                                                                                      spec, path)
+        order = np.arange(table.num_rows)
         keep &= kept
     in_merge = groups.merged[groups.gid]  # records of keys the merge function sees (retractions matter there)
     columns = []
     for name in table.column_names:
         col = table.column(name)
         if name in spec.primary_keys:
-            columns.append(col.take(pa.array(groups.first[keep], type=pa.int64())))
+            columns.append(col.take(pa.array(order[groups.first[keep]], type=pa.int64())))
             continue
         func = spec.aggregates[name]
-        col = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
         where = f"{path}: field {name}"
+        if func in POSITIONAL and name not in initialized:
+            check_retraction(func, retract & in_merge, name in spec.ignore_retract, where)
+            picked = positional_pick(func, _valid(col)[order], retract & in_merge, groups, name in spec.ignore_retract)
+            columns.append(take_or_null(col, _unsorted(order, picked[keep])))
+            continue
+        col = col.take(pa.array(order, type=pa.int64()))
+        col = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
         if func in COLLECTION_FUNCTIONS:
             merged = collection_field(col, func, retract & in_merge, seeds, groups, name in spec.ignore_retract,
                                       spec.collection_options.get(name, {}), where)
@@ -166,14 +184,14 @@ def merge_sorted(table: pa.Table, order: np.ndarray, kinds: np.ndarray, starts: 
     the merge function sees it (default: keys of several records, see :class:`.groups.Groups`).
     """
     groups = Groups(starts, merged)
+    order = np.asarray(order, dtype=np.int64)  # Arrow's sort indices are unsigned; -1 marks "none" below
     retract = np.isin(kinds, RETRACT_KINDS)
     if spec.engine in ("deduplicate", "first-row"):  # one whole record per key: take just those rows
         picked = (_deduplicate(retract, groups, spec) if spec.engine == "deduplicate"
                   else _first_row(retract, groups, spec, path))
         return table.take(pa.array(order[picked[picked >= 0]], type=pa.int64()))
-    table = table.take(pa.array(order, type=pa.int64()))
     if spec.engine == "partial-update":
-        return _partial_update(table, kinds, retract, groups, spec, path)
+        return _partial_update(table, order, kinds, retract, groups, spec, path)
     if spec.engine == "aggregation":
-        return _aggregation(table, kinds, retract, groups, spec, path)
+        return _aggregation(table, order, kinds, retract, groups, spec, path)
     raise UnsupportedTypeError(f"primary-key merge read: merge-engine '{spec.engine}' is not supported", path=path)
