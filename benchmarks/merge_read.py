@@ -13,12 +13,15 @@ request ``compacted+l0`` (deduplicate, a full compaction after the first commit:
 small level-0 runs per bucket).
 
 Each reader reads the whole latest snapshot; the sides run interleaved (:func:`_harness.interleave`: Java,
-local, Spark, then local, Spark, Java, ... ``--repeats`` times), each run doing its ``--warmup`` + ``--rounds``
+local, Spark, source, then local, Spark, source, Java, ... ``--repeats`` times), each run doing its ``--warmup`` + ``--rounds``
 (``gc.collect()`` before each); a side's time is the median of all its timed rounds, with their min-max:
 
 * ``paimon-codec``: ``plan_scan`` + ``read_plan_locally`` (one process, Arrow);
-* ``paimon-codec + Spark``: ``paimon_codec.spark.scan`` in a ``local[2]`` session, every row pulled
-  through ``mapInArrow`` into a per-partition count + checksum;
+* ``paimon-codec + Spark``: ``paimon_codec.spark.scan`` in a ``local[2]`` session, its DataFrame folded by
+  Spark SQL in the JVM (:func:`jvm_fold`: ``count(*)`` and ``sum`` of the checksum expression, collected), as
+  a Spark user's aggregate, join or write would consume the rows;
+* ``paimon-codec Spark source`` (``--no-source`` to skip): ``spark.read.format("paimon_codec").load(path)``,
+  folded the same way;
 * ``Paimon Java 1.4.2``: ``ReadBuilder`` -> ``RecordReader`` over every split, in its own JVM (``TableBench
   read``), folding each row into the count + checksum.
 
@@ -99,35 +102,49 @@ def read_local(path: str):
     return read_plan_locally(plan_scan(path))
 
 
+#: splitmix64's finalizer multipliers as Spark (signed) longs
+_MIX_MULTIPLIERS = (0xBF58476D1CE4E5B9 - (1 << 64), 0x94D049BB133111EB - (1 << 64))
+
+
+def _mix64_column(z: Any) -> Any:
+    """splitmix64's finalizer as a Spark column expression: unsigned shifts and xors, and long multiplies that wrap
+    (the query runs with ``spark.sql.ansi.enabled=false``, where Spark's long ``*`` wraps as Java's does)."""
+    from pyspark.sql import functions as F
+
+    z = z.bitwiseXOR(F.shiftrightunsigned(z, 30)) * F.lit(_MIX_MULTIPLIERS[0])
+    z = z.bitwiseXOR(F.shiftrightunsigned(z, 27)) * F.lit(_MIX_MULTIPLIERS[1])
+    return z.bitwiseXOR(F.shiftrightunsigned(z, 31))
+
+
+def jvm_fold(df: Any) -> tuple[int, str]:
+    """Row count and checksum of a DataFrame of k, v, s, computed by Spark in the JVM (a plain aggregate: what a
+    Spark user's query does with the rows): ``count(*)`` and ``sum(mix64(k ^ mix64(v)) + octet_length(s))``,
+    nulls counting 0, summed with wrapping (ANSI off for this query only)."""
+    from pyspark.sql import functions as F
+
+    from paimon_codec.spark.handoff import session_conf
+
+    k = F.coalesce(F.col("k"), F.lit(0).cast("long"))
+    v = F.coalesce(F.col("v"), F.lit(0).cast("long"))
+    s_len = F.coalesce(F.octet_length(F.col("s")), F.lit(0)).cast("long")
+    with session_conf(df.sparkSession, {"spark.sql.ansi.enabled": "false"}):
+        row = df.agg(F.count(F.lit(1)).alias("n"), F.sum(_mix64_column(k.bitwiseXOR(_mix64_column(v))) + s_len)
+                     .alias("h")).collect()[0]
+    h = 0 if row.h is None else int(row.h) % (1 << 64)
+    return int(row.n), f"{h:016x}"
+
+
 def read_spark(spark: Any, path: str) -> tuple[int, str]:
-    """Every row through Spark (``scan`` -> ``mapInArrow``), folded per partition, combined on the driver."""
+    """Every row of ``paimon_codec.spark.scan`` folded into count + checksum by Spark SQL, in the JVM."""
     from paimon_codec.spark import scan
 
     df, _ = scan(spark, path)
+    return jvm_fold(df)
 
-    def partial(batches):  # runs in the Python workers: nothing from this module, only numpy / pyarrow
-        import numpy as np
-        import pyarrow as pa
-        import pyarrow.compute as pc
 
-        def mix(z):
-            z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-            z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-            return z ^ (z >> np.uint64(31))
-
-        n, h = 0, np.uint64(0)
-        with np.errstate(over="ignore"):
-            for b in batches:
-                k = b.column("k").fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64).view(np.uint64)
-                v = b.column("v").fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64).view(np.uint64)
-                s_len = pc.binary_length(b.column("s")).fill_null(0).to_numpy(zero_copy_only=False)
-                h += (mix(k ^ mix(v)) + s_len.astype(np.uint64)).sum(dtype=np.uint64)
-                n += b.num_rows
-        yield pa.RecordBatch.from_pydict({"n": [n], "h": [int(h.view(np.int64))]})
-
-    parts = df.mapInArrow(partial, "n long, h long").collect()
-    total = sum(int(r.h) % (1 << 64) for r in parts) % (1 << 64)
-    return sum(int(r.n) for r in parts), f"{total:016x}"
+def read_source(spark: Any, path: str) -> tuple[int, str]:
+    """Every row of the ``paimon_codec`` DataFrame source folded as :func:`read_spark` folds."""
+    return jvm_fold(spark.read.format("paimon_codec").load(path))
 
 
 def checked(reader: Callable[[], Any], folder: Callable[[Any], tuple[int, str]], expected: tuple[int, str],
@@ -194,6 +211,8 @@ def run_case(case: str, rows: int, args: argparse.Namespace, warehouse: Path, sp
     sides = [("java", java_side), ("local", ours("local", lambda: read_local(path), jn.fold))]
     if spark is not None:
         sides.append(("spark", ours("spark", lambda: read_spark(spark, path), lambda folded: folded)))
+        if args.source:
+            sides.append(("source", ours("source", lambda: read_source(spark, path), lambda folded: folded)))
     results, loads = interleave(sides, args.repeats, log=lambda rec: print(json.dumps(rec), flush=True))
     return [combined(results[side], loads[side]) for side, _ in sides]
 
@@ -235,17 +254,21 @@ def markdown(records: list[dict]) -> str:
         java_ms = java["median_ms"] if java["status"] == "ok" else None
         local = next((r for r in recs if r.get("variant") == "local"), None)
         spark = next((r for r in recs if r.get("variant") == "spark"), None)
+        source = next((r for r in recs if r.get("variant") == "source"), None)
         java_cell, _ = _cell(java, java_ms)
         local_cell, local_ratio = _cell(local, java_ms)
         spark_cell, spark_ratio = _cell(spark, java_ms)
+        source_cell, source_ratio = _cell(source, java_ms)
         agree = "all agree" if all(r["status"] == "ok" for r in recs) else "; ".join(
             f"{r.get('variant', 'java')}: {r['status']}" for r in recs if r["status"] != "ok")
         rows.append([case, f"{java['rows_written']:,}",
                      f"{java['buckets']} x {java['sorted_runs_per_bucket']} ({java['data_files']} files)",
-                     f"{java['expected_rows']:,}", java_cell, local_cell, local_ratio, spark_cell, spark_ratio, agree])
+                     f"{java['expected_rows']:,}", java_cell, local_cell, local_ratio, spark_cell, spark_ratio, source_cell, source_ratio, agree])
     return markdown_table(["case", "rows written", "buckets x sorted runs", "rows read", "Paimon Java 1.4.2",
-                           "paimon-codec (local)", "/ Java", "paimon-codec (Spark)", "/ Java", "rows + checksum"],
-                          ["---", "---:", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---"], rows)
+                           "paimon-codec (local)", "/ Java", "paimon-codec (Spark `scan`)", "/ Java",
+                           "paimon-codec (Spark source)", "/ Java", "rows + checksum"],
+                          ["---", "---:", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---"],
+                          rows)
 
 
 def report(records: list[dict], args: argparse.Namespace, elapsed_s: float) -> str:
@@ -258,13 +281,18 @@ def report(records: list[dict], args: argparse.Namespace, elapsed_s: float) -> s
               f"the 2nd commit on {args.updates:.0%} of rows update and (deduplicate) {args.deletes:.0%} delete a key "
               "of an earlier commit; first-row is written with Paimon's compaction, as its batch read skips level-0 "
               "files; partial-update: each update sets one of v / s, the other null; aggregation: `sum` of v).  "
-              f"Sides interleaved (Java, local, Spark, then rotated; {args.repeats} repeats of {args.warmup} "
+              f"Sides interleaved (Java, local, Spark `scan`, Spark source, then rotated; {args.repeats} repeats of {args.warmup} "
               f"warm-up + {args.rounds} timed rounds each): median of all timed rounds, min-max in brackets.  "
               "A time counts only when the reader's row count and checksum "
               "(`sum(mix64(k ^ mix64(v)) + len(s))`) equal Java's, and Java's the generator's model of the merge "
-              "engine.  Java = `ReadBuilder` plan + one `RecordReader` over all splits, in its own JVM; local = "
-              "`plan_scan` + `read_plan_locally` to Arrow; Spark = `paimon_codec.spark.scan` + `mapInArrow` "
-              f"folding every row (`{args.master}`).  \"/ Java\" < 1: paimon-codec is faster.\n\n"
+              "engine.  Java = `ReadBuilder` plan + one `RecordReader` over all splits folding each row in Java, "
+              "in its own JVM; local = `plan_scan` + `read_plan_locally` to one Arrow table (the fold after the "
+              "clock); Spark `scan` = `paimon_codec.spark.scan(spark, path)` and source = "
+              "`spark.read.format(\"paimon_codec\").load(path)`, each folded by one Spark SQL aggregate in the "
+              "JVM (`count(*)`, `sum(mix64(k ^ mix64(v)) + octet_length(s))` with wrapping long arithmetic: "
+              f"`spark.sql.ansi.enabled=false` for that query) and collected (`{args.master}`; merged buckets are "
+              "read and merged in Python workers and handed to the JVM as Arrow batches, buckets Paimon reads "
+              "without a merge go to Spark's Parquet reader).  \"/ Java\" < 1: paimon-codec is faster.\n\n"
               f"{environment()} at the end; load average at each side's runs: {load_summary(loads)} "
               f"(whole run {elapsed_s:.0f} s).\n\n")
     return header + markdown(records) + "\n"
@@ -282,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--repeats", type=int, default=2, help="interleaved runs of every side")
     ap.add_argument("--no-spark", action="store_true", help="skip the Spark reader")
+    ap.add_argument("--no-source", dest="source", action="store_false",
+                    help="skip the DataFrame source (spark.read.format('paimon_codec')) reader")
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--keep", help="write the tables under this directory and keep them")
     ap.add_argument("--reuse", action="store_true", help="with --keep: read a case's table found there, unwritten "

@@ -71,12 +71,19 @@ def _partial_update(table, order, kinds, retract, groups: Groups, spec: MergeSpe
     single = ~groups.merged
     keep[single] = add[groups.first[single]]
     columns = []
+    without_nulls = None  # the picked records of a column without nulls (the key's): the same for all such columns
     for name in table.column_names:
         col = table.column(name)
+        if col.null_count == 0 and without_nulls is not None:
+            columns.append(take_or_null(col, without_nulls))
+            continue
         valid = _valid(col)[order]
         source = groups.last_where(seeds | (add & valid))
         source[single] = groups.first[single]
-        columns.append(take_or_null(col, _unsorted(order, source[keep])))
+        picked = _unsorted(order, source[keep])
+        if col.null_count == 0:
+            without_nulls = picked
+        columns.append(take_or_null(col, picked))
     return pa.Table.from_arrays(columns, names=table.column_names)
 
 
