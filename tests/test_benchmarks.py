@@ -93,7 +93,8 @@ def test_merge_read_runs_and_every_reader_agrees(tmp_path, capsys, spark):  # no
     assert 0 < dedup["rows"] < 3000 and dedup["splits"] >= 2  # updates and deletes merged away, 2 buckets
     ours = [r for r in reads if r["impl"].startswith("paimon-codec")]
     # every reader ran every case (each timed round is a record: the sides are interleaved)
-    assert {(r["case"], r["variant"]) for r in ours} == {(c, v) for c in java for v in ("local", "spark")}
+    sides = ("local", "spark", "source")
+    assert {(r["case"], r["variant"]) for r in ours} == {(c, v) for c in java for v in sides}
     for r in ours:
         assert r["status"] == "ok", r
         assert (r["rows"], r["checksum"]) == (java[r["case"]]["rows"], java[r["case"]]["checksum"])
