@@ -21,8 +21,8 @@ from paimon_codec.table.long_lived_changelog import (
     StreamSnapshots,
     changelog_decoupled,
     duration_ms,
-    load_long_lived_changelog,
 )
+from paimon_codec.table.snapshot import load_changelog
 
 DAY_MS = 24 * 3600 * 1000
 
@@ -63,7 +63,7 @@ def test_expired_ids_resolve_to_their_long_lived_changelogs(tmp_path, java_newes
     assert readable.decoupled and readable.ids() == list(range(1, snapshots[-1] + 1)) and readable.earliest() == 1
     for sid in changelogs:
         snap = readable.get(sid)
-        assert snap is not None and snap == load_long_lived_changelog(table, sid) and snap.id == sid
+        assert snap is not None and snap == load_changelog(table.meta_path, sid) and snap.id == sid
         # an append table's changelog keeps its delta manifest list: the files its APPEND commit added
         assert snap.commit_kind in ("APPEND", "COMPACT") and table.manifest_list(snap.delta_manifest_list)
     assert readable.get(snapshots[-1]) == table.snapshot(snapshots[-1])
@@ -112,6 +112,4 @@ def test_files_only_long_lived_changelogs_name_are_not_orphans(tmp_path, java_ne
 
 
 def table_changelog(table: PaimonTable, cid: int):
-    snap = load_long_lived_changelog(table, cid)
-    assert snap is not None
-    return snap
+    return load_changelog(table.meta_path, cid)

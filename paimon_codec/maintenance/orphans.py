@@ -33,7 +33,15 @@ from ..table.manifest import read_manifest, read_manifest_list
 from ..table.metadata_files import numbered_ids, read_json_object
 from ..table.paths import strip_scheme
 from ..table.schema import load_schema
-from ..table.snapshot import Snapshot, load_snapshot, parse_snapshot, snapshot_ids, tag_names
+from ..table.snapshot import (
+    Snapshot,
+    changelog_ids,
+    load_changelog,
+    load_snapshot,
+    parse_snapshot,
+    snapshot_ids,
+    tag_names,
+)
 
 __all__ = ["OrphanFile", "OrphanScan", "OrphanCheckRefused", "find_orphans", "used_file_names",
            "DEFAULT_OLDER_THAN_MS", "file_kind", "is_temp_file"]
@@ -130,10 +138,6 @@ def _list_status(directory: str) -> list[_Status]:
     return sorted(out, key=lambda s: s.name)
 
 
-def _join(base: str, name: str) -> str:
-    return os.path.join(base, name) if storage.is_local(base) else base.rstrip("/") + "/" + name
-
-
 def _bucket_dirs(root: str, levels: int) -> Iterator[str]:
     """Paimon's ``listFileDirs``: ``k=v`` directories ``levels`` deep, then their ``bucket-*`` directories; a
     partition directory without bucket directories is listed itself (its files are candidates too)."""
@@ -149,10 +153,10 @@ def _bucket_dirs(root: str, levels: int) -> Iterator[str]:
 
 def candidate_dirs(table_path: str, options: dict[str, str], partition_levels: int) -> list[tuple[str, str]]:
     """``(directory, kind)`` of every directory whose files Paimon's orphan clean considers."""
-    dirs = [(_join(table_path, "manifest"), "manifest"), (_join(table_path, "index"), "index"),
-            (_join(table_path, "statistics"), "statistics")]
+    dirs = [(storage.join(table_path, "manifest"), "manifest"), (storage.join(table_path, "index"), "index"),
+            (storage.join(table_path, "statistics"), "statistics")]
     sub = options.get("data-file.path-directory")
-    data_root = _join(table_path, sub) if sub else table_path
+    data_root = storage.join(table_path, sub) if sub else table_path
     dirs.extend((d, "bucket") for d in _bucket_dirs(data_root, partition_levels))
     for ext in (options.get("data-file.external-paths") or "").split(","):
         if ext.strip():
@@ -166,11 +170,11 @@ def candidate_dirs(table_path: str, options: dict[str, str], partition_levels: i
 def branch_meta_dirs(table_path: str) -> list[tuple[str, str]]:
     """``(branch name, metadata directory)`` of ``main`` and every branch; refuses, as Paimon does, when a
     branch directory holds no schema."""
-    branch_root = _join(table_path, "branch")
+    branch_root = storage.join(table_path, "branch")
     out, broken = [], []
     for s in _list_status(branch_root):
         if s.is_dir and s.name.startswith("branch-"):
-            if not numbered_ids(_join(s.path, "schema"), "schema-"):
+            if not numbered_ids(storage.join(s.path, "schema"), "schema-"):
                 broken.append(s.name[7:])
             out.append((s.name[7:], s.path))
     if broken:
@@ -190,16 +194,14 @@ def _snapshot_likes(meta: str) -> Iterator[tuple[str, Snapshot]]:
         except MissingFileError:
             continue
     for tag in tag_names(meta):
-        path = _join(_join(meta, "tag"), f"tag-{tag}")
+        path = storage.join(meta, "tag", f"tag-{tag}")
         try:
             yield f"tag {tag}", parse_snapshot(read_json_object(path, f"tag {tag}"), path)
         except MissingFileError:
             continue
-    changelog_dir = _join(meta, "changelog")
-    for cid in numbered_ids(changelog_dir, "changelog-"):
-        path = _join(changelog_dir, f"changelog-{cid}")
+    for cid in changelog_ids(meta):
         try:
-            yield f"changelog {cid}", parse_snapshot(read_json_object(path, f"changelog {cid}"), path)
+            yield f"changelog {cid}", load_changelog(meta, cid)
         except MissingFileError:
             continue
 
@@ -229,7 +231,7 @@ def used_file_names(table_path: str) -> tuple[set[str], list[str], int]:
       tag, or a branch made from the tag, still names it (tags keep data, not changelogs).
 
     Nothing can read through such a deleted file, so what only it named is no longer reachable."""
-    manifest_dir = _join(table_path, "manifest")
+    manifest_dir = storage.join(table_path, "manifest")
     used: set[str] = set()
     done: dict[str, set[str]] = {"strict": set(), "loose": set()}  # files read (strict: must exist)
 
@@ -298,7 +300,7 @@ def find_orphans(table_path: str | os.PathLike, older_than_ms: int | None = -1) 
     found: list[OrphanFile] = []
     for _branch, meta in branch_meta_dirs(table_path):
         for sub, prefix in (("snapshot", "snapshot-"), ("changelog", "changelog-")):
-            for s in _list_status(_join(meta, sub)):
+            for s in _list_status(storage.join(meta, sub)):
                 if not s.is_dir and not s.name.startswith(prefix) and s.name not in _HINTS \
                         and _old_enough(s, older_than_ms):
                     found.append(OrphanFile(s.path, file_kind(f"{sub}-dir", s.name), s.size, s.mtime_ms))

@@ -8,14 +8,13 @@ own orphan clean reads it (:mod:`~paimon_codec.maintenance.orphans`).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
+from .. import storage
 from ..errors import MissingFileError
 from .live_files import LiveDataFile
 from .manifest import FILE_KIND_ADD
-from .metadata_files import numbered_ids, read_json_object
-from .snapshot import Snapshot, parse_snapshot
+from .snapshot import Snapshot, changelog_ids, load_changelog
 from .table import PaimonTable
 
 __all__ = ["changelog_files", "long_lived_changelogs"]
@@ -38,14 +37,12 @@ def changelog_files(view: PaimonTable, snap: Snapshot) -> list[LiveDataFile]:
             path = view.data_file_path(e, schema)
             idx = e.file.index_file_name
             out.append(LiveDataFile(e, view.partition_values(e.partition, schema), path,
-                                    os.path.join(os.path.dirname(path), idx) if idx else None, None))
+                                    storage.join(storage.parent(path), idx) if idx else None, None))
     return out
 
 
 def long_lived_changelogs(view: PaimonTable) -> Iterator[tuple[str, Snapshot]]:
     """``(label, changelog)`` of every ``changelog/changelog-<id>`` file of the table or branch ``view``."""
-    directory = os.path.join(view.meta_path, "changelog")
-    for cid in numbered_ids(directory, "changelog-"):
-        path = os.path.join(directory, f"changelog-{cid}")
-        where = "" if view.branch is None else f"branch {view.branch} "
-        yield f"{where}changelog {cid}", parse_snapshot(read_json_object(path, f"changelog {cid}"), path)
+    where = "" if view.branch is None else f"branch {view.branch} "
+    for cid in changelog_ids(view.meta_path):
+        yield f"{where}changelog {cid}", load_changelog(view.meta_path, cid)

@@ -20,17 +20,14 @@ reader's (dynamic options).  A long-lived changelog is never read whole: a full 
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping
 
 from ..errors import InvalidOptionError, MissingFileError
-from .metadata_files import numbered_ids, read_json_object
-from .snapshot import Snapshot, parse_snapshot
+from .snapshot import Snapshot, changelog_ids, load_changelog
 from .table import PaimonTable
 
-__all__ = ["SnapshotExpiredError", "StreamSnapshots", "changelog_decoupled", "duration_ms",
-           "long_lived_changelog_ids", "load_long_lived_changelog", "RETENTION_KEYS"]
+__all__ = ["SnapshotExpiredError", "StreamSnapshots", "changelog_decoupled", "duration_ms", "RETENTION_KEYS"]
 
 #: the options deciding whether changelogs outlive snapshots
 RETENTION_KEYS = ("snapshot.num-retained.max", "snapshot.num-retained.min", "snapshot.time-retained",
@@ -90,25 +87,6 @@ def changelog_decoupled(options: Mapping[str, str]) -> bool:
             or (changelog_min if changelog_min is not None else snapshot_min) > snapshot_min)
 
 
-def _changelog_dir(table: PaimonTable) -> str:
-    return os.path.join(table.meta_path, "changelog")
-
-
-def long_lived_changelog_ids(table: PaimonTable) -> list[int]:
-    """Ids of the ``changelog/changelog-<id>`` files of ``table`` (its branch, if it is a branch view)."""
-    return numbered_ids(_changelog_dir(table), "changelog-")
-
-
-def load_long_lived_changelog(table: PaimonTable, changelog_id: int) -> Snapshot | None:
-    """The long-lived changelog of snapshot ``changelog_id``, or ``None`` if there is none."""
-    path = os.path.join(_changelog_dir(table), f"changelog-{changelog_id}")
-    try:
-        obj = read_json_object(path, f"changelog {changelog_id}")
-    except MissingFileError:
-        return None
-    return parse_snapshot(obj, path)
-
-
 class StreamSnapshots:
     """The ids a streaming read of ``table`` can read: its snapshots and, when ``options`` (the table's, then
     the reader's over them) keep changelogs longer than snapshots, its long-lived changelogs."""
@@ -126,13 +104,18 @@ class StreamSnapshots:
             return self.table.snapshot(snapshot_id)
         except MissingFileError:
             pass
-        return load_long_lived_changelog(self.table, snapshot_id) if self.decoupled else None
+        if not self.decoupled:
+            return None
+        try:
+            return load_changelog(self.table.meta_path, snapshot_id)
+        except MissingFileError:
+            return None
 
     def ids(self) -> list[int]:
         """Every readable id, oldest first."""
         ids = set(self.table.snapshot_ids())
         if self.decoupled:
-            ids.update(long_lived_changelog_ids(self.table))
+            ids.update(changelog_ids(self.table.meta_path))
         return sorted(ids)
 
     def earliest(self) -> int | None:
@@ -147,7 +130,7 @@ class StreamSnapshots:
         if snap is not None:
             return snap
         snapshots = self.table.snapshot_ids()
-        changelogs = long_lived_changelog_ids(self.table)
+        changelogs = changelog_ids(self.table.meta_path)
         kept = f"snapshots {snapshots[0]}..{snapshots[-1]}" if snapshots else "no snapshots"
         if changelogs:
             kept += f", long-lived changelogs {changelogs[0]}..{changelogs[-1]}"

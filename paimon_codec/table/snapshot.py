@@ -1,4 +1,5 @@
-"""Snapshots: ``<table>/snapshot/snapshot-<id>`` JSON files, the LATEST / EARLIEST hints, and tags.
+"""Snapshots: ``<table>/snapshot/snapshot-<id>`` JSON files, the LATEST / EARLIEST hints, tags and long-lived
+changelogs (``<table>/changelog/changelog-<id>``).
 
 Unknown JSON fields are ignored, as Paimon's own ``Snapshot`` does (``ignoreUnknown``); an unknown
 ``version`` is refused.  ``changelogManifestList`` (changelog files) is carried but never part of a
@@ -16,7 +17,7 @@ from .metadata_checks import INT64, checked_int, file_name
 from .metadata_files import numbered_ids, read_json_object
 
 __all__ = ["Snapshot", "load_snapshot", "snapshot_ids", "latest_snapshot_id", "earliest_snapshot_id", "tag_names",
-           "load_tag", "snapshot_at_time"]
+           "load_tag", "snapshot_at_time", "changelog_ids", "load_changelog"]
 
 # Snapshot JSON versions: 1 and 2 (Paimon <= 0.5), 3 (0.6 onwards, also pypaimon 2.x).
 SUPPORTED_SNAPSHOT_VERSIONS = (1, 2, 3)
@@ -38,7 +39,7 @@ class Snapshot:
 
 
 def _snapshot_dir(table_path) -> str:
-    return os.path.join(os.fspath(table_path), "snapshot")
+    return storage.join(os.fspath(table_path), "snapshot")
 
 
 def snapshot_ids(table_path: str | os.PathLike) -> list[int]:
@@ -47,7 +48,7 @@ def snapshot_ids(table_path: str | os.PathLike) -> list[int]:
 
 
 def _hint(table_path, name: str) -> int | None:
-    path = os.path.join(_snapshot_dir(table_path), name)
+    path = storage.join(_snapshot_dir(table_path), name)
     try:
         text = storage.read_text(path).strip()
     except (FileNotFoundError, UnicodeDecodeError):
@@ -62,8 +63,8 @@ def _id_from_hint(table_path: str | os.PathLike, hint_name: str, beyond: int) ->
     if hint is None:
         return None
     d = _snapshot_dir(table_path)
-    if storage.exists(os.path.join(d, f"snapshot-{hint}")) \
-            and not storage.exists(os.path.join(d, f"snapshot-{hint + beyond}")):
+    if storage.exists(storage.join(d, f"snapshot-{hint}")) \
+            and not storage.exists(storage.join(d, f"snapshot-{hint + beyond}")):
         return hint
     return None
 
@@ -125,7 +126,7 @@ def _required(obj: dict, key: str):
 
 
 def load_snapshot(table_path: str | os.PathLike, snapshot_id: int) -> Snapshot:
-    path = os.path.join(_snapshot_dir(table_path), f"snapshot-{snapshot_id}")
+    path = storage.join(_snapshot_dir(table_path), f"snapshot-{snapshot_id}")
     snap = parse_snapshot(read_json_object(path, f"snapshot {snapshot_id}"), path)
     if snap.id != snapshot_id:
         raise CorruptDataError(f"snapshot file holds id {snap.id}", path=path, expected=str(snapshot_id))
@@ -134,7 +135,7 @@ def load_snapshot(table_path: str | os.PathLike, snapshot_id: int) -> Snapshot:
 
 # -- tags and time travel -----------------------------------------------------------------------------
 def _tag_dir(table_path) -> str:
-    return os.path.join(os.fspath(table_path), "tag")
+    return storage.join(os.fspath(table_path), "tag")
 
 
 def tag_names(table_path: str | os.PathLike) -> list[str]:
@@ -148,7 +149,7 @@ def load_tag(table_path: str | os.PathLike, name: str) -> Snapshot:
     ``tagTimeRetained``), so a tag outlives the expiry of its snapshot file."""
     if not name or "/" in name or os.sep in name:
         raise CorruptDataError(f"bad tag name {name!r}", path=_tag_dir(table_path))
-    path = os.path.join(_tag_dir(table_path), f"tag-{name}")
+    path = storage.join(_tag_dir(table_path), f"tag-{name}")
     if not storage.is_file(path):
         raise CorruptDataError(f"tag {name!r} does not exist", path=path,
                                expected="one of: " + (", ".join(tag_names(table_path)) or "(no tags)"))
@@ -164,3 +165,23 @@ def snapshot_at_time(table_path: str | os.PathLike, timestamp_ms: int) -> Snapsh
             return snap
     raise CorruptDataError(f"no snapshot at or before timestamp {timestamp_ms} ms", path=_snapshot_dir(table_path),
                            expected="a timestamp not earlier than the earliest retained snapshot")
+
+
+# -- long-lived changelogs ----------------------------------------------------------------------------
+def _changelog_dir(table_path) -> str:
+    return storage.join(os.fspath(table_path), "changelog")
+
+
+def changelog_ids(table_path: str | os.PathLike) -> list[int]:
+    """Ids of the long-lived changelogs (``changelog/changelog-<id>`` files) of a table or branch directory:
+    the JSON of an expired snapshot that Paimon keeps while its changelog outlives it (see
+    :mod:`~paimon_codec.table.long_lived_changelog`)."""
+    return numbered_ids(_changelog_dir(table_path), "changelog-")
+
+
+def load_changelog(table_path: str | os.PathLike, changelog_id: int) -> Snapshot:
+    """The long-lived changelog ``changelog_id`` of a table or branch directory (Paimon's ``Changelog``, a
+    snapshot's JSON); a missing file is :class:`~paimon_codec.errors.MissingFileError`, which callers that
+    race an expiry (or ask for an id that may have none) catch."""
+    path = storage.join(_changelog_dir(table_path), f"changelog-{changelog_id}")
+    return parse_snapshot(read_json_object(path, f"changelog {changelog_id}"), path)
