@@ -6,7 +6,7 @@
 #                     is not marked slow (crash-safety kills, the short fuzz run: the full run has them)
 #                     (PAIMON_CODEC_QUICK=1 makes those refuse to start: an unmarked use fails the run)
 #                     (and property tests run a quarter of their examples: tests/oracles/quick_guard.py)
-#   ./run.sh setup    only set up
+#   ./run.sh setup    only set up (the venv's install again, even when pyproject.toml is unchanged)
 #   ./run.sh preflight  check the test run's tools and files are there (exit 3 naming what is missing)
 # Needs python3 (>= 3.10) and Java 17 (Spark, Paimon Java oracles). Reaches only PyPI / npm / Debian /
 # Maven Central.
@@ -16,12 +16,24 @@ cd "$HERE"
 VENV="${PAIMON_CODEC_VENV:-$HERE/.venv}"
 PY="$VENV/bin/python"
 
+# The venv's install is stamped (pyproject.toml's digest and the tree it points at) and redone only when either
+# changed, or when asked (`./run.sh setup`): re-installing builds an editable wheel each time (~5 CPU-s, ~10 s).
+# A new venv has no stamp; a venv shared by several trees (PAIMON_CODEC_VENV) follows the tree last set up.
+SETUP_STAMP="$VENV/.paimon-codec-setup"
+
 setup() {
   if [ ! -x "$PY" ]; then
     python3 -m venv "$VENV"
   fi
+  local want
+  want="$(sha256sum pyproject.toml | cut -d' ' -f1) $HERE"
+  if [ "${1:-}" != --force ] && [ -f "$SETUP_STAMP" ] && [ "$(cat "$SETUP_STAMP")" = "$want" ]; then
+    return 0
+  fi
+  rm -f "$SETUP_STAMP"
   "$PY" -m pip install --quiet --disable-pip-version-check --upgrade pip setuptools wheel
   "$PY" -m pip install --quiet --disable-pip-version-check -e ".[test]"
+  printf '%s\n' "$want" >"$SETUP_STAMP"
 }
 
 # Every tool and file the test run needs.  A missing one fails here, before anything runs (exit 3), so a run
@@ -76,9 +88,42 @@ setup_generator_tools() {
   if ! command -v dot >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     (apt-get update -qq && apt-get install -y -qq graphviz >/dev/null) || echo "run.sh: graphviz not installed; diagram check will be partial" >&2
   fi
+  # npm ci empties tools/node_modules and installs the lock file's packages again: only when the lock file
+  # changed since the last one (its digest is stamped inside node_modules, which npm ci removes first)
   if command -v npm >/dev/null 2>&1 && [ -f tools/package.json ]; then
-    npm ci --prefix tools --silent --no-audit --no-fund >/dev/null
+    local lock
+    lock="$(cat tools/package.json tools/package-lock.json | sha256sum | cut -d' ' -f1)"
+    if [ "$(cat tools/node_modules/.paimon-codec-npm-ci 2>/dev/null)" != "$lock" ]; then
+      npm ci --prefix tools --silent --no-audit --no-fund >/dev/null
+      printf '%s\n' "$lock" >tools/node_modules/.paimon-codec-npm-ci
+    fi
   fi
+}
+
+# The gates every test run passes before its tests: the generator check, ruff and mypy (config in pyproject.toml;
+# any error fails the run).  They only read the tree, so they run side by side (a cold mypy takes ~10 CPU-s, the
+# generator check ~5); once all are done each one's output is shown, in this order, and the first failing gate's
+# status fails the run.
+gates() {
+  local out pids=() i rc=0 status
+  out="$(mktemp -d)"
+  trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$out"; exit 130' INT TERM
+  "$PY" tools/generate.py --check >"$out/0.out" 2>"$out/0.err" &
+  pids+=($!)
+  "$PY" -m ruff check paimon_codec tools tests benchmarks >"$out/1.out" 2>"$out/1.err" &
+  pids+=($!)
+  "$PY" -m mypy paimon_codec >"$out/2.out" 2>"$out/2.err" &
+  pids+=($!)
+  for i in 0 1 2; do
+    status=0
+    wait "${pids[$i]}" || status=$?
+    cat "$out/$i.out"
+    cat "$out/$i.err" >&2
+    if [ "$status" -ne 0 ] && [ "$rc" -eq 0 ]; then rc=$status; fi
+  done
+  trap - INT TERM
+  rm -rf "$out"
+  return "$rc"
 }
 
 setup_tools() {
@@ -107,7 +152,7 @@ setup_tools() {
 
 case "${1:-}" in
   setup)
-    setup ;;
+    setup --force ;;
   preflight)
     preflight ;;
   demo)
@@ -127,9 +172,7 @@ case "${1:-}" in
       export PAIMON_GOLDEN="$GOLDEN_DIR" PAIMON_CODEC_QUICK=1
       if [ "${PAIMON_CODEC_ALLOW_MISSING_TOOLS:-}" != 1 ]; then export PAIMON_CODEC_STRICT=1; fi
       setup_generator_tools
-      "$PY" tools/generate.py --check
-      "$PY" -m ruff check paimon_codec tools tests benchmarks
-      "$PY" -m mypy paimon_codec
+      gates
       # every core: the quick subset starts no shared oracle, so its tests run in parallel workers
       exec "$PY" -m pytest -q -p no:cacheprovider -n auto -m "not spark and not java and not pypaimon and not s3 and not browser and not slow" "$@"
     fi
@@ -139,9 +182,7 @@ case "${1:-}" in
     export PYSPARK_PYTHON="$PY" PYSPARK_DRIVER_PYTHON="$PY" PAIMON_GOLDEN="$GOLDEN_DIR"
     if [ "${PAIMON_CODEC_ALLOW_MISSING_TOOLS:-}" != 1 ]; then export PAIMON_CODEC_STRICT=1; fi
     shift
-    "$PY" tools/generate.py --check
-    "$PY" -m ruff check paimon_codec tools tests benchmarks
-    "$PY" -m mypy paimon_codec  # config in pyproject.toml; any error fails the run
+    gates
     exec "$PY" -m pytest -q -p no:cacheprovider "$@" ;;
   *)
     echo "usage: ./run.sh demo|test|setup|preflight" >&2

@@ -97,14 +97,19 @@ def test_preflight_fails_without_a_python_gate(tmp_path, tool):
 
 
 def test_run_sh_gates_ruff_and_mypy():
-    """``./run.sh test`` runs the generator check, ruff and mypy (each failing the run under ``set -e``)
-    before pytest; mypy is clean, so the gate holds on main."""
+    """``./run.sh test`` (full and quick) runs the generator check, ruff and mypy (``gates``, whose failure fails
+    the run under ``set -e``; tests/test_run_sh_steps.py runs it) before pytest; mypy is clean, so the gate
+    holds on main."""
     text = RUN_SH.read_text()
-    test_branch = text[text.index("\n  test)"):text.index("exec \"$PY\" -m pytest")]
+    gates = text[text.index("\ngates() {"):text.index("\n}\n", text.index("\ngates() {"))]
     assert "set -euo pipefail" in text
-    for gate in ('"$PY" tools/generate.py --check', '"$PY" -m ruff check paimon_codec',
+    for gate in ('"$PY" tools/generate.py --check', '"$PY" -m ruff check paimon_codec tools tests benchmarks',
                  '"$PY" -m mypy paimon_codec'):
-        assert gate in test_branch, gate
+        assert gate in gates, gate
+    test_branch = text[text.index("\n  test)"):]
+    quick, full = test_branch.split("\n    fi\n", 1)
+    assert quick.index("\n      gates\n") < quick.index('exec "$PY" -m pytest'), quick
+    assert full.index("\n    gates\n") < full.index('exec "$PY" -m pytest'), full
     out = subprocess.run([sys.executable, "-m", "mypy", "paimon_codec"], capture_output=True, text=True,
                          timeout=600, cwd=REPO)
     assert out.returncode == 0, out.stdout[-4000:]
