@@ -45,6 +45,17 @@ def test_check_passes_on_committed_state():
     assert "up to date" in r.stdout
 
 
+def test_schemas_load_the_same_with_libyaml():
+    """The generator reads the schemas with libyaml's safe loader when PyYAML has it (``YAML_LOADER``): every
+    schema must load to exactly what the pure-Python ``yaml.safe_load`` makes of it."""
+    import yaml
+
+    generate = _tools_module("generate")
+    texts = [p.read_text() for p in sorted((REPO / "schemas").glob("*.ksy"))]
+    assert texts and generate.YAML_LOADER is getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    assert [yaml.load(t, Loader=generate.YAML_LOADER) for t in texts] == [yaml.safe_load(t) for t in texts]
+
+
 #: Schema edits ``--check`` must report, each in its own schema.
 STALE_EDITS = [
     ("hash_index", lambda s: s.replace("type: s4", "type: u4")),                      # a type change

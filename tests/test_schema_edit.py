@@ -1297,7 +1297,8 @@ def _kaitai_subset(schemas: Path, sid: str, out: Path) -> Path:
 def _schema_subset(schemas: Path, sid: str, out: Path) -> tuple[Path, set[str]]:
     """``(folder, changed)``: ``out`` holding the schemas an edit of ``sid`` can change (``changed``: ``sid`` and
     the schemas importing it, transitively) and the schemas those import."""
-    imports = {p.stem: set((yaml.safe_load(p.read_text()).get("meta") or {}).get("imports") or ())
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's: the same objects, ~10x faster
+    imports = {p.stem: set((yaml.load(p.read_text(), Loader=loader).get("meta") or {}).get("imports") or ())
                for p in schemas.glob("*.ksy")}
     changed = {sid}
     while grown := {s for s, deps in imports.items() if deps & changed} - changed:
