@@ -173,8 +173,10 @@ case "${1:-}" in
       if [ "${PAIMON_CODEC_ALLOW_MISSING_TOOLS:-}" != 1 ]; then export PAIMON_CODEC_STRICT=1; fi
       setup_generator_tools
       gates
-      # every core: the quick subset starts no shared oracle, so its tests run in parallel workers
-      exec "$PY" -m pytest -q -p no:cacheprovider -n auto -m "not spark and not java and not pypaimon and not s3 and not browser and not slow" "$@"
+      # every core: the quick subset starts no shared oracle, so its tests run in parallel workers; an idle worker
+      # takes tests queued on another (worksteal: xdist's default hands out chunks, and the one that drew the
+      # schema-edit tests, ~1.5 CPU-s each, ran them alone for the last ~50 CPU-s)
+      exec "$PY" -m pytest -q -p no:cacheprovider -n auto --dist worksteal -m "not spark and not java and not pypaimon and not s3 and not browser and not slow" "$@"
     fi
     install_system_tools
     preflight
