@@ -50,6 +50,8 @@ async function compileAll(target, outDir, debug, files) {
 }
 
 async function serve() {
+  // stdout carries the answers only: anything the compiler logs goes to stderr
+  console.log = console.error;
   const lines = require("readline").createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
     if (!line.trim()) continue;
