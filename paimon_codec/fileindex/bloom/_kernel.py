@@ -18,7 +18,7 @@ import importlib
 import logging
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
 
@@ -172,6 +172,18 @@ def _split(n: int, threads: int) -> list[tuple[int, int]]:
     return list(zip(cuts[:-1], cuts[1:], strict=True))
 
 
+def _each_slice(n: int, task: Callable[[int, int, int], None]) -> None:
+    """``task(i, start, end)`` for each slice of :func:`_split` over ``n`` values: in this thread when there is
+    one, else one thread each (the kernels run without the GIL)."""
+    parts = _split(n, _build_threads())
+    if len(parts) == 1:
+        task(0, 0, n)
+        return
+    with ThreadPoolExecutor(len(parts)) as pool:
+        for f in [pool.submit(task, i, lo, hi) for i, (lo, hi) in enumerate(parts)]:
+            f.result()
+
+
 def _scatter(dense: np.ndarray, values: np.ndarray, mixed: bool, k: int, num_bits: int) -> None:
     """Set ``dense[p] = True`` (one byte per bit) for every bit position of ``values``.
 
@@ -211,16 +223,16 @@ def _jit_add(jit: ModuleType, bits: np.ndarray, values: np.ndarray, mixed: bool,
     and each other one in a zeroed bit set of its own, ORed in afterwards (one loop ORing into shared bytes could
     lose a bit another thread set in the same byte)."""
     _check_room(bits, num_bits)
-    parts = _split(len(values), _build_threads())
-    if len(parts) == 1:
-        jit.add_bits(bits, values, mixed, k, num_bits)
-        return
-    own = [bits] + [np.zeros_like(bits) for _ in parts[1:]]
-    with ThreadPoolExecutor(len(parts)) as pool:
-        for f in [pool.submit(jit.add_bits, b, values[lo:hi], mixed, k, num_bits)
-                  for b, (lo, hi) in zip(own, parts, strict=True)]:
-            f.result()
-    for b in own[1:]:
+    others: list[np.ndarray] = []
+
+    def part(i: int, lo: int, hi: int) -> None:
+        own = bits if i == 0 else np.zeros_like(bits)
+        jit.add_bits(own, values[lo:hi], mixed, k, num_bits)
+        if i:
+            others.append(own)
+
+    _each_slice(len(values), part)
+    for b in others:
         bits |= b
 
 
@@ -230,13 +242,7 @@ def _jit_test(jit: ModuleType, bits: np.ndarray, values: np.ndarray, mixed: bool
     _check_room(bits, num_bits)
     ro = bits.view()
     ro.flags.writeable = False
-    parts = _split(len(values), _build_threads())
-    if len(parts) == 1:
-        jit.test_bits(ro, values, mixed, k, num_bits, out)
-        return
-    with ThreadPoolExecutor(len(parts)) as pool:
-        for f in [pool.submit(jit.test_bits, ro, values[lo:hi], mixed, k, num_bits, out[lo:hi]) for lo, hi in parts]:
-            f.result()
+    _each_slice(len(values), lambda _i, lo, hi: jit.test_bits(ro, values[lo:hi], mixed, k, num_bits, out[lo:hi]))
 
 
 def add_values(bits: np.ndarray, empty: bool, values: np.ndarray, mixed: bool, k: int, num_bits: int) -> None:
@@ -254,13 +260,7 @@ def add_values(bits: np.ndarray, empty: bool, values: np.ndarray, mixed: bool, k
     # many values: scatter into one byte per bit, then pack
     dense = (np.zeros(num_bits, dtype=np.bool_) if empty
              else np.unpackbits(bits, bitorder="little").view(np.bool_))
-    parts = _split(n, _build_threads())
-    if len(parts) == 1:
-        _scatter(dense, values, mixed, k, num_bits)
-    else:
-        with ThreadPoolExecutor(len(parts)) as pool:
-            for f in [pool.submit(_scatter, dense, values[a:b], mixed, k, num_bits) for a, b in parts]:
-                f.result()
+    _each_slice(n, lambda _i, lo, hi: _scatter(dense, values[lo:hi], mixed, k, num_bits))
     bits[:] = np.packbits(dense, bitorder="little")
 
 
@@ -274,11 +274,5 @@ def test_values(bits: np.ndarray, values: np.ndarray, mixed: bool, k: int, num_b
     if jit is not None:
         _jit_test(jit, bits, _readonly_int64(values), mixed, k, num_bits, out)
         return out
-    parts = _split(n, _build_threads())
-    if len(parts) == 1:
-        _probe(bits, values, mixed, k, num_bits, out)
-    else:
-        with ThreadPoolExecutor(len(parts)) as pool:
-            for f in [pool.submit(_probe, bits, values[a:b], mixed, k, num_bits, out[a:b]) for a, b in parts]:
-                f.result()
+    _each_slice(n, lambda _i, lo, hi: _probe(bits, values[lo:hi], mixed, k, num_bits, out[lo:hi]))
     return out
