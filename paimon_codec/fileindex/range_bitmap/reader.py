@@ -24,6 +24,7 @@ from ..bit_slices import BitSlices, null_rows
 from ..keys import KeyCodec
 from ..reader import FileIndexReader
 from ..result import REMAIN, BitmapResult, FileIndexResult
+from ._compiled import compiled_between, jit_kernels, note_reference_rows
 from ._describe import RangeBitmapDescribe
 from ._dictionary import _RangeDictionary
 from ._layout import (
@@ -77,6 +78,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         return both[ebm_len:]
 
     _ebm_bytes: memoryview | None = None
+    _ebm_raw: bytes | memoryview | None = None
 
     @once
     def _ebm(self) -> BitMap:
@@ -84,6 +86,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         b = self._bsi_src
         data = self._ebm_bytes if self._ebm_bytes is not None else b.read(body, ebm_len, "bsi ebm")
         self._ebm_bytes = None
+        self._ebm_raw = data  # the compiled comparisons read it again (a few kilobytes)
         bm = read_bitmap(data, what="bsi ebm", offset=b.base + body, path=b.path)
         if bm and bm.max() >= self.row_count:
             raise CorruptDataError(f"ebm holds row {bm.max()} beyond row count {self.row_count}",
@@ -183,17 +186,58 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
             self._found[(type(literal), literal)] = code
         return code
 
+    # -- the comparisons: compiled (._jit) when loaded, else (and whenever it declines) BitSlices over pyroaring
+    def _compiled(self, low: int | None, high: int | None) -> BitMap | None:
+        """Rows of the EBM whose code is ``>= low`` and ``<= high`` (None: that side unchecked), by the compiled
+        kernel; None when it is not loaded or declines (the caller then asks :class:`BitSlices`)."""
+        jit = jit_kernels()
+        if jit is None:
+            note_reference_rows(self.row_count)
+            return None
+        area = self._slice_area  # first: the EBM comes with the slices when not read yet
+        ebm = self._ebm_bytes if self._ebm_bytes is not None else self._ebm_raw
+        if ebm is None:
+            return None
+        return compiled_between(jit, ebm, area, self._bsi_head[2], self.row_count, low, high)
+
+    def _eq(self, value: int) -> BitMap:
+        """Rows whose code is ``value`` (:meth:`BitSlices.eq`; the same shortcuts before the kernel)."""
+        if 0 < self._max_code() and 0 <= value <= self._max_code():
+            bm = self._compiled(value, value)
+            if bm is not None:
+                return bm
+        return self._bits.eq(value)
+
+    def _lte(self, value: int) -> BitMap:
+        if 0 <= value < self._max_code():
+            bm = self._compiled(None, value)
+            if bm is not None:
+                return bm
+        return self._bits.lte(value)
+
+    def _gte(self, value: int) -> BitMap:
+        if 0 < value <= self._max_code():
+            bm = self._compiled(value, None)
+            if bm is not None:
+                return bm
+        return self._bits.gte(value)
+
+    def _between(self, low: int, high: int) -> BitMap:
+        """``gte(low) & lte(high)`` for ``0 < low <= high < max code``."""
+        bm = self._compiled(low, high)
+        return bm if bm is not None else self._bits.gte(low) & self._bits.lte(high)
+
     def visit_equal(self, literal: Any) -> FileIndexResult:
         r = self._lookup(literal)
         if r is None:
             return REMAIN
-        return BitmapResult(self._bits.eq(r) if r >= 0 else BitMap())
+        return BitmapResult(self._eq(r) if r >= 0 else BitMap())
 
     def visit_not_equal(self, literal: Any) -> FileIndexResult:
         r = self._lookup(literal)
         if r is None:
             return REMAIN
-        return BitmapResult(lambda: self._ebm - self._bits.eq(r) if r >= 0 else self._ebm.copy())
+        return BitmapResult(lambda: self._ebm - self._eq(r) if r >= 0 else self._ebm.copy())
 
     def visit_in(self, literals: Sequence[Any]) -> FileIndexResult:
         if any(v is None for v in literals):
@@ -210,7 +254,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         for lit in literals:
             r = self._lookup(lit)
             if r is not None and r >= 0:
-                out |= self._bits.eq(r)
+                out |= self._eq(r)
         return out
 
     def visit_is_null(self) -> FileIndexResult:
@@ -245,10 +289,10 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
             if a > b:
                 return BitMap()
             if a <= 0:
-                return self._bits.lte(b)
+                return self._lte(b)
             if b >= self._max_code():
-                return self._bits.gte(a)
-            return self._bits.gte(a) & self._bits.lte(b)
+                return self._gte(a)
+            return self._between(a, b)
 
         return BitmapResult(compute)
 
