@@ -298,25 +298,24 @@ def rows_between(ebm: Any, area: Any, slots: Any, row_count: int, low: int, high
             return -1
         if not _decode(area, off, length, row_count, sl):
             return -1
-        low_bit = i < 63 and (low >> i) & 1 == 1
-        high_bit = i < 63 and (high >> i) & 1 == 1
-        for w in range(nw):
-            s = sl[w]
-            if check_low:
-                if low_bit:
-                    eq_low[w] &= s
-                else:
-                    gt[w] |= eq_low[w] & s
-                    eq_low[w] &= ~s
-            if check_high:
-                if high_bit:
-                    lt[w] |= eq_high[w] & ~s
-                    eq_high[w] &= s
-                else:
-                    eq_high[w] &= ~s
-    # the answer: (gt | eq_low) & (lt | eq_high), each side only when checked (else the EBM, which both start as)
+        # one branch-free loop per case (vectorised), not one loop testing the case at every word
+        if check_low:
+            if i < 63 and (low >> i) & 1 == 1:
+                for w in range(nw):
+                    eq_low[w] &= sl[w]
+            else:
+                for w in range(nw):
+                    gt[w] |= eq_low[w] & sl[w]
+                    eq_low[w] &= ~sl[w]
+        if check_high:
+            if i < 63 and (high >> i) & 1 == 1:
+                for w in range(nw):
+                    lt[w] |= eq_high[w] & ~sl[w]
+                    eq_high[w] &= sl[w]
+            else:
+                for w in range(nw):
+                    eq_high[w] &= ~sl[w]
+    # the answer: (gt | eq_low) & (lt | eq_high); a side not checked is the EBM it started as (gt / lt stay 0)
     for w in range(nw):
-        a = (gt[w] | eq_low[w]) if check_low else eq_low[w]
-        b = (lt[w] | eq_high[w]) if check_high else eq_high[w]
-        sl[w] = a & b
+        sl[w] = (gt[w] | eq_low[w]) & (lt[w] | eq_high[w])
     return _serialize(sl, spans, out)
