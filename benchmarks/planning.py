@@ -106,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--output", default=str(RESULTS / "planning.md"))
     ap.add_argument("--readme", action="store_true", help="also replace the table in benchmarks/README.md")
     args = ap.parse_args(argv)
+    # steady-state planning, as a long-lived planner sees it: the range-bitmap kernels loaded from the first
+    # comparison (a process left to itself loads them after 2^27 rows compared on pyroaring, ~13 plans here)
+    os.environ.setdefault("PAIMON_CODEC_JIT", "1")
     import _scale_table
     from scale import QUERIES
 

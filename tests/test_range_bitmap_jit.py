@@ -273,7 +273,7 @@ def test_hostile_bytes_same_answer_or_same_error_both_ways(data):
 
 def test_no_jit_and_small_processes_keep_the_reference_path():
     """``PAIMON_CODEC_NO_JIT=1`` never loads numba; without it a process loads the kernels only once the reference
-    path walked ``JIT_AFTER_ROWS`` rows."""
+    path walked ``JIT_AFTER_ROWS`` rows, or from the first comparison with ``PAIMON_CODEC_JIT=1``."""
     code = ("import sys\n"
             "from paimon_codec.fileindex.range_bitmap import RangeBitmapReader, RangeBitmapWriter, _compiled\n"
             "w = RangeBitmapWriter('INT'); w.write_batch(list(range(1000)))\n"
@@ -282,9 +282,12 @@ def test_no_jit_and_small_processes_keep_the_reference_path():
             "print(_compiled.jit_kernels() is not None, 'numba' in sys.modules)\n"
             "_compiled.JIT_AFTER_ROWS = 2000\n"
             "print(_compiled.jit_kernels() is not None)\n")
-    env = {k: v for k, v in os.environ.items() if k != compiled_mod.NO_JIT_ENV}
+    env = {k: v for k, v in os.environ.items() if k not in (compiled_mod.NO_JIT_ENV, compiled_mod.JIT_ENV)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False", "True"]
+    out = subprocess.run([sys.executable, "-c", code], env={**env, compiled_mod.JIT_ENV: "1"}, capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.split() == ["True", "True", "True"]
     env[compiled_mod.NO_JIT_ENV] = "1"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False", "False"]
