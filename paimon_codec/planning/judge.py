@@ -17,7 +17,6 @@ from typing import Any
 
 from pyroaring import BitMap
 
-from .. import storage
 from ..dv.apply import deleted_rows_32, kept_rows
 from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, UnsupportedTypeError
@@ -31,8 +30,8 @@ from .judge_sources import SharedSource, held_source, index_source, open_dv_sour
 from .probe import FileProbe
 from .topn.exact import exact_answer
 
-__all__ = ["JUDGE_THREADS", "LOCAL_JUDGE_THREADS", "FileJudge", "FileProbe", "FileVerdict", "JudgeContext",
-           "judge_file", "judge_files", "judge_on_driver", "needs_judging"]
+__all__ = ["JUDGE_THREADS", "FileJudge", "FileProbe", "FileVerdict", "JudgeContext", "judge_file", "judge_files",
+           "judge_on_driver", "needs_judging"]
 
 # a judge: (context, files) -> (one verdict per file, "driver" | "distributed", Spark tasks started)
 FileJudge = Callable[["JudgeContext", list["FileProbe"]], tuple[list["FileVerdict"], str, int]]
@@ -170,31 +169,16 @@ def needs_judging(ctx: JudgeContext, f: FileProbe) -> bool:
 #: Threads that judge files at once.  Judging is I/O latency, not CPU: on an object store each file costs
 #: two ranged GETs (index head, then the block the predicate needs) and maybe one for its deletion vector,
 #: ~10-50 ms each, so one file after another makes planning a sum of round trips.  16 requests in flight
-#: cut that ~16x while staying far below a store's per-connection limits (local files: :data:`LOCAL_JUDGE_THREADS`).
+#: cut that ~16x while staying far below a store's per-connection limits and costing little on local disk.
 JUDGE_THREADS = 16
 
 #: Fewer files than this are judged on the calling thread (a pool would cost more than it saves).
 MIN_FILES_FOR_THREADS = 4
 
-#: Threads that judge the files of a local table at once: a local read is a copy from the page cache (or one SSD
-#: access), so judging is CPU and more threads than cores only contend for the GIL and the caches.  Measured on
-#: the 200-file scale table (2 cores, load ~7.5, fresh processes interleaved, 5 plans each): range filters 61-105
-#: -> 47-67 ms CPU with 2 threads instead of 16, wall alike (benchmarks/README.md, "Planning").
-LOCAL_JUDGE_THREADS = max(2, os.cpu_count() or 1)
-
-
-def _default_threads(files: list[FileProbe]) -> int:
-    """:data:`JUDGE_THREADS`, at most :data:`LOCAL_JUDGE_THREADS` when every file is local; one for few files."""
-    if len(files) < MIN_FILES_FOR_THREADS:
-        return 1
-    local = all(storage.is_local(f.path) for f in files)
-    return min(JUDGE_THREADS, LOCAL_JUDGE_THREADS) if local else JUDGE_THREADS
-
 
 def judge_files(ctx: JudgeContext, files: list[FileProbe], threads: int | None = None) -> list[FileVerdict]:
     """:func:`judge_file` for each file, in ``files`` order, by up to ``threads`` (default
-    :data:`JUDGE_THREADS`, :data:`LOCAL_JUDGE_THREADS` for local files) threads at once; the same verdicts as one
-    after the other.
+    :data:`JUDGE_THREADS`) threads at once; the same verdicts as one after the other.
 
     Every deletion-vector index file is opened once for all its vectors (a table's vectors sit in a few
     index files: one open per data file would dominate planning); threads share it through
@@ -204,7 +188,7 @@ def judge_files(ctx: JudgeContext, files: list[FileProbe], threads: int | None =
     """
     n = len(files)
     if threads is None:
-        threads = _default_threads(files)
+        threads = JUDGE_THREADS if n >= MIN_FILES_FOR_THREADS else 1
     workers = min(max(1, threads), n)
     sources: dict[str, ByteSource] = {}
     extents: dict[str, tuple[int, int]] = {}
