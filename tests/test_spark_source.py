@@ -15,7 +15,7 @@ from spark_fixtures import spark  # noqa: F401
 from paimon_codec.catalog import CatalogError, FileSystemCatalog
 from paimon_codec.expressions import leaves
 from paimon_codec.reading import read_table
-from paimon_codec.spark.pushdown import push_filters, translate
+from paimon_codec.spark.pushdown import pinned_values, push_filters, translate
 from paimon_codec.table import PaimonTable
 from paimon_codec.types import parse_row_type
 from paimon_codec.writing import create_table
@@ -69,6 +69,19 @@ def test_not_null_safe_equal_keeps_the_nulls():
     assert kept == [6, None]
 
 
+def test_pinned_values_are_equalities_of_one_stored_value():
+    """``x = v`` conjuncts pin x to v on every kept row, on types whose equality has one stored value only:
+    not DOUBLE (``-0.0 = 0.0``), CHAR (padding), TIMESTAMP; not under OR or NOT."""
+    pred, rest = push_filters([sds.EqualTo(("id",), 5), sds.EqualTo(("s",), "x"), sds.EqualTo(("b",), True),
+                               sds.EqualTo(("f",), 0.0), sds.GreaterThan(("id",), 1)], ROW_TYPE)
+    assert rest == [] and pinned_values(pred, ROW_TYPE) == {"id": 5, "s": "x", "b": True}
+    assert pinned_values(translate(sds.EqualTo(("s",), "x"), ROW_TYPE), ROW_TYPE) == {"s": "x"}
+    assert pinned_values(translate(sds.Not(sds.EqualTo(("id",), 5)), ROW_TYPE), ROW_TYPE) == {}
+    assert pinned_values(leaves.EqualTo("id", 5).bind(ROW_TYPE) | leaves.EqualTo("id", 6).bind(ROW_TYPE),
+                         ROW_TYPE) == {}
+    assert pinned_values(None, ROW_TYPE) == {}
+
+
 # -- the reader without Spark: pushed filters prune, and the rows are exact --------------------------------------
 def _reader(path: str, **options: str):
     from paimon_codec.spark.source import PaimonCodecReader
@@ -99,6 +112,42 @@ def test_pushed_filters_prune_files_and_need_no_spark_filter(driver_rows):
     off = _reader(path)
     filters = [sds.EqualTo(("cat",), "B")]
     assert list(off.pushFilters(filters)) == filters  # pushdown is opt-in: Spark filters
+
+
+@golden
+@pytest.mark.parametrize("driver_rows", [None, "0"])
+def test_pinned_columns_are_filled_not_read(driver_rows, monkeypatch):
+    """Columns a pushed ``x = v`` pins are not read from files whose selection is exact; every row carries
+    them all the same - the rows (every column) are those of a read without pushdown, filtered here."""
+    import paimon_codec.reading.read as read_module
+    from paimon_codec.planning.plan import plan_scan
+
+    spec = next(t for t in tables() if t["table"] == "golden.append_indexed")
+    path = table_dir(spec["table"])
+    knob = {} if driver_rows is None else {"source.driver-read-rows": driver_rows}
+    every = _reader(path, **knob)
+    everything = _rows(every, every.partitions())
+    for filters, keep in (([sds.EqualTo(("cat",), "B"), sds.EqualTo(("code",), 20)],
+                           lambda r: r["cat"] == "B" and r["code"] == 20),
+                          ([sds.EqualTo(("cat",), "A")], lambda r: r["cat"] == "A")):
+        reader = _reader(path, pushdown="true", **knob)
+        assert list(reader.pushFilters(filters)) == []
+        asked: list[list[str]] = []
+        real = read_module.read_file_rows
+
+        def spy(path, fmt, schema, *rest, real=real, asked=asked):
+            asked.append(schema.names)
+            return real(path, fmt, schema, *rest)
+
+        monkeypatch.setattr(read_module, "read_file_rows", spy)
+        got = _rows(reader, reader.partitions())
+        monkeypatch.setattr(read_module, "read_file_rows", real)
+        want = [r for r in everything if keep(r)]
+        assert want and sorted(got, key=lambda r: r["id"]) == sorted(want, key=lambda r: r["id"])
+        where = " AND ".join(f"{f.attribute[0]} = {f.value!r}" for f in filters)
+        exact = sum(t.exact for t in plan_scan(path, where, semantics="spark").tasks)
+        pinned = {f.attribute[0] for f in filters}
+        assert exact and sum(not pinned & set(names) for names in asked) == exact
 
 
 def test_partitions_pack_files_by_selected_bytes_and_open_cost():

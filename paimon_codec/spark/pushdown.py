@@ -21,15 +21,18 @@ from typing import Any
 
 from ..errors import PaimonCodecError
 from ..expressions import leaves
-from ..expressions.predicate import Predicate, and_all, or_all
+from ..expressions.predicate import And, Predicate, and_all, or_all
 from ..types import RowType
 
-__all__ = ["translate", "push_filters"]
+__all__ = ["translate", "push_filters", "pinned_values"]
 
 _NESTED = ("ARRAY", "MAP", "ROW", "MULTISET")
 _NO_VALUE_FILTERS = ("CHAR", "BINARY", "VARBINARY", "BLOB", "TIME_WITHOUT_TIME_ZONE", *_NESTED)
 _ORDERINGS: dict[str, Any] = {"GreaterThan": leaves.GreaterThan, "GreaterThanOrEqual": leaves.GreaterThanOrEqual,
               "LessThan": leaves.LessThan, "LessThanOrEqual": leaves.LessThanOrEqual}
+#: column types whose ``=`` holds for one stored value only (not FLOAT / DOUBLE: ``0.0 = -0.0``, NaNs; not DECIMAL:
+#: its literal is rounded to the scale; not timestamps: zones and precisions)
+_ONE_VALUE_EQUALITY = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "BOOLEAN", "DATE", "VARCHAR")
 _STRINGS: dict[str, Any] = {"StringStartsWith": leaves.StartsWith, "StringEndsWith": leaves.EndsWith,
             "StringContains": leaves.Contains}
 
@@ -111,3 +114,20 @@ def push_filters(filters: list[Any], row_type: RowType) -> tuple[Predicate | Non
         else:
             pushed.append(pred)
     return (and_all(pushed) if pushed else None), rest
+
+
+def pinned_values(predicate: Predicate | None, row_type: RowType) -> dict[str, Any]:
+    """The columns ``predicate`` holds to one value on every row it keeps - a top-level ``AND`` conjunct
+    ``column = literal`` on a column of a type whose equality holds for one stored value only - and those
+    values (the literals as bound to the columns).  A read of such a column returns the literal on every
+    kept row, so a reader need not decode it (the scale table's ``cat = 's001'``: the ``cat`` strings of
+    200 files, as much work as their ``id`` column); it still reads it where it filters rows itself."""
+    if predicate is None:
+        return {}
+    conjuncts = predicate.children if isinstance(predicate, And) else (predicate,)
+    out: dict[str, Any] = {}
+    for c in conjuncts:
+        if isinstance(c, leaves.EqualTo) and c.column in row_type.names and c.literal is not None \
+                and row_type.field(c.column).type.root in _ONE_VALUE_EQUALITY:
+            out.setdefault(c.column, c.literal)
+    return out

@@ -42,21 +42,28 @@ def read_partition(files: list, group: Any, read_type: Any, out_type: Any, spark
     """Arrow batches of one partition: ``files`` (``FileTask``s, read a few at once: pyarrow decodes without the
     GIL, and a selective partition is bound by opening files, not by bytes) or ``group`` (a ``GroupTask``).
     A file whose selection is exactly the matching rows (``FileTask.exact``) is read for the returned columns
-    alone; the others with the predicate's columns too, and filtered."""
+    alone, less those the predicate pins to one value (:func:`~.pushdown.pinned_values`: filled with it); the
+    others with the predicate's columns too, and filtered."""
     from ..evolution.file_evolution import arrow_schema
     from ..reading.arrow_filter import filter_table
     from ..reading.read import map_bounded, read_file_rows, read_group_task, read_threads
     from ..types import RowType
+    from .pushdown import pinned_values
 
     target = _spark_arrow_schema(spark_schema)
     schema = arrow_schema(read_type)
     names = out_type.names
-    returned = arrow_schema(RowType(tuple(f for f in read_type.fields if f.name in set(names))))
+    pinned = {k: v for k, v in pinned_values(predicate, read_type).items() if k in set(names)}
+    if not set(names) - set(pinned):  # read one column at least: a read of none would count no rows
+        pinned = {}
+    returned = arrow_schema(RowType(tuple(f for f in read_type.fields if f.name in set(names) - set(pinned))))
 
     def filtered(table: pa.Table, exact: bool) -> pa.Table:
         if predicate is not None and not exact:
             table = filter_table(table, predicate, read_type, semantics)
-        return _as_spark(table.select(names), target)
+        columns = [pa.repeat(pa.scalar(pinned[n], schema.field(n).type), table.num_rows) if n in pinned
+                   and n not in table.column_names else table.column(n) for n in names]
+        return _as_spark(pa.Table.from_arrays(columns, names=names), target)
 
     if group is not None:
         yield from filtered(read_group_task(group, schema), False).to_batches(max_chunksize=_BATCH_ROWS)
