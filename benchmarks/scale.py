@@ -11,9 +11,12 @@ selectivity per index kind, top-N, and the deletion-vector table.  For each quer
     the DV table its rows are not the table's, and the table says so);
 (d) the ``paimon_codec`` DataFrame source: ``spark.read.format("paimon_codec").option("pushdown", "true")
     .option("columns", <key and filter columns>).load(path).filter(...)`` + collect as Arrow, a fresh ``load()``
-    per run (pushdown is opt-in: see :mod:`paimon_codec.spark.source`); its rows must be (a)'s.
+    per run (pushdown is opt-in: see :mod:`paimon_codec.spark.source`); its rows must be (a)'s; beside it its
+    **floor**, :mod:`source_floor`'s trivial Python source (one partition, one ready 3-row batch, no planning,
+    no I/O): what PySpark's machinery for any Python data source costs a query - where floor / (a) is above
+    1.2, no Python data source can be within 1.2x of (a).
 
-(a), (c) and (d) run in turn, round after round (:func:`_harness.interleave`: each round starts with the next
+(a), (c), (d) and the floor run in turn, round after round (:func:`_harness.interleave`: each round starts with the next
 side), so their ratios saw the same load; (b) runs in its own process before them.
 
 Paimon 0.9 has no range-bitmap index (and fails on a container holding one), so (b) reads the twin tables
@@ -53,6 +56,7 @@ from pathlib import Path
 
 import planning as _planning
 from _harness import RESULTS, environment, interleave, load_summary, replace_readme_section, write_result
+from source_floor import _trivial_source
 
 # (kind, selectivity label, table suffix, where, order_by, limit, key column compared)
 QUERIES = [
@@ -143,15 +147,20 @@ def _interleaved(sides: list[tuple[str, object]], rounds: int) -> tuple[dict[str
 
 def _source_dataframe(spark, path: str, table, q: dict):
     """(d): the query through the ``paimon_codec`` source from a fresh ``load()``, pushdown on, reading the key and
-    the filter's and sort's columns (PySpark 4.3 hands a Python source no column list: ``option("columns")``)."""
+    the filter's and sort's columns (PySpark 4.3 hands a Python source no column list: ``option("columns")``);
+    top-N with the source's options ``order-by`` / ``limit`` (the DataFrame is then the first rows in that
+    order) and Spark's own ``orderBy`` / ``limit`` on top, as a user writes it."""
     from paimon_codec.planning.plan import as_predicate
 
     row_type = table.schema.fields
     pred = as_predicate(q["where"], row_type)
     wanted = {q["key"], *(pred.columns() if pred is not None else ()),
               *((q["order_by"].split()[0],) if q["order_by"] else ())}
-    df = (spark.read.format("paimon_codec").option("pushdown", "true")
-          .option("columns", ",".join(n for n in row_type.names if n in wanted)).load(path))
+    reader = (spark.read.format("paimon_codec").option("pushdown", "true")
+              .option("columns", ",".join(n for n in row_type.names if n in wanted)))
+    if q["order_by"]:  # PySpark pushes no ORDER BY / LIMIT into a Python source: the source's own options
+        reader = reader.option("order-by", q["order_by"]).option("limit", str(q["limit"]))
+    df = reader.load(path)
     if q["where"]:
         df = df.filter(q["where"])
     if q["order_by"]:
@@ -280,12 +289,12 @@ def _fmt(v, spec=".3f"):
 def _table_lines(results: list[dict], s3: bool) -> list[str]:
     if s3:
         head = ("| query | selectivity | rows | ours (s) | source (s) | connector (s) | plain (s) | ours / connector "
-                "| source / ours | source / connector | plain / ours "
+                "| source / ours | source / connector | floor (s) | floor / ours | plain / ours "
                 "| data bytes ours / connector / plain | index bytes ours / connector / plain "
                 "| planning ms ours / connector | files read |")
     else:
         head = ("| query | selectivity | rows | ours (s) | source (s) | connector (s) | plain (s) | ours / connector "
-                "| source / ours | source / connector | plain / ours "
+                "| source / ours | source / connector | floor (s) | floor / ours | plain / ours "
                 "| bytes read ours / connector / plain | index bytes (ours) | floor: row-group bytes + planning "
                 "| ours / floor (bytes) | planning ms ours / connector | files read |")
     lines = [head, "|" + "---|" * head.count(" | ")]
@@ -295,6 +304,7 @@ def _table_lines(results: list[dict], s3: bool) -> list[str]:
         source = r.get("source_s")
         source_ours = None if source is None else source / r["ours_s"]
         source_conn = None if source is None or r["connector_s"] is None else source / r["connector_s"]
+        floor_s = r.get("floor_s")
         plain_note = "" if r["plain_same_rows"] else " (not the table's rows: no DVs)"
         if s3:
             conn = r["connector_store"] or {}
@@ -308,9 +318,11 @@ def _table_lines(results: list[dict], s3: bool) -> list[str]:
             floor = r.get("floor_bytes")
             byte_cells += (f" | {_fmt(floor, ',')} + {r['planning_ms']:.0f} ms | "
                            + (f"{r['ours_bytes'] / floor:.2f}" if floor else "-"))
-        lines.append(f"| {_what(r)} | {sel} | {r['rows']:,} | {r['ours_s']:.3f} | {_fmt(source)} | "
+        source_note = " (options order-by, limit)" if r["order_by"] and source is not None else ""
+        lines.append(f"| {_what(r)} | {sel} | {r['rows']:,} | {r['ours_s']:.3f} | {_fmt(source)}{source_note} | "
                      f"{_fmt(r['connector_s'])} | {r['plain_s']:.3f}{plain_note} | {_fmt(ratio, '.2f')} | "
-                     f"{_fmt(source_ours, '.2f')} | {_fmt(source_conn, '.2f')} | {r['plain_s'] / r['ours_s']:.1f} | "
+                     f"{_fmt(source_ours, '.2f')} | {_fmt(source_conn, '.2f')} | {_fmt(floor_s)} | "
+                     f"{_fmt(None if floor_s is None else floor_s / r['ours_s'], '.2f')} | {r['plain_s'] / r['ours_s']:.1f} | "
                      f"{byte_cells} | {r['planning_ms']:.0f} / {_fmt(r['connector_planning_ms'], '.0f')} | "
                      f"{r['files_read']}/{r['files_total']} |")
     return lines
@@ -413,6 +425,7 @@ def main(argv: list[str] | None = None) -> int:
                                              "spark.hadoop.fs.s3a.input.stream.type": args.s3a_stream})
         spark = get_spark(args.master, extra_conf=conf)
         register(spark)  # (d): the storage options set by now travel with the source
+        spark.dataSource.register(_trivial_source())  # (d)'s floor
         jvm_pid = int(spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
         connector: dict = {}
         if not args.no_connector:
@@ -447,8 +460,11 @@ def main(argv: list[str] | None = None) -> int:
             def source(q=q, path=path, table=table):
                 return _source_dataframe(spark, path, table, q).toArrow()
 
+            def floor():  # what any Python data source costs a query: source_floor.py's trivial source
+                return spark.read.format("trivial_floor").load().filter("cat = 'a'").select("id").toArrow()
+
             measured: dict = {}
-            sides = [("ours", ours), ("source", source), ("plain", plain)]
+            sides = [("ours", ours), ("source", source), ("floor", floor), ("plain", plain)]
             if s3:
                 last: dict = {name: {} for name, _ in sides}
                 sides = [(name, _counted(store, fn, last[name])) for name, fn in sides]
@@ -456,6 +472,7 @@ def main(argv: list[str] | None = None) -> int:
             (ours_s, (keys, report)), (source_s, source_keys), (plain_s, plain_keys) = (
                 timed["ours"], timed["source"], timed["plain"])
             measured["loads"] = load_summary(loads)
+            measured["floor_s"] = timed["floor"][0]
             if s3:
                 measured.update(ours_store=last["ours"], plain_store=last["plain"], source_store=last["source"])
             else:
@@ -515,7 +532,11 @@ def main(argv: list[str] | None = None) -> int:
                                   f"{info['spark']} (not served by Maven Central: {', '.join(info['not_served']) or '-'})"
                                   if info else "not run"), "",
              "Source: `spark.read.format(\"paimon_codec\").option(\"pushdown\", \"true\").option(\"columns\", "
-             "<key and filter columns>).load(path).filter(...)`, a fresh `load()` a run; scan, source and plain Spark ran "
+             "<key and filter columns>).load(path).filter(...)`, a fresh `load()` a run (top-N: the source's options "
+             "`order-by` / `limit` too, under Spark's own `orderBy(...).limit(n)`: PySpark pushes neither into a Python "
+             "source); **floor**: a trivial Python source (`benchmarks/source_floor.py`: one ready 3-row batch, no "
+             "planning, no I/O), what any Python data source costs a query - floor / ours above 1.2: no Python source "
+             "meets 1.2x of scan there; scan, source, floor and plain Spark ran "
              "in turn, round after round (`_harness.interleave`); the load average when their runs started: "
              + _load_range(results) + ".", ""]
     if s3:

@@ -321,3 +321,64 @@ def test_sql_through_a_temporary_view_and_column_pruning(spark, tmp_path):  # no
     assert sorted(r.id for r in spark.sql("SELECT id FROM events WHERE s IS NOT NULL").collect()) == [1, 2, 11, 12]
     spark.sql("INSERT OVERWRITE events VALUES (7, 'z')")
     assert read_table(catalog.table_path("db.events")).to_pylist() == [{"id": 7, "s": "z"}]
+
+
+# -- options order-by / limit: the first rows of the table in that order ---------------------------------------
+@pytest.fixture(scope="module")
+def sample_table(tmp_path_factory) -> str:
+    from paimon_codec.spark.sample import write_sample_table
+
+    return write_sample_table(tmp_path_factory.mktemp("wh"), files=4, rows_per_file=600, seed=3,
+                              deleted_every=9, paimon_version="latest")
+
+
+def _spark_order(rows: list[dict], keys: list[tuple[str, bool]]) -> list[dict]:
+    """``rows`` in Spark's order of ``keys`` ((column, descending); nulls first ascending, last descending)."""
+    for column, descending in reversed(keys):  # stable sorts, last key first
+        rows = sorted(rows, key=lambda r, c=column: r[c] is not None if not descending else r[c] is None)
+        present = [r for r in rows if r[column] is not None]
+        nulls = [r for r in rows if r[column] is None]
+        present = sorted(present, key=lambda r, c=column: r[c], reverse=descending)
+        rows = present + nulls if descending else nulls + present
+    return rows
+
+
+@pytest.mark.parametrize("order_by, keys, limit", [
+    ("amount DESC", [("amount", True)], 7),  # range bitmaps narrow the rows read
+    ("amount", [("amount", False)], 12),  # nulls first
+    ("amount, id DESC", [("amount", False), ("id", True)], 6),
+    ("ts", [("ts", False)], 4),
+    ("id DESC", [("id", True)], 3),  # no range bitmap on id: every row read, the first kept
+    ("amount DESC", [("amount", True)], 0),
+])
+def test_order_by_limit_options_are_the_first_rows(sample_table, order_by, keys, limit):
+    """``option("order-by")`` + ``option("limit")``: the DataFrame is the first ``limit`` rows in that order -
+    the sort keys of the rows are those of every row sorted as Spark sorts them and cut, each row a row of
+    the table.  Filters are all left to Spark (they apply
+    to those rows)."""
+    every = _reader(sample_table)
+    everything = _rows(every, every.partitions())
+    reader = _reader(sample_table, pushdown="true", **{"order-by": order_by, "limit": str(limit)})
+    filters = [sds.EqualTo(("region",), "EU")]
+    assert list(reader.pushFilters(filters)) == filters
+    parts = reader.partitions()
+    assert len(parts) == 1 and parts[0].rows is not None
+    got = _rows(reader, parts)
+    want = _spark_order(everything, keys)[:limit]
+    assert len(got) == limit
+    assert [tuple(r[c] for c, _ in keys) for r in got] == [tuple(r[c] for c, _ in keys) for r in want]
+    by_id = {r["id"]: r for r in everything}
+    assert all(by_id[r["id"]] == r for r in got)
+
+
+@pytest.mark.parametrize("options, error", [
+    ({"order-by": "amount"}, "go together"),
+    ({"limit": "3"}, "go together"),
+    ({"order-by": "amount", "limit": "-1"}, "go together"),
+    ({"order-by": "nope", "limit": "3"}, "unknown column"),
+])
+def test_order_by_limit_options_refused(sample_table, options, error):
+    from paimon_codec.errors import UsageError
+
+    with pytest.raises(UsageError, match=error):
+        _reader(sample_table, **options)

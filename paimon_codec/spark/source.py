@@ -20,8 +20,11 @@ Arrow batches.
 
 PySpark (4.1 - 4.3) hands a Python data source neither the columns a query needs nor its ``LIMIT`` / top-N,
 so every column is read unless ``option("columns", "a,b")`` (or a user schema of some of the table's columns:
-``spark.read.schema("a BIGINT, b STRING")``) names them; ``ORDER BY ... LIMIT`` pushed into range bitmaps
-stays with :func:`~paimon_codec.spark.scan` (``order_by=``, ``limit=``).
+``spark.read.schema("a BIGINT, b STRING")``) names them.  Top-N comes as options instead: with
+``option("order-by", "amount DESC")`` and ``option("limit", "10")`` the DataFrame is the first 10 rows of the
+table in that order (planned with range-bitmap top-N pushdown where it can, read and cut while planning); no
+filter is pushed then, so every filter of the query applies to those rows (:func:`~paimon_codec.spark.scan`
+filters before it chooses).
 
 Pushdown is opt-in (``option("pushdown", "true")``): PySpark 4.1 - 4.3 keep the read plan of the last pushdown
 on the relation's provider (``PythonDataSourceV2.readInfo``, set by ``PythonScanBuilder.pushFilters``) and every
@@ -97,6 +100,38 @@ def _output_type(row_type, columns: tuple[str, ...] | None):
     return RowType(tuple(row_type.field(name) for name in columns))
 
 
+#: key types whose order in Arrow is Spark's (not FLOAT / DOUBLE: Spark sorts NaN above every number and
+#: ``-0.0`` with ``0.0``; not nested types)
+_SORTABLE = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "BOOLEAN", "DATE", "VARCHAR", "CHAR", "DECIMAL",
+             "TIMESTAMP_WITHOUT_TIME_ZONE", "TIMESTAMP_WITH_LOCAL_TIME_ZONE")
+
+
+def _sort_keys(opts: SourceOptions, out_type: Any) -> list:
+    """The ``SortKey``s of option ``order-by`` (none without it), of columns the DataFrame returns (Spark's own
+    ``orderBy`` on top needs them) and of types whose order Arrow shares with Spark."""
+    from ..errors import UnsupportedFeatureError
+    from ..planning.plan import parse_order_by
+
+    if opts.order_by is None:
+        return []
+    keys = parse_order_by(list(opts.order_by), out_type)
+    for k in keys:
+        if out_type.field(k.column).type.root not in _SORTABLE:
+            raise UnsupportedFeatureError(f"option order-by on {k.column} ({out_type.field(k.column).type}): "
+                                          "the source sorts only integer, boolean, date, string, decimal and "
+                                          "timestamp columns; use paimon_codec.spark.scan(order_by=...)")
+    if (opts.limit or 0) > 1 << 20:
+        raise InvalidOptionError(f"option limit {opts.limit} is more rows than the source hands over while "
+                                 "planning (1,048,576); use paimon_codec.spark.scan(order_by=..., limit=...)")
+    return keys
+
+
+def _arrow_schema(spark_schema: Any) -> Any:
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    return to_arrow_schema(spark_schema, timezone="UTC")
+
+
 def _check_user_schema(out_type: Any, schema: Any, path: str) -> None:
     """A schema given with ``spark.read.schema(...)`` names columns of the table, with their Spark types."""
     from .types import spark_type
@@ -124,12 +159,13 @@ class PaimonCodecReader(DataSourceReader):
         self.spark_schema = schema
         self.predicate: Any = None
         self.semantics: SemanticsLike = "spark"
+        self.order_by = _sort_keys(self.opts, self.out_type)
 
     def pushFilters(self, filters: list) -> Iterator:  # noqa: N802 - PySpark's name
         """Take the filters that translate exactly (``option("pushdown", "true")`` only: see the module docs)."""
         from .pushdown import push_filters
 
-        if not self.opts.pushdown:
+        if not self.opts.pushdown or self.order_by:  # top-N options: every filter applies to the first rows
             yield from filters
             return
         self.predicate, rest = push_filters(list(filters), self.table_type)
@@ -142,12 +178,14 @@ class PaimonCodecReader(DataSourceReader):
         opts = self.opts
         plan = plan_scan(opts.path, self.predicate, opts.snapshot_id, use_indexes=opts.use_indexes,
                          branch=opts.branch, tag=opts.tag, timestamp_ms=opts.timestamp_ms, semantics="spark",
-                         time_zone=opts.time_zone)
+                         time_zone=opts.time_zone, order_by=self.order_by or None, limit=opts.limit)
         if plan.row_type.names != self.table_type.names:  # a fallback branch of another schema, a race
             raise InvalidOptionError("the table's schema changed between Spark's analysis and planning; read again",
                                      path=opts.path)
         needed = set(self.out_type.names) | set(self.predicate.columns() if self.predicate is not None else ())
         narrow = RowType(tuple(f for f in plan.row_type.fields if f.name in needed))
+        if self.order_by:
+            return [self._read_first_rows(plan, narrow)]
         if plan.tasks and not plan.groups and self._small(plan, needed):
             return [self._read_now(plan.tasks, narrow)]
         parts: list[InputPartition] = [PlanPartition(plan.row_type, group=g) for g in plan.groups]
@@ -171,6 +209,22 @@ class PaimonCodecReader(DataSourceReader):
         batches = read_partition(files, None, read_type, self.out_type, self.spark_schema, self.predicate,
                                  self.semantics)
         return PlanPartition(read_type, rows=to_ipc(batches, self.spark_schema), files_read=len(files))
+
+    def _read_first_rows(self, plan: Any, read_type: Any) -> PlanPartition:
+        """Options ``order-by`` / ``limit``: the first rows of the table in that order, read here (the plan's
+        top-N candidates: :func:`plan_scan` narrows them with range-bitmap indexes where it can, else every
+        row is read and the first ones kept), one partition of Arrow IPC."""
+        from itertools import chain
+
+        from .source_read import read_partition, to_ipc, top_rows
+
+        parts = [read_partition(plan.tasks, None, read_type, self.out_type, self.spark_schema, None,
+                                self.semantics)] if plan.tasks else []
+        parts += [read_partition([], g, plan.row_type, self.out_type, self.spark_schema, None, self.semantics)
+                  for g in plan.groups]
+        rows = top_rows(chain(*parts), _arrow_schema(self.spark_schema), self.order_by, self.opts.limit or 0)
+        return PlanPartition(read_type, rows=to_ipc(rows, self.spark_schema),
+                             files_read=len(plan.tasks) + sum(len(g.files) for g in plan.groups))
 
     def read(self, partition: InputPartition) -> Iterator:
         from .source_read import from_ipc, read_partition

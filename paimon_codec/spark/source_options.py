@@ -45,6 +45,10 @@ class SourceOptions:
     #: while planning, as ``scan()`` reads it on the driver (option ``source.driver-read-rows``; 0: never;
     #: None: ``routes.DRIVER_READ_ROWS``, scan's bound)
     driver_read_rows: int | None = None
+    #: options ``order-by`` (``"amount DESC"``, ``"a, b DESC"``) and ``limit``: the DataFrame is the first
+    #: ``limit`` rows of the table in that order (:meth:`~.source.PaimonCodecReader.partitions`), both or neither
+    order_by: tuple[str, ...] | None = None
+    limit: int | None = None
 
     @property
     def time_travel(self) -> bool:
@@ -125,6 +129,11 @@ def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
     except ValueError as exc:
         raise InvalidOptionError(f"snapshot-id {snapshot!r} is not an integer") from exc
     min_partitions = _int(opts, "source.min-partitions", SourceOptions.min_partitions)
+    order_by = opts.get("order-by") or None
+    limit = None if opts.get("limit") in (None, "") else _int(opts, "limit", 0)
+    if (order_by is None) != (limit is None) or (limit is not None and limit < 0):
+        raise InvalidOptionError("options order-by and limit go together (the first LIMIT rows in that order), "
+                                 f"limit a non-negative integer; got order-by={order_by!r}, limit={opts.get('limit')!r}")
     return SourceOptions(
         path=table_path(opts), branch=opts.get("branch") or None, snapshot_id=snapshot_id,
         tag=_first(opts, _TAG_KEYS), timestamp_ms=None if as_of is None else _as_of(as_of),
@@ -132,7 +141,9 @@ def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
         use_indexes=_bool(opts, "use-indexes", True), pushdown=_bool(opts, "pushdown", False), split_bytes=max(1, split_bytes),
         min_partitions=max(1, min_partitions), time_zone=opts.get("time-zone") or None,
         driver_read_rows=None if opts.get("source.driver-read-rows") is None
-        else max(0, _int(opts, "source.driver-read-rows", 0)))
+        else max(0, _int(opts, "source.driver-read-rows", 0)),
+        order_by=None if order_by is None else tuple(k.strip() for k in order_by.split(",") if k.strip()),
+        limit=limit)
 
 
 def storage_overrides(options: Mapping[str, str]) -> dict[str, str]:

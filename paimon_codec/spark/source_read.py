@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from ..expressions.semantics import SemanticsLike
 
-__all__ = ["read_partition", "to_ipc", "from_ipc"]
+__all__ = ["read_partition", "top_rows", "to_ipc", "from_ipc"]
 
 _BATCH_ROWS = 65536
 
@@ -78,6 +78,36 @@ def read_partition(files: list, group: Any, read_type: Any, out_type: Any, spark
     threads = min(len(files), read_threads([t.path for t in files])) if files else 1
     for table in map_bounded(one, files, threads):
         yield from table.to_batches(max_chunksize=_BATCH_ROWS)
+
+
+def _first_rows(table: pa.Table, keys: list, limit: int) -> pa.Table:
+    """The first ``limit`` rows of ``table`` in the order of ``keys`` (``SortKey``s), nulls placed key by key as
+    each key says (a ``is null`` column before each value: Arrow places nulls for all keys at once)."""
+    import pyarrow.compute as pc
+
+    columns = dict(zip(table.column_names, table.columns, strict=True))
+    order = []
+    for i, k in enumerate(keys):
+        columns[f"__null_{i}"] = pc.is_null(table.column(k.column))
+        order += [(f"__null_{i}", "descending" if k.nulls_come_first else "ascending"),
+                  (k.column, "descending" if k.descending else "ascending")]
+    indices = pc.sort_indices(pa.table(columns), sort_keys=order)
+    return table.take(indices[:limit])
+
+
+def top_rows(batches: Iterator[pa.RecordBatch], schema: pa.Schema, keys: list, limit: int) -> Iterator[pa.RecordBatch]:
+    """The first ``limit`` rows of ``batches`` (of ``schema``) in the order of ``keys``, as Spark's ``ORDER BY
+    ... LIMIT`` keeps them (ties at the last place: any of them, as Spark's); memory: ``limit`` rows plus
+    a few batches (the rows so far are cut back to ``limit`` whenever twice as many are held)."""
+    held: list[pa.RecordBatch] = []
+    count = 0
+    for batch in batches:
+        held.append(batch)
+        count += batch.num_rows
+        if count >= max(2 * limit, _BATCH_ROWS):
+            kept = _first_rows(pa.Table.from_batches(held, schema), keys, limit)
+            held, count = kept.to_batches(), kept.num_rows
+    yield from _first_rows(pa.Table.from_batches(held, schema), keys, limit).to_batches(max_chunksize=_BATCH_ROWS)
 
 
 def to_ipc(batches: Iterator[pa.RecordBatch], spark_schema: Any) -> bytes:
