@@ -12,11 +12,11 @@ selectivity per index kind, top-N, and the deletion-vector table.  For each quer
 (d) the ``paimon_codec`` DataFrame source: ``spark.read.format("paimon_codec").option("pushdown", "true")
     .option("columns", <key and filter columns>).load(path).filter(...)`` + collect as Arrow, a fresh ``load()``
     per run (pushdown is opt-in: see :mod:`paimon_codec.spark.source`); its rows must be (a)'s; beside it its
-    **floor**, :mod:`source_floor`'s trivial Python source (one partition, one ready 3-row batch, no planning,
-    no I/O): what PySpark's machinery for any Python data source costs a query - where floor / (a) is above
-    1.2, no Python data source can be within 1.2x of (a).
+    **PySpark floor**, :mod:`source_floor`'s trivial Python source (one partition, one ready 3-row batch, no
+    planning, no I/O): what PySpark's machinery for any Python data source costs a query - where PySpark floor /
+    (a) is above 1.2, no Python data source can be within 1.2x of (a).
 
-(a), (c), (d) and the floor run in turn, round after round (:func:`_harness.interleave`: each round starts with the next
+(a), (c), (d) and the PySpark floor run in turn, round after round (:func:`_harness.interleave`: each round starts with the next
 side), so their ratios saw the same load; (b) runs in its own process before them.
 
 Paimon 0.9 has no range-bitmap index (and fails on a container holding one), so (b) reads the twin tables
@@ -289,12 +289,12 @@ def _fmt(v, spec=".3f"):
 def _table_lines(results: list[dict], s3: bool) -> list[str]:
     if s3:
         head = ("| query | selectivity | rows | ours (s) | source (s) | connector (s) | plain (s) | ours / connector "
-                "| source / ours | source / connector | floor (s) | floor / ours | plain / ours "
+                "| source / ours | source / connector | PySpark floor (s) | PySpark floor / ours | plain / ours "
                 "| data bytes ours / connector / plain | index bytes ours / connector / plain "
                 "| planning ms ours / connector | files read |")
     else:
         head = ("| query | selectivity | rows | ours (s) | source (s) | connector (s) | plain (s) | ours / connector "
-                "| source / ours | source / connector | floor (s) | floor / ours | plain / ours "
+                "| source / ours | source / connector | PySpark floor (s) | PySpark floor / ours | plain / ours "
                 "| bytes read ours / connector / plain | index bytes (ours) | floor: row-group bytes + planning "
                 "| ours / floor (bytes) | planning ms ours / connector | files read |")
     lines = [head, "|" + "---|" * head.count(" | ")]
@@ -534,9 +534,9 @@ def main(argv: list[str] | None = None) -> int:
              "Source: `spark.read.format(\"paimon_codec\").option(\"pushdown\", \"true\").option(\"columns\", "
              "<key and filter columns>).load(path).filter(...)`, a fresh `load()` a run (top-N: the source's options "
              "`order-by` / `limit` too, under Spark's own `orderBy(...).limit(n)`: PySpark pushes neither into a Python "
-             "source); **floor**: a trivial Python source (`benchmarks/source_floor.py`: one ready 3-row batch, no "
-             "planning, no I/O), what any Python data source costs a query - floor / ours above 1.2: no Python source "
-             "meets 1.2x of scan there; scan, source, floor and plain Spark ran "
+             "source); **PySpark floor**: a trivial Python source (`benchmarks/source_floor.py`: one ready 3-row batch, no "
+             "planning, no I/O), what any Python data source costs a query - PySpark floor / ours above 1.2: no Python source "
+             "meets 1.2x of scan there; scan, source, PySpark floor and plain Spark ran "
              "in turn, round after round (`_harness.interleave`); the load average when their runs started: "
              + _load_range(results) + ".", ""]
     if s3:
