@@ -382,3 +382,20 @@ def test_order_by_limit_options_refused(sample_table, options, error):
 
     with pytest.raises(UsageError, match=error):
         _reader(sample_table, **options)
+
+
+def test_order_by_limit_options_through_spark(spark, sample_table):  # noqa: F811
+    """Through Spark: with Spark's own ``orderBy(...).limit(n)`` on top the rows' keys are ``scan()``'s top-N;
+    a filter of the query applies to the first rows (pushdown on or not: none is pushed)."""
+    from pyspark.sql import functions as F
+
+    from paimon_codec.spark import scan
+
+    want, _ = scan(spark, sample_table, order_by=[("amount", "desc")], limit=8)
+    df = (spark.read.format("paimon_codec").option("pushdown", "true").option("order-by", "amount DESC")
+          .option("limit", "8").load(sample_table))
+    got = df.orderBy(F.col("amount").desc()).limit(8).collect()
+    assert [r["amount"] for r in got] == [r["amount"] for r in want.collect()] and len(got) == 8
+    first = {r["id"]: r for r in got}
+    eu = df.filter("region = 'EU'").collect()
+    assert {r["id"] for r in eu} == {i for i, r in first.items() if r["region"] == "EU"}
