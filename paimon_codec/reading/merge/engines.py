@@ -52,14 +52,20 @@ def _first_row(retract, groups: Groups, spec: MergeSpec, path: str) -> np.ndarra
 
 def _unsorted(order: np.ndarray, positions: np.ndarray) -> np.ndarray:
     """Merge-order ``positions`` (-1: none) as positions in the unsorted table (``order``: merge order)."""
-    return np.where(positions >= 0, order[np.maximum(positions, 0)], -1)
+    picked = order[positions]   # -1 picks the last record: masked below
+    none = positions < 0
+    if none.any():
+        picked[none] = -1
+    return picked
 
 
 def _partial_update(table, order, kinds, retract, groups: Groups, spec: MergeSpec, path: str) -> pa.Table:
     """Per field, the key's last non-null insert (or a retraction seeding the row); ``table`` unsorted:
     each column is taken once, at the picked records (``order``: merge order)."""
-    multi = groups.merged[groups.gid]
-    if not spec.ignore_delete and not spec.partial_update_remove_on_delete and (retract & multi).any():
+    if not retract.any():   # inserts only: per field the key's last non-null value, every key kept
+        return _take_last_valid(table, order, groups, None, None, None)
+    if not spec.ignore_delete and not spec.partial_update_remove_on_delete and \
+            (retract & groups.merged[groups.gid]).any():
         raise UnsupportedTypeError("partial-update table holds a delete record for a key with several records, "
                                    "which Paimon refuses to merge (set 'ignore-delete' or "
                                    "'partial-update.remove-record-on-delete')", path=path)
@@ -70,6 +76,14 @@ def _partial_update(table, order, kinds, retract, groups: Groups, spec: MergeSpe
     keep = groups.any(add) & ~removing[groups.last]
     single = ~groups.merged
     keep[single] = add[groups.first[single]]
+    return _take_last_valid(table, order, groups, seeds, add, keep)
+
+
+def _take_last_valid(table, order, groups: Groups, seeds, add, keep) -> pa.Table:
+    """Each column taken once at, per kept key, its last record that is a seed (``seeds``) or an insert
+    (``add``) holding a value (None: no seeds, every record an insert, every key kept).  A key's only record,
+    handed on untouched when the merge function does not see it, needs no case of its own: kept, it is an
+    insert, and its value is picked when not null and null otherwise."""
     columns = []
     without_nulls = None  # the picked records of a column without nulls (the key's): the same for all such columns
     for name in table.column_names:
@@ -77,10 +91,12 @@ def _partial_update(table, order, kinds, retract, groups: Groups, spec: MergeSpe
         if col.null_count == 0 and without_nulls is not None:
             columns.append(take_or_null(col, without_nulls))
             continue
-        valid = _valid(col)[order]
-        source = groups.last_where(seeds | (add & valid))
-        source[single] = groups.first[single]
-        picked = _unsorted(order, source[keep])
+        valid = _valid(col)[order] if col.null_count else None
+        if seeds is None:
+            source = groups.last if valid is None else groups.last_where(valid)
+        else:
+            source = groups.last_where(seeds | (add if valid is None else add & valid))
+        picked = _unsorted(order, source if keep is None else source[keep])
         if col.null_count == 0:
             without_nulls = picked
         columns.append(take_or_null(col, picked))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import InitVar, dataclass
+from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
@@ -24,20 +25,34 @@ class Groups:
     merged_keys: InitVar[np.ndarray | None] = None
 
     def __post_init__(self, merged_keys: np.ndarray | None) -> None:
-        self.gid = np.cumsum(self.starts) - 1
         self.first = np.flatnonzero(self.starts)
         self.count = len(self.first)
-        self.last = np.append(self.first[1:], len(self.starts)) - 1
+        self.last = np.empty_like(self.first)
+        self.last[:-1] = self.first[1:] - 1
+        if self.count:
+            self.last[-1] = len(self.starts) - 1
         self.size = self.last - self.first + 1
         self.merged: np.ndarray = self.size > 1 if merged_keys is None else merged_keys
 
+    @cached_property
+    def gid(self) -> np.ndarray:
+        """Key number of each record."""
+        return np.cumsum(self.starts) - 1
+
+    @cached_property
+    def _positions(self) -> np.ndarray:
+        return np.arange(len(self.starts), dtype=np.int64)
+
     def _where(self, mask: np.ndarray, last: bool) -> np.ndarray:
-        pos = np.flatnonzero(mask)
-        out = np.full(self.count, -1, dtype=np.int64)
-        if len(pos):
-            g = self.gid[pos]
-            edge = np.r_[g[1:] != g[:-1], True] if last else np.r_[True, g[1:] != g[:-1]]
-            out[g[edge]] = pos[edge]
+        """One ``reduceat`` over the keys' contiguous records: the max (min) position where ``mask``."""
+        if not self.count:
+            return np.empty(0, dtype=np.int64)
+        none = -1 if last else len(self.starts)
+        marked = np.where(mask, self._positions, none)
+        if last:
+            return np.maximum.reduceat(marked, self.first)
+        out = np.minimum.reduceat(marked, self.first)
+        out[out == none] = -1
         return out
 
     def first_where(self, mask: np.ndarray) -> np.ndarray:
@@ -49,9 +64,14 @@ class Groups:
         return self._where(mask, last=True)
 
     def any(self, mask: np.ndarray) -> np.ndarray:
-        return self.first_where(mask) >= 0
+        """Per key: whether any of its records is marked in ``mask``."""
+        if not self.count:
+            return np.zeros(0, dtype=bool)
+        return np.logical_or.reduceat(np.asarray(mask, dtype=bool), self.first)
 
 
 def take_or_null(column: pa.Array | pa.ChunkedArray, positions: np.ndarray) -> pa.Array:
     """``column[positions]`` with a null wherever the position is -1."""
-    return pc.take(column, pa.array(positions, type=pa.int64(), mask=positions < 0))
+    none = positions < 0
+    indices = pa.array(positions, type=pa.int64(), mask=none) if none.any() else pa.array(positions, type=pa.int64())
+    return pc.take(column, indices)
