@@ -31,6 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...errors import UnsupportedTypeError
+from . import kernels
 from .groups import Groups, take_or_null
 
 __all__ = ["aggregate_field", "check_retraction", "positional_pick", "RETRACTABLE", "POSITIONAL"]
@@ -49,35 +50,42 @@ def _fold_numeric(col: pa.Array, rows: np.ndarray, negate: np.ndarray, groups: G
     t = col.type
     if not (pa.types.is_integer(t) or pa.types.is_floating(t)):
         raise UnsupportedTypeError(f"aggregate function '{op}' on a {t} column is not supported")
-    values = col.fill_null(0).to_numpy(zero_copy_only=False)
+    values = col.to_numpy(zero_copy_only=False) if col.null_count == 0 else \
+        col.fill_null(0).to_numpy(zero_copy_only=False)
+    if pa.types.is_integer(t):
+        return _fold_integers(values, t, rows, negate, groups, op)
     pos = np.flatnonzero(rows)
     g = groups.gid[pos]
     vals = values[pos]
     if op == "sum" and negate.any():
         neg = negate[pos]
         vals = vals.copy()
-        vals[neg] = -vals[neg]          # two's complement wrap for integers, as Java
+        vals[neg] = -vals[neg]
     acc = np.zeros(groups.count, dtype=values.dtype)
     seen = np.zeros(groups.count, dtype=bool)
     if len(pos):
         ufunc = np.add if op == "sum" else np.multiply
         starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
         seen[g[starts]] = True
+        # floating point: one operation at a time in record order, like Java's fold
+        rank = np.arange(len(pos)) - np.repeat(starts, np.diff(np.r_[starts, len(pos)]))
+        by_rank = np.argsort(rank, kind="stable")
+        bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
+        first = by_rank[bounds[0]:bounds[1]]
+        acc[g[first]] = vals[first]
         with np.errstate(over="ignore"):
-            if pa.types.is_integer(t):
-                # integer arithmetic wraps modulo 2^bits, so any grouping of the operations gives Java's result
-                acc[g[starts]] = ufunc.reduceat(vals, starts)
-            else:
-                # floating point: one operation at a time in record order, like Java's fold
-                rank = np.arange(len(pos)) - np.repeat(starts, np.diff(np.r_[starts, len(pos)]))
-                by_rank = np.argsort(rank, kind="stable")
-                bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
-                first = by_rank[bounds[0]:bounds[1]]
-                acc[g[first]] = vals[first]
-                for k in range(1, len(bounds) - 1):
-                    at = by_rank[bounds[k]:bounds[k + 1]]
-                    acc[g[at]] = ufunc(acc[g[at]], vals[at])
+            for k in range(1, len(bounds) - 1):
+                at = by_rank[bounds[k]:bounds[k + 1]]
+                acc[g[at]] = ufunc(acc[g[at]], vals[at])
     return pa.array(acc, type=t, mask=~seen)
+
+
+def _fold_integers(values: np.ndarray, t: pa.DataType, rows: np.ndarray, negate: np.ndarray, groups: Groups,
+                   op: str) -> pa.Array:
+    """Integer sum / product per key (:func:`.kernels.fold_integers`): arithmetic modulo 2^bits, as Java's
+    wrapping ints, gives Java's result in any grouping of the operations."""
+    acc, seen = kernels.fold_integers(groups.first, groups.last, values, rows, negate, op == "product", groups.jit)
+    return pa.array(acc, type=t, mask=None if seen.all() else ~seen)
 
 
 def _wrap(value: int, bits: int) -> int:
@@ -322,8 +330,9 @@ def positional_pick(func: str, valid: np.ndarray, retract: np.ndarray, groups: G
         last[retract[last]] = -1
         return last
     if func == "last_non_null_value":
-        last = groups.last_where(valid & (adds if ignore_retract else True))
-        last[(last >= 0) & retract[np.maximum(last, 0)]] = -1
+        last = groups.last_where(valid & adds if ignore_retract else valid)
+        if not ignore_retract and retract.any():
+            last[(last >= 0) & retract[np.maximum(last, 0)]] = -1
         return last
     if func == "first_value":
         return groups.first_where(adds)

@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from ...errors import UnsupportedTypeError
 from ...table.merge_spec import MergeSpec
+from . import kernels
 from .aggregates import POSITIONAL, RETRACTABLE, aggregate_field, check_retraction, positional_pick
 from .collections import COLLECTION_FUNCTIONS, collection_field
 from .groups import Groups, take_or_null
@@ -91,12 +92,13 @@ def _take_last_valid(table, order, groups: Groups, seeds, add, keep) -> pa.Table
         if col.null_count == 0 and without_nulls is not None:
             columns.append(take_or_null(col, without_nulls))
             continue
-        valid = _valid(col)[order] if col.null_count else None
-        if seeds is None:
-            source = groups.last if valid is None else groups.last_where(valid)
+        if seeds is None:   # inserts only: a compiled loop (at scale) reads each key's records from its last one
+            picked = (order[groups.last] if col.null_count == 0 else
+                      kernels.last_valid(groups.first, groups.last, order, _valid(col), groups.jit))
         else:
-            source = groups.last_where(seeds | (add if valid is None else add & valid))
-        picked = _unsorted(order, source if keep is None else source[keep])
+            mask = seeds | (add if col.null_count == 0 else add & _valid(col)[order])
+            source = groups.last_where(mask)
+            picked = _unsorted(order, source[keep])
         if col.null_count == 0:
             without_nulls = picked
         columns.append(take_or_null(col, picked))
@@ -155,8 +157,8 @@ def _aggregation(table, order, kinds, retract, groups: Groups, spec: MergeSpec, 
     """Each field folded by its function.  ``table`` is unsorted (``order``: merge order): a field whose
     result is one record's value (:data:`.aggregates.POSITIONAL`, the key fields) is taken once, at the picked
     records; the others are taken in merge order first."""
-    single = ~groups.merged
-    keep = ~(single & retract[groups.first])
+    any_retract = bool(retract.any())
+    keep = ~(~groups.merged & retract[groups.first]) if any_retract else np.ones(groups.count, dtype=bool)
     seeds = np.zeros(len(kinds), dtype=bool)
     initialized: dict[str, np.ndarray] = {}
     if spec.remove_record_on_delete and groups.merged.any():
@@ -165,7 +167,9 @@ def _aggregation(table, order, kinds, retract, groups: Groups, spec: MergeSpec, 
                                                                                      spec, path)
         order = np.arange(table.num_rows)
         keep &= kept
-    in_merge = groups.merged[groups.gid]  # records of keys the merge function sees (retractions matter there)
+    # retractions of keys the merge function sees (a key's only record is handed on or dropped whole)
+    retract = retract & groups.merged[groups.gid] if any_retract else retract
+    kept_all = bool(keep.all())
     columns = []
     for name in table.column_names:
         col = table.column(name)
@@ -174,27 +178,32 @@ def _aggregation(table, order, kinds, retract, groups: Groups, spec: MergeSpec, 
             continue
         func = spec.aggregates[name]
         where = f"{path}: field {name}"
+        if func == "last_non_null_value" and not any_retract and name not in initialized:
+            # inserts only: each key's last non-null value (a compiled loop at scale), every key kept
+            columns.append(take_or_null(col, kernels.last_valid(groups.first, groups.last, order, _valid(col),
+                                                                groups.jit)))
+            continue
         if func in POSITIONAL and name not in initialized:
-            check_retraction(func, retract & in_merge, name in spec.ignore_retract, where)
-            picked = positional_pick(func, _valid(col)[order], retract & in_merge, groups, name in spec.ignore_retract)
+            check_retraction(func, retract, name in spec.ignore_retract, where)
+            picked = positional_pick(func, _valid(col)[order], retract, groups, name in spec.ignore_retract)
             columns.append(take_or_null(col, _unsorted(order, picked[keep])))
             continue
         col = col.take(pa.array(order, type=pa.int64()))
         col = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
         if func in COLLECTION_FUNCTIONS:
-            merged = collection_field(col, func, retract & in_merge, seeds, groups, name in spec.ignore_retract,
+            merged = collection_field(col, func, retract, seeds, groups, name in spec.ignore_retract,
                                       spec.collection_options.get(name, {}), where)
         elif func == "nested_partial_update":
-            check_retraction(func, retract & in_merge, name in spec.ignore_retract, where)
-            merged = nested_partial_update_field(col, groups, ~(retract & in_merge),
+            check_retraction(func, retract, name in spec.ignore_retract, where)
+            merged = nested_partial_update_field(col, groups, ~retract,
                                                  spec.collection_options.get(name, {}).get("nested_key"), where)
         elif name in initialized:
-            merged = _seeded_first(col, func, retract & in_merge, seeds, groups, initialized[name])
+            merged = _seeded_first(col, func, retract, seeds, groups, initialized[name])
         else:   # a seed is an insert into an empty accumulator: these functions' agg(null, v) is v
-            merged = aggregate_field(col, func, retract & in_merge, groups, name in spec.ignore_retract,
+            merged = aggregate_field(col, func, retract, groups, name in spec.ignore_retract,
                                      spec.listagg_delimiters.get(name, ","), where,
                                      bool(spec.collection_options.get(name, {}).get("distinct")))
-        columns.append(merged.filter(pa.array(keep)))
+        columns.append(merged if kept_all else merged.filter(pa.array(keep)))
     return pa.Table.from_arrays(columns, names=table.column_names)
 
 

@@ -9,6 +9,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from . import kernels
+
 __all__ = ["Groups", "take_or_null"]
 
 
@@ -33,27 +35,15 @@ class Groups:
             self.last[-1] = len(self.starts) - 1
         self.size = self.last - self.first + 1
         self.merged: np.ndarray = self.size > 1 if merged_keys is None else merged_keys
+        self.jit = kernels.jit_kernels(len(self.starts))   # the compiled kernels, None for numpy
 
     @cached_property
     def gid(self) -> np.ndarray:
         """Key number of each record."""
         return np.cumsum(self.starts) - 1
 
-    @cached_property
-    def _positions(self) -> np.ndarray:
-        return np.arange(len(self.starts), dtype=np.int64)
-
     def _where(self, mask: np.ndarray, last: bool) -> np.ndarray:
-        """One ``reduceat`` over the keys' contiguous records: the max (min) position where ``mask``."""
-        if not self.count:
-            return np.empty(0, dtype=np.int64)
-        none = -1 if last else len(self.starts)
-        marked = np.where(mask, self._positions, none)
-        if last:
-            return np.maximum.reduceat(marked, self.first)
-        out = np.minimum.reduceat(marked, self.first)
-        out[out == none] = -1
-        return out
+        return kernels.where(self.first, self.last, mask, last, self.jit)
 
     def first_where(self, mask: np.ndarray) -> np.ndarray:
         """Per key: position of its first record where ``mask`` (-1: none)."""
@@ -65,8 +55,8 @@ class Groups:
 
     def any(self, mask: np.ndarray) -> np.ndarray:
         """Per key: whether any of its records is marked in ``mask``."""
-        if not self.count:
-            return np.zeros(0, dtype=bool)
+        if not self.count or self.jit is not None:
+            return self.first_where(mask) >= 0
         return np.logical_or.reduceat(np.asarray(mask, dtype=bool), self.first)
 
 
