@@ -198,11 +198,13 @@ def test_engines_compiled_match_numpy_and_paimon(spec, runs, inserts_only, data)
 
 def test_env_var_and_missing_numba_fall_back_to_numpy(monkeypatch, caplog):
     monkeypatch.setattr(kernels, "_jit_module", None)
+    monkeypatch.setattr(kernels, "_records_grouped", 0)
     monkeypatch.setenv(kernels.NO_JIT_ENV, "1")
     assert kernels.jit_kernels(1 << 30) is None
     monkeypatch.setenv(kernels.NO_JIT_ENV, "0")
     assert kernels.jit_kernels(1) is None, "a small merge does not load the kernels"
-    assert kernels.jit_kernels(1 << 30) is JIT
+    assert kernels.jit_kernels(kernels._JIT_AFTER_RECORDS - 2) is None
+    assert kernels.jit_kernels(1) is JIT, "loaded once the process has grouped enough records"
     assert kernels.jit_kernels(1) is JIT, "once loaded, every merge uses them"
     monkeypatch.setattr(kernels, "_jit_module", None)
     monkeypatch.setattr(kernels, "_jit_failed", False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import InitVar, dataclass
 from functools import cached_property
+from types import ModuleType
 
 import numpy as np
 import pyarrow as pa
@@ -35,7 +36,11 @@ class Groups:
             self.last[-1] = len(self.starts) - 1
         self.size = self.last - self.first + 1
         self.merged: np.ndarray = self.size > 1 if merged_keys is None else merged_keys
-        self.jit = kernels.jit_kernels(len(self.starts))   # the compiled kernels, None for numpy
+
+    @cached_property
+    def jit(self) -> ModuleType | None:
+        """The compiled kernels (None: numpy), decided at the first per-key pick or fold of these records."""
+        return kernels.jit_kernels(len(self.starts))
 
     @cached_property
     def gid(self) -> np.ndarray:

@@ -1,9 +1,13 @@
 """Per-key kernels of the merge engines: numpy (the reference) or compiled loops (:mod:`._jit`) at scale.
 
-A merge of ``_JIT_MIN_RECORDS`` records or more loads the compiled kernels (numba's import and the cached
-kernels: ~0.45 s of CPU once per process, ~1 s when they compile after an install or a change of ``_jit.py``);
-once loaded, every merge uses them.  Measured on one bucket of the 5M-row benchmark table (1.25M records,
-~1M keys): a string column's last non-null value per key 19 -> 4 ms, an integer ``sum`` 20 -> 4 ms.
+Loading the compiled kernels costs ~0.46 s of CPU once per process (numba's import and the cached kernels;
+~1 s when they compile after an install or a change of ``_jit.py``) and saves ~30 ns per record grouped
+against the numpy kernels (one bucket of the 5M-row benchmark table, 1.25M records, ~1M keys: a string
+column's last non-null value per key 19 -> 4 ms, an integer ``sum`` 20 -> 4 ms).  So a process loads them
+once it has grouped ``_JIT_AFTER_RECORDS`` records, whose numpy kernels cost about what the load does (a
+rent-or-buy rule: never more than twice the better choice's CPU).  A one-off read of a few million records
+stays on numpy; a long-lived reader (Spark's reused Python workers, repeated reads) switches after a few
+such reads, and every merge after that uses them.
 ``PAIMON_CODEC_NO_JIT=1`` keeps every merge on numpy; without numba (or when it fails) numpy answers alike.
 """
 
@@ -22,21 +26,23 @@ __all__ = ["jit_kernels", "last_valid", "where", "fold_integers"]
 
 log = logging.getLogger(__name__)
 
-#: records of one merge from which the compiled kernels are loaded
-_JIT_MIN_RECORDS = 1 << 20
+#: records grouped by key in this process from which the compiled kernels are loaded
+_JIT_AFTER_RECORDS = 1 << 24
 _jit_module: ModuleType | None = None
 _jit_failed = False
+_records_grouped = 0
 
 
 def jit_kernels(records: int) -> ModuleType | None:
-    """The compiled kernels for a merge of ``records`` records, or None for numpy (small merges before the
-    kernels are loaded, ``PAIMON_CODEC_NO_JIT``, numba missing or failing: logged once)."""
-    global _jit_module, _jit_failed
+    """The compiled kernels for grouping ``records`` more records, or None for numpy (until this process has
+    grouped ``_JIT_AFTER_RECORDS``; ``PAIMON_CODEC_NO_JIT``; numba missing or failing: logged once)."""
+    global _jit_module, _jit_failed, _records_grouped
     if os.environ.get(NO_JIT_ENV, "0") not in ("", "0"):
         return None
     if _jit_module is not None:
         return _jit_module
-    if _jit_failed or records < _JIT_MIN_RECORDS:
+    _records_grouped += records
+    if _jit_failed or _records_grouped < _JIT_AFTER_RECORDS:
         return None
     try:
         jit = importlib.import_module(f"{__package__}._jit")
