@@ -25,7 +25,7 @@ from paimon_codec.reading.merge import engines, groups, kernels
 from paimon_codec.table.merge_spec import MergeSpec
 
 JIT = importlib.import_module("paimon_codec.reading.merge._jit")
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 KINDS = (0, 0, 2, 1, 3)   # +I, +I, +U, -U, -D
 
 
