@@ -90,3 +90,19 @@ def fold_integers(first: Any, last: Any, values: Any, rows: Any, negate: Any, pr
                     total += values[i]
         acc[g] = total
         seen[g] = any_row
+
+
+@_compile(types.void(_POSITIONS, _POSITIONS, _POSITIONS, _FLAGS, types.boolean, _OUT_POSITIONS, _OUT_FLAGS))
+def fold_extreme(first: Any, last: Any, values: Any, rows: Any, largest: bool, acc: Any, seen: Any) -> None:
+    """Per key, the largest (``largest``) or smallest of its records' ``values`` where ``rows``."""
+    for g in range(first.shape[0]):
+        best = 0
+        any_row = False
+        for i in range(first[g], last[g] + 1):
+            if rows[i]:
+                v = values[i]
+                if not any_row or (v > best if largest else v < best):
+                    best = v
+                any_row = True
+        acc[g] = best
+        seen[g] = any_row

@@ -73,7 +73,7 @@ def _fold_numeric(col: pa.Array, rows: np.ndarray, negate: np.ndarray, groups: G
         bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
         first = by_rank[bounds[0]:bounds[1]]
         acc[g[first]] = vals[first]
-        with np.errstate(over="ignore"):
+        with np.errstate(over="ignore", invalid="ignore"):   # inf - inf is NaN, as in Java
             for k in range(1, len(bounds) - 1):
                 at = by_rank[bounds[k]:bounds[k + 1]]
                 acc[g[at]] = ufunc(acc[g[at]], vals[at])
@@ -212,6 +212,14 @@ def _hash_aggregate(col: pa.Array, rows: np.ndarray, groups: Groups, func: str, 
     return take_or_null(result.column(f"v_{func}"), where)
 
 
+def _integer_min_max(col: pa.Array, rows: np.ndarray, groups: Groups, func: str) -> pa.Array:
+    """min / max of an integer column per key over the records where ``rows`` (:func:`.kernels.fold_extreme`)."""
+    values = col.to_numpy(zero_copy_only=False) if col.null_count == 0 else \
+        col.fill_null(0).to_numpy(zero_copy_only=False)
+    acc, seen = kernels.fold_extreme(groups.first, groups.last, values, rows, func == "max", groups.jit)
+    return pa.array(acc, type=col.type, mask=None if seen.all() else ~seen)
+
+
 def _total_order_key(bits: np.ndarray) -> np.ndarray:
     """Signed integers ordered as Java's ``Double.compare`` / ``Float.compare`` order the floats whose bits
     they are (-0.0 < 0.0, NaN above +inf); the map is its own inverse."""
@@ -224,11 +232,10 @@ def _float_min_max(col: pa.Array, rows: np.ndarray, groups: Groups, func: str) -
     itype = np.int64 if wide else np.int32
     values = col.fill_null(0).to_numpy(zero_copy_only=False)
     values = np.where(np.isnan(values), np.array(np.nan, dtype=values.dtype), values)  # canonical NaN
-    keys = pa.array(_total_order_key(values.view(itype)))
-    best = _hash_aggregate(keys, rows, groups, func)
-    mask = np.asarray(best.is_null().to_numpy(zero_copy_only=False), dtype=bool)
-    bits = _total_order_key(best.fill_null(0).to_numpy(zero_copy_only=False).astype(itype))
-    return pa.array(bits.view(values.dtype), type=col.type, mask=mask)
+    keys = _total_order_key(values.view(itype))
+    best, seen = kernels.fold_extreme(groups.first, groups.last, keys, rows, func == "max", groups.jit)
+    bits = _total_order_key(best.astype(itype))
+    return pa.array(bits.view(values.dtype), type=col.type, mask=None if seen.all() else ~seen)
 
 
 def _comparable(t: pa.DataType) -> bool:
@@ -363,6 +370,8 @@ def aggregate_field(col: pa.Array, func: str, retract: np.ndarray, groups: Group
             return _incomparable_min_max(col, valid & adds, groups, func, where)
         if pa.types.is_floating(col.type):
             return _float_min_max(col, valid & adds, groups, func)
+        if pa.types.is_integer(col.type):
+            return _integer_min_max(col, valid & adds, groups, func)
         return _hash_aggregate(col, valid & adds, groups, func)
     if func in ("bool_and", "bool_or"):
         return _hash_aggregate(col, valid & adds, groups, "all" if func == "bool_and" else "any",

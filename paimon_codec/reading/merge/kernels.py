@@ -22,7 +22,7 @@ import numpy as np
 
 from ...fileindex.bloom._kernel import NO_JIT_ENV
 
-__all__ = ["jit_kernels", "last_valid", "where", "fold_integers"]
+__all__ = ["jit_kernels", "last_valid", "where", "fold_integers", "fold_extreme"]
 
 log = logging.getLogger(__name__)
 
@@ -122,4 +122,22 @@ def fold_integers(first: np.ndarray, last: np.ndarray, values: np.ndarray, rows:
     seen = np.empty(len(first), dtype=bool)
     jit.fold_integers(_readonly(first, np.int64), _readonly(last, np.int64), _readonly(values, np.int64),
                       _readonly(rows, np.bool_), _readonly(negate, np.bool_), product, acc, seen)
+    return acc.astype(values.dtype), seen
+
+
+def fold_extreme(first: np.ndarray, last: np.ndarray, values: np.ndarray, rows: np.ndarray, largest: bool,
+                 jit: ModuleType | None) -> tuple[np.ndarray, np.ndarray]:
+    """Per key: the largest (``largest``) or smallest of its records' integer ``values`` where ``rows``, and
+    whether any record counted."""
+    if not len(first):
+        return values[:0].copy(), np.zeros(0, dtype=bool)
+    if jit is None:
+        seen = np.logical_or.reduceat(np.asarray(rows, dtype=bool), first)
+        info = np.iinfo(values.dtype)
+        vals = np.where(rows, values, values.dtype.type(info.min if largest else info.max))
+        return (np.maximum if largest else np.minimum).reduceat(vals, first), seen
+    acc = np.empty(len(first), dtype=np.int64)
+    seen = np.empty(len(first), dtype=bool)
+    jit.fold_extreme(_readonly(first, np.int64), _readonly(last, np.int64), _readonly(values, np.int64),
+                     _readonly(rows, np.bool_), largest, acc, seen)
     return acc.astype(values.dtype), seen
