@@ -253,6 +253,11 @@ def test_env_var_and_missing_numba_fall_back_to_numpy(monkeypatch, caplog):
     assert kernels.jit_kernels(1) is None, "a small merge does not load the kernels"
     assert kernels.jit_kernels(kernels._JIT_AFTER_RECORDS - 2) is None
     assert kernels.jit_kernels(1) is JIT, "loaded once the process has grouped enough records"
+    monkeypatch.setattr(kernels, "_jit_module", None)
+    monkeypatch.setattr(kernels, "_records_grouped", 0)
+    monkeypatch.setenv(kernels.JIT_ENV, "1")
+    assert kernels.jit_kernels(1) is JIT, "PAIMON_CODEC_JIT=1 loads them at the first merge"
+    monkeypatch.delenv(kernels.JIT_ENV)
     assert kernels.jit_kernels(1) is JIT, "once loaded, every merge uses them"
     monkeypatch.setattr(kernels, "_jit_module", None)
     monkeypatch.setattr(kernels, "_jit_failed", False)
@@ -276,6 +281,6 @@ def test_import_and_small_merges_do_not_load_numba():
             "                 MergeSpec('partial-update', ('k',)))\n"
             "assert m.to_pylist() == [{'k': 1, 'v': 1}]\n"
             "print('numba' in sys.modules)\n")
-    env = {k: v for k, v in os.environ.items() if k != kernels.NO_JIT_ENV}
+    env = {k: v for k, v in os.environ.items() if k not in (kernels.NO_JIT_ENV, kernels.JIT_ENV)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.strip() == "False"

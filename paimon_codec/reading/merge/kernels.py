@@ -8,7 +8,9 @@ once it has grouped ``_JIT_AFTER_RECORDS`` records, whose numpy kernels cost abo
 rent-or-buy rule: never more than twice the better choice's CPU).  A one-off read of a few million records
 stays on numpy; a long-lived reader (Spark's reused Python workers, repeated reads) switches after a few
 such reads, and every merge after that uses them.
-``PAIMON_CODEC_NO_JIT=1`` keeps every merge on numpy; without numba (or when it fails) numpy answers alike.
+``PAIMON_CODEC_JIT=1`` (the range-bitmap kernels' switch too) loads them at the first merge, for a long-lived
+reader that knows it will merge a lot; ``PAIMON_CODEC_NO_JIT=1`` keeps every merge on numpy; without numba (or
+when it fails) numpy answers alike.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ log = logging.getLogger(__name__)
 
 #: records grouped by key in this process from which the compiled kernels are loaded
 _JIT_AFTER_RECORDS = 1 << 24
+#: ``PAIMON_CODEC_JIT=1`` loads them at the first merge (as it does the range-bitmap kernels)
+JIT_ENV = "PAIMON_CODEC_JIT"
 _jit_module: ModuleType | None = None
 _jit_failed = False
 _records_grouped = 0
@@ -35,14 +39,15 @@ _records_grouped = 0
 
 def jit_kernels(records: int) -> ModuleType | None:
     """The compiled kernels for grouping ``records`` more records, or None for numpy (until this process has
-    grouped ``_JIT_AFTER_RECORDS``; ``PAIMON_CODEC_NO_JIT``; numba missing or failing: logged once)."""
+    grouped ``_JIT_AFTER_RECORDS`` unless ``PAIMON_CODEC_JIT``; ``PAIMON_CODEC_NO_JIT``; numba missing or failing:
+    logged once)."""
     global _jit_module, _jit_failed, _records_grouped
     if os.environ.get(NO_JIT_ENV, "0") not in ("", "0"):
         return None
     if _jit_module is not None:
         return _jit_module
     _records_grouped += records
-    if _jit_failed or _records_grouped < _JIT_AFTER_RECORDS:
+    if _jit_failed or (_records_grouped < _JIT_AFTER_RECORDS and os.environ.get(JIT_ENV, "0") in ("", "0")):
         return None
     try:
         jit = importlib.import_module(f"{__package__}._jit")
