@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from paimon_codec.fileindex.bloom._kernel import NO_JIT_ENV
+from paimon_codec.jit import NO_JIT_ENV
 from paimon_codec.planning.plan import plan_scan
 from paimon_codec.reading.merge import engines, kernels
 from paimon_codec.reading.merge import read as merge_read

@@ -25,7 +25,7 @@ PACKAGE = ROOT / "paimon_codec"
 # Lowest first.  A package (or a top-level module) may import its own floor and the floors below it.
 FLOORS: list[tuple[str, ...]] = [
     # foundation: errors, types and values, storage and byte sources
-    ("paimon_codec", "errors", "modes", "types", "values", "binary_row_values", "javahash", "checksum", "memory_size", "report", "storage",
+    ("paimon_codec", "errors", "modes", "types", "values", "binary_row_values", "javahash", "checksum", "memory_size", "jit", "report", "storage",
      "fileio", "lazy_exports"),
     # codecs: the generated Construct codecs and the runtime they import, bitmaps, BinaryRow values,
     # format detection

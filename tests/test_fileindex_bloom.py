@@ -32,6 +32,7 @@ from paimon_codec.fileindex.bloom import (
 )
 from paimon_codec.fileindex.container import FileIndexContainerReader
 from paimon_codec.fileio import ByteSource
+from paimon_codec.jit import NO_JIT_ENV
 from paimon_codec.types import parse_type
 from paimon_codec.values import from_json
 
@@ -43,7 +44,7 @@ def _numpy_kernels():
     """These tests hold the numpy kernels (the reference) to Java's bytes; test_fileindex_bloom_jit.py holds the
     compiled ones to both."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(bloom_mod.NO_JIT_ENV, "1")
+        mp.setenv(NO_JIT_ENV, "1")
         yield
 
 

@@ -1,6 +1,6 @@
 """Bloom-filter compiled kernels (numba, ``fileindex/bloom/_jit.py``) against the numpy reference and the goldens.
 
-Every test here runs the compiled loops for every size (``_JIT_MIN_POSITIONS`` lowered to 0) and compares them
+Every test here runs the compiled loops for every size (``KERNELS.min_call`` lowered to 0) and compares them
 with the numpy kernels (``PAIMON_CODEC_NO_JIT=1``) and with the bytes Paimon's Java wrote.
 """
 
@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 import paimon_codec.fileindex.bloom._kernel as bloom_mod
 from paimon_codec.fileindex.bloom import BloomFilterReader, BloomFilterWriter, bloom_sizing, wang_hash64_array
 from paimon_codec.fileindex.container import FileIndexContainerReader
+from paimon_codec.jit import NO_JIT_ENV
 from paimon_codec.types import parse_type
 
 pytest.importorskip("numba")
@@ -39,8 +40,8 @@ LATEST = latest_cases("bloom-filter")
 @pytest.fixture(autouse=True, scope="module")
 def _jit_for_every_size():
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bloom_mod, "_JIT_MIN_POSITIONS", 0)
-        mp.delenv(bloom_mod.NO_JIT_ENV, raising=False)
+        mp.setattr(bloom_mod.KERNELS, "min_call", 0)
+        mp.delenv(NO_JIT_ENV, raising=False)
         assert bloom_mod.jit_kernels(1) is not None, "numba is installed: the kernels must load"
         yield
 
@@ -49,10 +50,10 @@ class _numpy_path:
     """Within the block, builds and probes take the numpy kernels."""
 
     def __enter__(self) -> None:
-        os.environ[bloom_mod.NO_JIT_ENV] = "1"
+        os.environ[NO_JIT_ENV] = "1"
 
     def __exit__(self, *exc: object) -> None:
-        del os.environ[bloom_mod.NO_JIT_ENV]
+        del os.environ[NO_JIT_ENV]
 
 
 def _both(fn):
@@ -171,14 +172,14 @@ def test_bit_set_too_small_is_refused_before_the_loop():
 
 
 def test_env_var_and_missing_numba_fall_back_to_numpy(monkeypatch, caplog):
-    monkeypatch.setenv(bloom_mod.NO_JIT_ENV, "1")
+    monkeypatch.setenv(NO_JIT_ENV, "1")
     assert bloom_mod.jit_kernels(1 << 30) is None
-    monkeypatch.setenv(bloom_mod.NO_JIT_ENV, "0")
+    monkeypatch.setenv(NO_JIT_ENV, "0")
     assert bloom_mod.jit_kernels(1 << 30) is not None
-    monkeypatch.setattr(bloom_mod, "_jit_module", None)
-    monkeypatch.setattr(bloom_mod, "_jit_failed", False)
+    monkeypatch.setattr(bloom_mod.KERNELS, "module", None)
+    monkeypatch.setattr(bloom_mod.KERNELS, "failed", False)
     monkeypatch.setitem(sys.modules, "paimon_codec.fileindex.bloom._jit", None)  # import raises ImportError
-    with caplog.at_level(logging.WARNING, logger=bloom_mod.__name__):
+    with caplog.at_level(logging.WARNING, logger="paimon_codec.jit"):
         assert bloom_mod.jit_kernels(1 << 30) is None
     assert "fall back to numpy" in caplog.text
     keys = np.arange(10_000, dtype=np.int64)
@@ -219,7 +220,7 @@ def test_import_and_small_filters_do_not_load_numba():
             "w = BloomFilterWriter('INT', {'items': '1000'}); w.write_array(np.arange(1000, dtype=np.int32))\n"
             "assert BloomFilterReader(w.serialize(), 'INT').might_contain_many(np.arange(1000)).all()\n"
             "print('numba' in sys.modules)\n")
-    env = {k: v for k, v in os.environ.items() if k != bloom_mod.NO_JIT_ENV}
+    env = {k: v for k, v in os.environ.items() if k != NO_JIT_ENV}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.strip() == "False"
 

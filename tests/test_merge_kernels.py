@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paimon_codec.errors import UnsupportedTypeError
+from paimon_codec.jit import JIT_ENV, NO_JIT_ENV
 from paimon_codec.reading.merge import engines, groups, kernels
 from paimon_codec.table.merge_spec import MergeSpec
 
@@ -245,24 +246,24 @@ def test_engines_compiled_match_numpy_and_paimon(spec, runs, inserts_only, data)
 
 
 def test_env_var_and_missing_numba_fall_back_to_numpy(monkeypatch, caplog):
-    monkeypatch.setattr(kernels, "_jit_module", None)
-    monkeypatch.setattr(kernels, "_records_grouped", 0)
-    monkeypatch.setenv(kernels.NO_JIT_ENV, "1")
+    monkeypatch.setattr(kernels.KERNELS, "module", None)
+    monkeypatch.setattr(kernels.KERNELS, "work_done", 0)
+    monkeypatch.setenv(NO_JIT_ENV, "1")
     assert kernels.jit_kernels(1 << 30) is None
-    monkeypatch.setenv(kernels.NO_JIT_ENV, "0")
+    monkeypatch.setenv(NO_JIT_ENV, "0")
     assert kernels.jit_kernels(1) is None, "a small merge does not load the kernels"
-    assert kernels.jit_kernels(kernels._JIT_AFTER_RECORDS - 2) is None
+    assert kernels.jit_kernels(kernels.KERNELS.after - 2) is None
     assert kernels.jit_kernels(1) is JIT, "loaded once the process has grouped enough records"
-    monkeypatch.setattr(kernels, "_jit_module", None)
-    monkeypatch.setattr(kernels, "_records_grouped", 0)
-    monkeypatch.setenv(kernels.JIT_ENV, "1")
+    monkeypatch.setattr(kernels.KERNELS, "module", None)
+    monkeypatch.setattr(kernels.KERNELS, "work_done", 0)
+    monkeypatch.setenv(JIT_ENV, "1")
     assert kernels.jit_kernels(1) is JIT, "PAIMON_CODEC_JIT=1 loads them at the first merge"
-    monkeypatch.delenv(kernels.JIT_ENV)
+    monkeypatch.delenv(JIT_ENV)
     assert kernels.jit_kernels(1) is JIT, "once loaded, every merge uses them"
-    monkeypatch.setattr(kernels, "_jit_module", None)
-    monkeypatch.setattr(kernels, "_jit_failed", False)
+    monkeypatch.setattr(kernels.KERNELS, "module", None)
+    monkeypatch.setattr(kernels.KERNELS, "failed", False)
     monkeypatch.setitem(sys.modules, "paimon_codec.reading.merge._jit", None)  # import raises ImportError
-    with caplog.at_level(logging.WARNING, logger=kernels.__name__):
+    with caplog.at_level(logging.WARNING, logger="paimon_codec.jit"):
         assert kernels.jit_kernels(1 << 30) is None
     assert "fall back to numpy" in caplog.text
     starts = np.array([True, False, True])
@@ -281,6 +282,6 @@ def test_import_and_small_merges_do_not_load_numba():
             "                 MergeSpec('partial-update', ('k',)))\n"
             "assert m.to_pylist() == [{'k': 1, 'v': 1}]\n"
             "print('numba' in sys.modules)\n")
-    env = {k: v for k, v in os.environ.items() if k not in (kernels.NO_JIT_ENV, kernels.JIT_ENV)}
+    env = {k: v for k, v in os.environ.items() if k not in (NO_JIT_ENV, JIT_ENV)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.strip() == "False"

@@ -1,6 +1,6 @@
 """Range-bitmap compiled comparisons (numba, ``fileindex/range_bitmap/_jit.py``) against the pyroaring path.
 
-Every test here loads the kernels from the first comparison (``JIT_AFTER_ROWS`` lowered to 0) and compares each
+Every test here loads the kernels from the first comparison (``KERNELS.after`` lowered to 0) and compares each
 answer with the reference path (:class:`~paimon_codec.fileindex.bit_slices.BitSlices` over pyroaring, taken with
 ``PAIMON_CODEC_NO_JIT=1``) row for row, with brute force over the written values, and with the goldens Paimon's
 Java wrote; hostile bytes get the same answer or the same error both ways.
@@ -29,6 +29,7 @@ from paimon_codec.errors import PaimonCodecError
 from paimon_codec.fileindex.bit_slices import BitSlices
 from paimon_codec.fileindex.range_bitmap import RangeBitmapReader, RangeBitmapWriter
 from paimon_codec.fileio import ByteSource
+from paimon_codec.jit import JIT_ENV, NO_JIT_ENV
 from paimon_codec.roaring import EMPTY_PORTABLE, bitmap_of, serialize_optimized
 from paimon_codec.types import parse_type
 
@@ -38,8 +39,8 @@ pytest.importorskip("numba")
 @pytest.fixture(autouse=True, scope="module")
 def _jit_from_the_first_comparison():
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(compiled_mod, "JIT_AFTER_ROWS", 0)
-        mp.delenv(compiled_mod.NO_JIT_ENV, raising=False)
+        mp.setattr(compiled_mod.KERNELS, "after", 0)
+        mp.delenv(NO_JIT_ENV, raising=False)
         assert compiled_mod.jit_kernels() is not None, "numba is installed: the kernels must load"
         yield
 
@@ -48,10 +49,10 @@ class _reference_path:
     """Within the block, comparisons take the pyroaring path."""
 
     def __enter__(self) -> None:
-        os.environ[compiled_mod.NO_JIT_ENV] = "1"
+        os.environ[NO_JIT_ENV] = "1"
 
     def __exit__(self, *exc: object) -> None:
-        del os.environ[compiled_mod.NO_JIT_ENV]
+        del os.environ[NO_JIT_ENV]
 
 
 def _outcome(fn):
@@ -273,22 +274,22 @@ def test_hostile_bytes_same_answer_or_same_error_both_ways(data):
 
 def test_no_jit_and_small_processes_keep_the_reference_path():
     """``PAIMON_CODEC_NO_JIT=1`` never loads numba; without it a process loads the kernels only once the reference
-    path walked ``JIT_AFTER_ROWS`` rows, or from the first comparison with ``PAIMON_CODEC_JIT=1``."""
+    path walked ``KERNELS.after`` rows, or from the first comparison with ``PAIMON_CODEC_JIT=1``."""
     code = ("import sys\n"
             "from paimon_codec.fileindex.range_bitmap import RangeBitmapReader, RangeBitmapWriter, _compiled\n"
             "w = RangeBitmapWriter('INT'); w.write_batch(list(range(1000)))\n"
             "data = w.serialize()\n"
             "for _ in range(3): RangeBitmapReader(data, 'INT').visit_lt(500).bitmap\n"
             "print(_compiled.jit_kernels() is not None, 'numba' in sys.modules)\n"
-            "_compiled.JIT_AFTER_ROWS = 2000\n"
+            "_compiled.KERNELS.after = 2000\n"
             "print(_compiled.jit_kernels() is not None)\n")
-    env = {k: v for k, v in os.environ.items() if k not in (compiled_mod.NO_JIT_ENV, compiled_mod.JIT_ENV)}
+    env = {k: v for k, v in os.environ.items() if k not in (NO_JIT_ENV, JIT_ENV)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False", "True"]
-    out = subprocess.run([sys.executable, "-c", code], env={**env, compiled_mod.JIT_ENV: "1"}, capture_output=True,
+    out = subprocess.run([sys.executable, "-c", code], env={**env, JIT_ENV: "1"}, capture_output=True,
                          text=True, check=True)
     assert out.stdout.split() == ["True", "True", "True"]
-    env[compiled_mod.NO_JIT_ENV] = "1"
+    env[NO_JIT_ENV] = "1"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False", "False"]
 

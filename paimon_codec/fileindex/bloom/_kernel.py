@@ -1,6 +1,6 @@
 """Bloom-filter bit positions in bulk: compiled loops when numba is there, else chunked numpy kernels.
 
-Large builds and probes (``_JIT_MIN_POSITIONS`` bit positions and more) run the fused loops of :mod:`._jit`
+Large builds and probes (``JIT_MIN_POSITIONS`` bit positions and more) run the fused loops of :mod:`._jit`
 (numba, imported on the first such call: see :func:`jit_kernels`); the numpy kernels below are the reference
 and the path without numba or with ``PAIMON_CODEC_NO_JIT=1``, and tests hold both to the same bytes.
 
@@ -14,8 +14,6 @@ filling its own slice of the answer.
 
 from __future__ import annotations
 
-import importlib
-import logging
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -24,6 +22,7 @@ from types import ModuleType
 
 import numpy as np
 
+from ...jit import LazyKernels
 from .hashing import _M64, _wang_inplace
 
 _CHUNK = 16384  # values per kernel pass: the (k, chunk) uint32 / intp blocks stay within L2/L3
@@ -33,36 +32,15 @@ _MAX_THREADS = 4
 #: call in a process imports numba and loads the kernels from numba's disk cache (~0.45 s of CPU; ~0.9 s the
 #: first time after an install or a change of ``_jit.py``, when they compile) - about what eight numpy builds of this
 #: size cost - so a process that only ever builds small filters never pays it; once loaded, every size runs them
-_JIT_MIN_POSITIONS = 1 << 22
-#: ``PAIMON_CODEC_NO_JIT=1`` keeps every build and probe on the numpy kernels
-NO_JIT_ENV = "PAIMON_CODEC_NO_JIT"
-
-log = logging.getLogger(__name__)
-_jit_module: ModuleType | None = None
-_jit_failed = False
+JIT_MIN_POSITIONS = 1 << 22
+#: the compiled loops (:mod:`._jit`), loaded by :mod:`paimon_codec.jit`'s rules
+KERNELS = LazyKernels(f"{__package__}._jit", "bloom-filter kernels fall back to numpy", min_call=JIT_MIN_POSITIONS)
 
 
 def jit_kernels(positions: int) -> ModuleType | None:
-    """The compiled kernels (:mod:`._jit`) for a call touching ``positions`` bit positions, or None for numpy.
-
-    None when the call is small (unless the kernels are loaded already), when ``PAIMON_CODEC_NO_JIT`` is set to
-    anything but ``0`` / empty, or when numba cannot be imported or compile (logged once; numpy answers alike).
-    """
-    global _jit_module, _jit_failed
-    if os.environ.get(NO_JIT_ENV, "0") not in ("", "0"):
-        return None
-    if _jit_module is not None:
-        return _jit_module
-    if _jit_failed or positions < _JIT_MIN_POSITIONS:
-        return None
-    try:
-        jit = importlib.import_module(f"{__package__}._jit")
-    except Exception as exc:  # noqa: BLE001 - no numba, an incompatible numpy, a failed compile: numpy does it
-        _jit_failed = True
-        log.warning("bloom-filter kernels fall back to numpy: numba unavailable (%s: %s)", type(exc).__name__, exc)
-        return None
-    _jit_module = jit
-    return jit
+    """The compiled kernels (:mod:`._jit`) for a call touching ``positions`` bit positions, or None for numpy
+    (a small call while they are not loaded, ``PAIMON_CODEC_NO_JIT``, numba missing or failing)."""
+    return KERNELS.get(positions)
 
 
 def _check_room(bits: np.ndarray, num_bits: int) -> None:

@@ -7,7 +7,7 @@ hold both to the same rows.
 
 Loading the kernels imports numba: ~0.45 s of CPU from its disk cache (about twice that when they compile),
 while they save ~0.09 ms of a 50,000-row file (~2 us a thousand rows).  A process therefore compares on pyroaring
-until that path has walked :data:`JIT_AFTER_ROWS` rows - about what loading costs, so a process never pays much
+until that path has walked 2^27 rows (:data:`KERNELS`) - about what loading costs, so a process never pays much
 more than twice the better of the two choices (rent or buy) and one plan of a 10M-row table never pays the load -
 and from then on every comparison of every size runs them.  ``PAIMON_CODEC_JIT=1`` loads them from the first
 comparison (a long-lived planner; the planning benchmark).
@@ -15,59 +15,31 @@ comparison (a long-lived planner; the planning benchmark).
 
 from __future__ import annotations
 
-import importlib
-import logging
-import os
 from types import ModuleType
 
 import numpy as np
 from pyroaring import BitMap
 
-from ..bloom._kernel import NO_JIT_ENV
+from ...jit import LazyKernels
 
-__all__ = ["JIT_AFTER_ROWS", "JIT_ENV", "MAX_KERNEL_ROWS", "compiled_between", "jit_kernels", "note_reference_rows"]
+__all__ = ["KERNELS", "MAX_KERNEL_ROWS", "compiled_between", "jit_kernels", "note_reference_rows"]
 
-log = logging.getLogger(__name__)
-
-#: rows the reference comparisons walk in a process before the kernels are loaded (~0.25 s of pyroaring walks,
-#: about what loading numba costs; ~13 plans of a 10M-row table)
-JIT_AFTER_ROWS = 1 << 27
-#: ``PAIMON_CODEC_JIT=1`` loads the kernels from the first comparison
-JIT_ENV = "PAIMON_CODEC_JIT"
 #: the kernel keeps five dense word arrays of the rows: larger files take the reference path (compressed bitmaps)
 MAX_KERNEL_ROWS = 1 << 24
-
-_jit_module: ModuleType | None = None
-_jit_failed = False
-_reference_rows = 0
+#: loaded once the reference comparisons walked 2^27 rows in the process (~0.25 s of pyroaring walks, about what
+#: loading numba costs; ~13 plans of a 10M-row table)
+KERNELS = LazyKernels(f"{__package__}._jit", "range-bitmap comparisons stay on pyroaring", after=1 << 27)
 
 
 def note_reference_rows(rows: int) -> None:
     """Count ``rows`` walked by the reference comparisons (what decides when the kernels are worth loading)."""
-    global _reference_rows
-    _reference_rows += rows
+    KERNELS.note_work(rows)
 
 
 def jit_kernels() -> ModuleType | None:
     """The compiled kernels, or None: not loaded yet and not worth loading (unless ``PAIMON_CODEC_JIT`` is set), opted
-    out (``PAIMON_CODEC_NO_JIT`` set to anything but ``0`` / empty), or numba unavailable (logged once; the reference
-    answers alike)."""
-    global _jit_module, _jit_failed
-    if os.environ.get(NO_JIT_ENV, "0") not in ("", "0"):
-        return None
-    if _jit_module is not None:
-        return _jit_module
-    if _jit_failed or (_reference_rows < JIT_AFTER_ROWS and os.environ.get(JIT_ENV, "0") in ("", "0")):
-        return None
-    try:
-        jit = importlib.import_module(f"{__package__}._jit")
-    except Exception as exc:  # noqa: BLE001 - no numba, an incompatible numpy, a failed compile: the reference does it
-        _jit_failed = True
-        log.warning("range-bitmap comparisons stay on pyroaring: compiled kernels unavailable (%s: %s)",
-                    type(exc).__name__, exc)
-        return None
-    _jit_module = jit
-    return jit
+    out (``PAIMON_CODEC_NO_JIT``), or numba unavailable (logged once; the reference answers alike)."""
+    return KERNELS.get()
 
 
 def _readonly(buf: bytes | memoryview) -> np.ndarray:

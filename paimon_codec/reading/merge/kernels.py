@@ -4,7 +4,7 @@ Loading the compiled kernels costs ~0.46 s of CPU once per process (numba's impo
 ~1 s when they compile after an install or a change of ``_jit.py``) and saves ~30 ns per record grouped
 against the numpy kernels (one bucket of the 5M-row benchmark table, 1.25M records, ~1M keys: a string
 column's last non-null value per key 19 -> 4 ms, an integer ``sum`` 20 -> 4 ms).  So a process loads them
-once it has grouped ``_JIT_AFTER_RECORDS`` records, whose numpy kernels cost about what the load does (a
+once it has grouped 2^24 records (:data:`KERNELS`), whose numpy kernels cost about what the load does (a
 rent-or-buy rule: never more than twice the better choice's CPU).  A one-off read of a few million records
 stays on numpy; a long-lived reader (Spark's reused Python workers, repeated reads) switches after a few
 such reads, and every merge after that uses them.
@@ -15,48 +15,22 @@ when it fails) numpy answers alike.
 
 from __future__ import annotations
 
-import importlib
-import logging
-import os
 from types import ModuleType
 
 import numpy as np
 
-from ...fileindex.bloom._kernel import NO_JIT_ENV
+from ...jit import LazyKernels
 
-__all__ = ["jit_kernels", "last_valid", "where", "fold_integers", "fold_extreme"]
+__all__ = ["KERNELS", "jit_kernels", "last_valid", "where", "fold_integers", "fold_extreme"]
 
-log = logging.getLogger(__name__)
-
-#: records grouped by key in this process from which the compiled kernels are loaded
-_JIT_AFTER_RECORDS = 1 << 24
-#: ``PAIMON_CODEC_JIT=1`` loads them at the first merge (as it does the range-bitmap kernels)
-JIT_ENV = "PAIMON_CODEC_JIT"
-_jit_module: ModuleType | None = None
-_jit_failed = False
-_records_grouped = 0
+#: loaded once this process has grouped 2^24 records by key (deduplicate merges never ask)
+KERNELS = LazyKernels(f"{__package__}._jit", "merge kernels fall back to numpy", after=1 << 24)
 
 
 def jit_kernels(records: int) -> ModuleType | None:
     """The compiled kernels for grouping ``records`` more records, or None for numpy (until this process has
-    grouped ``_JIT_AFTER_RECORDS`` unless ``PAIMON_CODEC_JIT``; ``PAIMON_CODEC_NO_JIT``; numba missing or failing:
-    logged once)."""
-    global _jit_module, _jit_failed, _records_grouped
-    if os.environ.get(NO_JIT_ENV, "0") not in ("", "0"):
-        return None
-    if _jit_module is not None:
-        return _jit_module
-    _records_grouped += records
-    if _jit_failed or (_records_grouped < _JIT_AFTER_RECORDS and os.environ.get(JIT_ENV, "0") in ("", "0")):
-        return None
-    try:
-        jit = importlib.import_module(f"{__package__}._jit")
-    except Exception as exc:  # noqa: BLE001 - no numba, an incompatible numpy, a failed compile: numpy does it
-        _jit_failed = True
-        log.warning("merge kernels fall back to numpy: numba unavailable (%s: %s)", type(exc).__name__, exc)
-        return None
-    _jit_module = jit
-    return jit
+    grouped enough, unless ``PAIMON_CODEC_JIT``; ``PAIMON_CODEC_NO_JIT``; numba missing or failing: logged once)."""
+    return KERNELS.get(records)
 
 
 def _readonly(values: np.ndarray, dtype: type) -> np.ndarray:
