@@ -63,6 +63,8 @@ def test_compacted_buckets_are_read_without_a_merge(java_newest, tmp_path, optio
     assert {f.level for f in files} == {5} and all(f.meta.delete_row_count == 0 for f in files)
     plan = plan_scan(path)
     assert not plan.groups and len(plan.tasks) == len(files)
+    # no retraction row in them (the manifests count none): no read filters their _VALUE_KIND
+    assert not any(t.primary_key_file for t in plan.tasks)
     expected = _sorted_rows(java_newest.read(path))
     assert expected and _sorted_rows(read_plan_locally(plan)) == expected
 

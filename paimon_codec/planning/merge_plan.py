@@ -13,7 +13,9 @@ Paimon's rules (1.4.2, ``CoreOptions.batchScanSkipLevel0`` and the key-value fil
   one level (a sorted run: each key once).  Paimon 1.4.2 reads such buckets raw
   (``MergeTreeSplitGenerator.splitForBatch`` makes them raw-convertible splits,
   ``PrimaryKeyTableRawFileSplitReadProvider`` reads them without a merge), so these are the rows Paimon
-  returns; their files become plain file tasks (:class:`FileTask`; Spark's own reader can read them whole);
+  returns; their files become plain file tasks (:class:`FileTask`; Spark's own reader can read them whole),
+  marked as holding no retraction row (``primary_key_file=False``: their manifests count none), so no read
+  decodes and filters their ``_VALUE_KIND`` column;
 * files of a postpone-bucket table's ``bucket-postpone`` directory (bucket -2) are not visible to batch
   reads until compaction moves them into real buckets (:meth:`PaimonTable.batch_files` drops them, and
   adds a ``scan.fallback-branch``'s partitions).
@@ -24,6 +26,7 @@ older version of a row in another run would then win the merge.  The caller filt
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from ..dv.apply import kept_rows
@@ -86,7 +89,7 @@ def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: A
     for (partition, bucket), files in buckets.items():
         if not schema.deletion_vectors_enabled and raw_convertible(spec.engine, levels[(partition, bucket)],
                                                                    deletes[(partition, bucket)]):
-            raw.extend(files)
+            raw.extend(dataclasses.replace(f, primary_key_file=False) for f in files)  # no -U / -D to drop
             for detail in details[(partition, bucket)]:
                 detail["decision"] = "read (no merge: raw-convertible bucket)"
             continue
