@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+import weakref
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -212,6 +213,18 @@ def _parquet_of_many(spark, reader, paths: Sequence[str]) -> Any:
     from pyspark.sql import DataFrame
 
     jvm = spark._jvm
-    joined = "\0".join(paths)
-    as_list = jvm.java.util.regex.Pattern.compile("\0", jvm.java.util.regex.Pattern.LITERAL).splitAsStream(joined).toList()
+    as_list = _nul_splitter(jvm).splitAsStream("\0".join(paths)).toList()
     return DataFrame(reader._jreader.parquet(jvm.PythonUtils.toSeq(as_list)), spark)
+
+
+#: per JVM view, a ``java.util.regex.Pattern`` splitting on NUL: each ``jvm.java.util.regex.Pattern`` lookup is four
+#: py4j round trips (a package or class name each), and a scan's driver time is mostly such round trips
+_NUL_SPLITTERS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+_PATTERN_LITERAL = 0x10  # java.util.regex.Pattern.LITERAL
+
+
+def _nul_splitter(jvm) -> Any:
+    splitter = _NUL_SPLITTERS.get(jvm)
+    if splitter is None:
+        splitter = _NUL_SPLITTERS[jvm] = jvm.java.util.regex.Pattern.compile("\0", _PATTERN_LITERAL)
+    return splitter
