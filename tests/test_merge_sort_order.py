@@ -64,3 +64,19 @@ def test_a_string_key_takes_the_general_sort():
     part = _run(rng, 300, 100, 0)
     part = part.set_column(0, "k", part.column("k").cast(pa.string()))
     assert _sequence_ordered_runs([part, part.slice(0, 0)], _spec()) is None
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_a_key_twice_in_one_file_comes_out_in_sequence_order(descending):
+    """A file holding a key twice (not one Paimon writes: its files are sorted by key and sequence) keeps the
+    (key, sequence) order: the fast path checks its answer and sorts by both when the file's order is not it."""
+    first = pa.table({"k": pa.array([1, 2, 2, 3], pa.int64()), "v": pa.array([0, 1, 2, 3]),
+                      "_SEQUENCE_NUMBER": pa.array([10, 12, 11, 13] if descending else [10, 11, 12, 13], pa.int64()),
+                      "_VALUE_KIND": pa.array([0, 0, 0, 0], pa.int8())})
+    second = pa.table({"k": pa.array([2, 3], pa.int64()), "v": pa.array([4, 5]),
+                       "_SEQUENCE_NUMBER": pa.array([20, 21], pa.int64()),
+                       "_VALUE_KIND": pa.array([0, 0], pa.int8())})
+    _, table, merge_order = _merge_order([second, first], _spec())
+    assert np.array_equal(merge_order, _sort_indices(table, _spec()).to_numpy())
+    assert table.column("v").to_numpy()[merge_order].tolist() == ([0, 2, 1, 4, 3, 5] if descending
+                                                                  else [0, 1, 2, 4, 3, 5])

@@ -94,7 +94,13 @@ def _merge_order(parts: list[pa.Table], spec: MergeSpec) -> tuple[list[int], pa.
     if runs is not None:
         table = pa.concat_tables([parts[i] for i in runs])
         key = table.column(spec.primary_keys[0]).to_numpy()
-        return runs, table, np.argsort(key, kind="stable")
+        order = np.argsort(key, kind="stable")
+        # a key twice in one file keeps the file's order: take it only where that is sequence order (it is in
+        # every file Paimon writes, sorted by key and sequence), else sort by both below
+        sorted_key = key[order]
+        sorted_seq = table.column(SEQUENCE_COLUMN).to_numpy()[order]
+        if not ((sorted_key[1:] == sorted_key[:-1]) & (sorted_seq[1:] < sorted_seq[:-1])).any():
+            return runs, table, order
     table = pa.concat_tables(parts)
     return list(range(len(parts))), table, _sort_indices(table, spec).to_numpy()
 
