@@ -14,6 +14,8 @@ doc: |
   file. The framing is big-endian; the magic at the start of the bin chooses the 32-bit
   (big-endian magic + Roaring32) or the 64-bit (little-endian magic + little-endian bitmap array)
   flavour.
+-fast-head:
+  deletion_vector_entry: true
 seq:
   - id: size
     -orig-id: size
