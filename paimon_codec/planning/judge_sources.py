@@ -82,11 +82,18 @@ class HeldSource(ByteSource):
 #: bytes 26 -> 122 MB; latency, not bandwidth, bounds these reads).
 INDEX_WHOLE_GET = 1 << 20
 
+#: Bytes of a local file-index file read at once when it is opened (one page): the container head and the
+#: headers and dictionary directory of its first index lie there for the files of typical tables, ~7 small
+#: reads a file answered by one (:meth:`ByteSource.keep_head`; the page counts as index bytes read)
+INDEX_HEAD_READ = 4096
+
 
 def index_source(path: str) -> ByteSource:
     """The file-index file at ``path`` (fetched whole by the first GET when small and on a store)."""
     if storage.is_local(path):
-        return ByteSource(path)
+        source = ByteSource(path)
+        source.keep_head(INDEX_HEAD_READ)
+        return source
     return HeldSource(storage.open_input(path, whole_below=INDEX_WHOLE_GET), path=path)
 
 
