@@ -220,9 +220,7 @@ class _FileStats:
         if self._rows is None:
             stats = self.meta.value_stats
             assert stats is not None
-            types = tuple(f.type if _bounded(f.type) and self.pruner.wanted(f.id) else _PLACEHOLDER
-                          for f in self.fields)
-            codec = self.pruner.codec(types)
+            codec = self.pruner.stats_codec(self.fields)
             lo, hi = stats.min_values, stats.max_values
             key = (codec, lo, hi) if type(lo) is bytes and type(hi) is bytes else None
             rows = None if key is None else _DECODED.get(key)
@@ -276,6 +274,7 @@ class StatsPruner:
         columns = {leaf.column for leaf in pred.leaves()} if pred is not None else set()
         self._wanted_ids = {self.table_fields[c].id for c in columns if c in self.table_fields}
         self._codecs: dict[tuple, BinaryRowCodec] = {}
+        self._by_layout: dict[int, tuple[list[Field], BinaryRowCodec]] = {}
         self._layouts: dict[tuple, list[Field] | None] = {}
         self._ids: dict[tuple, dict[int, int]] = {}
 
@@ -286,6 +285,17 @@ class StatsPruner:
         if types not in self._codecs:
             self._codecs[types] = _codec_of(types)
         return self._codecs[types]
+
+    def stats_codec(self, fields: list[Field]) -> BinaryRowCodec:
+        """The codec of a stats row laid out as ``fields`` (the predicate's bounded columns decoded, the rest
+        skipped), once per layout list: :meth:`_stats_fields` hands every file of a layout the same list, and
+        hashing its types (every field of every DataType) for each file of a scan cost more than the decode."""
+        hit = self._by_layout.get(id(fields))
+        if hit is not None and hit[0] is fields:
+            return hit[1]
+        codec = self.codec(tuple(f.type if _bounded(f.type) and self.wanted(f.id) else _PLACEHOLDER for f in fields))
+        self._by_layout[id(fields)] = (fields, codec)  # holds ``fields``: its id cannot be reused while cached
+        return codec
 
     def _stats_fields(self, meta: DataFileMeta) -> list[Field] | None:
         """The file schema's fields the stats rows hold, in their order (None: no usable layout)."""
