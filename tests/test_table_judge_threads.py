@@ -133,3 +133,36 @@ def test_first_failing_file_raises_the_same_error(java_tables, tmp_path):
     with pytest.raises(PaimonCodecError) as planned:
         plan_scan(path, "code > 90")
     assert str(planned.value) == str(first.value)
+
+
+def test_local_files_are_judged_by_at_most_local_judge_threads(java_tables, monkeypatch):
+    """A local table's files are judged by at most ``LOCAL_JUDGE_THREADS`` threads (reads are page-cache copies:
+    more threads than cores only contend), a store's by ``JUDGE_THREADS``; few files on the calling thread."""
+    monkeypatch.setattr(judge_module, "LOCAL_JUDGE_THREADS", 3)
+    monkeypatch.setattr(judge_module, "JUDGE_THREADS", 16)
+    local = [judge_module.FileProbe(f"/tmp/t/f{i}.parquet", 10) for i in range(20)]
+    remote = [judge_module.FileProbe(f"s3://bucket/t/f{i}.parquet", 10) for i in range(20)]
+    assert judge_module._default_threads(local) == 3
+    assert judge_module._default_threads(remote) == 16
+    assert judge_module._default_threads(local[:3]) == 1
+    names: set[str] = set()
+    real = judge_module.judge_file
+    meet = threading.Barrier(3, timeout=120)
+    entered = iter(range(10**6))
+
+    def recording(*args, **kwargs):
+        names.add(threading.current_thread().name)
+        if next(entered) < 3:  # the first three files at once: three threads really run
+            meet.wait()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(judge_module, "judge_file", recording)
+    seen = []
+
+    def capture(ctx, files):
+        seen.append(len(files))
+        return judge_files(ctx, files), "driver", 0
+
+    plan_scan(java_tables["append"], "code > 90", judge=capture, use_stats=False)
+    assert seen and max(seen) >= 4, "no file list long enough for threads"
+    assert len(names) == 3 and all(n.startswith("paimon-codec-judge-") for n in names)

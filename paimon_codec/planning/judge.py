@@ -17,6 +17,7 @@ from typing import Any
 
 from pyroaring import BitMap
 
+from .. import storage
 from ..dv.apply import deleted_rows_32, kept_rows
 from ..dv.index_file import read_deletion_vector
 from ..errors import CorruptDataError, UnsupportedTypeError
@@ -30,8 +31,8 @@ from .judge_sources import SharedSource, held_source, index_source, open_dv_sour
 from .probe import FileProbe
 from .topn.exact import exact_answer
 
-__all__ = ["JUDGE_THREADS", "FileJudge", "FileProbe", "FileVerdict", "JudgeContext", "judge_file", "judge_files",
-           "judge_on_driver", "needs_judging"]
+__all__ = ["JUDGE_THREADS", "LOCAL_JUDGE_THREADS", "FileJudge", "FileProbe", "FileVerdict", "JudgeContext",
+           "judge_file", "judge_files", "judge_on_driver", "needs_judging"]
 
 # a judge: (context, files) -> (one verdict per file, "driver" | "distributed", Spark tasks started)
 FileJudge = Callable[["JudgeContext", list["FileProbe"]], tuple[list["FileVerdict"], str, int]]
@@ -169,16 +170,33 @@ def needs_judging(ctx: JudgeContext, f: FileProbe) -> bool:
 #: Threads that judge files at once.  Judging is I/O latency, not CPU: on an object store each file costs
 #: two ranged GETs (index head, then the block the predicate needs) and maybe one for its deletion vector,
 #: ~10-50 ms each, so one file after another makes planning a sum of round trips.  16 requests in flight
-#: cut that ~16x while staying far below a store's per-connection limits and costing little on local disk.
+#: cut that ~16x while staying far below a store's per-connection limits (local files: :data:`LOCAL_JUDGE_THREADS`).
 JUDGE_THREADS = 16
 
 #: Fewer files than this are judged on the calling thread (a pool would cost more than it saves).
 MIN_FILES_FOR_THREADS = 4
 
+#: Threads that judge the files of a local table at once: one.  A local read is a copy from the page cache (or one
+#: SSD access), so judging is Python CPU work, and more threads only hand the GIL back and forth at every read.
+#: Measured on the 200-file scale table on an idle 2-core machine (`benchmarks/planning.py`, 5 plans, medians):
+#: range filters 42-51 ms wall and CPU on one thread, 74-77 ms wall / 87-93 ms CPU on two, 108-127 / 132-155 on
+#: 16; bitmap filters 22-36 ms against 63-81 ms wall on 16.  (On a machine loaded by other jobs more threads win
+#: wall time only by taking a larger share of the cores from those jobs.)
+LOCAL_JUDGE_THREADS = 1
+
+
+def _default_threads(files: list[FileProbe]) -> int:
+    """:data:`JUDGE_THREADS`, :data:`LOCAL_JUDGE_THREADS` when every file is local; one for few files."""
+    if len(files) < MIN_FILES_FOR_THREADS:
+        return 1
+    local = all(storage.is_local(f.path) for f in files)
+    return min(JUDGE_THREADS, LOCAL_JUDGE_THREADS) if local else JUDGE_THREADS
+
 
 def judge_files(ctx: JudgeContext, files: list[FileProbe], threads: int | None = None) -> list[FileVerdict]:
     """:func:`judge_file` for each file, in ``files`` order, by up to ``threads`` (default
-    :data:`JUDGE_THREADS`) threads at once; the same verdicts as one after the other.
+    :data:`JUDGE_THREADS`, :data:`LOCAL_JUDGE_THREADS` for local files) threads at once; the same verdicts as one
+    after the other.
 
     Every deletion-vector index file is opened once for all its vectors (a table's vectors sit in a few
     index files: one open per data file would dominate planning); threads share it through
@@ -188,7 +206,7 @@ def judge_files(ctx: JudgeContext, files: list[FileProbe], threads: int | None =
     """
     n = len(files)
     if threads is None:
-        threads = JUDGE_THREADS if n >= MIN_FILES_FOR_THREADS else 1
+        threads = _default_threads(files)
     workers = min(max(1, threads), n)
     sources: dict[str, ByteSource] = {}
     extents: dict[str, tuple[int, int]] = {}
