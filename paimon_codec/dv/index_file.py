@@ -146,10 +146,8 @@ def _build_file(entries: list[dict], size: int) -> bytes:
 
 def encode_dv_files(dvs: DvInput, *, target_size: int | str | None = DEFAULT_TARGET_SIZE
                     ) -> list[tuple[bytes, list[DeletionFileRange]]]:
-    """Encode vectors into index-file byte strings (rolling past ``target_size``; None = one file).
-
-    Returns ``[(file bytes, ranges), ...]`` - the in-memory half of :class:`DvIndexFileWriter`.
-    """
+    """Encode vectors into index-file byte strings (rolling past ``target_size``; None = one file):
+    ``[(file bytes, ranges), ...]``, the in-memory half of :class:`DvIndexFileWriter`."""
     target = None if target_size is None else parse_memory_size(target_size)
     files: list[tuple[bytes, list[DeletionFileRange]]] = []
     entries: list[dict] = []
@@ -255,9 +253,8 @@ def _raise_first_bad_frame(buf: bytes | memoryview, pos: int, end: int, *, path:
     """After a failed generated parse: raise for the first entry with a bad magic or CRC, if any.
 
     Java checks the magic and the CRC of an entry before it decodes its bin, so a flipped bit
-    inside a 64-bit bin is a checksum error, not the structural error the bin's parse ran into.
-    Walks only the ``size`` and ``crc`` frames (error path only); returns if every whole frame is fine.
-    """
+    inside a 64-bit bin is a checksum error, not the structural error the bin's parse ran into.  Walks only
+    the ``size`` and ``crc`` frames (error path only); returns if every whole frame is fine."""
     sw, cw, mw = _SIZE.itemsize, _CRC.itemsize, _MAGIC.itemsize
     end = min(end, len(buf))  # a declared size may point past the data: never read beyond it
     while pos + sw + mw <= end:
@@ -292,15 +289,12 @@ def _entry_of(obj: Mapping[str, Any], buf: bytes | memoryview, pos: int, *, path
 
 def _decode_entry(buf: bytes | memoryview, pos: int = 0, *, path: str | None, base: int = 0,
                   expected_length: int | None = None, verify_crc: bool = True) -> DvEntry:
-    """Decode the one entry at ``buf[pos:]`` with the generated entry codec (``base`` = file offset of buf[0]).
-
-    The generated straight-line parser first (~1 us against ~40 us for the Construct tree, most of what a
-    planner spent on each file's vector); when it fails, the Construct codec parses again, so a bad entry
-    raises exactly the error it always did."""
+    """The one entry at ``buf[pos:]`` (``base``: file offset of buf[0]): the generated fast parser (~1 us), else the
+    Construct codec (~40 us), which raises the error naming a bad entry."""
     view = memoryview(buf)
     try:
         obj = _fast_parse_entry(view, pos)[0]
-    except Exception:  # noqa: BLE001 - re-parsed below by the reference codec, which names the fault
+    except Exception:  # noqa: BLE001 - parsed again below by the reference codec, which names the fault
         obj = None
     if obj is not None:
         return _entry_of(obj, buf, pos, path=path, base=base, expected_length=expected_length, verify_crc=verify_crc)

@@ -153,11 +153,7 @@ def _worker(name: str, seed: int, start: int, stop: int, time_limit: float, memo
     parent = os.getppid()
     signal.signal(signal.SIGALRM, _alarm)
     tuned = tune_allocator()  # before the warm-up: every allocation from here on follows the same rules
-    for s in target.corpus():  # warm up: imports, thread pools, caches - not counted against inputs
-        try:
-            target.run(s.data, s.meta)
-        except Exception:  # noqa: BLE001,S110 - a seed may itself be refused (e.g. an unsupported case)
-            pass
+    target.warm_up()  # imports, thread pools, caches, compiled kernels - not counted against inputs
     meter = Meter(memory, rlimit=rlimit)
     meter.open()
     batch = _new_batch(start)

@@ -50,6 +50,25 @@ class Target:
                 raise RuntimeError(f"fuzz target {self.name}: no seeds under {GOLDEN}")
         return self._cache
 
+    def warm_up(self) -> None:
+        """Run the seeds (imports, thread pools, caches) and load every compiled kernel set, none of it counted
+        against an input's time: a set the library loads mid-input (its rent-or-buy count reached, e.g. by a
+        large declared row count) would compile under that input's time limit, a hang it is not."""
+        import importlib
+
+        from paimon_codec.fileindex.bloom._kernel import KERNELS as bloom_kernels
+        from paimon_codec.fileindex.range_bitmap._compiled import KERNELS as range_kernels
+        from paimon_codec.reading.merge.kernels import KERNELS as merge_kernels
+
+        for s in self.corpus():
+            try:
+                self.run(s.data, s.meta)
+            except Exception:  # noqa: BLE001,S110 - a seed may itself be refused (e.g. an unsupported case)
+                pass
+        for kernels in (bloom_kernels, range_kernels, merge_kernels):
+            with contextlib.suppress(Exception):  # no numba: the library stays on its reference paths
+                importlib.import_module(kernels.module_name)
+
     def mutate(self, seed: Seed, rnd: random.Random) -> bytes:
         others = [s.data for s in self.corpus()]
         kind = seed.meta.get("kind", self.kind)
