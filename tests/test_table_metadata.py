@@ -271,17 +271,17 @@ def test_missing_deletion_vector_file_is_a_clear_error(tmp_path, how):
         os.remove(os.path.join(index_dir, name))
         if how == "directory":
             os.mkdir(os.path.join(index_dir, name))
-    old = judge.JUDGE_THREADS
+    old = judge.JUDGE_THREADS, judge.LOCAL_JUDGE_THREADS
     try:
         for threads in (1, 4):
-            judge.JUDGE_THREADS = threads
+            judge.JUDGE_THREADS = judge.LOCAL_JUDGE_THREADS = threads
             with pytest.raises(CorruptDataError) as exc:
                 plan_scan(path, None)
             msg = str(exc.value)
             assert "deletion-vector index file" in msg and "\n" not in msg
             assert any(n in msg for n in names)
     finally:
-        judge.JUDGE_THREADS = old
+        judge.JUDGE_THREADS, judge.LOCAL_JUDGE_THREADS = old
 
 
 def test_declared_row_count_costs_nothing_with_a_deletion_vector(tmp_path):
