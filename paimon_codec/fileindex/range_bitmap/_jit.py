@@ -168,7 +168,8 @@ def _decode(buf: Any, start: Any, length: Any, row_count: Any, words: Any) -> bo
                 q = pos + r * _RUN_W
                 s = _uint(buf, q + _RUN_START_AT, _RUN_START_W)
                 e = s + _uint(buf, q + _RUN_LEN_AT, _RUN_LEN_W)  # last value of the run
-                if s < next_free or e >= top or e >= (1 << _SPAN_SHIFT):
+                # runs ascend with a gap between them (adjacent runs are invalid, as pyroaring / CRoaring say)
+                if s < next_free or (r > 0 and s == next_free) or e >= top or e >= (1 << _SPAN_SHIFT):
                     return False
                 next_free = e + 1
                 total += e - s + 1
