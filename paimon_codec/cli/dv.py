@@ -12,9 +12,9 @@
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any
 
+from .. import storage
 from ..dv.deletion_vector import DeletionVector
 from ..dv.index_file import DEFAULT_TARGET_SIZE, read_dv_index, read_entry, write_dv_index
 from ..dv.puffin import read_puffin, write_puffin
@@ -74,7 +74,7 @@ def _cmd_write(args: argparse.Namespace) -> int:
     metas = write_dv_index(args.output_dir, dvs, target_size=target, name_factory=factory)
     obj = {"files": [{"file_name": m.file_name, "file_size": m.file_size, "row_count": m.row_count,
                       "ranges": [r.to_dict() for r in m.ranges]} for m in metas]}
-    emit(obj, args.json, "\n".join(f"{os.path.join(args.output_dir, m.file_name)}: {m.row_count} DV(s), "
+    emit(obj, args.json, "\n".join(f"{storage.join(args.output_dir, m.file_name)}: {m.row_count} DV(s), "
                                     f"{m.file_size} bytes" for m in metas))
     return 0
 

@@ -30,13 +30,9 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from .. import storage
 from ..checksum import check_crc32
-from ..errors import (
-    CorruptDataError,
-    PaimonCodecError,
-    TruncatedDataError,
-    UnsupportedVersionError,
-)
+from ..errors import CorruptDataError, PaimonCodecError, TruncatedDataError, UnsupportedVersionError
 from ..fileio import ByteSource, atomic_write_bytes
 from ..formats import translate_error
 from ..generated.construct import deletion_vectors as _deletion_vectors
@@ -195,7 +191,7 @@ class DvIndexFileWriter:
         for data, ranges in encode_dv_files(dvs, target_size=self.target_size):
             name = self.name_factory(self._files_written)
             self._files_written += 1
-            path = os.path.join(self.directory, name)
+            path = storage.join(self.directory, name)
             atomic_write_bytes(path, data)
             metas.append(DvIndexFileMeta(name, len(data), len(ranges), ranges, path=path))
         return metas

@@ -24,6 +24,8 @@ import uuid
 import numpy as np
 import pyarrow as pa
 
+from .. import storage
+
 __all__ = ["write_sample_table", "sample_options", "SAMPLE_SCHEMA", "SAMPLE_OPTIONS", "SAMPLE_OPTIONS_LATEST",
            "SAMPLE_VERSIONS"]
 
@@ -100,7 +102,7 @@ def write_sample_table(warehouse: str | os.PathLike, *, database: str = "demo", 
     from ..writing.commit import FileChange, IndexChange, commit_changes
 
     layout = "0.9" if paimon_version == "0.9" else "newest"
-    path = os.path.join(os.fspath(warehouse), f"{database}.db", table)
+    path = storage.join(os.fspath(warehouse), f"{database}.db", table)
     options = dict(sample_options(paimon_version),
                    **{"file-index.bloom-filter.id.items": str(max(rows_per_file, 1))})
     create_table(path, SAMPLE_SCHEMA, options)
@@ -118,8 +120,8 @@ def write_sample_table(warehouse: str | os.PathLike, *, database: str = "demo", 
                     np.arange(0, change.file.row_count, deleted_every, dtype=np.int64))
         total += rows_per_file
     if dvs:
-        index_dir = os.path.join(path, "index")
-        os.makedirs(index_dir, exist_ok=True)
+        index_dir = storage.join(path, "index")
+        storage.makedirs(index_dir)
         index_uuid = _uuid(rng)
         for m in write_dv_index(index_dir, dvs, name_factory=lambda n: f"index-{index_uuid}-{n}"):
             ranges = tuple(DeletionVectorRange(r.data_file, r.offset, r.length, r.cardinality) for r in m.ranges)

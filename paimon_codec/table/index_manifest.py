@@ -14,10 +14,10 @@ ranged indexes of data-evolution tables, e.g. btree / bitmap global indexes): th
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .. import storage
 from ..errors import CorruptDataError
 from .metadata_checks import INDEX_MANIFEST_ENTRY, check_record, file_name
 from .metadata_records import check_version, field, read_decoded
@@ -104,7 +104,7 @@ def _global_index(raw, path: str) -> GlobalIndexMeta | None:
 
 
 def read_index_manifest(manifest_dir: str, name: str) -> list[IndexManifestEntry]:
-    path = os.path.join(manifest_dir, file_name(name, "index manifest name", manifest_dir))
+    path = storage.join(manifest_dir, file_name(name, "index manifest name", manifest_dir))
     return read_decoded(path, "index manifest", lambda records: _index_manifest(records, path))
 
 

@@ -13,10 +13,10 @@ refused.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .. import storage
 from ..errors import CorruptDataError
 from .metadata_checks import MANIFEST_ENTRY, MANIFEST_LIST, check_record, file_name
 from .metadata_records import check_version, read_decoded
@@ -116,7 +116,7 @@ POSTPONE_BUCKET = -2  # bucket id of files written with bucket = -2 (directory `
 
 
 def read_manifest_list(manifest_dir: str, name: str) -> list[ManifestFileMeta]:
-    path = os.path.join(manifest_dir, file_name(name, "manifest list name", manifest_dir))
+    path = storage.join(manifest_dir, file_name(name, "manifest list name", manifest_dir))
     return read_decoded(path, "manifest list", lambda records: _manifest_list(records, path))
 
 
@@ -197,7 +197,7 @@ def _write_cols(raw) -> tuple[str, ...] | None:
 
 
 def read_manifest(manifest_dir: str, name: str) -> list[ManifestEntry]:
-    path = os.path.join(manifest_dir, file_name(name, "manifest name", manifest_dir))
+    path = storage.join(manifest_dir, file_name(name, "manifest name", manifest_dir))
     return read_decoded(path, "manifest", lambda records: _manifest(records, path))
 
 

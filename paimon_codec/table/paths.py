@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import decimal
-import os
+import posixpath
 from collections.abc import Sequence
 from typing import Any
 
@@ -100,11 +100,13 @@ def _timestamp_text(ts: Timestamp, precision: int, legacy: bool) -> str:
 
 def partition_path(names: Sequence[str], values: Sequence[Any], types: Sequence[DataType],
                    default_name: str = DEFAULT_PARTITION_NAME, legacy: bool = True) -> str:
+    """``k1=v1/k2=v2/...`` relative to the table (``""`` unpartitioned): joined with ``/``, Paimon's separator on
+    every store, so the same text under a local table and an object-store URI."""
     parts = []
     for name, value, dtype in zip(names, values, types, strict=True):
         text = partition_value_text(value, dtype, legacy)
         parts.append(f"{_escape(name)}={_escape(text) if text is not None else default_name}")
-    return os.path.join(*parts) if parts else ""
+    return posixpath.join(*parts) if parts else ""
 
 
 def bucket_dir_name(bucket: int) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .. import storage
 from ..errors import (
     CorruptDataError,
     InvalidOptionError,
@@ -184,7 +185,7 @@ def parse_schema(obj: dict, path: str | None = None) -> TableSchema:
 
 def schema_ids(table_path: str | os.PathLike) -> list[int]:
     """Ids of every schema file present."""
-    return numbered_ids(os.path.join(os.fspath(table_path), "schema"), "schema-")
+    return numbered_ids(storage.join(os.fspath(table_path), "schema"), "schema-")
 
 
 def load_schema(table_path: str | os.PathLike, schema_id: int | None = None) -> TableSchema:
@@ -192,8 +193,8 @@ def load_schema(table_path: str | os.PathLike, schema_id: int | None = None) -> 
     if schema_id is None:
         ids = schema_ids(table_path)
         if not ids:
-            raise CorruptDataError("table has no schema files", path=os.path.join(os.fspath(table_path), "schema"))
+            raise CorruptDataError("table has no schema files", path=storage.join(os.fspath(table_path), "schema"))
         schema_id = ids[-1]
-    path = os.path.join(os.fspath(table_path), "schema", f"schema-{schema_id}")
+    path = storage.join(os.fspath(table_path), "schema", f"schema-{schema_id}")
     obj = read_json_object(path, f"schema {schema_id}")
     return parse_schema(obj, path)

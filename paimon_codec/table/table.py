@@ -46,7 +46,7 @@ __all__ = ["PaimonTable", "LiveDataFile", "DeletionFile", "IndexFile", "list_tab
 
 
 def is_table_dir(path: str | os.PathLike) -> bool:
-    return storage.is_dir(os.path.join(os.fspath(path), "schema"))
+    return storage.is_dir(storage.join(os.fspath(path), "schema"))
 
 
 def list_tables(warehouse: str | os.PathLike) -> list[str]:
@@ -61,13 +61,13 @@ def list_tables(warehouse: str | os.PathLike) -> list[str]:
         raise FileNotFoundError(2, "no such directory", warehouse)
     out = []
     for name in storage.list_dir(warehouse):
-        sub = os.path.join(warehouse, name)
+        sub = storage.join(warehouse, name)
         if not storage.is_dir(sub):
             continue
         if is_table_dir(sub):
             out.append(sub)
         elif name.endswith(".db"):
-            out.extend(os.path.join(sub, t) for t in storage.list_dir(sub) if is_table_dir(os.path.join(sub, t)))
+            out.extend(storage.join(sub, t) for t in storage.list_dir(sub) if is_table_dir(storage.join(sub, t)))
     return out
 
 
@@ -82,7 +82,7 @@ def register_storage_options(path: str | os.PathLike, options: dict[str, str] | 
 
 
 def branch_dir(table_path: str, branch: str) -> str:
-    return os.path.join(table_path, "branch", f"branch-{branch}")
+    return storage.join(table_path, "branch", f"branch-{branch}")
 
 
 def _refuse_branch_directory(path: str) -> None:
@@ -99,8 +99,8 @@ def _refuse_branch_directory(path: str) -> None:
 
 
 def branch_names(table_path: str | os.PathLike) -> list[str]:
-    d = os.path.join(os.fspath(table_path), "branch")
-    return sorted(n[7:] for n in storage.list_dir(d) if n.startswith("branch-") and is_table_dir(os.path.join(d, n)))
+    d = storage.join(os.fspath(table_path), "branch")
+    return sorted(n[7:] for n in storage.list_dir(d) if n.startswith("branch-") and is_table_dir(storage.join(d, n)))
 
 
 class PaimonTable:
@@ -154,7 +154,7 @@ class PaimonTable:
 
     @property
     def manifest_dir(self) -> str:
-        return os.path.join(self.path, "manifest")
+        return storage.join(self.path, "manifest")
 
     # -- snapshots and schemas ---------------------------------------------------------------
     def snapshot_ids(self) -> list[int]:
@@ -201,7 +201,7 @@ class PaimonTable:
         one existence check of the next schema file."""
         stale = snapshot is not None and snapshot.schema_id > self.schema.id
         if not stale and self._schema_handed_out:
-            stale = storage.exists(os.path.join(self.meta_path, "schema", f"schema-{self.schema.id + 1}"))
+            stale = storage.exists(storage.join(self.meta_path, "schema", f"schema-{self.schema.id + 1}"))
         self._schema_handed_out = True
         if stale:
             self.schema = load_schema(self.meta_path)
@@ -276,13 +276,13 @@ class PaimonTable:
         base = self.path
         sub = schema.options.get("data-file.path-directory")
         if sub:
-            base = os.path.join(base, sub)
-        return os.path.join(base, part, bucket_dir_name(bucket)) if part else os.path.join(base, bucket_dir_name(bucket))
+            base = storage.join(base, sub)
+        return storage.join(base, part, bucket_dir_name(bucket)) if part else storage.join(base, bucket_dir_name(bucket))
 
     def data_file_path(self, entry: ManifestEntry, schema: TableSchema | None = None) -> str:
         if entry.file.external_path:
             return strip_scheme(entry.file.external_path)
-        return os.path.join(self.bucket_dir(entry.partition, entry.bucket, schema), entry.file.file_name)
+        return storage.join(self.bucket_dir(entry.partition, entry.bucket, schema), entry.file.file_name)
 
     def index_file_path(self, entry: IndexManifestEntry, schema: TableSchema | None = None) -> str:
         """Where an index file lives: its ``_EXTERNAL_PATH`` if any; with
@@ -293,8 +293,8 @@ class PaimonTable:
             return strip_scheme(meta.external_path)
         schema = schema or self.schema
         if schema.option_bool("index-file-in-data-file-dir") and not meta.is_global_index:
-            return os.path.join(self.bucket_dir(entry.partition, entry.bucket, schema), meta.file_name)
-        return os.path.join(self.path, "index", meta.file_name)
+            return storage.join(self.bucket_dir(entry.partition, entry.bucket, schema), meta.file_name)
+        return storage.join(self.path, "index", meta.file_name)
 
     # -- what a scan needs --------------------------------------------------------------------------
     def index_files(self, snapshot: Snapshot | None = None) -> list[IndexFile]:
@@ -331,7 +331,7 @@ class PaimonTable:
         for e in merge_entries(self.manifest_entries(snapshot)):
             path = self.data_file_path(e, schema)
             idx = e.file.index_file_name
-            index_path = os.path.join(os.path.dirname(path), idx) if idx else None
+            index_path = storage.join(storage.parent(path), idx) if idx else None
             out.append(LiveDataFile(e, self.partition_values(e.partition, schema), path, index_path,
                                     dvs.get((e.partition, e.bucket, e.file.file_name))))
         return out

@@ -19,7 +19,6 @@ commit's conflict check sees a concurrent writer that replaced the same index fi
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -107,7 +106,7 @@ def _index_dir(table: PaimonTable, partition: bytes, bucket: int) -> str:
     if table.schema.option_bool("index-file-in-data-file-dir"):
         path = table.bucket_dir(partition, bucket)
     else:
-        path = os.path.join(table.path, "index")
+        path = storage.join(table.path, "index")
     storage.makedirs(path)
     return path
 
@@ -115,7 +114,7 @@ def _index_dir(table: PaimonTable, partition: bytes, bucket: int) -> str:
 def _write(index_dir: str, vectors: Mapping[str, DeletionVector], target: int | None, partition: bytes,
            bucket: int, update: DvUpdate) -> None:
     for m in DvIndexFileWriter(index_dir, target_size=target).write(vectors):
-        update.written.append(m.path or os.path.join(index_dir, m.file_name))
+        update.written.append(m.path or storage.join(index_dir, m.file_name))
         update.changes.append(IndexChange.of(partition, bucket, _meta(m)))
 
 
