@@ -121,6 +121,34 @@ def test_object_store_finds_and_removes_the_same_orphans(tmp_path, s3_server):
     assert read_table(uri).num_rows == read_table(table).num_rows == 4
 
 
+def test_tags_keep_their_files_and_a_tag_deleted_meanwhile_is_skipped(tmp_path, monkeypatch):
+    """Snapshot 1 expired but tagged: its manifest lists are used through the tag file.  A tag listed but
+    deleted before it is read is skipped (as Paimon skips it); a tag file that is not a snapshot refuses."""
+    import shutil
+
+    from paimon_codec.maintenance import orphans
+    from paimon_codec.maintenance.orphans import OrphanCheckRefused
+
+    table = _table(tmp_path)
+    os.makedirs(os.path.join(table, "tag"))
+    shutil.copy(os.path.join(table, "snapshot", "snapshot-1"), os.path.join(table, "tag", "tag-t1"))
+    os.remove(os.path.join(table, "snapshot", "snapshot-1"))
+    scan = find_orphans(table, None)
+    assert scan.orphans == [] and scan.snapshots_read == 2
+    listed = orphans.tag_names
+    monkeypatch.setattr(orphans, "tag_names", lambda meta: [*listed(meta), "gone"])
+    assert find_orphans(table, None) == scan
+    with open(os.path.join(table, "tag", "tag-gone"), "w") as fh:
+        fh.write("[]")
+    with pytest.raises(OrphanCheckRefused, match="tag file is not a JSON object"):
+        find_orphans(table, None)
+    monkeypatch.undo()
+    os.remove(os.path.join(table, "tag", "tag-gone"))
+    os.remove(os.path.join(table, "tag", "tag-t1"))
+    lost = {os.path.basename(f.path) for f in find_orphans(table, None).orphans}
+    assert lost and all(name.startswith("manifest") for name in lost)  # what only snapshot 1 named
+
+
 @pytest.mark.spark
 def test_spark_remove_orphan_files(tmp_path, spark):  # noqa: F811
     from paimon_codec.spark import remove_orphan_files as spark_remove

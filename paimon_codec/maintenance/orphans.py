@@ -30,7 +30,7 @@ from ..errors import PaimonCodecError
 from ..report import JsonReport
 from ..table.index_manifest import read_index_manifest
 from ..table.manifest import read_manifest, read_manifest_list
-from ..table.metadata_files import numbered_ids, read_json_object
+from ..table.metadata_files import numbered_ids
 from ..table.paths import strip_scheme
 from ..table.schema import load_schema
 from ..table.snapshot import (
@@ -38,7 +38,7 @@ from ..table.snapshot import (
     changelog_ids,
     load_changelog,
     load_snapshot,
-    parse_snapshot,
+    read_tag,
     snapshot_ids,
     tag_names,
 )
@@ -194,9 +194,8 @@ def _snapshot_likes(meta: str) -> Iterator[tuple[str, Snapshot]]:
         except MissingFileError:
             continue
     for tag in tag_names(meta):
-        path = storage.join(meta, "tag", f"tag-{tag}")
         try:
-            yield f"tag {tag}", parse_snapshot(read_json_object(path, f"tag {tag}"), path)
+            yield f"tag {tag}", read_tag(meta, tag)
         except MissingFileError:
             continue
     for cid in changelog_ids(meta):

@@ -17,7 +17,7 @@ from .metadata_checks import INT64, checked_int, file_name
 from .metadata_files import numbered_ids, read_json_object
 
 __all__ = ["Snapshot", "load_snapshot", "snapshot_ids", "latest_snapshot_id", "earliest_snapshot_id", "tag_names",
-           "load_tag", "snapshot_at_time", "changelog_ids", "load_changelog"]
+           "load_tag", "read_tag", "snapshot_at_time", "changelog_ids", "load_changelog"]
 
 # Snapshot JSON versions: 1 and 2 (Paimon <= 0.5), 3 (0.6 onwards, also pypaimon 2.x).
 SUPPORTED_SNAPSHOT_VERSIONS = (1, 2, 3)
@@ -149,10 +149,23 @@ def load_tag(table_path: str | os.PathLike, name: str) -> Snapshot:
     ``tagTimeRetained``), so a tag outlives the expiry of its snapshot file."""
     if not name or "/" in name or os.sep in name:
         raise CorruptDataError(f"bad tag name {name!r}", path=_tag_dir(table_path))
-    path = storage.join(_tag_dir(table_path), f"tag-{name}")
+    path = _tag_file(table_path, name)
     if not storage.is_file(path):
         raise CorruptDataError(f"tag {name!r} does not exist", path=path,
                                expected="one of: " + (", ".join(tag_names(table_path)) or "(no tags)"))
+    return read_tag(table_path, name)
+
+
+def _tag_file(table_path: str | os.PathLike, name: str) -> str:
+    return storage.join(_tag_dir(table_path), f"tag-{name}")
+
+
+def read_tag(table_path: str | os.PathLike, name: str) -> Snapshot:
+    """The snapshot in tag file ``tag-<name>`` (a name :func:`tag_names` listed): the one reader of a tag
+    file.  A file gone since the listing (a tag deleted meanwhile) is
+    :class:`~paimon_codec.errors.MissingFileError`; :func:`load_tag`, the user-facing read, checks the name
+    first and says which tags exist."""
+    path = _tag_file(table_path, name)
     return parse_snapshot(read_json_object(path, f"tag {name}"), path)
 
 
