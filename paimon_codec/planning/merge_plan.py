@@ -26,7 +26,7 @@ older version of a row in another run would then win the merge.  The caller filt
 
 from __future__ import annotations
 
-import dataclasses
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..dv.apply import kept_rows
@@ -49,6 +49,16 @@ def raw_convertible(engine: str, levels: list[int], delete_row_counts: list[int 
     return engine == "first-row" or len(set(levels)) == 1
 
 
+@dataclass
+class _BucketFiles:
+    """The admitted files of one (partition, bucket), in scan order, with what deciding its read needs."""
+
+    tasks: list[FileTask] = field(default_factory=list)
+    levels: list[int] = field(default_factory=list)  # each file's LSM level (lookup merges need it)
+    delete_row_counts: list[int | None] = field(default_factory=list)  # manifest _DELETE_ROW_COUNT (None: unknown)
+    details: list[dict] = field(default_factory=list)  # each file's row of the plan report
+
+
 def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: Any,
                       report: PlanReport) -> tuple[list[FileTask], list[GroupTask]]:
     """The files of buckets read as they are, and group tasks merging the files of every other bucket, of
@@ -56,10 +66,7 @@ def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: A
     spec = merge_spec(schema, table.path)
     skip_level0 = spec.engine == "first-row" and not schema.deletion_vectors_enabled
     params = spec.to_params()
-    buckets: dict[tuple[bytes, int], list[FileTask]] = {}
-    levels: dict[tuple[bytes, int], list[int]] = {}  # the LSM level of each file (lookup merges need it)
-    deletes: dict[tuple[bytes, int], list[int | None]] = {}
-    details: dict[tuple[bytes, int], list[dict]] = {}
+    buckets: dict[tuple[bytes, int], _BucketFiles] = {}
     for f in table.batch_files(snapshot):
         admitted = admit_file(f, table, schema, pred, report,
                               "skipped: level 0 (first-row table)" if skip_level0 else None)
@@ -75,10 +82,11 @@ def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: A
                 continue
         task = FileTask(f.path, f.file_format, f.row_count, f.meta.file_size, selection, True,
                         f.meta.schema_id, evolution_for(table, schema, f.meta.schema_id, report.time_zone))
-        buckets.setdefault((f.entry.partition, f.bucket), []).append(task)
-        levels.setdefault((f.entry.partition, f.bucket), []).append(f.level)
-        deletes.setdefault((f.entry.partition, f.bucket), []).append(f.meta.delete_row_count)
-        details.setdefault((f.entry.partition, f.bucket), []).append(detail)
+        group = buckets.setdefault((f.entry.partition, f.bucket), _BucketFiles())
+        group.tasks.append(task)
+        group.levels.append(f.level)
+        group.delete_row_counts.append(f.meta.delete_row_count)
+        group.details.append(detail)
         report.files_read += 1
         report.rows_selected += task.selected_rows
         report.bytes_read += f.meta.file_size
@@ -86,13 +94,13 @@ def plan_merge_groups(table: PaimonTable, snapshot, schema: TableSchema, pred: A
         detail["rows_selected"] = task.selected_rows
     raw: list[FileTask] = []
     groups = []
-    for (partition, bucket), files in buckets.items():
-        if not schema.deletion_vectors_enabled and raw_convertible(spec.engine, levels[(partition, bucket)],
-                                                                   deletes[(partition, bucket)]):
-            raw.extend(dataclasses.replace(f, primary_key_file=False) for f in files)  # no -U / -D to drop
-            for detail in details[(partition, bucket)]:
+    for (partition, bucket), group in buckets.items():
+        if not schema.deletion_vectors_enabled and raw_convertible(spec.engine, group.levels,
+                                                                   group.delete_row_counts):
+            raw.extend(replace(f, primary_key_file=False) for f in group.tasks)  # no -U / -D to drop
+            for detail in group.details:
                 detail["decision"] = "read (no merge: raw-convertible bucket)"
             continue
         label = f"{table.name} partition={table.partition_values(partition, schema)} bucket={bucket}"
-        groups.append(GroupTask(MERGE_READER, files, {**params, "levels": levels[(partition, bucket)]}, label))
+        groups.append(GroupTask(MERGE_READER, group.tasks, {**params, "levels": group.levels}, label))
     return raw, groups
