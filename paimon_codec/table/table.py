@@ -268,8 +268,14 @@ class PaimonTable:
         return self._partitions[partition]
 
     def bucket_dir(self, partition: bytes, bucket: int, schema: TableSchema | None = None) -> str:
+        """The directory of a bucket's files, the partition given as its serialized row (a manifest's)."""
         schema = schema or self.schema
-        values = self.partition_values(partition, schema)
+        return self.bucket_dir_of(self.partition_values(partition, schema), bucket, schema)
+
+    def bucket_dir_of(self, values: tuple, bucket: int, schema: TableSchema | None = None) -> str:
+        """The directory of a bucket's files, the partition given by its values (a writer's):
+        ``[<data-file.path-directory>/]<k=v/...>/bucket-<n>`` under the table."""
+        schema = schema or self.schema
         part = partition_path(schema.partition_keys, values, [f.type for f in schema.partition_type],
                               schema.options.get("partition.default-name", DEFAULT_PARTITION_NAME),
                               schema.option_bool("partition.legacy-name", True))

@@ -29,7 +29,6 @@ from ..bucket import KeyEncoder, fixed_buckets
 from ..errors import InvalidOptionError, UnsupportedFeatureError, UnsupportedTypeError, UsageError
 from ..memory_size import parse_memory_size
 from ..table.manifest import DataFileMeta, merge_entries
-from ..table.paths import DEFAULT_PARTITION_NAME, bucket_dir_name, partition_path
 from ..table.table import PaimonTable
 from ..values import Timestamp
 from .commit import CommitResult, FileChange, commit_changes
@@ -201,12 +200,7 @@ def write_data_files(table_path: str | os.PathLike, data: pa.Table, *, layout: s
     created = (now - dt.datetime(1970, 1, 1)) // dt.timedelta(milliseconds=1)
     for values, bucket, rows in _groups(table, data, _buckets(table, data)):
         part = serialize_binary_row(part_types, list(values)) if part_types else _EMPTY_ROW
-        rel = partition_path(schema.partition_keys, values, part_types,
-                             options.get("partition.default-name", DEFAULT_PARTITION_NAME),
-                             schema.option_bool("partition.legacy-name", True))
-        base = table.path if not options.get("data-file.path-directory") else \
-            storage.join(table.path, options["data-file.path-directory"])
-        directory = storage.join(base, rel, bucket_dir_name(bucket)) if rel else storage.join(base, bucket_dir_name(bucket))
+        directory = table.bucket_dir_of(values, bucket)
         storage.makedirs(directory)
         chunk = data if rows is None else data.take(pa.array(rows))
         per_file = max(1, int(chunk.num_rows * target / max(chunk.nbytes, 1)))

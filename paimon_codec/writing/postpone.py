@@ -32,7 +32,7 @@ from ..table.manifest import POSTPONE_BUCKET, merge_entries
 from ..table.table import PaimonTable
 from .commit import FileChange
 from .key_value import FILE_SOURCE_APPEND, KIND_COLUMN, SEQUENCE_COLUMN, write_key_value_files
-from .partitions import bucket_directory, partitions_of
+from .partitions import partitions_of
 
 __all__ = ["write_postpone_files", "postpone_file_prefix", "WRITE_ID", "UNKNOWN_SEQUENCE"]
 
@@ -74,7 +74,7 @@ def write_postpone_files(table: PaimonTable, data: pa.Table, kinds: np.ndarray, 
         chunk = data.take(pa.array(rows))
         chunk = chunk.append_column(SEQUENCE_COLUMN, pa.array(np.full(len(rows), UNKNOWN_SEQUENCE), pa.int64()))
         chunk = chunk.append_column(KIND_COLUMN, pa.array(kinds[rows], pa.int8()))
-        directory = bucket_directory(table, values, POSTPONE_BUCKET)
+        directory = table.bucket_dir_of(values, POSTPONE_BUCKET)
         for meta in write_key_value_files(table, directory, chunk, level=0, file_source=FILE_SOURCE_APPEND,
                                           compression=compression, paimon_version=paimon_version,
                                           name_prefix=prefix, created_after_ms=created.get(part, -1)):

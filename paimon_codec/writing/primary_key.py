@@ -51,7 +51,7 @@ from .commit import CommitResult, FileChange, IndexChange, commit_changes
 from .commit.table_layout import detect_layout
 from .hash_index_update import HashIndexUpdate
 from .key_value import FILE_SOURCE_APPEND, KIND_COLUMN, SEQUENCE_COLUMN, write_key_value_files
-from .partitions import bucket_directory, partitions_of
+from .partitions import partitions_of
 from .postpone import write_postpone_files
 from .types import arrow_schema_for
 
@@ -282,7 +282,7 @@ def write_primary_key_files(table_path: str | os.PathLike, data: pa.Table, *,
             chunk = chunk.append_column(SEQUENCE_COLUMN, pa.array(np.arange(first + 1, first + 1 + len(picked)),
                                                                    pa.int64()))
             chunk = chunk.append_column(KIND_COLUMN, pa.array(kinds[picked], pa.int8()))
-            directory = bucket_directory(table, values, bucket)
+            directory = table.bucket_dir_of(values, bucket)
             for run in _level0_runs(chunk, keys, dedupe):
                 for meta in write_key_value_files(table, directory, run, level=0, file_source=FILE_SOURCE_APPEND,
                                                   compression=compression, paimon_version=version):
