@@ -50,7 +50,7 @@ class RangeBitmapDescribe:
         """Decoded structure in the shape of the golden sidecars' ``expected_meta`` (``row_codes``: one code
         per row, as the sidecars list them - an output as large as the row count)."""
         firsts, chunks, keys_base = self._directory
-        slices, ebm_len, index, body = self._bsi_head
+        slices, ebm_len, index, body, _ = self._bsi_head
         is_str = self.codec.is_string
         kv = self.codec.key_value
         headers = []

@@ -140,20 +140,28 @@ class _RangeHeader:
 
 
     @once
-    def _bsi_head(self) -> tuple[int, int, np.ndarray, int]:
-        """(slice count, ebm length, slice (offset, length) pairs, body offset)."""
+    def _bsi_head(self) -> tuple[int, int, np.ndarray, int, int]:
+        """(slice count, ebm length, slice (offset, length) pairs, body offset, end of the slices after the EBM)."""
+        return self._bsi_head_in(None)
+
+    def _bsi_head_in(self, bsi: memoryview | None) -> tuple[int, int, np.ndarray, int, int]:
+        """:attr:`_bsi_head`, read through the BSI's window, or parsed from ``bsi``: the whole window, already
+        read (the header, EBM and slices in one read)."""
         b = self._bsi_src
-        bhl = self._length_prefix(b, "bsi header length")
-        if bhl < _codec.BSI_HEADER_FIXED_SIZE or bhl > b.length - _codec.BIT_SLICED_INDEX_PREFIX_SIZE:
+        at = _codec.BIT_SLICED_INDEX_PREFIX_SIZE
+        if bsi is None:
+            bhl = self._length_prefix(b, "bsi header length")
+        else:
+            bhl = _codec.fast_parse_bit_sliced_index_prefix(bsi[:at])[0]["bsi_header_length"]
+        if bhl < _codec.BSI_HEADER_FIXED_SIZE or bhl > b.length - at:
             raise CorruptDataError(f"bsi header length {bhl}", path=b.path, offset=b.base,
-                                   expected=f"{_codec.BSI_HEADER_FIXED_SIZE} to "
-                                            f"{b.length - _codec.BIT_SLICED_INDEX_PREFIX_SIZE}")
-        head = b.read(_codec.BIT_SLICED_INDEX_PREFIX_SIZE, bhl, "bsi header")
+                                   expected=f"{_codec.BSI_HEADER_FIXED_SIZE} to {b.length - at}")
+        head = b.read(at, bhl, "bsi header") if bsi is None else bytes(bsi[at:at + bhl])
         # the same header bytes in a BSI of the same size and cardinality parse the same (parse_memo)
         return remembered("range-bitmap bsi header", (head, b.length, self.cardinality), len(head),
                           lambda: self._parsed_bsi_head(head, bhl))
 
-    def _parsed_bsi_head(self, head: bytes, bhl: int) -> tuple[int, int, np.ndarray, int]:
+    def _parsed_bsi_head(self, head: bytes, bhl: int) -> tuple[int, int, np.ndarray, int, int]:
         b = self._bsi_src
         version = number_at(head, _codec.BSI_HEADER_VERSION_DTYPE, _codec.BSI_HEADER_VERSION_AT)
         if version > _codec.BIT_SLICE_INDEX_VERSION_V1:
@@ -181,9 +189,10 @@ class _RangeHeader:
         index = np.empty((slices, 2), dtype=np.int64)
         index[:, 0], index[:, 1] = refs["offset"], refs["length"]
         room = b.length - body - ebm_len
-        if index.min() < 0 or (index[:, 0] + index[:, 1]).max() > room:
+        end = int((index[:, 0] + index[:, 1]).max())
+        if index.min() < 0 or end > room:
             raise CorruptDataError("bsi slice runs past the payload", path=b.path, offset=b.base,
                                    expected=f"slice offsets and lengths >= 0 within {room} bytes after the ebm")
         index.flags.writeable = False  # shared by every reader of these bytes (parse_memo)
-        return slices, ebm_len, index, body
+        return slices, ebm_len, index, body, end
 

@@ -24,7 +24,7 @@ from ..bit_slices import BitSlices, null_rows
 from ..keys import KeyCodec
 from ..reader import FileIndexReader
 from ..result import REMAIN, BitmapResult, FileIndexResult
-from ._compiled import compiled_between, jit_kernels, note_reference_rows
+from ._compiled import compiled_between, jit_kernels, note_reference_rows, scratch_bsi
 from ._describe import RangeBitmapDescribe
 from ._dictionary import _RangeDictionary
 from ._layout import (
@@ -36,6 +36,7 @@ from ._layout import (
 #: the same DataType object, and hashing a DataType (every field of it) costs more than the lookup saves
 _CODECS: dict[int, tuple[DataType, KeyCodec]] = {}
 _MEMO_TYPES = (int, str, bytes)
+_MEMO_TYPES_OR_NONE = (*_MEMO_TYPES, type(None))
 
 
 def _codec_of(dtype: DataType) -> KeyCodec:
@@ -61,6 +62,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         self._chunk_cache: dict[int, Any] = {}
         self._slice_cache: dict[int, BitMap] = {}
         self._found: dict[tuple[type, Any], int] = {}
+        self._answers: dict[tuple[Any, ...], FileIndexResult] = {}
         self._read_header()
 
     @once
@@ -69,24 +71,23 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         costs less than ~20 small ones (on an object store the BSI is one request anyway).  When the EBM
         (just before the slices) has not been read yet, it comes with them in the same read - the same
         bytes, one request and one system call less a file."""
-        _, ebm_len, index, body = self._bsi_head
-        end = int((index[:, 0] + index[:, 1]).max())
-        if "_ebm" in self.__dict__:
+        _, ebm_len, _, body, end = self._bsi_head
+        if self._ebm_data is not None:
             return memoryview(self._bsi_src.read(body + ebm_len, end, "bsi slices"))
         both = memoryview(self._bsi_src.read(body, ebm_len + end, "bsi ebm and slices"))
-        self._ebm_bytes = both[:ebm_len]
+        self._ebm_data = both[:ebm_len]
         return both[ebm_len:]
 
-    _ebm_bytes: memoryview | None = None
-    _ebm_raw: bytes | memoryview | None = None
+    #: the EBM's serialized bytes once read (with the slices, or by :attr:`_ebm`): the compiled comparisons read them
+    _ebm_data: bytes | memoryview | None = None
 
     @once
     def _ebm(self) -> BitMap:
-        slices, ebm_len, _, body = self._bsi_head
+        _, ebm_len, _, body, _ = self._bsi_head
         b = self._bsi_src
-        data = self._ebm_bytes if self._ebm_bytes is not None else b.read(body, ebm_len, "bsi ebm")
-        self._ebm_bytes = None
-        self._ebm_raw = data  # the compiled comparisons read it again (a few kilobytes)
+        data = self._ebm_data
+        if data is None:
+            data = self._ebm_data = b.read(body, ebm_len, "bsi ebm")
         bm = read_bitmap(data, what="bsi ebm", offset=b.base + body, path=b.path)
         if bm and bm.max() >= self.row_count:
             raise CorruptDataError(f"ebm holds row {bm.max()} beyond row count {self.row_count}",
@@ -98,7 +99,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         if bm is None:
             if self._all_slices is not None:
                 return self._all_slices[i]
-            _, ebm_len, index, body = self._bsi_head
+            _, ebm_len, index, body, _ = self._bsi_head
             off, length = index[i].tolist()
             bm = self._decoded_slice(i, off, length, body + ebm_len)
             self._slice_cache[i] = bm
@@ -121,7 +122,7 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         out = self._all_slices
         if out is not None:
             return out
-        _, ebm_len, index, body = self._bsi_head
+        _, ebm_len, index, body, _ = self._bsi_head
         area = self._slice_area
         rows = self.row_count
         out = []
@@ -194,11 +195,23 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         if jit is None:
             note_reference_rows(self.row_count)
             return None
+        if "_slice_area" not in self.__dict__ and self._ebm_data is None:
+            scratch = scratch_bsi(self._bsi_src)
+            if scratch is not None:  # the first comparison of a local file's index: the BSI in one reused buffer
+                return self._compiled_from(jit, scratch, low, high)
         area = self._slice_area  # first: the EBM comes with the slices when not read yet
-        ebm = self._ebm_bytes if self._ebm_bytes is not None else self._ebm_raw
+        ebm = self._ebm_data
         if ebm is None:
             return None
         return compiled_between(jit, ebm, area, self._bsi_head[2], self.row_count, low, high)
+
+    def _compiled_from(self, jit: Any, bsi: memoryview, low: int | None, high: int | None) -> BitMap | None:
+        """:meth:`_compiled` over ``bsi``, the whole BSI read into the thread's scratch buffer: only the parsed
+        header is kept (the answer is a bitmap of its own); a later comparison reads the slices again."""
+        head = self.__dict__["_bsi_head"] = self._bsi_head_in(bsi)
+        _, ebm_len, index, body, end = head
+        at = body + ebm_len
+        return compiled_between(jit, bsi[body:at], bsi[at:at + end], index, self.row_count, low, high)
 
     def _eq(self, value: int) -> BitMap:
         """Rows whose code is ``value`` (:meth:`BitSlices.eq`; the same shortcuts before the kernel)."""
@@ -278,6 +291,14 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
         return -r - 1
 
     def _range(self, low: Any, low_incl: bool, high: Any, high_incl: bool) -> FileIndexResult:
+        # asked again by the planner's exactness check: the first ask's answer (results are never changed in
+        # place), for the literals :meth:`_lookup` memoises, keyed with their types as there
+        key = None
+        if type(low) in _MEMO_TYPES_OR_NONE and type(high) in _MEMO_TYPES_OR_NONE:
+            key = (type(low), low, low_incl, type(high), high, high_incl)
+            hit = self._answers.get(key)
+            if hit is not None:
+                return hit
         lo = None if low is None else self._lookup(low)
         hi = None if high is None else self._lookup(high)
 
@@ -294,7 +315,10 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
                 return self._gte(a)
             return self._between(a, b)
 
-        return BitmapResult(compute)
+        answer = BitmapResult(compute)
+        if key is not None and len(self._answers) < 64:
+            self._answers[key] = answer
+        return answer
 
     def visit_lt(self, literal: Any) -> FileIndexResult:
         return REMAIN if literal is None else self._range(None, True, literal, False)
