@@ -115,9 +115,9 @@ _popcount: Any = intrinsic(_ctpop)
 
 @numba.njit(nogil=True)
 def _decode(buf: Any, start: Any, length: Any, row_count: Any, words: Any) -> bool:
-    """Decode the portable bitmap in ``buf[start:start + length]`` into ``words`` (zeroed here first): False
-    when it is not a well-formed bitmap of rows below ``row_count`` (see the module docstring)."""
-    words[:] = 0
+    """Decode the portable bitmap in ``buf[start:start + length]`` into ``words`` (every word written: a bitset
+    container's span is copied over, every other span zeroed first): False when it is not a well-formed bitmap of
+    rows below ``row_count`` (see the module docstring; ``words`` then holds garbage, and the caller declines)."""
     end = start + length
     if length < _COOKIE_W:
         return False
@@ -149,12 +149,17 @@ def _decode(buf: Any, start: Any, length: Any, row_count: Any, words: Any) -> bo
         card = _uint(buf, h + _CARD_AT, _CARD_W) + 1
         if key <= last_key or key >= spans:
             return False
+        for w in range((last_key + 1) * _WORDS, key * _WORDS):  # the spans no container holds
+            words[w] = 0
         last_key = key
         if offsets and _uint(buf, hdr_at + n * _HDR_W + i * _OFF_W, _OFF_W) != pos - start:
             return False
         base = key * _WORDS
         top = row_count - (key << _SPAN_SHIFT)  # values of this key must stay below it
         is_run = runs and (buf[flags_at + (i >> 3)] >> (i & 7)) & 1 == 1
+        if is_run or not _is_bitmap(False, card - 1):  # runs and arrays set bits in a zeroed span
+            for w in range(base, base + _WORDS):
+                words[w] = 0
         if is_run:
             if pos + _NRUNS_W > end:
                 return False
@@ -216,6 +221,8 @@ def _decode(buf: Any, start: Any, length: Any, row_count: Any, words: Any) -> bo
                 prev = v
                 words[base + (v >> 6)] |= np.uint64(1) << np.uint64(v & 63)
             pos += card * _VAL_W
+    for w in range((last_key + 1) * _WORDS, words.shape[0]):
+        words[w] = 0
     return True
 
 
