@@ -138,6 +138,21 @@ class _RangeDictionary(_RangeHeader):
 
     def _directory_of(self, dict_head: bytes, dhl: int) -> tuple[Any, Sequence[_Chunk], int]:
         d = self._dict_src
+        # the same header bytes in a dictionary of the same size and cardinality check the same (parse_memo): the
+        # generated parser builds a Container, a few microseconds a file of a plan
+        count, offsets_length, chunks_length = remembered(
+            "range-bitmap dictionary header", (dict_head, dhl, d.length, self.cardinality), len(dict_head),
+            lambda: self._dictionary_sizes(dict_head, dhl))
+        base = _codec.DICTIONARY_PREFIX_SIZE + dhl
+        both = d.read(base, offsets_length + chunks_length, "chunk offsets and headers")  # adjacent: one read
+        codec = self.codec
+        return remembered("range-bitmap directory", (dict_head, both, dhl, d.length, self.cardinality, codec.kind,
+                                                     codec.root), len(both),
+                          lambda: self._parsed_directory(both, count, offsets_length, chunks_length, base))
+
+    def _dictionary_sizes(self, dict_head: bytes, dhl: int) -> tuple[int, int, int]:
+        """(chunk count, offsets length, chunks length) of the dictionary header, checked."""
+        d = self._dict_src
         at = _codec.DICTIONARY_PREFIX_SIZE
         version = number_at(dict_head, _codec.DICTIONARY_VERSION_DTYPE, _codec.DICTIONARY_VERSION_AT)
         if version > _codec.DICTIONARY_VERSION_V1:
@@ -159,11 +174,7 @@ class _RangeDictionary(_RangeHeader):
         if (count == 0) != (self.cardinality == 0):
             raise CorruptDataError(f"{count} chunks for cardinality {self.cardinality}", path=d.path,
                                    offset=d.base, expected="no chunks exactly when the cardinality is 0")
-        both = d.read(base, offsets_length + chunks_length, "chunk offsets and headers")  # adjacent: one read
-        codec = self.codec
-        return remembered("range-bitmap directory", (dict_head, both, dhl, d.length, self.cardinality, codec.kind,
-                                                     codec.root), len(both),
-                          lambda: self._parsed_directory(both, count, offsets_length, chunks_length, base))
+        return count, offsets_length, chunks_length
 
     def _parsed_directory(self, both: bytes, count: int, offsets_length: int, chunks_length: int,
                           base: int) -> tuple[Any, Sequence[_Chunk], int]:
