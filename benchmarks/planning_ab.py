@@ -25,8 +25,10 @@ WHERES = ["amount < 100", "amount < 1000", "amount < 10000", "amount < 100000", 
 _WORKER = """
 import os, sys, time
 os.environ.setdefault("PAIMON_CODEC_JIT", "1")  # the kernels from the first comparison, as planning.py runs
+import paimon_codec
 from paimon_codec.planning.plan import plan_scan
 from paimon_codec.table import PaimonTable
+print(os.path.dirname(os.path.dirname(os.path.abspath(paimon_codec.__file__))), flush=True)
 tables = {}
 for line in sys.stdin:
     where = line.strip()
@@ -54,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     procs = {}
     for name, tree in sides.items():
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (tree, args.extra) if p), PAIMON_CODEC_TREE=tree)
-        procs[name] = subprocess.Popen([sys.executable, "-c", _WORKER, args.warehouse], env=env, text=True,
+        # run in the tree: ``python -c`` puts the working directory first on sys.path, ahead of PYTHONPATH
+        procs[name] = subprocess.Popen([sys.executable, "-c", _WORKER, args.warehouse], env=env, text=True, cwd=tree,
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
     def plan(name: str, where: str) -> tuple[float, str]:
@@ -65,6 +68,12 @@ def main(argv: list[str] | None = None) -> int:
         cpu, files, rows = p.stdout.readline().split()
         return float(cpu), f"{files} files, {rows} rows"
 
+    for name, tree in sides.items():  # the tree each side's package was imported from (never the other's)
+        p = procs[name]
+        assert p.stdout is not None
+        loaded = p.stdout.readline().strip()
+        if loaded != tree:
+            raise SystemExit(f"side {name} imported paimon_codec from {loaded}, not {tree}")
     print(f"A = {sides['A']}, B = {sides['B']}; load average {os.getloadavg()[0]:.1f}")
     try:
         for where in args.where or WHERES:
