@@ -147,6 +147,21 @@ def read_source(spark: Any, path: str) -> tuple[int, str]:
     return jvm_fold(spark.read.format("paimon_codec").load(path))
 
 
+def planned_files(path: str) -> list[str]:
+    """Every data file Paimon's read of the table opens (the plan's raw files and its merge groups' runs)."""
+    from paimon_codec.planning.plan import plan_scan
+
+    plan = plan_scan(path)
+    return [t.path for t in plan.tasks] + [f.path for g in plan.groups for f in g.files]
+
+
+def read_plain_spark(spark: Any, paths: list[str]) -> tuple[int, str]:
+    """Spark's own Parquet reader over the files Paimon's read opens, folded as :func:`read_spark` folds: no
+    Paimon at all, so no merge - the floor of any read of these bytes through Spark (for first-row, whose files
+    are read without a merge, the same rows)."""
+    return jvm_fold(spark.read.parquet(*paths).select("k", "v", "s"))
+
+
 def checked(reader: Callable[[], Any], folder: Callable[[Any], tuple[int, str]], expected: tuple[int, str],
             warmup: int, rounds: int) -> tuple[list[float] | None, str]:
     """Timed rounds of ``reader`` (``folder`` turns its result into count + checksum, untimed); (times, status)
@@ -213,8 +228,22 @@ def run_case(case: str, rows: int, args: argparse.Namespace, warehouse: Path, sp
         sides.append(("spark", ours("spark", lambda: read_spark(spark, path), lambda folded: folded)))
         if args.source:
             sides.append(("source", ours("source", lambda: read_source(spark, path), lambda folded: folded)))
+        if args.plain:
+            files = planned_files(path)
+            sides.append(("plain", floor_side(lambda: read_plain_spark(spark, files), base, args)))
     results, loads = interleave(sides, args.repeats, log=lambda rec: print(json.dumps(rec), flush=True))
     return [combined(results[side], loads[side]) for side, _ in sides]
+
+
+def floor_side(reader: Callable[[], tuple[int, str]], base: dict, args: argparse.Namespace) -> Callable[[], list[dict]]:
+    """The plain-Spark floor: timed like the other sides; its rows are not the merged table's (no merge), so
+    they are reported, not checked."""
+    def side() -> list[dict]:
+        times, last = timed(reader, args.warmup, args.rounds)
+        return [result_line("read", times, ops=last[0], variant="plain", warmup=args.warmup, rounds=args.rounds,
+                            what="Spark's Parquet read of the planned files, no merge", rows=last[0], **base,
+                            status="ok")]
+    return side
 
 
 def combined(runs: list[list[dict]], loads: list[float]) -> dict:
@@ -255,19 +284,26 @@ def markdown(records: list[dict]) -> str:
         local = next((r for r in recs if r.get("variant") == "local"), None)
         spark = next((r for r in recs if r.get("variant") == "spark"), None)
         source = next((r for r in recs if r.get("variant") == "source"), None)
+        plain = next((r for r in recs if r.get("variant") == "plain"), None)
         java_cell, _ = _cell(java, java_ms)
         local_cell, local_ratio = _cell(local, java_ms)
         spark_cell, spark_ratio = _cell(spark, java_ms)
         source_cell, source_ratio = _cell(source, java_ms)
+        plain_cell, plain_ratio = _cell(plain, java_ms)
+        if plain is not None and plain["status"] == "ok" and plain["rows"] != java["expected_rows"]:
+            plain_cell += f" ({plain['rows']:,} rows unmerged)"
+        recs = [r for r in recs if r.get("variant") != "plain"]
         agree = "all agree" if all(r["status"] == "ok" for r in recs) else "; ".join(
             f"{r.get('variant', 'java')}: {r['status']}" for r in recs if r["status"] != "ok")
         rows.append([case, f"{java['rows_written']:,}",
                      f"{java['buckets']} x {java['sorted_runs_per_bucket']} ({java['data_files']} files)",
-                     f"{java['expected_rows']:,}", java_cell, local_cell, local_ratio, spark_cell, spark_ratio, source_cell, source_ratio, agree])
+                     f"{java['expected_rows']:,}", java_cell, local_cell, local_ratio, spark_cell, spark_ratio, source_cell, source_ratio, plain_cell, plain_ratio, agree])
     return markdown_table(["case", "rows written", "buckets x sorted runs", "rows read", "Paimon Java 1.4.2",
                            "paimon-codec (local)", "/ Java", "paimon-codec (Spark `scan`)", "/ Java",
-                           "paimon-codec (Spark source)", "/ Java", "rows + checksum"],
-                          ["---", "---:", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---"],
+                           "paimon-codec (Spark source)", "/ Java", "plain Spark, same files", "/ Java",
+                           "rows + checksum"],
+                          ["---", "---:", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:",
+                           "---:", "---"],
                           rows)
 
 
@@ -292,7 +328,9 @@ def report(records: list[dict], args: argparse.Namespace, elapsed_s: float) -> s
               "JVM (`count(*)`, `sum(mix64(k ^ mix64(v)) + octet_length(s))` with wrapping long arithmetic: "
               f"`spark.sql.ansi.enabled=false` for that query) and collected (`{args.master}`; merged buckets are "
               "read and merged in Python workers and handed to the JVM as Arrow batches, buckets Paimon reads "
-              "without a merge go to Spark's Parquet reader).  \"/ Java\" < 1: paimon-codec is faster.\n\n"
+              "without a merge go to Spark's Parquet reader); plain Spark = `spark.read.parquet` of the files Paimon's plan "
+              "opens, folded alike: no Paimon and no merge, the floor of reading these bytes through Spark (for "
+              "first-row the same rows; elsewhere the unmerged rows, not checked).  \"/ Java\" < 1: paimon-codec is faster.\n\n"
               f"{environment()} at the end; load average at each side's runs: {load_summary(loads)} "
               f"(whole run {elapsed_s:.0f} s).\n\n")
     return header + markdown(records) + "\n"
@@ -312,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-spark", action="store_true", help="skip the Spark reader")
     ap.add_argument("--no-source", dest="source", action="store_false",
                     help="skip the DataFrame source (spark.read.format('paimon_codec')) reader")
+    ap.add_argument("--no-plain", dest="plain", action="store_false",
+                    help="skip the plain-Spark floor (spark.read.parquet of the planned files, no merge)")
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--keep", help="write the tables under this directory and keep them")
     ap.add_argument("--reuse", action="store_true", help="with --keep: read a case's table found there, unwritten "
