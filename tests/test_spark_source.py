@@ -171,6 +171,51 @@ def test_partitions_pack_files_by_selected_bytes_and_open_cost():
     assert [[t.path for t in p] for p in _pack(big, 128 << 20, 1)] == [["big"], ["small"]]
 
 
+def test_group_tasks_are_dealt_to_one_wave():
+    """Group tasks (a primary-key bucket to merge) are dealt with the data files to one wave of partitions,
+    balanced by their files' bytes - not a partition each: 6 buckets on 2 cores are 2 partitions of 3."""
+    from pyroaring import BitMap
+
+    from paimon_codec.planning.tasks import FileTask, GroupTask
+    from paimon_codec.spark.source import _pack
+
+    def bucket(i: int, size: int) -> GroupTask:
+        return GroupTask("m:f", [FileTask(f"b{i}-{r}", "parquet", 1000, size, None, True) for r in range(2)])
+
+    groups = [bucket(i, 10 << 20) for i in range(6)]
+    parts = _pack(groups, 128 << 20, 2)
+    assert [len(p) for p in parts] == [3, 3]
+    assert sorted(id(g) for p in parts for g in p) == sorted(id(g) for g in groups)
+    mixed = [bucket(0, 60 << 20), *(FileTask(f"f{i}", "parquet", 100, 10 << 20, BitMap([1])) for i in range(4))]
+    parts = _pack(mixed, 128 << 20, 2)
+    assert len(parts) == 2 and [type(t).__name__ for t in parts[0]] == ["GroupTask"]  # the big bucket alone
+    assert len(_pack(groups, 128 << 20, 8)) == 6  # no more partitions than tasks
+
+
+def test_a_merge_read_is_one_wave_of_partitions_with_javas_rows(java_newest, tmp_path):
+    """Five buckets of sorted runs read through the source's partitions on a parallelism of 2: two partitions
+    (not one per bucket), each merging its buckets in turn, and the rows are Java's."""
+    from paimon_codec.planning.plan import plan_scan
+    from paimon_codec.spark.source import PaimonCodecReader
+    from paimon_codec.spark.types import spark_schema
+
+    path = java_newest.create_table(tmp_path, "db.five", "id INT NOT NULL, v STRING, n INT", primary_keys=["id"],
+                                    options={"bucket": "5", "merge-engine": "partial-update"})
+    for c in range(3):
+        java_newest.write(path, [{"id": i, "v": None if (i + c) % 3 else f"v{c}-{i}", "n": c * 100 + i}
+                                 for i in range(c * 7, 60 + c * 7)])
+    assert len(plan_scan(path).groups) == 5
+    reader = PaimonCodecReader({"path": path}, spark_schema(PaimonTable(path).schema.fields), {}, 2)
+    parts = reader.partitions()
+    assert len(parts) == 2 and sorted(len(p.groups) for p in parts) == [2, 3]
+    columns = ["id", "v", "n"]
+    expected = sorted(tuple(r[c] for c in columns) for r in java_newest.read(path).to_pylist())
+    assert sorted(tuple(r[c] for c in columns) for r in _rows(reader, parts)) == expected
+    one_each = PaimonCodecReader({"path": path, "source.min-partitions": "8"},
+                                 spark_schema(PaimonTable(path).schema.fields), {}, 2)
+    assert len(one_each.partitions()) == 5  # the option wins; no more partitions than tasks
+
+
 @golden
 def test_a_small_answer_is_read_while_planning():
     """A plan of few selected rows is read by ``partitions()`` (as ``scan()`` reads it on the driver) into one

@@ -11,10 +11,11 @@ deletion vectors narrow the files and rows (:func:`paimon_codec.planning.plan.pl
 :func:`~paimon_codec.reading.arrow_filter.filter_table` (a file whose selection is exactly the matching rows is
 not filtered again).  The rest go back to Spark.  A small answer (``scan()``'s bound for reading on the
 driver, ``source.driver-read-rows``) is read by ``partitions()`` itself and travels as one partition of Arrow
-IPC bytes.  Otherwise the planned tasks are Spark's partitions: data files (with their row selections) in as
-many partitions as ``source.split.target-size`` (128 MB) of selected bytes need, at least
-``source.min-partitions`` (the driver's cores), balanced by selected bytes plus :data:`OPEN_COST` a file, and
-one partition per group task (a primary-key bucket merged by key, a data-evolution row range), so merges, data
+IPC bytes.  Otherwise the planned tasks are dealt to Spark's partitions: data files (with their row
+selections) and group tasks (a primary-key bucket merged by key, a data-evolution row range, read whole by
+one partition) in as many partitions as ``source.split.target-size`` (128 MB) of selected bytes need, at
+least one wave of the session's parallelism (``defaultParallelism`` when :func:`register` ran, or
+``source.min-partitions``), balanced by selected bytes plus :data:`OPEN_COST` a file, so merges, data
 evolution and schema evolution read exactly as :func:`paimon_codec.spark.scan` reads them.  ``read()`` yields
 Arrow batches.
 
@@ -42,6 +43,7 @@ Writing: :mod:`.sink`.  Streaming: :mod:`.stream_read` / :mod:`.stream_write` (`
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -55,19 +57,21 @@ __all__ = ["PaimonCodecDataSource", "PaimonCodecReader", "PlanPartition", "regis
 
 
 class PlanPartition(InputPartition):
-    """One Spark partition: data-file tasks (``FileTask``) read a few at once, or one group task, and the
-    columns to read them with (PySpark pickles the reader for ``read()`` before it calls ``partitions()``, so
-    what planning decides travels in the partitions) - or the rows themselves, read while planning
+    """One Spark partition: data-file tasks (``FileTask``, read a few at once, with ``read_type``'s columns) and
+    group tasks (``GroupTask``, read one after another with ``group_type``'s: every column, as the merge needs)
+    dealt to it by :func:`_pack` (PySpark pickles the reader for ``read()`` before it calls ``partitions()``,
+    so what planning decides travels in the partitions) - or the rows themselves, read while planning
     (``rows``: an Arrow IPC stream of Spark's schema, read from ``files_read`` files; no tasks travel then)."""
 
-    def __init__(self, read_type: Any, files: list | None = None, group: Any = None,
-                 rows: bytes | None = None, files_read: int = 0) -> None:
+    def __init__(self, read_type: Any, files: list | None = None, groups: list | None = None,
+                 rows: bytes | None = None, files_read: int = 0, group_type: Any = None) -> None:
         super().__init__(None)
         self.read_type = read_type
         self.files = files or []
-        self.group = group
+        self.groups = groups or []
+        self.group_type = group_type
         self.rows = rows
-        self.files_read = files_read or len(self.files)
+        self.files_read = files_read or len(self.files) + sum(len(g.files) for g in self.groups)
 
 
 def _restore(storage_state: dict | None, options: dict) -> None:
@@ -145,7 +149,7 @@ def _check_user_schema(out_type: Any, schema: Any, path: str) -> None:
 class PaimonCodecReader(DataSourceReader):
     """Plans on the driver (``pushFilters`` then ``partitions``), reads on the executors (``read``)."""
 
-    def __init__(self, options: dict, schema: Any, storage_state: dict | None) -> None:
+    def __init__(self, options: dict, schema: Any, storage_state: dict | None, parallelism: int | None = None) -> None:
         from ..storage import storage_state as current_state
 
         _restore(storage_state, options)
@@ -160,6 +164,9 @@ class PaimonCodecReader(DataSourceReader):
         self.predicate: Any = None
         self.semantics: SemanticsLike = "spark"
         self.order_by = _sort_keys(self.opts, self.out_type)
+        #: the partitions of one wave (:func:`_pack`): the session's parallelism captured by :func:`register`,
+        #: else the cores of this machine
+        self.parallelism = max(1, parallelism or os.cpu_count() or 1)
 
     def pushFilters(self, filters: list) -> Iterator:  # noqa: N802 - PySpark's name
         """Take the filters that translate exactly (``option("pushdown", "true")`` only: see the module docs)."""
@@ -173,6 +180,7 @@ class PaimonCodecReader(DataSourceReader):
 
     def partitions(self) -> list[InputPartition]:
         from ..planning.plan import plan_scan
+        from ..planning.tasks import GroupTask
         from ..types import RowType
 
         opts = self.opts
@@ -188,10 +196,10 @@ class PaimonCodecReader(DataSourceReader):
             return [self._read_first_rows(plan, narrow)]
         if plan.tasks and not plan.groups and self._small(plan, needed):
             return [self._read_now(plan.tasks, narrow)]
-        parts: list[InputPartition] = [PlanPartition(plan.row_type, group=g) for g in plan.groups]
-        parts.extend(PlanPartition(narrow, files=chunk)
-                     for chunk in _pack(plan.tasks, opts.split_bytes, opts.min_partitions))
-        return parts
+        parallelism = opts.min_partitions if opts.min_partitions is not None else self.parallelism
+        return [PlanPartition(narrow, files=[t for t in chunk if not isinstance(t, GroupTask)],
+                              groups=[t for t in chunk if isinstance(t, GroupTask)], group_type=plan.row_type)
+                for chunk in _pack([*plan.groups, *plan.tasks], opts.split_bytes, parallelism)]
 
     def _small(self, plan: Any, columns: set[str]) -> bool:
         """Whether the plan's rows are few enough to read here, while planning, as ``scan()`` reads them on
@@ -227,16 +235,25 @@ class PaimonCodecReader(DataSourceReader):
                              files_read=len(plan.tasks) + sum(len(g.files) for g in plan.groups))
 
     def read(self, partition: InputPartition) -> Iterator:
-        from .source_read import from_ipc, read_partition
+        from .source_read import from_ipc
 
         part = cast(PlanPartition, partition)
         if isinstance(part, PlanPartition) and part.rows is not None:
             return from_ipc(part.rows)
-        if not isinstance(part, PlanPartition) or (not part.files and part.group is None):
+        if not isinstance(part, PlanPartition) or (not part.files and not part.groups):
             return iter(())  # Spark's single empty partition of a plan without tasks
         _restore(self.storage, self.options)
-        return read_partition(part.files, part.group, part.read_type, self.out_type, self.spark_schema,
-                              self.predicate, self.semantics)
+        return self._read_tasks(part)
+
+    def _read_tasks(self, part: PlanPartition) -> Iterator:
+        from .source_read import read_partition
+
+        if part.files:
+            yield from read_partition(part.files, None, part.read_type, self.out_type, self.spark_schema,
+                                      self.predicate, self.semantics)
+        for group in part.groups:
+            yield from read_partition([], group, part.group_type, self.out_type, self.spark_schema,
+                                      self.predicate, self.semantics)
 
 
 #: what opening a file costs, in bytes read (Spark's ``spark.sql.files.openCostInBytes``): a partition of 198
@@ -245,19 +262,24 @@ OPEN_COST = 4 * 1024 * 1024
 
 
 def _pack(tasks: list, target: int, min_partitions: int) -> list[list]:
-    """Data-file tasks in partitions of about the same cost (selected bytes + :data:`OPEN_COST` a file): as many
-    as ``target`` selected bytes each need, and at least ``min_partitions`` when there are that many files (so
-    every core reads); biggest first, each into the partition that holds least so far.  Opening files does not
-    add partitions: each costs a Spark task and a Python worker round trip, which outweigh the opens they
-    spread (the scale table's ``cat = 's10'``, 1M rows of 200 files: 7 partitions 1.5x the time of ``scan()``,
-    2 partitions 1.1x)."""
+    """Tasks (``FileTask``s and ``GroupTask``s) dealt to partitions of about the same cost (selected bytes +
+    :data:`OPEN_COST` a file): as many as ``target`` selected bytes need, and at least ``min_partitions`` (one
+    wave of the session's parallelism) when there are that many tasks, so every core reads; biggest first,
+    each into the partition that holds least so far.  Opening files does not add partitions, nor do group
+    tasks (a primary-key bucket to merge, a data-evolution row range): each partition costs a Spark task and a
+    Python worker round trip, which outweigh the opens they spread (the scale table's ``cat = 's10'``, 1M rows
+    of 200 files: 7 partitions 1.5x the time of ``scan()``, 2 partitions 1.1x); a partition reads its group
+    tasks one after another."""
     import heapq
 
+    from ..planning.tasks import GroupTask
+
     def selected(t: Any) -> int:
-        return t.file_size * t.selected_rows // max(t.row_count, 1)
+        files = t.files if isinstance(t, GroupTask) else [t]
+        return sum(f.file_size * f.selected_rows // max(f.row_count, 1) for f in files)
 
     def cost(t: Any) -> int:
-        return OPEN_COST + selected(t)
+        return OPEN_COST * (len(t.files) if isinstance(t, GroupTask) else 1) + selected(t)
 
     total = sum(selected(t) for t in tasks)
     count = min(len(tasks), max(-(-total // max(1, target)), min_partitions))
@@ -276,6 +298,9 @@ class PaimonCodecDataSource(DataSource):
     #: the driver's storage options when the source was registered (the planning and reading run in Python
     #: workers, which see only what is pickled with the source)
     storage: dict = {}
+    #: the session's parallelism when the source was registered (``defaultParallelism``: the cores of a local
+    #: master, of a cluster's executors; None where it is not known, as over Spark Connect)
+    parallelism: int | None = None
 
     @classmethod
     def name(cls) -> str:
@@ -297,7 +322,7 @@ class PaimonCodecDataSource(DataSource):
         if read_changelog(dict(self.options)):
             raise InvalidOptionError("read.changelog (a rowkind column) is an option of spark.readStream; a batch "
                                      "read returns the table's rows")
-        return PaimonCodecReader(dict(self.options), schema, self.storage)
+        return PaimonCodecReader(dict(self.options), schema, self.storage, self.parallelism)
 
     def streamReader(self, schema: Any) -> Any:  # noqa: N802 - PySpark's name
         """``spark.readStream.format("paimon_codec")``: :class:`~paimon_codec.spark.stream_read.PaimonStreamReader`."""
@@ -323,17 +348,33 @@ class PaimonCodecDataSource(DataSource):
         return PaimonCodecWriter(options, schema, overwrite, self.storage)
 
 
+def _parallelism(spark: Any) -> int | None:
+    """``spark``'s default parallelism (one wave of its tasks), or None where it is not known: a Spark Connect
+    session has no SparkContext (its ``spark.default.parallelism`` is read when set)."""
+    try:
+        return int(spark.sparkContext.defaultParallelism)
+    except Exception:  # noqa: BLE001 - Spark Connect raises its own "not supported" errors here
+        try:
+            value = spark.conf.get("spark.default.parallelism", None)
+        except Exception:  # noqa: BLE001 - a session that cannot tell
+            return None
+        return int(value) if value and str(value).isdigit() else None
+
+
 def register(spark: Any) -> None:
     """Register ``paimon_codec`` with ``spark``; storage options registered in this process by now travel with
-    it (later ones: ``option("storage.<key>", value)`` or register again).  Turns on Spark's filter pushdown
-    to Python data sources (``spark.sql.python.filterPushdown.enabled``, off by default: Spark refuses a
-    source implementing ``pushFilters`` without it)."""
+    it (later ones: ``option("storage.<key>", value)`` or register again), and so does the session's
+    parallelism, the partitions of one wave of a read (:func:`_pack`; ``option("source.min-partitions")``
+    sets it per read).  Turns on Spark's filter pushdown to Python data sources
+    (``spark.sql.python.filterPushdown.enabled``, off by default: Spark refuses a source implementing
+    ``pushFilters`` without it)."""
     from ..storage import storage_state
 
     spark.conf.set("spark.sql.python.filterPushdown.enabled", "true")
     state = storage_state()
+    parallelism = _parallelism(spark)
     source: type[DataSource] = PaimonCodecDataSource
-    if state:  # a subclass defined here is pickled by value, carrying the options to the Python workers
-        source = type("PaimonCodecDataSource", (PaimonCodecDataSource,), {"storage": state,
-                                                                          "__module__": __name__ + "_registered"})
+    if state or parallelism:  # a subclass defined here is pickled by value, carrying them to the Python workers
+        source = type("PaimonCodecDataSource", (PaimonCodecDataSource,), {
+            "storage": state, "parallelism": parallelism, "__module__": __name__ + "_registered"})
     spark.dataSource.register(source)

@@ -12,7 +12,6 @@ and a branch with ``branch``.  ``storage.<key>`` options are the store's (endpoi
 from __future__ import annotations
 
 import datetime as _dt
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -38,8 +37,9 @@ class SourceOptions:
     use_indexes: bool = True
     pushdown: bool = False
     split_bytes: int = 128 * 1024 * 1024
-    #: partitions a read is spread over at least (when it has that many files): the cores of the machine planning it
-    min_partitions: int = max(1, os.cpu_count() or 1)
+    #: partitions a read is spread over at least (when it has that many tasks); None: one wave of the session's
+    #: parallelism as :func:`~.source.register` captured it (else the cores of the machine planning it)
+    min_partitions: int | None = None
     time_zone: str | None = None  # option "time-zone": the zone of TIMESTAMP <-> TIMESTAMP_LTZ evolution casts
     #: a plan selecting at most this many rows (in row groups of at most ``routes.DRIVER_READ_BYTES``) is read
     #: while planning, as ``scan()`` reads it on the driver (option ``source.driver-read-rows``; 0: never;
@@ -128,7 +128,7 @@ def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
         snapshot_id = None if snapshot is None else int(snapshot)
     except ValueError as exc:
         raise InvalidOptionError(f"snapshot-id {snapshot!r} is not an integer") from exc
-    min_partitions = _int(opts, "source.min-partitions", SourceOptions.min_partitions)
+    min_partitions = None if opts.get("source.min-partitions") is None else _int(opts, "source.min-partitions", 1)
     order_by = opts.get("order-by") or None
     limit = None if opts.get("limit") in (None, "") else _int(opts, "limit", 0)
     if (order_by is None) != (limit is None) or (limit is not None and limit < 0):
@@ -139,7 +139,7 @@ def parse_source_options(options: Mapping[str, str]) -> SourceOptions:
         tag=_first(opts, _TAG_KEYS), timestamp_ms=None if as_of is None else _as_of(as_of),
         columns=None if not columns else tuple(c.strip() for c in columns.split(",") if c.strip()),
         use_indexes=_bool(opts, "use-indexes", True), pushdown=_bool(opts, "pushdown", False), split_bytes=max(1, split_bytes),
-        min_partitions=max(1, min_partitions), time_zone=opts.get("time-zone") or None,
+        min_partitions=None if min_partitions is None else max(1, min_partitions), time_zone=opts.get("time-zone") or None,
         driver_read_rows=None if opts.get("source.driver-read-rows") is None
         else max(0, _int(opts, "source.driver-read-rows", 0)),
         order_by=None if order_by is None else tuple(k.strip() for k in order_by.split(",") if k.strip()),
