@@ -216,6 +216,22 @@ def test_a_merge_read_is_one_wave_of_partitions_with_javas_rows(java_newest, tmp
     assert len(one_each.partitions()) == 5  # the option wins; no more partitions than tasks
 
 
+def test_spark_reads_a_merge_in_one_wave_of_the_sessions_parallelism(spark, java_newest, tmp_path):  # noqa: F811
+    """``register()`` hands the session's ``defaultParallelism`` to the partition planner (a Python worker with no
+    SparkContext): five buckets on ``local[2]`` are 2 Spark partitions, and the rows are Java's."""
+    from paimon_codec.spark import register
+
+    path = java_newest.create_table(tmp_path, "db.five", "id INT NOT NULL, v STRING, n INT", primary_keys=["id"],
+                                    options={"bucket": "5"})
+    for c in range(2):
+        java_newest.write(path, [{"id": i, "v": f"v{c}-{i}", "n": c} for i in range(c * 9, 40 + c * 9)])
+    register(spark)
+    df = spark.read.format("paimon_codec").load(path)
+    assert df.rdd.getNumPartitions() == spark.sparkContext.defaultParallelism == 2
+    expected = sorted((r["id"], r["v"], r["n"]) for r in java_newest.read(path).to_pylist())
+    assert sorted((r["id"], r["v"], r["n"]) for r in df.collect()) == expected
+
+
 @golden
 def test_a_small_answer_is_read_while_planning():
     """A plan of few selected rows is read by ``partitions()`` (as ``scan()`` reads it on the driver) into one
