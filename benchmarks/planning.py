@@ -20,6 +20,7 @@ import os
 import statistics
 import sys
 import time
+from typing import Any
 
 from _harness import RESULTS, environment, markdown_table, replace_readme_section, write_result
 
@@ -83,17 +84,26 @@ def plan_bytes(plan, key: str) -> int:
                                or sel.range_cardinality(s, e) > 0) for t in plan.tasks)
 
 
-def measure(table, where: str, rounds: int) -> dict:
-    _plan(table, where)  # warm-up
-    walls, cpus = [], []
+def measure(queries: list[tuple[Any, str]], rounds: int) -> list[dict]:
+    """Plan every query once (warm-up), then ``rounds`` rounds of one plan of each query in turn: a phase of
+    the shared machine (another tenant's burst) lands on every query alike instead of on one query's block of
+    plans.  Per query: median / min / max of wall and CPU ms, the load after its last plan, its last plan."""
+    for table, where in queries:
+        _plan(table, where)
+    walls: list[list[float]] = [[] for _ in queries]
+    cpus: list[list[float]] = [[] for _ in queries]
+    plans: list[Any] = [None] * len(queries)
+    loads = [0.0] * len(queries)
     for _ in range(rounds):
-        w0, c0 = time.perf_counter(), time.process_time()
-        plan = _plan(table, where)
-        cpus.append((time.process_time() - c0) * 1000)
-        walls.append((time.perf_counter() - w0) * 1000)
-    return {"wall_ms": statistics.median(walls), "wall_min_ms": min(walls), "wall_max_ms": max(walls),
-            "cpu_ms": statistics.median(cpus), "cpu_min_ms": min(cpus), "cpu_max_ms": max(cpus),
-            "load": os.getloadavg()[0], "plan": plan}
+        for i, (table, where) in enumerate(queries):
+            w0, c0 = time.perf_counter(), time.process_time()
+            plans[i] = _plan(table, where)
+            cpus[i].append((time.process_time() - c0) * 1000)
+            walls[i].append((time.perf_counter() - w0) * 1000)
+            loads[i] = os.getloadavg()[0]
+    return [{"wall_ms": statistics.median(w), "wall_min_ms": min(w), "wall_max_ms": max(w),
+             "cpu_ms": statistics.median(c), "cpu_min_ms": min(c), "cpu_max_ms": max(c), "load": load, "plan": plan}
+            for w, c, load, plan in zip(walls, cpus, loads, plans, strict=True)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,13 +127,15 @@ def main(argv: list[str] | None = None) -> int:
     warehouse = args.warehouse or os.path.join(os.path.expanduser("~"), ".cache", "paimon-codec", "bench", "scale-wh")
     tables = _scale_table.build(warehouse, args.files, args.rows, log=print)
     kinds = None if not args.kinds else {k.strip() for k in args.kinds.split(";")}
-    cells = []
+    picked = []
     for kind, sel, suffix, where, _order, limit in QUERIES:
         if where is None or limit is not None or (kinds is not None and kind not in kinds):
             continue
-        where = where.format(mid=args.files * args.rows // 2 + 17)
-        table = PaimonTable(tables["scale" + suffix])
-        m = measure(table, where, args.rounds)
+        picked.append((kind, sel, suffix, where.format(mid=args.files * args.rows // 2 + 17),
+                       PaimonTable(tables["scale" + suffix])))
+    cells = []
+    measured = measure([(table, where) for _, _, _, where, table in picked], args.rounds)
+    for (kind, sel, suffix, where, table), m in zip(picked, measured, strict=True):
         plan = m.pop("plan")
         fb, frows = floor_bytes(table, where, "id")
         pb = plan_bytes(plan, "id")
@@ -135,8 +147,8 @@ def main(argv: list[str] | None = None) -> int:
                       f"{rep.files_read}/{rep.files_total}", f"{rep.index_bytes_read:,}", f"{pb:,}", f"{fb:,}",
                       f"{pb / fb:.2f}" if fb else ("1.00" if not pb else "-")])
     text = (f"{environment()}; `bench.scale`: {args.files} files x {args.rows:,} rows; median of {args.rounds} "
-            "plans after a warm-up (min-max); CPU = process CPU time of the plan (every judging thread); load = "
-            "1-minute load average after the query's plans.  Bytes: compressed `id` column (what the scan returns) "
+            "plans after a warm-up (min-max), the queries planned in turn (one plan of each per round); CPU = process CPU time of the plan (every judging thread); load = "
+            "1-minute load average after the query's last plan.  Bytes: compressed `id` column (what the scan returns) "
             "in the row groups holding the plan's selected rows / holding a matching row (the floor).\n\n"
             + markdown_table(["query", "selectivity", "rows", "planning wall ms", "planning CPU ms", "load",
                               "files read", "index bytes", "row-group bytes: plan", "floor", "plan / floor"],
