@@ -241,7 +241,7 @@ def floor_side(reader: Callable[[], tuple[int, str]], base: dict, args: argparse
     def side() -> list[dict]:
         times, last = timed(reader, args.warmup, args.rounds)
         return [result_line("read", times, ops=last[0], variant="plain", warmup=args.warmup, rounds=args.rounds,
-                            what="Spark's Parquet read of the planned files, no merge", rows=last[0], **base,
+                            what="Spark's Parquet read of the planned files, no merge", rows=last[0], checksum=last[1], **base,
                             status="ok")]
     return side
 

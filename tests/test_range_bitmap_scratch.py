@@ -15,24 +15,18 @@ from conftest import GOLDEN_LATEST
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracles.quick_guard import examples
-from test_range_bitmap_jit import _both, _outcome, _questions
+from test_range_bitmap_jit import (  # noqa: F401 - the module's autouse fixture: kernels from the first comparison
+    _both,
+    _jit_from_the_first_comparison,
+    _outcome,
+    _questions,
+)
 
-import paimon_codec.fileindex.range_bitmap._compiled as compiled_mod
 from paimon_codec.errors import TruncatedDataError
 from paimon_codec.fileindex.range_bitmap import RangeBitmapReader, RangeBitmapWriter
 from paimon_codec.fileio import ByteSource
-from paimon_codec.jit import NO_JIT_ENV
 
 pytest.importorskip("numba")
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _jit_from_the_first_comparison():
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(compiled_mod.KERNELS, "after", 0)
-        mp.delenv(NO_JIT_ENV, raising=False)
-        assert compiled_mod.jit_kernels() is not None, "numba is installed: the kernels must load"
-        yield
 
 
 def _payload(values: list, chunk: str = "64b") -> bytes:
