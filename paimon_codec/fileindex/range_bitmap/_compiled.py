@@ -40,22 +40,22 @@ MAX_SCRATCH = 8 << 20
 _SCRATCH = threading.local()
 
 
-def scratch_bsi(bsi: ByteSource) -> memoryview | None:
-    """The whole BSI window of a local file's range-bitmap index (header, EBM, slices), read in one system call
-    into this thread's scratch buffer, reused from file to file; None for a source that is not a local file, a
-    window too small to hold the header's length or larger than :data:`MAX_SCRATCH`.
+def scratch_bsi(bsi: ByteSource, offset: int, size: int) -> memoryview | None:
+    """``size`` bytes at ``offset`` of a local file's BSI window (its EBM and slices: the bytes
+    ``_slice_area`` reads, so a plan's I/O and ``index_bytes_read`` do not depend on which comparison ran),
+    read in one system call into this thread's scratch buffer, reused from file to file; None for a source
+    that is not a local file or more than :data:`MAX_SCRATCH` bytes.
 
     A planner compares one literal in each of hundreds of files: reading ~130 KB of slices into a fresh bytes
     object each time made the allocator map (and fault in) new pages for every file, ~40 % of the comparison's
     cost.  The view is valid until this thread's next call: the caller keeps nothing that points into it."""
-    n = bsi.length
-    if not bsi.local_file or n < 4 or n > MAX_SCRATCH:
+    if not bsi.local_file or size > MAX_SCRATCH:
         return None
     buf: bytearray | None = getattr(_SCRATCH, "buf", None)
-    if buf is None or len(buf) < n:
+    if buf is None or len(buf) < size:
         # a new buffer rather than a resize: a view of the old one still held (a traceback's frame) cannot block it
-        buf = _SCRATCH.buf = bytearray(max(n, 1 << 18))
-    return bsi.read_into(0, buf, n, "bit-sliced index")
+        buf = _SCRATCH.buf = bytearray(max(size, 1 << 18))
+    return bsi.read_into(offset, buf, size, "bsi ebm and slices")
 
 
 def note_reference_rows(rows: int) -> None:

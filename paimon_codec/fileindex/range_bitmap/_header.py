@@ -142,21 +142,13 @@ class _RangeHeader:
     @once
     def _bsi_head(self) -> tuple[int, int, np.ndarray, int, int]:
         """(slice count, ebm length, slice (offset, length) pairs, body offset, end of the slices after the EBM)."""
-        return self._bsi_head_in(None)
-
-    def _bsi_head_in(self, bsi: memoryview | None) -> tuple[int, int, np.ndarray, int, int]:
-        """:attr:`_bsi_head`, read through the BSI's window, or parsed from ``bsi``: the whole window, already
-        read (the header, EBM and slices in one read)."""
         b = self._bsi_src
         at = _codec.BIT_SLICED_INDEX_PREFIX_SIZE
-        if bsi is None:
-            bhl = self._length_prefix(b, "bsi header length")
-        else:
-            bhl = _codec.fast_parse_bit_sliced_index_prefix(bsi[:at])[0]["bsi_header_length"]
+        bhl = self._length_prefix(b, "bsi header length")
         if bhl < _codec.BSI_HEADER_FIXED_SIZE or bhl > b.length - at:
             raise CorruptDataError(f"bsi header length {bhl}", path=b.path, offset=b.base,
                                    expected=f"{_codec.BSI_HEADER_FIXED_SIZE} to {b.length - at}")
-        head = b.read(at, bhl, "bsi header") if bsi is None else bytes(bsi[at:at + bhl])
+        head = b.read(at, bhl, "bsi header")
         # the same header bytes in a BSI of the same size and cardinality parse the same (parse_memo)
         return remembered("range-bitmap bsi header", (head, b.length, self.cardinality), len(head),
                           lambda: self._parsed_bsi_head(head, bhl))

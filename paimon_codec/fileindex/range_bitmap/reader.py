@@ -196,22 +196,17 @@ class RangeBitmapReader(_RangeDictionary, FileIndexReader, RangeBitmapDescribe):
             note_reference_rows(self.row_count)
             return None
         if "_slice_area" not in self.__dict__ and self._ebm_data is None:
-            scratch = scratch_bsi(self._bsi_src)
-            if scratch is not None:  # the first comparison of a local file's index: the BSI in one reused buffer
-                return self._compiled_from(jit, scratch, low, high)
+            # the first comparison of a local file's index: its EBM and slices in the thread's reused buffer (the
+            # answer is a bitmap of its own; a later comparison reads them again)
+            _, ebm_len, index, body, end = self._bsi_head
+            scratch = scratch_bsi(self._bsi_src, body, ebm_len + end)
+            if scratch is not None:
+                return compiled_between(jit, scratch[:ebm_len], scratch[ebm_len:], index, self.row_count, low, high)
         area = self._slice_area  # first: the EBM comes with the slices when not read yet
         ebm = self._ebm_data
         if ebm is None:
             return None
         return compiled_between(jit, ebm, area, self._bsi_head[2], self.row_count, low, high)
-
-    def _compiled_from(self, jit: Any, bsi: memoryview, low: int | None, high: int | None) -> BitMap | None:
-        """:meth:`_compiled` over ``bsi``, the whole BSI read into the thread's scratch buffer: only the parsed
-        header is kept (the answer is a bitmap of its own); a later comparison reads the slices again."""
-        head = self.__dict__["_bsi_head"] = self._bsi_head_in(bsi)
-        _, ebm_len, index, body, end = head
-        at = body + ebm_len
-        return compiled_between(jit, bsi[body:at], bsi[at:at + end], index, self.row_count, low, high)
 
     def _eq(self, value: int) -> BitMap:
         """Rows whose code is ``value`` (:meth:`BitSlices.eq`; the same shortcuts before the kernel)."""
