@@ -145,6 +145,8 @@ class KeyCodec(KeyOrdering):
             return None
         k = self.kind
         if k == "string":
+            if type(v) is str:
+                return v.encode("utf-8", "surrogatepass")
             if isinstance(v, bytes):
                 return v
             return str(v).encode("utf-8", "surrogatepass")
