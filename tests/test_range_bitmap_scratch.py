@@ -8,10 +8,7 @@ to the pyroaring reference path; hostile files get the same answer or the same e
 
 from __future__ import annotations
 
-import struct
-
 import pytest
-from conftest import GOLDEN_LATEST
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracles.quick_guard import examples
@@ -21,6 +18,7 @@ from test_range_bitmap_jit import (  # noqa: F401 - the module's autouse fixture
     _outcome,
     _questions,
     _reference_path,
+    hostile_golden_payload,
 )
 
 from paimon_codec.errors import TruncatedDataError
@@ -131,24 +129,13 @@ def test_an_answer_is_remembered_per_literal_and_type():
 def test_hostile_files_same_answer_or_same_error_as_bytes_and_reference(tmp_path_factory, data):
     """Bit flips, truncations and planted numbers in a golden payload, read from a file: each question gets the
     answer, or the error, the same bytes in memory give (compiled and through pyroaring)."""
-    payload = bytearray((GOLDEN_LATEST / "range_bitmap" / "range_int_chunk_64b.bin").read_bytes())
-    mode = data.draw(st.sampled_from(["truncate", "flip", "int"]))
-    low = len(payload) // 2 if data.draw(st.booleans()) else 0
-    if mode == "truncate":
-        payload = payload[:data.draw(st.integers(0, len(payload) - 1))]
-    elif mode == "flip":
-        for _ in range(data.draw(st.integers(1, 4))):
-            pos = data.draw(st.integers(low, len(payload) - 1))
-            payload[pos] ^= 1 << data.draw(st.integers(0, 7))
-    else:
-        pos = data.draw(st.integers(low, len(payload) - 4))
-        payload[pos:pos + 4] = struct.pack(">i", data.draw(st.sampled_from([-1, 0, 1, 2**31 - 1, 65536])))
-    path = _file(tmp_path_factory.mktemp("hostile"), "p.idx", bytes(payload))
+    payload = hostile_golden_payload(data)
+    path = _file(tmp_path_factory.mktemp("hostile"), "p.idx", payload)
     lits = data.draw(st.lists(st.integers(-5, 80), min_size=1, max_size=3))
     for name, ask in _questions(lits, (min(lits), max(lits))):
         from_file = _outcome(lambda ask=ask: ask(RangeBitmapReader(ByteSource(path), "INT")))
         if from_file[0] == "error":  # the same error, naming the file
             assert from_file[2].startswith(f"{path}: "), from_file
             from_file = (*from_file[:2], from_file[2][len(path) + 2:])
-        jit, ref = _both(lambda ask=ask: ask(RangeBitmapReader(bytes(payload), "INT")))
+        jit, ref = _both(lambda ask=ask: ask(RangeBitmapReader(payload, "INT")))
         assert from_file == jit == ref, name
