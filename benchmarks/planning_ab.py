@@ -18,9 +18,14 @@ import statistics
 import subprocess
 import sys
 
-#: the range filters of the scale table (``scale.QUERIES``); "DV:" plans the table with deletion vectors
-WHERES = ["amount < 100", "amount < 1000", "amount < 10000", "amount < 100000", "amount < 500000",
-          "DV:amount < 10000"]
+
+def range_wheres() -> list[str]:
+    """The scale benchmark's range filters (``scale.QUERIES``), "DV:" before those of the table with deletion
+    vectors."""
+    from scale import QUERIES
+
+    return [("DV:" if suffix else "") + where for kind, _sel, suffix, where, _order, limit in QUERIES
+            if kind in ("range", "DV + range") and limit is None]
 
 _WORKER = """
 import os, sys, time
@@ -76,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"side {name} imported paimon_codec from {loaded}, not {tree}")
     print(f"A = {sides['A']}, B = {sides['B']}; load average {os.getloadavg()[0]:.1f}")
     try:
-        for where in args.where or WHERES:
+        for where in args.where or range_wheres():
             answers = {name: [plan(name, where)[1] for _ in range(3)][-1] for name in sides}  # warm-up
             if answers["A"] != answers["B"]:
                 raise SystemExit(f"{where}: A selects {answers['A']}, B {answers['B']}")
